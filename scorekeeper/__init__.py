@@ -1,0 +1,59 @@
+"""scorekeeper: Mexican Train score keeping for the phone lying next to the tiles.
+
+``create_app`` is the table of contents: configuration, extensions, blueprints, error handlers,
+request boundary.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+from scorekeeper import boundary, errors, presentation
+from scorekeeper.config import load_config
+from scorekeeper.extensions import csrf, db, limiter, migrate
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def _project_folder(name: str) -> str:
+    """templates/, static/ and migrations/ sit beside the package in a checkout and inside it
+    in an installed wheel (see pyproject.toml)."""
+    inside = PACKAGE_DIR / name
+    return str(inside if inside.is_dir() else PACKAGE_DIR.parent / name)
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """Build the application. ``test_config`` replaces instance/config.py and the environment."""
+    app = Flask(
+        __name__,
+        instance_relative_config=True,
+        template_folder=_project_folder("templates"),
+        static_folder=_project_folder("static"),
+    )
+    load_config(app, test_config)
+    register_extensions(app)
+    register_blueprints(app)
+    errors.init_app(app)
+    presentation.init_app(app)
+    boundary.init_app(app)
+    return app
+
+
+def register_extensions(app: Flask) -> None:
+    from scorekeeper import models  # noqa: F401  (the metadata migrations compare against)
+
+    db.init_app(app)
+    migrate.init_app(app, db, directory=_project_folder("migrations"), render_as_batch=True)
+    csrf.init_app(app)
+    limiter.init_app(app)
+
+
+def register_blueprints(app: Flask) -> None:
+    from scorekeeper.games import bp as games_bp
+    from scorekeeper.helper import bp as helper_bp
+
+    app.register_blueprint(games_bp)
+    app.register_blueprint(helper_bp)

@@ -1,0 +1,26 @@
+"""``python -m scorekeeper``: serve the app with waitress (what ``make run`` starts)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+
+from waitress import serve
+
+from scorekeeper import create_app
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="Serve scorekeeper with waitress.")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=5000)
+    parser.add_argument("--threads", type=int, default=8)
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    app = create_app()
+    print(f"scorekeeper is running at http://{args.host}:{args.port}/  (Ctrl+C stops it)")
+    serve(app, host=args.host, port=args.port, threads=args.threads, ident="scorekeeper")
+
+
+if __name__ == "__main__":
+    main()

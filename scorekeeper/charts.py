@@ -1,0 +1,132 @@
+"""Server-rendered SVG charts (no JavaScript): running totals per player.
+
+Colour is never the only cue: each line also has its own marker shape and a label at its end.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from markupsafe import Markup, escape
+
+# After the Okabe-Ito palette (distinguishable with common colour-vision deficiencies), with the
+# lightest colours darkened to keep 3:1 contrast on white.
+LINE_COLOURS = (
+    "#0072B2",
+    "#D55E00",
+    "#009E73",
+    "#CC79A7",
+    "#9A6B00",
+    "#3C78A8",
+    "#333333",
+    "#8C564B",
+    "#7F7F7F",
+    "#BCBD22",
+    "#17BECF",
+    "#9467BD",
+    "#2CA02C",
+    "#D62728",
+)
+MARKERS = ("circle", "square", "triangle", "diamond")
+
+
+def _marker(kind: str, x: float, y: float, colour: str) -> str:
+    if kind == "circle":
+        return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4.5" fill="{colour}"/>'
+    if kind == "square":
+        return f'<rect x="{x - 4:.1f}" y="{y - 4:.1f}" width="8" height="8" fill="{colour}"/>'
+    if kind == "triangle":
+        return (
+            f'<polygon points="{x:.1f},{y - 5.5:.1f} {x - 5:.1f},{y + 4:.1f} '
+            f'{x + 5:.1f},{y + 4:.1f}" fill="{colour}"/>'
+        )
+    return (
+        f'<polygon points="{x:.1f},{y - 5.5:.1f} {x + 5.5:.1f},{y:.1f} {x:.1f},{y + 5.5:.1f} '
+        f'{x - 5.5:.1f},{y:.1f}" fill="{colour}"/>'
+    )
+
+
+def _nice_step(top: float) -> int:
+    for step in (10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000):
+        if top / step <= 6:
+            return step
+    return 10000
+
+
+def line_chart(
+    series: Sequence[tuple[str, Sequence[float]]],
+    x_labels: Sequence[str],
+    title: str,
+    y_label: str = "Total",
+) -> Markup:
+    """A line chart of several series sharing x positions, as an accessible inline SVG."""
+    width, height = 640, 360
+    left, right, top, bottom = 52, 120, 20, 40
+    plot_w, plot_h = width - left - right, height - top - bottom
+    points = max((len(values) for _, values in series), default=0)
+    highest = max((max(values) for _, values in series if values), default=0)
+    lowest = min((min(values) for _, values in series if values), default=0)
+    lowest = min(lowest, 0)
+    step = _nice_step(max(highest - lowest, 1))
+    y_max = max(step, math.ceil(highest / step) * step)
+    y_min = math.floor(lowest / step) * step
+
+    def sx(i: int) -> float:
+        return left + (plot_w * i / (points - 1) if points > 1 else plot_w / 2)
+
+    def sy(v: float) -> float:
+        return top + plot_h * (1 - (v - y_min) / ((y_max - y_min) or 1))
+
+    parts = [
+        f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" '
+        f'aria-label="{escape(title)}" xmlns="http://www.w3.org/2000/svg">',
+        f"<title>{escape(title)}</title>",
+    ]
+    value = y_min
+    while value <= y_max:
+        y = sy(value)
+        parts.append(
+            f'<line class="grid" x1="{left}" y1="{y:.1f}" x2="{left + plot_w}" y2="{y:.1f}"/>'
+            f'<text class="axis" x="{left - 8}" y="{y + 5:.1f}" text-anchor="end">{value:g}</text>'
+        )
+        value += step
+    every = max(1, math.ceil(len(x_labels) / 14))
+    for i, label in enumerate(x_labels):
+        if i % every == 0 or i == len(x_labels) - 1:
+            parts.append(
+                f'<text class="axis" x="{sx(i):.1f}" y="{height - 14}" '
+                f'text-anchor="middle">{escape(label)}</text>'
+            )
+    parts.append(
+        f'<text class="axis" x="12" y="{top + plot_h / 2:.0f}" text-anchor="middle" '
+        f'transform="rotate(-90 12 {top + plot_h / 2:.0f})">{escape(y_label)}</text>'
+    )
+    label_slots: list[float] = []
+    ends = sorted(
+        ((values[-1] if values else 0, index) for index, (_, values) in enumerate(series)),
+        reverse=True,
+    )
+    for end_value, index in ends:
+        y = sy(end_value) + 5
+        for slot in label_slots:
+            if abs(slot - y) < 16:
+                y = slot + 16
+        label_slots.append(y)
+        name, values = series[index]
+        colour = LINE_COLOURS[index % len(LINE_COLOURS)]
+        marker = MARKERS[index % len(MARKERS)]
+        path = " ".join(f"{sx(i):.1f},{sy(v):.1f}" for i, v in enumerate(values))
+        dash = ' stroke-dasharray="7 4"' if index % 2 else ""
+        parts.append(
+            f'<g><polyline points="{path}" fill="none" stroke="{colour}" stroke-width="3"{dash}/>'
+        )
+        parts.extend(_marker(marker, sx(i), sy(v), colour) for i, v in enumerate(values))
+        last_x = sx(len(values) - 1) if values else left
+        parts.append(_marker(marker, last_x + 14, y - 5, colour))
+        parts.append(
+            f'<text class="label" x="{last_x + 24:.1f}" y="{y:.1f}" fill="#1a1a1a">'
+            f"{escape(name[:12])}</text></g>"
+        )
+    parts.append("</svg>")
+    return Markup("".join(parts))

@@ -1,0 +1,71 @@
+"""Configuration: defaults here, then ``instance/config.py``, then the environment.
+
+Nothing is read at import time; :func:`load_config` runs inside ``create_app``.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+
+class Defaults:
+    """Values used when neither instance/config.py nor the environment says otherwise."""
+
+    SQLALCHEMY_ENGINE_OPTIONS: dict[str, Any] = {"pool_pre_ping": True}
+    WTF_CSRF_TIME_LIMIT = None  # a round form may stay open for an hour at the table
+    SESSION_COOKIE_SAMESITE = "Lax"
+    SESSION_COOKIE_HTTPONLY = True
+    PERMANENT_SESSION_LIFETIME = 60 * 60 * 24 * 400  # a table phone stays signed in for a season
+    MAX_CONTENT_LENGTH = 16 * 1024 * 1024  # photos up to 15 MB plus form fields
+    RATELIMIT_STORAGE_URI = "memory://"
+    RATELIMIT_HEADERS_ENABLED = True
+    SEND_FILE_MAX_AGE_DEFAULT = 60 * 60 * 24 * 7
+    KEEP_PHOTOS = False
+
+
+def _normalise_database_url(url: str) -> str:
+    """Accept the common ``postgres://`` / ``postgresql://`` spellings and use psycopg 3."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def _secret_key(instance_path: Path) -> str:
+    """The SECRET_KEY: generated once and kept in ``instance/secret_key`` when not given."""
+    key_file = instance_path / "secret_key"
+    if key_file.exists():
+        return key_file.read_text().strip()
+    key = secrets.token_hex(32)
+    key_file.write_text(key + "\n")
+    key_file.chmod(0o600)
+    return key
+
+
+def load_config(app: Flask, test_config: dict[str, Any] | None) -> None:
+    """Fill ``app.config`` from defaults, instance/config.py, the environment, then test_config."""
+    instance_path = Path(app.instance_path)
+    instance_path.mkdir(parents=True, exist_ok=True)
+    app.config.from_object(Defaults)
+    app.config["SQLALCHEMY_DATABASE_URI"] = f"sqlite:///{instance_path / 'scorekeeper.sqlite'}"
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+        for name in ("SECRET_KEY", "DATABASE_URL"):
+            if os.environ.get(name):
+                app.config[name] = os.environ[name]
+        if os.environ.get("KEEP_PHOTOS"):
+            app.config["KEEP_PHOTOS"] = os.environ["KEEP_PHOTOS"].lower() in ("1", "true", "yes")
+    else:
+        app.config.update(test_config)
+    if app.config.get("DATABASE_URL"):
+        app.config["SQLALCHEMY_DATABASE_URI"] = app.config["DATABASE_URL"]
+    app.config["SQLALCHEMY_DATABASE_URI"] = _normalise_database_url(
+        app.config["SQLALCHEMY_DATABASE_URI"]
+    )
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _secret_key(instance_path)

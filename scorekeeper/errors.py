@@ -1,0 +1,51 @@
+"""Error pages in plain words; a 500 rolls the session back first."""
+
+from __future__ import annotations
+
+from flask import Flask, render_template
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
+
+from scorekeeper.extensions import db
+
+MESSAGES = {
+    400: ("Something in that request was not right", "Please go back and try again."),
+    403: ("This is not yours to change", "Ask the scorekeeper for the edit code."),
+    404: ("Page not found", "The link may be old or mistyped."),
+    405: ("That did not work", "Please use the buttons on the page."),
+    413: ("That file is too big", "Photos can be up to 15 MB. Try a smaller photo."),
+    429: ("Too many tries", "Please wait a minute and try again."),
+}
+
+
+def init_app(app: Flask) -> None:
+    @app.errorhandler(CSRFError)
+    def csrf_error(error: CSRFError):  # type: ignore[no-untyped-def]
+        return (
+            render_template(
+                "error.html",
+                code=400,
+                title="This form has expired",
+                detail="Nothing was saved. Go back, reload the page and send it again.",
+            ),
+            400,
+        )
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException):  # type: ignore[no-untyped-def]
+        code = error.code or 500
+        title, detail = MESSAGES.get(code, (error.name, error.description or ""))
+        return render_template("error.html", code=code, title=title, detail=detail), code
+
+    @app.errorhandler(500)
+    def server_error(error: Exception):  # type: ignore[no-untyped-def]
+        db.session.rollback()
+        return (
+            render_template(
+                "error.html",
+                code=500,
+                title="Sorry, something went wrong",
+                detail="Nothing you entered before this was lost. Please try again.",
+            ),
+            500,
+        )

@@ -1,0 +1,208 @@
+"""Forms of a game: setup, round entry (built per game), corrections, the edit code."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_wtf import FlaskForm
+from wtforms import (
+    BooleanField,
+    FieldList,
+    Form,
+    FormField,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    SelectField,
+    StringField,
+    TextAreaField,
+)
+from wtforms.validators import InputRequired, Length, NumberRange, Optional
+
+from scorekeeper.models import Game
+from scorekeeper.rules import HouseRules
+from scorekeeper.rules.house import RULE_LABELS, RULE_OPTIONS, first_engine_options
+
+MAX_SEATS = 14
+FIRST_SEATS = 4
+
+WHOLE_NUMBER = "Type a whole number of points, like 23."
+
+
+class WholeNumberField(IntegerField):
+    """An integer field whose error a player understands; keeps what was typed."""
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        if not valuelist or not str(valuelist[0]).strip():
+            self.data = None
+            return
+        text = str(valuelist[0]).strip()
+        try:
+            self.data = int(text)
+        except ValueError:
+            self.data = None
+            raise ValueError(WHOLE_NUMBER) from None
+
+
+def _options(name: str) -> list[tuple[str, str]]:
+    return [(str(value), text) for value, text in RULE_OPTIONS[name]]
+
+
+class SetupForm(FlaskForm):
+    """A new game: players in seat order, the set, the schedule and the house rules."""
+
+    names = FieldList(
+        StringField("Name", validators=[Optional(), Length(max=40)]),
+        min_entries=FIRST_SEATS,
+        max_entries=MAX_SEATS,
+    )
+    first_starter = HiddenField(default="0")
+    max_pip = RadioField(RULE_LABELS["max_pip"], choices=_options("max_pip"), default="12")
+    copies = RadioField(RULE_LABELS["copies"], choices=_options("copies"), default="1")
+    order = RadioField(RULE_LABELS["order"], choices=_options("order"), default="descending")
+    first_engine = SelectField(
+        "Start at",
+        default="",
+        description="Start at a lower double for a shorter game.",
+    )
+    deal_table = RadioField(
+        RULE_LABELS["deal_table"],
+        choices=[*_options("deal_table"), ("custom", "Our own number")],
+        default="standard",
+    )
+    custom_deal = WholeNumberField(
+        "Tiles each (our own number)",
+        validators=[Optional(), NumberRange(1, 40, "Type from 1 to 40 tiles each.")],
+        render_kw={"inputmode": "numeric"},
+    )
+    double_blank = RadioField(
+        RULE_LABELS["double_blank"], choices=_options("double_blank"), default="0"
+    )
+    blank_half = RadioField(RULE_LABELS["blank_half"], choices=_options("blank_half"), default="0")
+    end_on_double = RadioField(
+        RULE_LABELS["end_on_double"], choices=_options("end_on_double"), default="allowed"
+    )
+    marker_penalty = RadioField(
+        RULE_LABELS["marker_penalty"], choices=_options("marker_penalty"), default="0"
+    )
+    going_out_bonus = RadioField(
+        RULE_LABELS["going_out_bonus"], choices=_options("going_out_bonus"), default="0"
+    )
+    start_rule = RadioField(
+        RULE_LABELS["start_rule"], choices=_options("start_rule"), default="engine_holder"
+    )
+    tie_break = RadioField(
+        RULE_LABELS["tie_break"], choices=_options("tie_break"), default="co_winners"
+    )
+
+    RULE_FIELDS = (
+        "double_blank",
+        "blank_half",
+        "end_on_double",
+        "marker_penalty",
+        "going_out_bonus",
+        "tie_break",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        max_pip = int(self.max_pip.data) if str(self.max_pip.data).isdigit() else 12
+        if max_pip not in (6, 9, 12, 15, 18):
+            max_pip = 12
+        self.first_engine.choices = [
+            ("" if value is None else str(value), text)
+            for value, text in first_engine_options(max_pip)
+        ]
+        # A set change can leave a first engine the new set does not have: keep the form valid.
+        if self.first_engine.data not in {value for value, _ in self.first_engine.choices}:
+            self.first_engine.data = ""
+
+    def typed_names(self) -> list[str]:
+        return [entry.data or "" for entry in self.names]
+
+    def house_rules(self) -> HouseRules:
+        """The chosen rules; raises ValueError with a sentence when they do not fit together."""
+        max_pip = int(self.max_pip.data)
+        deal: Any = self.deal_table.data
+        if deal == "custom":
+            if self.custom_deal.data is None:
+                raise ValueError("Type how many tiles each player gets, or pick a deal table.")
+            players = len([n for n in self.typed_names() if n.strip()])
+            deal = {max(players, 2): self.custom_deal.data}
+        return HouseRules(
+            max_pip=max_pip,
+            copies=int(self.copies.data),
+            double_blank=int(self.double_blank.data),
+            blank_half=int(self.blank_half.data),
+            end_on_double=self.end_on_double.data,
+            marker_penalty=int(self.marker_penalty.data),
+            going_out_bonus=int(self.going_out_bonus.data),
+            first_engine=int(self.first_engine.data) if self.first_engine.data else None,
+            order=self.order.data,
+            deal_table=deal,
+            start_rule=self.start_rule.data,
+            tie_break=self.tie_break.data,
+        )
+
+
+class SeatForm(Form):
+    """One player's part of a round."""
+
+    hand = WholeNumberField(
+        "Points",
+        validators=[Optional(), NumberRange(min=0, message="Points cannot be below 0.")],
+        render_kw={"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"},
+    )
+    tiles = TextAreaField(
+        "Tiles left (optional)",
+        validators=[Optional(), Length(max=400)],
+        render_kw={
+            "rows": 1,
+            "autocomplete": "off",
+            "autocapitalize": "none",
+            "spellcheck": "false",
+            "placeholder": "12-5, 3/4, double blank",
+        },
+    )
+    markers = WholeNumberField(
+        "Markers left out",
+        default=0,
+        validators=[Optional(), NumberRange(0, 20, "Markers: a number from 0 to 20.")],
+        render_kw={"inputmode": "numeric"},
+    )
+
+
+class RoundForm(FlaskForm):
+    """A round: one SeatForm per player, who went out (or blocked), the penalties."""
+
+    went_out = RadioField("Who went out?", validate_choice=False)
+    on_double = BooleanField("Went out on a double")
+    engine = SelectField("Engine double this round", validate_choice=False)
+    form_token = HiddenField()
+    confirm = HiddenField(default="")
+    note = StringField(
+        "Why the change? (optional)",
+        validators=[Optional(), Length(max=200)],
+    )
+
+
+def round_form(game: Game, data: Any | None = None, **kwargs: Any) -> RoundForm:
+    """The round form for this game's seats."""
+    seat_count = len(game.seats)
+
+    class GameRoundForm(RoundForm):
+        seats = FieldList(FormField(SeatForm), min_entries=seat_count, max_entries=seat_count)
+
+    form = GameRoundForm(formdata=data, **kwargs)
+    form.went_out.choices = [(str(seat.position), seat.player.name) for seat in game.seats] + [
+        ("blocked", "Blocked round: nobody went out")
+    ]
+    return form
+
+
+class EditCodeForm(FlaskForm):
+    code = StringField(
+        "Edit code",
+        validators=[InputRequired("Type the edit code shown on the scorekeeper's phone.")],
+        render_kw={"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"},
+    )

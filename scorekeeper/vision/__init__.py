@@ -1,0 +1,114 @@
+"""Reading the pips of a hand of dominoes from a phone photo.
+
+A pure library: bytes in, a :class:`Reading` out; no web code. The reading checks a typed
+total, it never silently replaces one.
+
+    from scorekeeper.vision import read_hand
+    reading = read_hand(image_bytes, max_pip=12)   # JPEG, PNG or HEIC, up to 15 MB
+    reading.tiles      # [TileReading(tile=Tile(a, b), confidence=0..1, corners=4 (x, y) points)]
+    reading.total      # face-value pips of all tiles read
+    reading.confident  # True only when the reader would stake the total on it
+    reading.problems   # plain-language strings (blur, glare, tile cut off, ...)
+
+The heavy dependencies (numpy, OpenCV, ONNX Runtime, Pillow) are the optional extra
+``photo`` and are imported only when a photo is read, so this module imports without them;
+:func:`photo_support` tells whether they are there.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from scorekeeper.vision.errors import INSTALL_HINT, ImageError, VisionError, VisionUnavailable
+from scorekeeper.vision.reading import Reading, TileReading
+
+__all__ = [
+    "CAPTURE_ADVICE",
+    "ImageError",
+    "Reading",
+    "TileReading",
+    "VisionError",
+    "VisionUnavailable",
+    "photo_support",
+    "read_hand",
+    "sanitize_image",
+]
+
+CAPTURE_ADVICE: list[str] = [
+    "Hold the phone flat, straight above the tiles, so every tile is in the picture.",
+    "Lay the tiles face up on a plain surface that contrasts with them (a dark table or cloth).",
+    "Leave a small gap between the tiles so they do not touch.",
+    "Use good, even light without glare: avoid lamps or sun reflecting on the tiles.",
+    "Hold still and let the camera focus before taking the photo.",
+]
+
+_REQUIRED = {
+    "numpy": "numpy",
+    "cv2": "opencv-python-headless",
+    "onnxruntime": "onnxruntime",
+    "PIL": "pillow",
+}
+
+
+def _missing() -> list[str]:
+    missing = []
+    for module, package in _REQUIRED.items():
+        try:
+            found = importlib.util.find_spec(module) is not None
+        except (ImportError, ValueError):
+            found = False
+        if not found:
+            missing.append(package)
+    return missing
+
+
+def photo_support() -> tuple[bool, str]:
+    """(available, message). When not available the message says what to install."""
+    missing = _missing()
+    if missing:
+        return False, (
+            "Reading photos needs the photo extra (missing: " + ", ".join(missing) + "). "
+            f"Install it with: {INSTALL_HINT}"
+        )
+    from pathlib import Path
+
+    model = Path(__file__).resolve().parent / "models" / "halves.onnx"
+    if not model.is_file():
+        return False, f"The pip-counting model is missing from the installation ({model})."
+    heic = importlib.util.find_spec("pillow_heif") is not None
+    return True, "Photo reading is available" + ("." if heic else " (HEIC photos need pillow-heif).")
+
+
+def _require() -> None:
+    missing = _missing()
+    if missing:
+        raise VisionUnavailable(
+            "Reading photos needs the photo extra (missing: " + ", ".join(missing) + "). "
+            f"Install it with: {INSTALL_HINT}"
+        )
+
+
+def read_hand(image: bytes, max_pip: int = 12) -> Reading:
+    """Read the tiles in a photo (bytes of a JPEG, PNG or HEIC file, up to 15 MB).
+
+    Raises :class:`ImageError` (a ValueError) for uploads that are not a readable photo and
+    :class:`VisionUnavailable` when the photo extra is not installed.
+    """
+    if not isinstance(max_pip, int) or isinstance(max_pip, bool) or not 0 <= max_pip <= 12:
+        raise ValueError("max_pip must be a whole number from 0 to 12 (sets up to double-12)")
+    _require()
+    try:
+        from scorekeeper.vision import reader
+    except ImportError as err:  # a broken install of the extra
+        raise VisionUnavailable(f"Photo reading could not start ({err}). Install: {INSTALL_HINT}") from err
+    return reader.read_bytes(image, max_pip=max_pip)
+
+
+def sanitize_image(data: bytes) -> bytes:
+    """The upload as a JPEG for storage: EXIF orientation applied, all EXIF (GPS included) and
+    other metadata removed. Raises :class:`ImageError` for anything that is not a readable
+    JPEG, PNG or HEIC photo of at most 15 MB."""
+    try:
+        from scorekeeper.vision import images
+    except ImportError as err:
+        raise VisionUnavailable(f"Storing photos needs Pillow. Install: {INSTALL_HINT}") from err
+    return images.sanitize_image(data)

@@ -1,0 +1,232 @@
+"""The photo reader: find tiles, count each half, judge how sure the reading is.
+
+Needs the photo extra (numpy, OpenCV, ONNX Runtime, Pillow). Imported lazily by
+:func:`scorekeeper.vision.read_hand`.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from scorekeeper.vision import detect
+from scorekeeper.vision.halves import NOT_A_HALF, CropSource, half_quads, normalise
+from scorekeeper.vision.images import open_upright
+from scorekeeper.vision.reading import Reading, TileReading
+
+MODEL_PATH = Path(__file__).resolve().parent / "models" / "halves.onnx"
+CROP_SIDE = 2000  # halves are cut from a copy this size (long side); detection uses 1280
+MAX_CANDIDATES = 120
+MODEL_MAX_PIP = 12
+
+# Calibrated on synthetic photos (see README): a tile counts as sure when both halves are.
+SURE_TILE = 0.9
+ACCEPT_TILE = 0.5  # below this "is a tile" probability an outline is dropped
+BLUR_LIMIT = 0.035  # edge blur (sigma) as a fraction of the tile width
+GLARE_LIMIT = 0.12  # fraction of a tile's face blown out to white
+
+PROBLEM_NO_TILES = (
+    "No domino tiles were found. Take the photo from straight above, with the tiles face up "
+    "on a plain surface."
+)
+PROBLEM_BLUR = "The photo is blurry. Hold the phone still and let it focus before taking the photo."
+PROBLEM_GLARE = "Glare or reflections hide some pips. Move away from direct light or lamps."
+PROBLEM_CUT = "A tile is cut off at the edge of the photo. Step back so every tile is in the picture."
+PROBLEM_TOUCHING = "Some tiles are touching. Spread them apart a little so each tile stands alone."
+PROBLEM_UNSURE = "Some pips could not be counted for sure. Please count the marked tiles by hand."
+PROBLEM_UNREADABLE = (
+    "Something that looks like a tile could not be read (it may be tilted, covered or blurred)."
+)
+PROBLEM_SMALL = "The tiles are very small in the photo. Hold the phone closer (about 40 cm above the tiles)."
+
+_session = None
+_session_lock = threading.Lock()
+
+
+def _get_session():
+    global _session
+    if _session is None:
+        with _session_lock:
+            if _session is None:
+                import onnxruntime as ort
+
+                opts = ort.SessionOptions()
+                opts.intra_op_num_threads = 1
+                opts.inter_op_num_threads = 1
+                opts.log_severity_level = 3
+                _session = ort.InferenceSession(str(MODEL_PATH), sess_options=opts,
+                                                providers=["CPUExecutionProvider"])
+    return _session
+
+
+def classify_halves(crops: np.ndarray) -> np.ndarray:
+    """uint8 N x 40 x 40 x 3 half crops -> N x 14 class probabilities (0..12 pips, not a half)."""
+    if len(crops) == 0:
+        return np.zeros((0, NOT_A_HALF + 1), np.float32)
+    sess = _get_session()
+    x = normalise(crops)
+    logits = np.concatenate([sess.run(None, {"input": x[k : k + 256]})[0] for k in range(0, len(x), 256)])
+    logits = logits - logits.max(axis=1, keepdims=True)
+    p = np.exp(logits)
+    return p / p.sum(axis=1, keepdims=True)
+
+
+def _poly_overlap(p: np.ndarray, q: np.ndarray) -> float:
+    """Intersection area over the smaller area of two convex quads."""
+    inter, _ = cv2.intersectConvexConvex(p.astype(np.float32), q.astype(np.float32))
+    a = min(abs(cv2.contourArea(p.astype(np.float32))), abs(cv2.contourArea(q.astype(np.float32))))
+    return float(inter / a) if a > 0 else 0.0
+
+
+def _grow(c: np.ndarray, f: float) -> np.ndarray:
+    m = c.mean(axis=0)
+    return (c - m) * f + m
+
+
+def _blur_sigma(gray: np.ndarray, corners: np.ndarray) -> float:
+    """Estimated blur (Gaussian sigma, in pixels) of the bar's long edges."""
+    c = corners
+    m0, m1 = (c[0] + c[3]) / 2, (c[1] + c[2]) / 2  # ends of the bar line
+    along = m1 - m0
+    W = float(np.linalg.norm(along))
+    if W < 8:
+        return 0.0
+    n = (c[3] - c[0]) / max(np.linalg.norm(c[3] - c[0]), 1e-6)
+    span = 0.12 * W
+    k = np.linspace(-span, span, max(9, int(2 * span) + 1))
+    sig = []
+    for s in np.linspace(0.3, 0.7, 7):
+        p = m0 + along * s
+        xs = (p[0] + k * n[0]).astype(np.float32).reshape(1, -1)
+        ys = (p[1] + k * n[1]).astype(np.float32).reshape(1, -1)
+        prof = cv2.remap(gray, xs, ys, cv2.INTER_LINEAR).ravel().astype(np.float32)
+        step = (k[1] - k[0])
+        contrast = float(np.percentile(prof, 90) - prof.min())
+        if contrast < 30:
+            continue
+        d = float(np.abs(np.diff(prof)).max() / step)
+        if d > 0:
+            sig.append(contrast / (d * 2.5066))
+    return float(np.median(sig)) if sig else 0.0
+
+
+def read_rgb(rgb: np.ndarray, max_pip: int = 12, scale: float = 1.0,
+             full_size: tuple[int, int] | None = None) -> Reading:
+    """Read an upright RGB image (H x W x 3 uint8). ``scale`` maps its pixels to the pixels
+    of the full-size photo, where the corners are reported."""
+    t0 = time.perf_counter()
+    h, w = rgb.shape[:2]
+    full_size = full_size or (round(w * scale), round(h * scale))
+    s = min(1.0, detect.DETECT_SIDE / max(h, w))
+    small = cv2.resize(rgb, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA) if s < 1 else rgb
+    cands = detect.find_candidates(small)
+    cands.sort(key=lambda c: -c.edge_score)
+    cands = [c for c in cands if c.edge_score > 0.5][:MAX_CANDIDATES]
+    src = CropSource(rgb)
+    crops = []
+    for c in cands:
+        qa, qb = half_quads(c.corners / s)
+        crops += [src.crop(qa), src.crop(qb)]
+    probs = classify_halves(np.stack(crops)) if crops else np.zeros((0, NOT_A_HALF + 1))
+    probs = probs.reshape(-1, 2, NOT_A_HALF + 1)
+
+    # keep the most tile-like outline wherever outlines overlap
+    is_tile = np.min(1 - probs[:, :, NOT_A_HALF], axis=1) if len(probs) else np.zeros(0)
+    order = np.argsort(-is_tile, kind="stable")
+    kept: list[int] = []
+    rejected_strong = 0
+    for i in order:
+        ci = cands[i].corners
+        if is_tile[i] < ACCEPT_TILE:
+            if is_tile[i] > 0.2 and cands[i].edge_score > 3 and all(
+                _poly_overlap(ci, cands[j].corners) < 0.2 for j in kept
+            ):
+                rejected_strong += 1
+            continue
+        if any(_poly_overlap(ci, cands[j].corners) > 0.25 for j in kept):
+            continue
+        kept.append(int(i))
+
+    gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
+    problems: list[str] = []
+    tiles: list[TileReading] = []
+    sure = True
+    cut = touching = blur = glare = small_tiles = False
+    for i in kept:
+        c_img = cands[i].corners / s  # pixels of rgb
+        p = probs[i][:, : max_pip + 1]
+        p = p / np.maximum(p.sum(axis=1, keepdims=True), 1e-9)
+        va, vb = int(np.argmax(p[0])), int(np.argmax(p[1]))
+        ca, cb = float(p[0, va]), float(p[1, vb])
+        conf = ca * cb * float(is_tile[i])
+        W = float(np.linalg.norm(c_img[1] - c_img[0]))
+        margin = 0.02 * W
+        if (c_img[:, 0].min() < -margin or c_img[:, 1].min() < -margin
+                or c_img[:, 0].max() > w - 1 + margin or c_img[:, 1].max() > h - 1 + margin):
+            cut = True
+            conf *= 0.5
+        if W * scale < 60 or W < 40:
+            small_tiles = True
+        sig = _blur_sigma(gray, c_img)
+        if sig / max(W, 1.0) > BLUR_LIMIT:
+            blur = True
+            conf *= 0.7
+        mask = np.zeros((h, w), np.uint8)
+        cv2.fillConvexPoly(mask, _grow(c_img, 0.9).astype(np.int32), 1)
+        area = int(mask.sum())
+        if area > 0:
+            blown = int(((rgb.min(axis=2) >= 250) & (mask > 0)).sum())
+            if blown / area > GLARE_LIMIT:
+                glare = True
+                conf *= 0.7
+        from scorekeeper.rules import Tile
+
+        corners_full = tuple((float(x * scale), float(y * scale)) for x, y in c_img)
+        tiles.append(TileReading(Tile(va, vb), conf, corners_full, (va, vb), (ca, cb)))
+        if conf < SURE_TILE:
+            sure = False
+    for a in range(len(kept)):
+        for b in range(a + 1, len(kept)):
+            ga = _grow(cands[kept[a]].corners, 1.04)
+            gb = _grow(cands[kept[b]].corners, 1.04)
+            inter, _ = cv2.intersectConvexConvex(ga.astype(np.float32), gb.astype(np.float32))
+            if inter > 0:
+                touching = True
+
+    if not tiles:
+        problems.append(PROBLEM_NO_TILES)
+        sure = False
+    if blur:
+        problems.append(PROBLEM_BLUR)
+    if glare:
+        problems.append(PROBLEM_GLARE)
+    if cut:
+        problems.append(PROBLEM_CUT)
+    if small_tiles:
+        problems.append(PROBLEM_SMALL)
+        sure = False
+    if touching:
+        problems.append(PROBLEM_TOUCHING)
+    if rejected_strong:
+        problems.append(PROBLEM_UNREADABLE)
+        sure = False
+    if tiles and not sure and not (blur or glare or cut or small_tiles or rejected_strong):
+        problems.append(PROBLEM_UNSURE)
+    if (blur or glare or cut) and sure:
+        sure = False
+    total = sum(t.pips for t in tiles)
+    return Reading(tiles=tiles, total=total, confident=bool(sure), problems=problems,
+                   width=full_size[0], height=full_size[1], seconds=time.perf_counter() - t0)
+
+
+def read_bytes(data: bytes, max_pip: int = 12) -> Reading:
+    t0 = time.perf_counter()
+    up = open_upright(data, max_side=CROP_SIDE)
+    rgb = np.asarray(up.image)
+    reading = read_rgb(rgb, max_pip=max_pip, scale=up.scale, full_size=up.full_size)
+    reading.seconds = time.perf_counter() - t0
+    return reading

@@ -1,0 +1,65 @@
+"""The result of reading a photo. Plain data; importable without the photo extra."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class TileReading:
+    """One tile found in the photo.
+
+    ``tile`` is a :class:`scorekeeper.rules.Tile`; ``confidence`` is in 0..1;
+    ``corners`` are four (x, y) points in the pixels of the upright (EXIF-rotated) image,
+    in order around the tile (the first two lie on one short end).
+    """
+
+    tile: Any
+    confidence: float
+    corners: tuple[Point, Point, Point, Point]
+    halves: tuple[int, int] = (0, 0)
+    half_confidences: tuple[float, float] = (0.0, 0.0)
+
+    @property
+    def pips(self) -> int:
+        return int(self.halves[0]) + int(self.halves[1])
+
+
+@dataclass
+class Reading:
+    """What the reader saw.
+
+    ``total`` is the face value of every tile read (no house rules such as counting a double
+    blank as 50). ``confident`` is True only when the reader would stake the total on it;
+    otherwise ``problems`` says in plain words what to fix. A reading checks a typed total;
+    it never replaces one.
+    """
+
+    tiles: list[TileReading] = field(default_factory=list)
+    total: int = 0
+    confident: bool = False
+    problems: list[str] = field(default_factory=list)
+    width: int = 0
+    height: int = 0
+    seconds: float = 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-friendly summary (tiles as [low, high] pairs)."""
+        return {
+            "tiles": [
+                {
+                    "tile": [min(t.halves), max(t.halves)],
+                    "confidence": round(t.confidence, 3),
+                    "corners": [[round(x, 1), round(y, 1)] for x, y in t.corners],
+                }
+                for t in self.tiles
+            ],
+            "total": self.total,
+            "confident": self.confident,
+            "problems": list(self.problems),
+            "width": self.width,
+            "height": self.height,
+        }

@@ -1,0 +1,488 @@
+"""Synthetic photos of double-12 dominoes, for training the half counter and for tests.
+
+``render_hand(rng, ...)`` draws a top-down phone photo of some tiles on a table: varied tile
+colours (white, ivory), pip colours (including the pale yellow, light blue, grey and silver
+pips of real colour-coded sets), pip layouts, bar styles, backgrounds, lighting, glare,
+shadows, slight perspective, blur, noise and JPEG compression. It returns the picture and the
+truth (tile values and corners). Everything is drawn from the given ``numpy`` Generator, so a
+seed fixes the picture.
+
+Needs numpy and OpenCV (the photo extra).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+# ---------------------------------------------------------------------------------------------
+# Pip layouts. Coordinates in the unit square of one half: x across the tile (0..1),
+# y from the tile's end (0) to the bar (1).
+_C3 = (0.2, 0.5, 0.8)
+_R4 = (0.14, 0.38, 0.62, 0.86)
+
+
+def _grid(xs, ys):
+    return [(x, y) for x in xs for y in ys]
+
+
+BASE_LAYOUTS: dict[int, list[tuple[float, float]]] = {
+    0: [],
+    1: [(0.5, 0.5)],
+    2: [(0.2, 0.2), (0.8, 0.8)],
+    3: [(0.2, 0.2), (0.5, 0.5), (0.8, 0.8)],
+    4: _grid((0.2, 0.8), (0.2, 0.8)),
+    5: _grid((0.2, 0.8), (0.2, 0.8)) + [(0.5, 0.5)],
+    6: _grid((0.2, 0.8), _C3),
+    7: _grid((0.2, 0.8), _C3) + [(0.5, 0.5)],
+    8: _grid((0.2, 0.8), _C3) + [(0.5, 0.35), (0.5, 0.65)],
+    9: _grid(_C3, _C3),
+    10: _grid((0.2, 0.8), _R4) + [(0.5, 0.14), (0.5, 0.86)],
+    11: _grid((0.2, 0.8), _R4) + [(0.5, 0.2), (0.5, 0.5), (0.5, 0.8)],
+    12: _grid(_C3, _R4),
+}
+
+# Alternative layouts seen on some sets.
+ALT_LAYOUTS: dict[int, list[list[tuple[float, float]]]] = {
+    2: [[(0.2, 0.8), (0.8, 0.2)], [(0.5, 0.25), (0.5, 0.75)]],
+    3: [[(0.2, 0.8), (0.5, 0.5), (0.8, 0.2)]],
+    8: [_grid((0.2, 0.5, 0.8), (0.2, 0.8)) + [(0.2, 0.5), (0.8, 0.5)]],
+    10: [_grid((0.2, 0.8), _R4) + [(0.5, 0.38), (0.5, 0.62)]],
+}
+
+
+def pip_layout(n: int, rng: np.random.Generator) -> np.ndarray:
+    """Pip centres for ``n`` pips in the unit half square, with a random variant, mirror and
+    transposition (sets differ in which way their rows run)."""
+    pts = BASE_LAYOUTS[n]
+    if n in ALT_LAYOUTS and rng.random() < 0.25:
+        pts = ALT_LAYOUTS[n][rng.integers(len(ALT_LAYOUTS[n]))]
+    a = np.array(pts, dtype=np.float64).reshape(-1, 2)
+    if len(a) and rng.random() < 0.5:
+        a = a[:, ::-1].copy()
+    if len(a) and rng.random() < 0.5:
+        a[:, 0] = 1 - a[:, 0]
+    if len(a) and rng.random() < 0.5:
+        a[:, 1] = 1 - a[:, 1]
+    return a
+
+
+# Pip colours (RGB). Real sets colour each number; the pale ones are the hard ones.
+PIP_COLOURS: list[tuple[int, int, int]] = [
+    (235, 200, 30),  # yellow
+    (240, 150, 20),  # orange
+    (230, 80, 20),  # red-orange
+    (200, 30, 40),  # red
+    (130, 20, 40),  # dark red
+    (200, 40, 140),  # magenta
+    (240, 120, 170),  # pink
+    (110, 40, 150),  # purple
+    (70, 40, 100),  # dark purple
+    (30, 60, 160),  # blue
+    (20, 30, 80),  # navy
+    (80, 170, 220),  # light blue
+    (40, 160, 160),  # teal
+    (40, 150, 60),  # green
+    (20, 80, 40),  # dark green
+    (120, 140, 40),  # olive
+    (110, 70, 40),  # brown
+    (25, 25, 25),  # black
+    (150, 150, 150),  # grey
+    (185, 185, 190),  # silver
+    (190, 150, 60),  # gold
+    (215, 215, 210),  # white-ish
+]
+
+TILE_COLOURS: list[tuple[int, int, int]] = [
+    (246, 246, 244),  # white
+    (240, 240, 236),
+    (244, 238, 222),  # ivory
+    (238, 228, 200),  # cream
+    (235, 235, 240),  # cool white
+]
+
+
+@dataclass
+class TileTruth:
+    """One tile in a synthetic photo. ``corners``: 4x2 (x, y), the first two on the end of
+    half ``a``. ``visible``: fraction of the face inside the frame."""
+
+    a: int
+    b: int
+    corners: np.ndarray
+    visible: float = 1.0
+
+
+@dataclass
+class Scene:
+    image: np.ndarray  # RGB uint8
+    tiles: list[TileTruth] = field(default_factory=list)
+    jpeg: bytes | None = None
+    meta: dict = field(default_factory=dict)
+
+
+def _jitter_colour(rng, c, amount):
+    return np.clip(np.array(c, np.float32) + rng.normal(0, amount, 3), 0, 255)
+
+
+def random_palette(rng: np.random.Generator, max_pip: int = 12) -> dict[int, np.ndarray]:
+    """A colour for each number, like a real colour-coded set (or one colour for all)."""
+    if rng.random() < 0.15:
+        c = PIP_COLOURS[rng.integers(len(PIP_COLOURS))]
+        return {n: _jitter_colour(rng, c, 8) for n in range(max_pip + 1)}
+    idx = rng.permutation(len(PIP_COLOURS))
+    return {n: _jitter_colour(rng, PIP_COLOURS[idx[n % len(idx)]], 10) for n in range(max_pip + 1)}
+
+
+@dataclass
+class TileStyle:
+    face: np.ndarray
+    bar_ratio: float
+    bar_thick: float
+    bar_colour: np.ndarray
+    spinner: bool
+    spinner_colour: np.ndarray
+    pip_radius: float
+    pip_margin: float
+    rim_dark: float
+    highlight: bool
+    aspect: float
+    palette: dict[int, np.ndarray]
+
+
+def random_style(rng: np.random.Generator, max_pip: int = 12) -> TileStyle:
+    face = _jitter_colour(rng, TILE_COLOURS[rng.integers(len(TILE_COLOURS))], 4)
+    return TileStyle(
+        face=face,
+        bar_ratio=float(rng.uniform(0.55, 0.92)),
+        bar_thick=float(rng.uniform(0.025, 0.065)),
+        bar_colour=_jitter_colour(rng, (35, 35, 35), 12),
+        spinner=bool(rng.random() < 0.2),
+        spinner_colour=_jitter_colour(rng, (175, 150, 90) if rng.random() < 0.6 else (180, 180, 185), 10),
+        pip_radius=float(rng.uniform(0.055, 0.085)),
+        pip_margin=float(rng.uniform(0.0, 0.06)),
+        rim_dark=float(rng.uniform(0.45, 0.8)),
+        highlight=bool(rng.random() < 0.6),
+        aspect=float(rng.uniform(1.93, 2.06)),
+        palette=random_palette(rng, max_pip),
+    )
+
+
+def render_face(a: int, b: int, style: TileStyle, width_px: int, rng: np.random.Generator):
+    """The face of tile a|b as an RGB float image (half ``a`` on top) and its alpha mask."""
+    W = int(width_px)
+    L = int(round(W * style.aspect))
+    img = np.empty((L, W, 3), np.float32)
+    img[:] = style.face
+    # rounded-rectangle mask and a darker rim where the edge rounds off
+    mask = np.zeros((L, W), np.uint8)
+    r = max(2, int(0.1 * W))
+    cv2.rectangle(mask, (r, 0), (W - 1 - r, L - 1), 255, -1)
+    cv2.rectangle(mask, (0, r), (W - 1, L - 1 - r), 255, -1)
+    for cx, cy in ((r, r), (W - 1 - r, r), (r, L - 1 - r), (W - 1 - r, L - 1 - r)):
+        cv2.circle(mask, (cx, cy), r, 255, -1, cv2.LINE_AA)
+    dist = cv2.distanceTransform((mask > 127).astype(np.uint8), cv2.DIST_L2, 3)
+    bevel = np.clip(dist / max(1.0, 0.06 * W), 0, 1)
+    shade = 0.82 + 0.18 * bevel
+    # gentle light gradient across the face
+    gx, gy = rng.normal(0, 0.04, 2)
+    yy, xx = np.mgrid[0:L, 0:W].astype(np.float32)
+    shade = shade * (1 + gx * (xx / W - 0.5) + gy * (yy / L - 0.5))
+    img *= shade[..., None]
+    # bar
+    bl = style.bar_ratio * W
+    bt = max(1.5, style.bar_thick * W)
+    cy = L / 2
+    p0 = (int(round((W - bl) / 2 * 16)), int(round((cy - bt / 2) * 16)))
+    p1 = (int(round((W + bl) / 2 * 16)), int(round((cy + bt / 2) * 16)))
+    cv2.rectangle(img, p0, p1, style.bar_colour.tolist(), -1, cv2.LINE_AA, 4)
+    if style.spinner:
+        sr = int(round(0.07 * W * 16))
+        cv2.circle(img, (int(W / 2 * 16), int(cy * 16)), sr, style.spinner_colour.tolist(), -1, cv2.LINE_AA, 4)
+        cv2.circle(img, (int(W / 2 * 16), int(cy * 16)), sr, (60, 50, 30), max(1, W // 60), cv2.LINE_AA, 4)
+    # pips
+    half_len = L / 2 - bt / 2
+    m = 0.04 + style.pip_margin
+    pr = style.pip_radius * W * rng.uniform(0.95, 1.05)
+    for n, top in ((a, True), (b, False)):
+        colour = style.palette[n]
+        for px, py in pip_layout(n, rng):
+            x = (m + (1 - 2 * m) * px) * W + rng.normal(0, 0.004 * W)
+            yh = (m + (1 - 2 * m) * py) * half_len + rng.normal(0, 0.004 * W)
+            y = yh if top else L - yh
+            _draw_pip(img, x, y, pr, colour, style, rng)
+    return np.clip(img, 0, 255), mask
+
+
+def _draw_pip(img, x, y, r, colour, style, rng):
+    s = 16
+    c = (int(round(x * s)), int(round(y * s)))
+    rim = np.asarray(colour, np.float32) * style.rim_dark
+    cv2.circle(img, c, int(round(r * s)), rim.tolist(), -1, cv2.LINE_AA, 4)
+    inner = np.asarray(colour, np.float32)
+    cv2.circle(img, c, int(round(r * 0.8 * s)), inner.tolist(), -1, cv2.LINE_AA, 4)
+    # dimple: darker on the side facing the light
+    off = (int(round(-0.25 * r * s)), int(round(-0.25 * r * s)))
+    cv2.circle(img, (c[0] + off[0], c[1] + off[1]), int(round(r * 0.45 * s)),
+               (inner * 0.85).tolist(), -1, cv2.LINE_AA, 4)
+    if style.highlight and r > 2:
+        h = (int(round((x + 0.3 * r) * s)), int(round((y + 0.3 * r) * s)))
+        hc = np.minimum(255, inner * 0.4 + 170).tolist()
+        cv2.circle(img, h, max(1, int(round(r * 0.22 * s))), hc, -1, cv2.LINE_AA, 4)
+
+
+# ---------------------------------------------------------------------------------------------
+# Backgrounds
+
+SURFACES = [
+    (30, 30, 32), (15, 15, 15), (70, 45, 30), (110, 75, 45), (150, 110, 70), (40, 110, 60),
+    (20, 80, 45), (30, 170, 190), (40, 60, 120), (120, 120, 125), (170, 170, 165),
+    (200, 195, 185), (225, 222, 215), (90, 30, 30), (60, 60, 70), (190, 160, 120),
+]
+
+
+def render_background(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    base = _jitter_colour(rng, SURFACES[rng.integers(len(SURFACES))], 15)
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = base
+    kind = rng.integers(4)
+    if kind == 1:  # wood grain
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        ang = rng.uniform(0, np.pi)
+        u = xx * np.cos(ang) + yy * np.sin(ang)
+        v = -xx * np.sin(ang) + yy * np.cos(ang)
+        f = rng.uniform(0.02, 0.08)
+        grain = np.sin(u * f + 3 * np.sin(v * 0.004 + rng.uniform(0, 6))) * 0.5 + 0.5
+        img *= (1 - rng.uniform(0.08, 0.25) * grain)[..., None]
+    elif kind == 2:  # cloth weave
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        p = rng.uniform(3, 8)
+        weave = (np.sin(xx * 2 * np.pi / p) * np.sin(yy * 2 * np.pi / p)) * 0.5 + 0.5
+        img *= (1 - rng.uniform(0.04, 0.12) * weave)[..., None]
+    # low-frequency mottling and fine noise
+    small = rng.normal(0, 1, (max(2, h // 64), max(2, w // 64), 3)).astype(np.float32)
+    mott = cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
+    img += mott * rng.uniform(2, 12)
+    if rng.random() < 0.3:  # a straight edge (table edge, cloth seam)
+        p1 = (int(rng.uniform(0, w)), 0)
+        p2 = (int(rng.uniform(0, w)), h)
+        if rng.random() < 0.5:
+            p1, p2 = (0, int(rng.uniform(0, h))), (w, int(rng.uniform(0, h)))
+        other = _jitter_colour(rng, SURFACES[rng.integers(len(SURFACES))], 15)
+        poly = np.array([p1, p2, (w, h), (w, 0) if p1[1] == 0 else (0, h)], np.int32)
+        m = np.zeros((h, w), np.uint8)
+        cv2.fillPoly(m, [poly], 1)
+        img[m > 0] = other
+    return img
+
+
+# ---------------------------------------------------------------------------------------------
+# Scene
+
+
+def _tile_quad(cx, cy, ang, W, L):
+    c, s = np.cos(ang), np.sin(ang)
+    loc = np.array([[-W / 2, -L / 2], [W / 2, -L / 2], [W / 2, L / 2], [-W / 2, L / 2]])
+    R = np.array([[c, -s], [s, c]])
+    return loc @ R.T + np.array([cx, cy])
+
+
+def _overlaps(quad, others, margin):
+    from_poly = cv2.contourArea
+    for o in others:
+        ret, _ = cv2.intersectConvexConvex(quad.astype(np.float32), o.astype(np.float32))
+        if ret > 0:
+            return True
+        # keep a small margin between tiles when asked
+        if margin > 0:
+            d = np.min(np.linalg.norm(quad.mean(0) - o.mean(0)))
+            if d < margin:
+                return True
+    del from_poly
+    return False
+
+
+def _place_tiles(rng, n, w, h, W, L, mode):
+    quads = []
+    if mode == "row":
+        ang = rng.uniform(-0.3, 0.3) + (np.pi / 2 if rng.random() < 0.3 else 0)
+        gap = rng.choice([0.0, 0.02, 0.1, 0.3]) * W
+        step = W + gap
+        dirv = np.array([np.cos(ang), np.sin(ang)])
+        start = np.array([w / 2, h / 2]) - dirv * step * (n - 1) / 2
+        start += rng.normal(0, 0.1, 2) * [w, h]
+        for i in range(n):
+            c = start + dirv * step * i + rng.normal(0, 0.01 * W, 2)
+            quads.append(_tile_quad(c[0], c[1], ang + rng.normal(0, 0.02), W, L))
+        return quads
+    tries = 0
+    while len(quads) < n and tries < 400:
+        tries += 1
+        cx = rng.uniform(0.02 * w, 0.98 * w)
+        cy = rng.uniform(0.02 * h, 0.98 * h)
+        if mode == "grid":
+            ang = rng.choice([0, np.pi / 2]) + rng.normal(0, 0.05)
+        else:
+            ang = rng.uniform(0, np.pi)
+        q = _tile_quad(cx, cy, ang, W, L)
+        grow = _tile_quad(cx, cy, ang, W * 1.15, L * 1.08) if rng.random() < 0.85 else q
+        if not _overlaps(grow, quads, 0):
+            quads.append(q)
+    return quads
+
+
+def _visible_fraction(quad, w, h):
+    poly = quad.astype(np.float32)
+    box = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    inter, _ = cv2.intersectConvexConvex(poly, box)
+    area = abs(cv2.contourArea(poly))
+    return float(inter / area) if area > 0 else 0.0
+
+
+def render_hand(
+    rng: np.random.Generator,
+    tiles: list[tuple[int, int]] | None = None,
+    *,
+    size: tuple[int, int] | None = None,
+    max_pip: int = 12,
+    difficulty: float = 1.0,
+    allow_cut: bool = True,
+    mode: str | None = None,
+    jpeg_quality: int | None = None,
+    tile_width: float | None = None,
+) -> Scene:
+    """Render a top-down phone photo of ``tiles`` (random ones when None).
+
+    ``difficulty`` scales blur, noise, glare and perspective (0 = clean, 1 = training mix).
+    ``size`` is (width, height). The returned scene has ``image`` (RGB) and, when
+    ``jpeg_quality`` is set or chosen, ``jpeg`` bytes of the same picture.
+    """
+    if size is None:
+        long_side = int(rng.choice([1024, 1280, 1600]))
+        short = int(long_side * rng.choice([0.75, 0.5625, 0.8]))
+        size = (long_side, short) if rng.random() < 0.5 else (short, long_side)
+    w, h = size
+    if tiles is None:
+        n = int(rng.integers(1, 13))
+        tiles = [(int(rng.integers(0, max_pip + 1)), int(rng.integers(0, max_pip + 1))) for _ in range(n)]
+    n = len(tiles)
+    style = random_style(rng, max_pip)
+    long_side = max(w, h)
+    if tile_width is None:
+        # bigger tiles when there are few of them
+        hi = 0.16 if n <= 4 else 0.12 if n <= 8 else 0.09
+        tile_width = rng.uniform(0.05, hi)
+    W = tile_width * long_side
+    L = W * style.aspect
+    if mode is None:
+        mode = str(rng.choice(["scatter", "scatter", "grid", "row"]))
+    quads = _place_tiles(rng, n, w, h, W, L, mode)
+    if not allow_cut:
+        quads = [q for q in quads if _visible_fraction(q, w, h) > 0.999]
+    tiles = tiles[: len(quads)]
+
+    # slight camera tilt: a homography about the image centre
+    d = difficulty
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    dst = (src + rng.normal(0, 0.025 * d, (4, 2)) * [w, h]).astype(np.float32)
+    H = cv2.getPerspectiveTransform(src, dst)
+
+    img = render_background(rng, h, w)
+    thick = rng.uniform(0.12, 0.3) * W * (0.5 + d)
+    tdir = rng.normal(0, 1, 2)
+    tdir = tdir / (np.linalg.norm(tdir) + 1e-9) * thick * rng.uniform(0.1, 0.6)
+    shadow_dir = rng.normal(0, 1, 2)
+    shadow_dir = shadow_dir / (np.linalg.norm(shadow_dir) + 1e-9) * thick * rng.uniform(0.2, 1.0)
+    truths = []
+    imgq = [cv2.perspectiveTransform(q.reshape(1, -1, 2).astype(np.float32), H)[0] for q in quads]
+    # shadows first (all tiles), then bodies and faces
+    shadow = np.zeros((h, w), np.float32)
+    for q in imgq:
+        cv2.fillConvexPoly(shadow, (q + shadow_dir).astype(np.int32), 1.0, cv2.LINE_AA)
+    k = int(max(3, W * 0.15)) | 1
+    shadow = cv2.GaussianBlur(shadow, (k, k), 0)
+    img *= (1 - rng.uniform(0.2, 0.6) * shadow)[..., None]
+    face_px = int(np.clip(W * 1.5, 24, 400))
+    for (a, b), q in zip(tiles, imgq, strict=True):
+        body = np.concatenate([q, q + tdir]).astype(np.float32)
+        hull = cv2.convexHull(body).astype(np.int32)
+        side = style.face * rng.uniform(0.6, 0.85)
+        cv2.fillConvexPoly(img, hull, side.tolist(), cv2.LINE_AA)
+        face, mask = render_face(a, b, style, face_px, rng)
+        fh, fw = mask.shape
+        srcq = np.float32([[0, 0], [fw, 0], [fw, fh], [0, fh]])
+        M = cv2.getPerspectiveTransform(srcq, q.astype(np.float32))
+        x0, y0 = np.floor(q.min(0)).astype(int) - 2
+        x1, y1 = np.ceil(q.max(0)).astype(int) + 2
+        x0c, y0c, x1c, y1c = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+        if x1c > x0c and y1c > y0c:
+            T = np.array([[1, 0, -x0c], [0, 1, -y0c], [0, 0, 1]], np.float64)
+            MM = T @ M
+            roi = (x1c - x0c, y1c - y0c)
+            wf = cv2.warpPerspective(face, MM, roi, flags=cv2.INTER_AREA if fw > W else cv2.INTER_LINEAR)
+            wm = cv2.warpPerspective(mask.astype(np.float32) / 255.0, MM, roi, flags=cv2.INTER_LINEAR)
+            sub = img[y0c:y1c, x0c:x1c]
+            sub[:] = sub * (1 - wm[..., None]) + wf * wm[..., None]
+        truths.append(TileTruth(a, b, q.astype(np.float64), _visible_fraction(q, w, h)))
+
+    # lighting: gradient, vignette, colour cast
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    g = rng.normal(0, 0.12 * d, 2)
+    light = 1 + g[0] * (xx / w - 0.5) + g[1] * (yy / h - 0.5)
+    r2 = ((xx / w - 0.5) ** 2 + (yy / h - 0.5) ** 2)
+    light *= 1 - rng.uniform(0, 0.35) * d * r2
+    exposure = rng.uniform(0.7, 1.1) if d > 0 else 1.0
+    img *= (light * exposure)[..., None]
+    cast = 1 + rng.normal(0, 0.03 * d, 3)
+    img *= cast.astype(np.float32)
+    # a broad soft shadow (phone, hand) sometimes
+    if rng.random() < 0.25 * d:
+        m = np.zeros((h, w), np.float32)
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+        cv2.ellipse(m, (int(cx), int(cy)), (int(rng.uniform(0.1, 0.5) * w), int(rng.uniform(0.1, 0.4) * h)),
+                    rng.uniform(0, 180), 0, 360, 1.0, -1)
+        m = cv2.GaussianBlur(m, (0, 0), 0.05 * long_side)
+        img *= (1 - rng.uniform(0.2, 0.5) * m)[..., None]
+    glare = rng.random() < 0.3 * d
+    if glare:
+        m = np.zeros((h, w), np.float32)
+        for _ in range(int(rng.integers(1, 3))):
+            cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+            ax = rng.uniform(0.02, 0.12) * long_side
+            cv2.ellipse(m, (int(cx), int(cy)), (int(ax), int(ax * rng.uniform(0.2, 1))), rng.uniform(0, 180),
+                        0, 360, 1.0, -1)
+        m = cv2.GaussianBlur(m, (0, 0), 0.01 * long_side + 1)
+        img += (m * rng.uniform(60, 200))[..., None]
+    # optics and sensor
+    sigma = rng.uniform(0, 1.2) * d * (long_side / 1280)
+    blurred = rng.random() < 0.08 * d
+    if blurred:
+        sigma = rng.uniform(2.5, 5) * long_side / 1280
+    if sigma > 0.3:
+        img = cv2.GaussianBlur(img, (0, 0), sigma)
+    if rng.random() < 0.15 * d:
+        klen = int(rng.integers(3, 9))
+        k = np.zeros((klen, klen), np.float32)
+        k[klen // 2, :] = 1.0 / klen
+        R = cv2.getRotationMatrix2D((klen / 2 - 0.5, klen / 2 - 0.5), rng.uniform(0, 180), 1)
+        k = cv2.warpAffine(k, R, (klen, klen))
+        k /= max(k.sum(), 1e-6)
+        img = cv2.filter2D(img, -1, k)
+    img += rng.normal(0, rng.uniform(0.5, 5) * d + 0.5, img.shape).astype(np.float32)
+    out = np.clip(img, 0, 255).astype(np.uint8)
+    scene = Scene(out, truths, meta={"mode": mode, "glare": glare, "blurred": blurred, "tile_width": W})
+    q = jpeg_quality
+    if q is None and d > 0:
+        q = int(rng.integers(60, 96))
+    if q:
+        ok, buf = cv2.imencode(".jpg", cv2.cvtColor(out, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, int(q)])
+        scene.jpeg = buf.tobytes()
+        scene.image = cv2.cvtColor(cv2.imdecode(buf, cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
+    return scene
+
+
+def encode_png(rgb: np.ndarray) -> bytes:
+    ok, buf = cv2.imencode(".png", cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR))
+    return buf.tobytes()

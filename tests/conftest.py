@@ -1,0 +1,85 @@
+"""Fixtures shared by the web and browser tests: an app on a migrated database, a client.
+
+The database is a temporary SQLite file, or ``TEST_DATABASE_URL`` (CI runs the suite again on
+PostgreSQL). The schema is built once per run by the migrations, then emptied after each test.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from flask_migrate import upgrade
+from sqlalchemy import inspect, text
+
+from scorekeeper import create_app
+from scorekeeper.extensions import db
+
+
+@pytest.fixture(scope="session")
+def database_url(tmp_path_factory: pytest.TempPathFactory) -> str:
+    url = os.environ.get("TEST_DATABASE_URL")
+    if url:
+        return url
+    return f"sqlite:///{tmp_path_factory.mktemp('db') / 'scorekeeper-test.sqlite'}"
+
+
+def make_app(database_url: str, **overrides: Any) -> Flask:
+    config: dict[str, Any] = {
+        "TESTING": True,
+        "SECRET_KEY": "test-secret",
+        "DATABASE_URL": database_url,
+        "WTF_CSRF_ENABLED": False,
+        "RATELIMIT_ENABLED": False,
+    }
+    config.update(overrides)
+    return create_app(config)
+
+
+@pytest.fixture(scope="session")
+def migrated_database(database_url: str) -> str:
+    """Drop whatever a previous run left, then apply every migration from scratch."""
+    app = make_app(database_url)
+    with app.app_context():
+        with db.engine.begin() as connection:
+            for table in reversed(inspect(connection).get_table_names()):
+                connection.execute(
+                    text(
+                        f'DROP TABLE IF EXISTS "{table}" CASCADE'
+                        if connection.dialect.name == "postgresql"
+                        else f'DROP TABLE IF EXISTS "{table}"'
+                    )
+                )
+        upgrade()
+        db.engine.dispose()
+    return database_url
+
+
+def empty_database() -> None:
+    tables = [t.name for t in reversed(db.metadata.sorted_tables)]
+    with db.engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            joined = ", ".join(f'"{name}"' for name in tables)
+            connection.execute(text(f"TRUNCATE {joined} RESTART IDENTITY CASCADE"))
+        else:
+            for name in tables:
+                connection.execute(text(f'DELETE FROM "{name}"'))
+
+
+@pytest.fixture
+def app(migrated_database: str) -> Iterator[Flask]:
+    app = make_app(migrated_database)
+    yield app
+    with app.app_context():
+        db.session.remove()
+        empty_database()
+        db.engine.dispose()
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
