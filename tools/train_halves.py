@@ -34,7 +34,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from scorekeeper.vision import detect, synth  # noqa: E402
-from scorekeeper.vision.halves import HALF_PX, NOT_A_HALF, NUM_CLASSES, CropSource, half_quads, normalise  # noqa: E402
+from scorekeeper.vision.halves import (
+    HALF_PX,
+    NOT_A_HALF,
+    NUM_CLASSES,
+    CropSource,
+    half_quads,
+    normalise,
+)  # noqa: E402
 
 
 def _jitter(corners: np.ndarray, rng: np.random.Generator, amount: float) -> np.ndarray:
@@ -88,7 +95,10 @@ def make_data(n_scenes: int, seed: int, first: int = 0):
         W = scene.meta["tile_width"]
         for _ in range(2):
             cx, cy = rng.uniform(0, w), rng.uniform(0, h)
-            if any(cv2.pointPolygonTest(t.corners.astype(np.float32), (cx, cy), True) > -W for t in scene.tiles):
+            if any(
+                cv2.pointPolygonTest(t.corners.astype(np.float32), (cx, cy), True) > -W
+                for t in scene.tiles
+            ):
                 continue
             ang = rng.uniform(0, np.pi)
             q = synth._tile_quad(cx, cy, ang, W, 2 * W)
@@ -102,7 +112,11 @@ def make_data(n_scenes: int, seed: int, first: int = 0):
             ys.append(NOT_A_HALF)
         # what the tile finder proposes
         s = min(1.0, detect.DETECT_SIDE / max(h, w))
-        small = cv2.resize(img, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA) if s < 1 else img
+        small = (
+            cv2.resize(img, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
+            if s < 1
+            else img
+        )
         for cand in detect.find_candidates(small):
             corners = cand.corners / s
             j, same, err = _match(corners, scene.tiles)
@@ -122,13 +136,22 @@ def build_model():
     import torch.nn as nn
 
     def block(i, o, s):
-        return [nn.Conv2d(i, o, 3, stride=s, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True)]
+        return [
+            nn.Conv2d(i, o, 3, stride=s, padding=1, bias=False),
+            nn.BatchNorm2d(o),
+            nn.ReLU(inplace=True),
+        ]
 
     return nn.Sequential(
-        *block(3, 16, 1), *block(16, 24, 2),  # 20
-        *block(24, 32, 1), *block(32, 48, 2),  # 10
-        *block(48, 64, 1), *block(64, 64, 2),  # 5
-        nn.Flatten(), nn.Dropout(0.2), nn.Linear(64 * 25, NUM_CLASSES),
+        *block(3, 16, 1),
+        *block(16, 24, 2),  # 20
+        *block(24, 32, 1),
+        *block(32, 48, 2),  # 10
+        *block(48, 64, 1),
+        *block(64, 64, 2),  # 5
+        nn.Flatten(),
+        nn.Dropout(0.2),
+        nn.Linear(64 * 25, NUM_CLASSES),
     )
 
 
@@ -157,8 +180,11 @@ def main(argv=None) -> int:
         xva, yva = make_data(n_val, args.seed, first=10_000_000)
         if args.cache:
             np.savez_compressed(args.cache, xtr=xtr, ytr=ytr, xva=xva, yva=yva)
-    print(f"data: {len(xtr)} train / {len(xva)} val crops, {time.time() - t0:.0f}s; "
-          f"class counts {np.bincount(ytr, minlength=NUM_CLASSES).tolist()}", flush=True)
+    print(
+        f"data: {len(xtr)} train / {len(xva)} val crops, {time.time() - t0:.0f}s; "
+        f"class counts {np.bincount(ytr, minlength=NUM_CLASSES).tolist()}",
+        flush=True,
+    )
 
     model = build_model()
     Xva = torch.from_numpy(normalise(xva))
@@ -179,8 +205,12 @@ def main(argv=None) -> int:
             # augmentation: mirror, exposure and colour cast, noise
             flip = rng.random(len(idx)) < 0.5
             xb[flip] = xb[flip, :, ::-1]
-            xb *= rng.uniform(0.75, 1.2, (len(idx), 1, 1, 1)) * rng.uniform(0.9, 1.1, (len(idx), 1, 1, 3))
-            xb += rng.normal(0, rng.uniform(0, 6), (len(idx), 1, 1, 1)) * rng.standard_normal(xb.shape)
+            xb *= rng.uniform(0.75, 1.2, (len(idx), 1, 1, 1)) * rng.uniform(
+                0.9, 1.1, (len(idx), 1, 1, 3)
+            )
+            xb += rng.normal(0, rng.uniform(0, 6), (len(idx), 1, 1, 1)) * rng.standard_normal(
+                xb.shape
+            )
             x = torch.from_numpy(normalise(np.clip(xb, 0, 255)))
             y = torch.from_numpy(ytr[idx])
             opt.zero_grad()
@@ -195,15 +225,26 @@ def main(argv=None) -> int:
             pred = torch.cat([model(Xva[k : k + 512]).argmax(1) for k in range(0, len(Xva), 512)])
         acc = float((pred == Yva).float().mean())
         acc_h = float((pred[Yva != NOT_A_HALF] == Yva[Yva != NOT_A_HALF]).float().mean())
-        print(f"epoch {ep + 1}/{args.epochs} loss {tl / n:.4f} val acc {acc:.4f} (halves {acc_h:.4f}) "
-              f"{time.time() - t0:.0f}s", flush=True)
+        print(
+            f"epoch {ep + 1}/{args.epochs} loss {tl / n:.4f} val acc {acc:.4f} (halves {acc_h:.4f}) "
+            f"{time.time() - t0:.0f}s",
+            flush=True,
+        )
 
     model.eval()
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     dummy = torch.zeros(1, 3, HALF_PX, HALF_PX)
-    torch.onnx.export(model, dummy, str(out), input_names=["input"], output_names=["logits"],
-                      dynamic_axes={"input": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
+    torch.onnx.export(
+        model,
+        dummy,
+        str(out),
+        input_names=["input"],
+        output_names=["logits"],
+        dynamic_axes={"input": {0: "n"}, "logits": {0: "n"}},
+        opset_version=17,
+        dynamo=False,
+    )
     print(f"wrote {out} ({out.stat().st_size / 1024:.0f} KB) in {time.time() - t0:.0f}s")
     return 0
 

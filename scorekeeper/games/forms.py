@@ -44,8 +44,9 @@ class WholeNumberField(IntegerField):
             raise ValueError(WHOLE_NUMBER) from None
 
 
-def _options(name: str) -> list[tuple[str, str]]:
-    return [(str(value), text) for value, text in RULE_OPTIONS[name]]
+def _options(name: str) -> dict[str, str]:
+    """A rule's choices in WTForms' shorthand {value: explanation}, default first."""
+    return {str(value): text for value, text in RULE_OPTIONS[name]}
 
 
 class SetupForm(FlaskForm):
@@ -67,7 +68,7 @@ class SetupForm(FlaskForm):
     )
     deal_table = RadioField(
         RULE_LABELS["deal_table"],
-        choices=[*_options("deal_table"), ("custom", "Our own number")],
+        choices={**_options("deal_table"), "custom": "Our own number"},
         default="standard",
     )
     custom_deal = WholeNumberField(
@@ -109,12 +110,12 @@ class SetupForm(FlaskForm):
         max_pip = int(self.max_pip.data) if str(self.max_pip.data).isdigit() else 12
         if max_pip not in (6, 9, 12, 15, 18):
             max_pip = 12
-        self.first_engine.choices = [
-            ("" if value is None else str(value), text)
+        self.first_engine.choices = {
+            "" if value is None else str(value): text
             for value, text in first_engine_options(max_pip)
-        ]
+        }
         # A set change can leave a first engine the new set does not have: keep the form valid.
-        if self.first_engine.data not in {value for value, _ in self.first_engine.choices}:
+        if self.first_engine.data not in self.first_engine.choices:
             self.first_engine.data = ""
 
     def typed_names(self) -> list[str]:
@@ -184,19 +185,25 @@ class RoundForm(FlaskForm):
         "Why the change? (optional)",
         validators=[Optional(), Length(max=200)],
     )
+    seat_count = 0
+
+    @property
+    def seats(self) -> list[FormField]:
+        """The per-seat subforms in seat order."""
+        return [self[f"seat_{position}"] for position in range(self.seat_count)]
 
 
 def round_form(game: Game, data: Any | None = None, **kwargs: Any) -> RoundForm:
-    """The round form for this game's seats."""
+    """The round form for this game's seats: one SeatForm per seat, named ``seat_N-...`` by
+    seat position (not a list, so a missing field can never shift a score to a neighbour)."""
     seat_count = len(game.seats)
-
-    class GameRoundForm(RoundForm):
-        seats = FieldList(FormField(SeatForm), min_entries=seat_count, max_entries=seat_count)
-
-    form = GameRoundForm(formdata=data, **kwargs)
-    form.went_out.choices = [(str(seat.position), seat.player.name) for seat in game.seats] + [
-        ("blocked", "Blocked round: nobody went out")
-    ]
+    fields = {f"seat_{position}": FormField(SeatForm) for position in range(seat_count)}
+    form_class = type("GameRoundForm", (RoundForm,), fields)
+    form = form_class(formdata=data, **kwargs)
+    form.seat_count = seat_count
+    form.went_out.choices = {str(seat.position): seat.player.name for seat in game.seats} | {
+        "blocked": "Blocked round: nobody went out"
+    }
     return form
 
 

@@ -215,7 +215,12 @@ def _engine_choices(form: Any, state: services.TableState, current: int | None =
     available = sorted(
         set(state.engines_available) | ({current} if current is not None else set()), reverse=True
     )
-    form.engine.choices = [("", "Choose the double")] + [(str(n), f"{n}-{n}") for n in available]
+    form.engine.choices = {"": "Choose the double"} | {str(n): f"{n}-{n}" for n in available}
+
+
+def _refused(form: Any, check: services.RoundCheck | None) -> bool:
+    """A posted round that was not saved because of errors (not just warnings)."""
+    return bool(form.errors) or (check is not None and not check.ok)
 
 
 @bp.route("/g/<public_id>/round", methods=["GET", "POST"])
@@ -263,7 +268,8 @@ def enter_round(game: Game) -> str | BaseResponse:
         confirm_needed=confirm_needed,
         rules=services.game_rules(game),
         correcting=None,
-    ), (422 if check is not None and not check.ok else 200)
+        refused=_refused(form, check),
+    ), (422 if _refused(form, check) else 200)
 
 
 @bp.post("/g/<public_id>/round/check")
@@ -352,7 +358,8 @@ def correct_round(game: Game, number: int) -> str | BaseResponse:
         confirm_needed=confirm_needed,
         rules=services.game_rules(game),
         correcting=recorded,
-    ), (422 if check is not None and not check.ok else 200)
+        refused=_refused(form, check),
+    ), (422 if _refused(form, check) else 200)
 
 
 @bp.post("/g/<public_id>/undo")

@@ -8,18 +8,19 @@ from wtforms.validators import InputRequired, NumberRange, Optional
 
 from scorekeeper.rules import SETS
 
-SET_CHOICES = [(n, f"Double-{n} ({(n + 1) * (n + 2) // 2} tiles)") for n in SETS]
-DEAL_CHOICES = [
-    ("standard", "Standard table"),
-    ("cardinal", "Cardinal box sheet"),
-    ("fundex", "Fundex box sheet"),
-    ("gamerules", "Gamerules sheet"),
-]
-DOUBLE_BLANK_CHOICES = [
-    (0, "Double blank counts 0"),
-    (25, "Double blank counts 25"),
-    (50, "Double blank counts 50"),
-]
+SET_CHOICES = {str(n): f"Double-{n} ({(n + 1) * (n + 2) // 2} tiles)" for n in SETS}
+# WTForms' shorthand: {value: label}, in display order.
+DEAL_CHOICES = {
+    "standard": "Standard table",
+    "cardinal": "Cardinal box sheet",
+    "fundex": "Fundex box sheet",
+    "gamerules": "Gamerules sheet",
+}
+DOUBLE_BLANK_CHOICES = {
+    "0": "Double blank counts 0",
+    "25": "Double blank counts 25",
+    "50": "Double blank counts 50",
+}
 
 
 class HelperForm(FlaskForm):

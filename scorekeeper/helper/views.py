@@ -18,7 +18,8 @@ def _helper_form() -> HelperForm:
 def table_helper() -> str:
     form = _helper_form()
     summary = None
-    if form.validate():
+    # A first visit shows the defaults' table straight away.
+    if not request.args or form.validate():
         try:
             summary = services.summarise_table(
                 form.max_pip.data, form.players.data, form.deal_table.data

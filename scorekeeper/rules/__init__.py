@@ -7,6 +7,7 @@ from scorekeeper.rules.house import (
     PRESET_DESCRIPTIONS,
     RULE_LABELS,
     RULE_OPTIONS,
+    CustomDeal,
     HouseRules,
     first_engine_options,
 )
@@ -52,6 +53,7 @@ __all__ = [
     "RULE_LABELS",
     "RULE_OPTIONS",
     "SETS",
+    "CustomDeal",
     "DealPlan",
     "DominoSet",
     "HandEntry",

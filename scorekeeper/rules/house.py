@@ -7,7 +7,7 @@ with a one-line explanation so the setup form can be generated from the domain.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, fields
 from types import MappingProxyType
 from typing import Any
@@ -143,7 +143,38 @@ RULE_OPTIONS: Mapping[str, tuple[tuple[Any, str], ...]] = MappingProxyType(
     }
 )
 
-DealTable = str | tuple[tuple[int, int], ...]
+
+class CustomDeal(Mapping[int, int]):
+    """A group's own deal numbers, players -> tiles each: a read-only, hashable mapping (so the
+    rules stay hashable) that compares equal to a dict with the same numbers."""
+
+    __slots__ = ("_numbers",)
+
+    def __init__(self, numbers: Iterable[tuple[int, int]]) -> None:
+        self._numbers = dict(sorted(numbers))
+
+    def __getitem__(self, players: int) -> int:
+        return self._numbers[players]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._numbers)
+
+    def __len__(self) -> int:
+        return len(self._numbers)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Mapping):
+            return self._numbers == dict(other.items())
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self._numbers.items()))
+
+    def __repr__(self) -> str:
+        return f"CustomDeal({self._numbers!r})"
+
+
+DealTable = str | CustomDeal
 
 
 def first_engine_options(max_pip: int) -> list[tuple[int | None, str]]:
@@ -171,6 +202,7 @@ def _choice(name: str, value: object, allowed: Iterable[object]) -> None:
 
 
 def _normalise_deal(value: object) -> DealTable:
+    """A preset name stays; a mapping (or pairs) players -> tiles becomes a checked CustomDeal."""
     if isinstance(value, str):
         return value
     if isinstance(value, Mapping):
@@ -204,7 +236,7 @@ def _normalise_deal(value: object) -> DealTable:
         pairs[players] = tiles
     if not pairs:
         raise ValueError("deal_table: a custom deal needs at least one player count")
-    return tuple(sorted(pairs.items()))
+    return CustomDeal(pairs.items())
 
 
 @dataclass(frozen=True)
@@ -221,7 +253,7 @@ class HouseRules:
     - ``going_out_bonus``: 0, -5 or -10 to the player who went out.
     - ``first_engine``/``order``: the round schedule (see ``schedule.engine_schedule``).
     - ``deal_table``: "standard", "cardinal", "fundex", "gamerules" or a custom mapping
-      players -> tiles (stored as a sorted tuple of pairs so the rules stay hashable).
+      players -> tiles (a dict or pairs; stored as a hashable ``CustomDeal``).
     - ``start_rule``, ``tie_break``, ``late_joiner``: rules.md 2.2 and 2.4.
     """
 
@@ -234,7 +266,7 @@ class HouseRules:
     going_out_bonus: int = 0
     first_engine: int | None = None
     order: str = "descending"
-    deal_table: DealTable = "standard"
+    deal_table: str | Mapping[int, int] = "standard"
     start_rule: str = "engine_holder"
     tie_break: str = "co_winners"
     late_joiner: str = "none"
@@ -266,7 +298,7 @@ class HouseRules:
             _choice("deal_table", deal, tuple(DEAL_PRESETS))
         else:
             available = self.domino_set.total_tiles - 1  # the engine is held out
-            for players, tiles in deal:
+            for players, tiles in deal.items():
                 if players * tiles > available:
                     raise ValueError(
                         f"deal_table: {players} players with {tiles} tiles each need "
@@ -305,7 +337,7 @@ class HouseRules:
         """A JSON-safe dict of every rule; a custom deal becomes {"5": 12, ...}."""
         data: dict[str, Any] = {f.name: getattr(self, f.name) for f in fields(self)}
         if not isinstance(self.deal_table, str):
-            data["deal_table"] = {str(players): tiles for players, tiles in self.deal_table}
+            data["deal_table"] = {str(players): tiles for players, tiles in self.deal_table.items()}
         return data
 
     @classmethod
@@ -377,7 +409,7 @@ class HouseRules:
                     f"Deal: standard table (the {self.deal_table} sheet is for one double-12 set)"
                 )
         else:
-            numbers = ", ".join(f"{p} players {t}" for p, t in self.deal_table)
+            numbers = ", ".join(f"{p} players {t}" for p, t in self.deal_table.items())
             lines.append(f"Deal: custom ({numbers})")
 
         lines.append(

@@ -103,13 +103,19 @@ class _Token:
     is_digits: bool = False
 
 
+_MAX_DIGITS = 6
+
+
 def _tokenize(text: str) -> list[_Token]:
     tokens: list[_Token] = []
     for match in _TOKEN.finditer(text):
         group = match.lastgroup or "other"
         raw = match.group()
         start, end = match.span()
-        if group == "digits":
+        if group == "digits" and len(raw) > _MAX_DIGITS:
+            # No tile is written with this many digits (and int() refuses thousands of them).
+            tokens.append(_Token(_JUNK, raw, start, end))
+        elif group == "digits":
             tokens.append(_Token(_NUM, raw, start, end, int(raw), is_digits=True))
         elif group == "word":
             word = raw.lower()

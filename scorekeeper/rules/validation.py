@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any
 
 from scorekeeper.rules.house import HouseRules
@@ -31,18 +32,20 @@ ERROR = "error"
 WARNING = "warning"
 
 #: The level of each check (rules.md 4). V5 has one warning case: see ``validate_round``.
-LEVELS: Mapping[str, str] = {
-    "V1": ERROR,
-    "V2": ERROR,
-    "V3": ERROR,
-    "V4": ERROR,
-    "V5": ERROR,
-    "V6": ERROR,
-    "V7": ERROR,
-    "V8": ERROR,
-    "V9": WARNING,
-    "V10": ERROR,
-}
+LEVELS: Mapping[str, str] = MappingProxyType(
+    {
+        "V1": ERROR,
+        "V2": ERROR,
+        "V3": ERROR,
+        "V4": ERROR,
+        "V5": ERROR,
+        "V6": ERROR,
+        "V7": ERROR,
+        "V8": ERROR,
+        "V9": WARNING,
+        "V10": ERROR,
+    }
+)
 
 _DEFAULT_RULES = HouseRules()
 _COPY_WORDS = {1: "once", 2: "twice"}

@@ -75,7 +75,9 @@ def photo_support() -> tuple[bool, str]:
     if not model.is_file():
         return False, f"The pip-counting model is missing from the installation ({model})."
     heic = importlib.util.find_spec("pillow_heif") is not None
-    return True, "Photo reading is available" + ("." if heic else " (HEIC photos need pillow-heif).")
+    return True, "Photo reading is available" + (
+        "." if heic else " (HEIC photos need pillow-heif)."
+    )
 
 
 def _require() -> None:
@@ -99,16 +101,19 @@ def read_hand(image: bytes, max_pip: int = 12) -> Reading:
     try:
         from scorekeeper.vision import reader
     except ImportError as err:  # a broken install of the extra
-        raise VisionUnavailable(f"Photo reading could not start ({err}). Install: {INSTALL_HINT}") from err
+        raise VisionUnavailable(
+            f"Photo reading could not start ({err}). Install: {INSTALL_HINT}"
+        ) from err
     return reader.read_bytes(image, max_pip=max_pip)
 
 
-def sanitize_image(data: bytes) -> bytes:
+def sanitize_image(data: bytes, *, max_side: int | None = None) -> bytes:
     """The upload as a JPEG for storage: EXIF orientation applied, all EXIF (GPS included) and
-    other metadata removed. Raises :class:`ImageError` for anything that is not a readable
-    JPEG, PNG or HEIC photo of at most 15 MB."""
+    other metadata removed, same size unless ``max_side`` is given. Raises
+    :class:`ImageError` for anything that is not a readable JPEG, PNG or HEIC photo of at most
+    15 MB."""
     try:
         from scorekeeper.vision import images
     except ImportError as err:
         raise VisionUnavailable(f"Storing photos needs Pillow. Install: {INSTALL_HINT}") from err
-    return images.sanitize_image(data)
+    return images.sanitize_image(data, max_side=max_side)

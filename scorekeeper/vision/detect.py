@@ -88,14 +88,21 @@ def find_bars(rgb: np.ndarray) -> list[Bar]:
     mask, rel = dark_mask(rgb)
     comps = _components(mask, rel)
     # dark round blobs are pips: their size tells how thick a mark can be and still be a bar
-    diam = [2 * np.sqrt(a / np.pi) for (_, _, L, T, a, _) in comps if L < 1.6 * T and a >= 12
-            and a > 0.55 * L * T]
+    diam = [
+        2 * np.sqrt(a / np.pi)
+        for (_, _, L, T, a, _) in comps
+        if L < 1.6 * T and a >= 12 and a > 0.55 * L * T
+    ]
     found = [c for c in comps]
     if len(diam) >= 4:
         d = float(np.median(diam))
         r = max(2, int(round(0.65 * d)))
         disk = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (r, r))
-        blobs = cv2.morphologyEx(mask, cv2.MORPH_OPEN, disk)
+        # pips often have a highlight in the middle: fill small holes before looking for blobs
+        filled = cv2.morphologyEx(
+            mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+        )
+        blobs = cv2.morphologyEx(filled, cv2.MORPH_OPEN, disk)
         blobs = cv2.dilate(blobs, np.ones((3, 3), np.uint8))
         thin = mask & (1 - blobs)
         found += _components(thin, rel)
@@ -118,9 +125,11 @@ def _dedupe(bars: list[Bar]) -> list[Bar]:
     for b in sorted(bars, key=lambda b: -b.length):
         same = False
         for o in out:
-            if abs(float(np.dot(b.direction, o.direction))) > 0.98 and \
-               np.linalg.norm(b.centre - o.centre) < 0.1 * o.length + 1.5 and \
-               abs(b.length - o.length) < 0.1 * o.length + 2:
+            if (
+                abs(float(np.dot(b.direction, o.direction))) > 0.98
+                and np.linalg.norm(b.centre - o.centre) < 0.1 * o.length + 1.5
+                and abs(b.length - o.length) < 0.1 * o.length + 2
+            ):
                 same = True
                 break
         if not same:
@@ -145,15 +154,28 @@ def _joined(bars: list[Bar]) -> list[Bar]:
                 continue
             if min(b.length, o.length) < 0.5 * max(b.length, o.length):
                 continue
-            ends = np.array([b.centre - b.direction * b.length / 2, b.centre + b.direction * b.length / 2,
-                             o.centre - o.direction * o.length / 2, o.centre + o.direction * o.length / 2])
+            ends = np.array(
+                [
+                    b.centre - b.direction * b.length / 2,
+                    b.centre + b.direction * b.length / 2,
+                    o.centre - o.direction * o.length / 2,
+                    o.centre + o.direction * o.length / 2,
+                ]
+            )
             p = (ends - b.centre) @ b.direction
             lo, hi = float(p.min()), float(p.max())
             thick = max(b.thickness, o.thickness)
             if hi - lo < MIN_BAR_PX:
                 continue
-            out.append(Bar(b.centre + b.direction * (lo + hi) / 2, b.direction, hi - lo, thick,
-                           min(b.darkness, o.darkness)))
+            out.append(
+                Bar(
+                    b.centre + b.direction * (lo + hi) / 2,
+                    b.direction,
+                    hi - lo,
+                    thick,
+                    min(b.darkness, o.darkness),
+                )
+            )
     return out
 
 
@@ -173,17 +195,28 @@ def fit_tile(rgb: np.ndarray, bar: Bar) -> Candidate | None:
     ph = int(np.ceil(4 * a_hi * 1.12 * S)) + 8
     cx, cy = pw / 2, ph / 2
     A = np.array(
-        [[u[0] / S, nvec[0] / S, bar.centre[0] - (cx * u[0] + cy * nvec[0]) / S],
-         [u[1] / S, nvec[1] / S, bar.centre[1] - (cx * u[1] + cy * nvec[1]) / S]]
+        [
+            [u[0] / S, nvec[0] / S, bar.centre[0] - (cx * u[0] + cy * nvec[0]) / S],
+            [u[1] / S, nvec[1] / S, bar.centre[1] - (cx * u[1] + cy * nvec[1]) / S],
+        ]
     )
-    patch = cv2.warpAffine(rgb, A, (pw, ph), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_AREA,
-                           borderMode=cv2.BORDER_REPLICATE)
+    patch = cv2.warpAffine(
+        rgb,
+        A,
+        (pw, ph),
+        flags=cv2.WARP_INVERSE_MAP | cv2.INTER_AREA,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
     lab = cv2.cvtColor(patch, cv2.COLOR_RGB2LAB).astype(np.float32)
     lbS = lb * S
     r0, r1 = int(cy + 0.12 * lbS), int(cy + 0.45 * lbS) + 1
     c0, c1 = int(cx - 0.4 * lbS), int(cx + 0.4 * lbS) + 1
-    sample = np.concatenate([lab[r0:r1, c0:c1].reshape(-1, 3),
-                             lab[int(2 * cy) - r1 : int(2 * cy) - r0, c0:c1].reshape(-1, 3)])
+    sample = np.concatenate(
+        [
+            lab[r0:r1, c0:c1].reshape(-1, 3),
+            lab[int(2 * cy) - r1 : int(2 * cy) - r0, c0:c1].reshape(-1, 3),
+        ]
+    )
     if len(sample) < 4:
         return None
     face = np.median(sample, axis=0)

@@ -31,7 +31,9 @@ def half_quads(corners: np.ndarray, margin: float = MARGIN) -> tuple[np.ndarray,
     m_s = margin
     m_t = margin / 2  # the tile is twice as long as it is wide
     qa = np.array([at(-m_s, -m_t), at(1 + m_s, -m_t), at(1 + m_s, 0.5 + m_t), at(-m_s, 0.5 + m_t)])
-    qb = np.array([at(1 + m_s, 1 + m_t), at(-m_s, 1 + m_t), at(-m_s, 0.5 - m_t), at(1 + m_s, 0.5 - m_t)])
+    qb = np.array(
+        [at(1 + m_s, 1 + m_t), at(-m_s, 1 + m_t), at(-m_s, 0.5 - m_t), at(1 + m_s, 0.5 - m_t)]
+    )
     return qa, qb
 
 
@@ -58,8 +60,9 @@ class CropSource:
         qk = (q / (2**k)).astype(np.float32)
         dst = np.float32([[0, 0], [size, 0], [size, size], [0, size]])
         M = cv2.getPerspectiveTransform(qk, dst)
-        return cv2.warpPerspective(img, M, (size, size), flags=cv2.INTER_LINEAR,
-                                   borderMode=cv2.BORDER_REPLICATE)
+        return cv2.warpPerspective(
+            img, M, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        )
 
 
 def normalise(crops: np.ndarray) -> np.ndarray:

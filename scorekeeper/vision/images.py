@@ -38,7 +38,9 @@ if Image.MAX_IMAGE_PIXELS is None or Image.MAX_IMAGE_PIXELS > MAX_PIXELS:
     Image.MAX_IMAGE_PIXELS = MAX_PIXELS
 
 NOT_AN_IMAGE = "This file is not a photo we can read. Please upload a JPEG, PNG or HEIC photo."
-DAMAGED = "This photo is damaged or incomplete (the upload may have been cut short). Please try again."
+DAMAGED = (
+    "This photo is damaged or incomplete (the upload may have been cut short). Please try again."
+)
 TOO_LARGE_FILE = "This file is larger than 15 MB. Please upload a smaller photo."
 TOO_MANY_PIXELS = (
     "This photo has too many pixels to read safely (more than about 50 megapixels). "

@@ -35,13 +35,17 @@ PROBLEM_NO_TILES = (
 )
 PROBLEM_BLUR = "The photo is blurry. Hold the phone still and let it focus before taking the photo."
 PROBLEM_GLARE = "Glare or reflections hide some pips. Move away from direct light or lamps."
-PROBLEM_CUT = "A tile is cut off at the edge of the photo. Step back so every tile is in the picture."
+PROBLEM_CUT = (
+    "A tile is cut off at the edge of the photo. Step back so every tile is in the picture."
+)
 PROBLEM_TOUCHING = "Some tiles are touching. Spread them apart a little so each tile stands alone."
 PROBLEM_UNSURE = "Some pips could not be counted for sure. Please count the marked tiles by hand."
 PROBLEM_UNREADABLE = (
     "Something that looks like a tile could not be read (it may be tilted, covered or blurred)."
 )
-PROBLEM_SMALL = "The tiles are very small in the photo. Hold the phone closer (about 40 cm above the tiles)."
+PROBLEM_SMALL = (
+    "The tiles are very small in the photo. Hold the phone closer (about 40 cm above the tiles)."
+)
 
 _session = None
 _session_lock = threading.Lock()
@@ -58,8 +62,9 @@ def _get_session():
                 opts.intra_op_num_threads = 1
                 opts.inter_op_num_threads = 1
                 opts.log_severity_level = 3
-                _session = ort.InferenceSession(str(MODEL_PATH), sess_options=opts,
-                                                providers=["CPUExecutionProvider"])
+                _session = ort.InferenceSession(
+                    str(MODEL_PATH), sess_options=opts, providers=["CPUExecutionProvider"]
+                )
     return _session
 
 
@@ -69,7 +74,9 @@ def classify_halves(crops: np.ndarray) -> np.ndarray:
         return np.zeros((0, NOT_A_HALF + 1), np.float32)
     sess = _get_session()
     x = normalise(crops)
-    logits = np.concatenate([sess.run(None, {"input": x[k : k + 256]})[0] for k in range(0, len(x), 256)])
+    logits = np.concatenate(
+        [sess.run(None, {"input": x[k : k + 256]})[0] for k in range(0, len(x), 256)]
+    )
     logits = logits - logits.max(axis=1, keepdims=True)
     p = np.exp(logits)
     return p / p.sum(axis=1, keepdims=True)
@@ -104,7 +111,7 @@ def _blur_sigma(gray: np.ndarray, corners: np.ndarray) -> float:
         xs = (p[0] + k * n[0]).astype(np.float32).reshape(1, -1)
         ys = (p[1] + k * n[1]).astype(np.float32).reshape(1, -1)
         prof = cv2.remap(gray, xs, ys, cv2.INTER_LINEAR).ravel().astype(np.float32)
-        step = (k[1] - k[0])
+        step = k[1] - k[0]
         contrast = float(np.percentile(prof, 90) - prof.min())
         if contrast < 30:
             continue
@@ -114,15 +121,20 @@ def _blur_sigma(gray: np.ndarray, corners: np.ndarray) -> float:
     return float(np.median(sig)) if sig else 0.0
 
 
-def read_rgb(rgb: np.ndarray, max_pip: int = 12, scale: float = 1.0,
-             full_size: tuple[int, int] | None = None) -> Reading:
+def read_rgb(
+    rgb: np.ndarray, max_pip: int = 12, scale: float = 1.0, full_size: tuple[int, int] | None = None
+) -> Reading:
     """Read an upright RGB image (H x W x 3 uint8). ``scale`` maps its pixels to the pixels
     of the full-size photo, where the corners are reported."""
     t0 = time.perf_counter()
     h, w = rgb.shape[:2]
     full_size = full_size or (round(w * scale), round(h * scale))
     s = min(1.0, detect.DETECT_SIDE / max(h, w))
-    small = cv2.resize(rgb, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA) if s < 1 else rgb
+    small = (
+        cv2.resize(rgb, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
+        if s < 1
+        else rgb
+    )
     cands = detect.find_candidates(small)
     cands.sort(key=lambda c: -c.edge_score)
     cands = [c for c in cands if c.edge_score > 0.5][:MAX_CANDIDATES]
@@ -142,8 +154,10 @@ def read_rgb(rgb: np.ndarray, max_pip: int = 12, scale: float = 1.0,
     for i in order:
         ci = cands[i].corners
         if is_tile[i] < ACCEPT_TILE:
-            if is_tile[i] > 0.2 and cands[i].edge_score > 3 and all(
-                _poly_overlap(ci, cands[j].corners) < 0.2 for j in kept
+            if (
+                is_tile[i] > 0.2
+                and cands[i].edge_score > 3
+                and all(_poly_overlap(ci, cands[j].corners) < 0.2 for j in kept)
             ):
                 rejected_strong += 1
             continue
@@ -165,8 +179,12 @@ def read_rgb(rgb: np.ndarray, max_pip: int = 12, scale: float = 1.0,
         conf = ca * cb * float(is_tile[i])
         W = float(np.linalg.norm(c_img[1] - c_img[0]))
         margin = 0.02 * W
-        if (c_img[:, 0].min() < -margin or c_img[:, 1].min() < -margin
-                or c_img[:, 0].max() > w - 1 + margin or c_img[:, 1].max() > h - 1 + margin):
+        if (
+            c_img[:, 0].min() < -margin
+            or c_img[:, 1].min() < -margin
+            or c_img[:, 0].max() > w - 1 + margin
+            or c_img[:, 1].max() > h - 1 + margin
+        ):
             cut = True
             conf *= 0.5
         if W * scale < 60 or W < 40:
@@ -219,8 +237,15 @@ def read_rgb(rgb: np.ndarray, max_pip: int = 12, scale: float = 1.0,
     if (blur or glare or cut) and sure:
         sure = False
     total = sum(t.pips for t in tiles)
-    return Reading(tiles=tiles, total=total, confident=bool(sure), problems=problems,
-                   width=full_size[0], height=full_size[1], seconds=time.perf_counter() - t0)
+    return Reading(
+        tiles=tiles,
+        total=total,
+        confident=bool(sure),
+        problems=problems,
+        width=full_size[0],
+        height=full_size[1],
+        seconds=time.perf_counter() - t0,
+    )
 
 
 def read_bytes(data: bytes, max_pip: int = 12) -> Reading:

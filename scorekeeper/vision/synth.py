@@ -160,7 +160,9 @@ def random_style(rng: np.random.Generator, max_pip: int = 12) -> TileStyle:
         bar_thick=float(rng.uniform(0.025, 0.065)),
         bar_colour=_jitter_colour(rng, (35, 35, 35), 12),
         spinner=bool(rng.random() < 0.2),
-        spinner_colour=_jitter_colour(rng, (175, 150, 90) if rng.random() < 0.6 else (180, 180, 185), 10),
+        spinner_colour=_jitter_colour(
+            rng, (175, 150, 90) if rng.random() < 0.6 else (180, 180, 185), 10
+        ),
         pip_radius=float(rng.uniform(0.055, 0.085)),
         pip_margin=float(rng.uniform(0.0, 0.06)),
         rim_dark=float(rng.uniform(0.45, 0.8)),
@@ -200,8 +202,18 @@ def render_face(a: int, b: int, style: TileStyle, width_px: int, rng: np.random.
     cv2.rectangle(img, p0, p1, style.bar_colour.tolist(), -1, cv2.LINE_AA, 4)
     if style.spinner:
         sr = int(round(0.07 * W * 16))
-        cv2.circle(img, (int(W / 2 * 16), int(cy * 16)), sr, style.spinner_colour.tolist(), -1, cv2.LINE_AA, 4)
-        cv2.circle(img, (int(W / 2 * 16), int(cy * 16)), sr, (60, 50, 30), max(1, W // 60), cv2.LINE_AA, 4)
+        cv2.circle(
+            img,
+            (int(W / 2 * 16), int(cy * 16)),
+            sr,
+            style.spinner_colour.tolist(),
+            -1,
+            cv2.LINE_AA,
+            4,
+        )
+        cv2.circle(
+            img, (int(W / 2 * 16), int(cy * 16)), sr, (60, 50, 30), max(1, W // 60), cv2.LINE_AA, 4
+        )
     # pips
     half_len = L / 2 - bt / 2
     m = 0.04 + style.pip_margin
@@ -225,8 +237,15 @@ def _draw_pip(img, x, y, r, colour, style, rng):
     cv2.circle(img, c, int(round(r * 0.8 * s)), inner.tolist(), -1, cv2.LINE_AA, 4)
     # dimple: darker on the side facing the light
     off = (int(round(-0.25 * r * s)), int(round(-0.25 * r * s)))
-    cv2.circle(img, (c[0] + off[0], c[1] + off[1]), int(round(r * 0.45 * s)),
-               (inner * 0.85).tolist(), -1, cv2.LINE_AA, 4)
+    cv2.circle(
+        img,
+        (c[0] + off[0], c[1] + off[1]),
+        int(round(r * 0.45 * s)),
+        (inner * 0.85).tolist(),
+        -1,
+        cv2.LINE_AA,
+        4,
+    )
     if style.highlight and r > 2:
         h = (int(round((x + 0.3 * r) * s)), int(round((y + 0.3 * r) * s)))
         hc = np.minimum(255, inner * 0.4 + 170).tolist()
@@ -237,9 +256,22 @@ def _draw_pip(img, x, y, r, colour, style, rng):
 # Backgrounds
 
 SURFACES = [
-    (30, 30, 32), (15, 15, 15), (70, 45, 30), (110, 75, 45), (150, 110, 70), (40, 110, 60),
-    (20, 80, 45), (30, 170, 190), (40, 60, 120), (120, 120, 125), (170, 170, 165),
-    (200, 195, 185), (225, 222, 215), (90, 30, 30), (60, 60, 70), (190, 160, 120),
+    (30, 30, 32),
+    (15, 15, 15),
+    (70, 45, 30),
+    (110, 75, 45),
+    (150, 110, 70),
+    (40, 110, 60),
+    (20, 80, 45),
+    (30, 170, 190),
+    (40, 60, 120),
+    (120, 120, 125),
+    (170, 170, 165),
+    (200, 195, 185),
+    (225, 222, 215),
+    (90, 30, 30),
+    (60, 60, 70),
+    (190, 160, 120),
 ]
 
 
@@ -366,7 +398,9 @@ def render_hand(
     w, h = size
     if tiles is None:
         n = int(rng.integers(1, 13))
-        tiles = [(int(rng.integers(0, max_pip + 1)), int(rng.integers(0, max_pip + 1))) for _ in range(n)]
+        tiles = [
+            (int(rng.integers(0, max_pip + 1)), int(rng.integers(0, max_pip + 1))) for _ in range(n)
+        ]
     n = len(tiles)
     style = random_style(rng, max_pip)
     long_side = max(w, h)
@@ -421,8 +455,12 @@ def render_hand(
             T = np.array([[1, 0, -x0c], [0, 1, -y0c], [0, 0, 1]], np.float64)
             MM = T @ M
             roi = (x1c - x0c, y1c - y0c)
-            wf = cv2.warpPerspective(face, MM, roi, flags=cv2.INTER_AREA if fw > W else cv2.INTER_LINEAR)
-            wm = cv2.warpPerspective(mask.astype(np.float32) / 255.0, MM, roi, flags=cv2.INTER_LINEAR)
+            wf = cv2.warpPerspective(
+                face, MM, roi, flags=cv2.INTER_AREA if fw > W else cv2.INTER_LINEAR
+            )
+            wm = cv2.warpPerspective(
+                mask.astype(np.float32) / 255.0, MM, roi, flags=cv2.INTER_LINEAR
+            )
             sub = img[y0c:y1c, x0c:x1c]
             sub[:] = sub * (1 - wm[..., None]) + wf * wm[..., None]
         truths.append(TileTruth(a, b, q.astype(np.float64), _visible_fraction(q, w, h)))
@@ -431,7 +469,7 @@ def render_hand(
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     g = rng.normal(0, 0.12 * d, 2)
     light = 1 + g[0] * (xx / w - 0.5) + g[1] * (yy / h - 0.5)
-    r2 = ((xx / w - 0.5) ** 2 + (yy / h - 0.5) ** 2)
+    r2 = (xx / w - 0.5) ** 2 + (yy / h - 0.5) ** 2
     light *= 1 - rng.uniform(0, 0.35) * d * r2
     exposure = rng.uniform(0.7, 1.1) if d > 0 else 1.0
     img *= (light * exposure)[..., None]
@@ -441,8 +479,16 @@ def render_hand(
     if rng.random() < 0.25 * d:
         m = np.zeros((h, w), np.float32)
         cx, cy = rng.uniform(0, w), rng.uniform(0, h)
-        cv2.ellipse(m, (int(cx), int(cy)), (int(rng.uniform(0.1, 0.5) * w), int(rng.uniform(0.1, 0.4) * h)),
-                    rng.uniform(0, 180), 0, 360, 1.0, -1)
+        cv2.ellipse(
+            m,
+            (int(cx), int(cy)),
+            (int(rng.uniform(0.1, 0.5) * w), int(rng.uniform(0.1, 0.4) * h)),
+            rng.uniform(0, 180),
+            0,
+            360,
+            1.0,
+            -1,
+        )
         m = cv2.GaussianBlur(m, (0, 0), 0.05 * long_side)
         img *= (1 - rng.uniform(0.2, 0.5) * m)[..., None]
     glare = rng.random() < 0.3 * d
@@ -451,8 +497,16 @@ def render_hand(
         for _ in range(int(rng.integers(1, 3))):
             cx, cy = rng.uniform(0, w), rng.uniform(0, h)
             ax = rng.uniform(0.02, 0.12) * long_side
-            cv2.ellipse(m, (int(cx), int(cy)), (int(ax), int(ax * rng.uniform(0.2, 1))), rng.uniform(0, 180),
-                        0, 360, 1.0, -1)
+            cv2.ellipse(
+                m,
+                (int(cx), int(cy)),
+                (int(ax), int(ax * rng.uniform(0.2, 1))),
+                rng.uniform(0, 180),
+                0,
+                360,
+                1.0,
+                -1,
+            )
         m = cv2.GaussianBlur(m, (0, 0), 0.01 * long_side + 1)
         img += (m * rng.uniform(60, 200))[..., None]
     # optics and sensor
@@ -472,12 +526,16 @@ def render_hand(
         img = cv2.filter2D(img, -1, k)
     img += rng.normal(0, rng.uniform(0.5, 5) * d + 0.5, img.shape).astype(np.float32)
     out = np.clip(img, 0, 255).astype(np.uint8)
-    scene = Scene(out, truths, meta={"mode": mode, "glare": glare, "blurred": blurred, "tile_width": W})
+    scene = Scene(
+        out, truths, meta={"mode": mode, "glare": glare, "blurred": blurred, "tile_width": W}
+    )
     q = jpeg_quality
     if q is None and d > 0:
         q = int(rng.integers(60, 96))
     if q:
-        ok, buf = cv2.imencode(".jpg", cv2.cvtColor(out, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, int(q)])
+        ok, buf = cv2.imencode(
+            ".jpg", cv2.cvtColor(out, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, int(q)]
+        )
         scene.jpeg = buf.tobytes()
         scene.image = cv2.cvtColor(cv2.imdecode(buf, cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
     return scene

@@ -100,7 +100,8 @@ def test_rule_options_cover_every_field_default_first() -> None:
 
 def test_custom_deal_is_normalised_and_hashable() -> None:
     rules = HouseRules(deal_table={5: 11, "2": 14})
-    assert rules.deal_table == ((2, 14), (5, 11))
+    assert rules.deal_table == {2: 14, 5: 11}
+    assert rules.deal_table[5] == 11 and list(rules.deal_table) == [2, 5]
     assert rules.custom_deal == {2: 14, 5: 11}
     assert rules.deal_preset == "custom"
     assert HouseRules(deal_table=[(5, 11), (2, 14)]) == rules
@@ -150,7 +151,10 @@ def test_replace() -> None:
         (HouseRules(double_blank=50), "Double blank counts 50"),
         (HouseRules(blank_half=25), "Blank halves count 25 each; double blank counts 50"),
         (HouseRules(), "Going out on a double: allowed, no penalty"),
-        (HouseRules(end_on_double="double_others"), "Going out on a double: others' scores doubled"),
+        (
+            HouseRules(end_on_double="double_others"),
+            "Going out on a double: others' scores doubled",
+        ),
         (
             HouseRules(end_on_double="penalty"),
             "Going out on a double: +50 to the player who does it",
@@ -161,9 +165,15 @@ def test_replace() -> None:
         (HouseRules(deal_table="cardinal"), "Deal: cardinal sheet"),
         (HouseRules(deal_table={2: 14}), "Deal: custom (2 players 14)"),
         (HouseRules(copies=2), "Deal: computed suggestion (the tables are for one set)"),
-        (HouseRules(start_rule="rotate"), "Who starts: rotates clockwise, one seat to the left each round"),
+        (
+            HouseRules(start_rule="rotate"),
+            "Who starts: rotates clockwise, one seat to the left each round",
+        ),
         (HouseRules(), "Ties: co-winners"),
-        (HouseRules(late_joiner="highest_total"), "Late joiner: starts with the highest current total"),
+        (
+            HouseRules(late_joiner="highest_total"),
+            "Late joiner: starts with the highest current total",
+        ),
     ],
 )
 def test_describe(rules: HouseRules, line: str) -> None:
@@ -172,8 +182,14 @@ def test_describe(rules: HouseRules, line: str) -> None:
 
 def test_describe_mentions_every_rule_once() -> None:
     assert len(HouseRules().describe()) == 10
-    assert any("highest double anyone holds" in line for line in HouseRules(order="highest_available").describe())
-    assert any("for one double-12 set" in line for line in HouseRules(max_pip=9, deal_table="fundex").describe())
+    assert any(
+        "highest double anyone holds" in line
+        for line in HouseRules(order="highest_available").describe()
+    )
+    assert any(
+        "for one double-12 set" in line
+        for line in HouseRules(max_pip=9, deal_table="fundex").describe()
+    )
 
 
 def test_presets() -> None:

@@ -191,8 +191,18 @@ def test_format_hand_is_canonical_and_in_order() -> None:
 
 @pytest.mark.parametrize(
     ("tile", "label"),
-    [(Tile(6, 6), "double 6"), (Tile(0, 0), "double blank"), (Tile(4, 0), "blank-4"), (Tile(5, 3), "3-5")],
+    [
+        (Tile(6, 6), "double 6"),
+        (Tile(0, 0), "double blank"),
+        (Tile(4, 0), "blank-4"),
+        (Tile(5, 3), "3-5"),
+    ],
 )
 def test_tile_label(tile: Tile, label: str) -> None:
     assert tile_label(tile) == label
     assert parse_hand(label) == [tile]
+
+
+def test_a_huge_number_is_not_a_tile_and_does_not_crash() -> None:
+    with pytest.raises(HandError, match="is not a tile"):
+        parse_hand("9" * 5000)

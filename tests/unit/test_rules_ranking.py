@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.rules import HouseRules, Standing, rank_movement, rank_players, rank_values, winners
+from scorekeeper.rules import (
+    HouseRules,
+    Standing,
+    rank_movement,
+    rank_players,
+    rank_values,
+    winners,
+)
 
 CO = HouseRules()
 CHAIN = HouseRules(tie_break="chain")

@@ -124,7 +124,8 @@ def test_deal_table_cell(n: int, players: int, cell: int | str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("players", "tiles_each"), [(2, 15), (3, 15), (6, 15), (10, 15), (11, 13), (12, 12), (15, 10), (16, 9)]
+    ("players", "tiles_each"),
+    [(2, 15), (3, 15), (6, 15), (10, 15), (11, 13), (12, 12), (15, 10), (16, 9)],
 )
 def test_double_18_computed_numbers(players: int, tiles_each: int) -> None:
     plan = deal_plan(players, HouseRules(max_pip=18))
@@ -313,7 +314,9 @@ def test_starter_for_round_checks_its_input() -> None:
 
 def test_starter_text() -> None:
     players = ["Ann", "Bob", "Cy"]
-    assert starter_text(4, players, HouseRules(max_pip=9), engine=9) == "Whoever holds the 9-9 starts"
+    assert (
+        starter_text(4, players, HouseRules(max_pip=9), engine=9) == "Whoever holds the 9-9 starts"
+    )
     assert (
         starter_text(4, players, HouseRules(), engine=9, engine_holder=1)
         == "Bob holds the 9-9 and starts"

@@ -9,7 +9,15 @@ from typing import Any
 
 import pytest
 
-from scorekeeper.rules import HandEntry, HouseRules, Problem, RoundEntry, Tile, parse_hand, validate_round
+from scorekeeper.rules import (
+    HandEntry,
+    HouseRules,
+    Problem,
+    RoundEntry,
+    Tile,
+    parse_hand,
+    validate_round,
+)
 from scorekeeper.rules.validation import errors, warnings
 
 
@@ -51,9 +59,19 @@ R = HouseRules()
 TWO = HouseRules(copies=2)
 
 # (hands, engine, rules, went_out, keyword arguments, expected (code, player) in order)
-CASES: list[tuple[str, dict[str, Any], int | None, HouseRules, Any, dict[str, Any], list[tuple[str, Any]]]] = [
+CASES: list[
+    tuple[str, dict[str, Any], int | None, HouseRules, Any, dict[str, Any], list[tuple[str, Any]]]
+] = [
     ("V1", {"Ann": [Tile(13, 2)], "Bob": hand("1-2")}, 12, R, None, {}, [("V1", "Ann")]),
-    ("V1 on double-6", {"Ann": [Tile(7, 1)], "Bob": hand("6-6")}, 5, HouseRules(max_pip=6), None, {}, [("V1", "Ann")]),
+    (
+        "V1 on double-6",
+        {"Ann": [Tile(7, 1)], "Bob": hand("6-6")},
+        5,
+        HouseRules(max_pip=6),
+        None,
+        {},
+        [("V1", "Ann")],
+    ),
     ("V2", {"Ann": hand("3-5, 5-3"), "Bob": hand("1-2")}, 12, R, None, {}, [("V2", "Ann")]),
     ("V2 not with two copies", {"Ann": hand("3-5, 5-3")}, 12, TWO, None, {}, []),
     ("V2 with two copies", {"Ann": hand("3-5, 5-3, 3-5")}, 12, TWO, None, {}, [("V2", "Ann")]),
@@ -89,7 +107,15 @@ CASES: list[tuple[str, dict[str, Any], int | None, HouseRules, Any, dict[str, An
         {},
         [("V4", "Ann"), ("V4", "Bob")],
     ),
-    ("V5 went out with tiles", {"Ann": hand("1-2"), "Bob": hand("1-3")}, 12, R, "Ann", {}, [("V5", "Ann")]),
+    (
+        "V5 went out with tiles",
+        {"Ann": hand("1-2"), "Bob": hand("1-3")},
+        12,
+        R,
+        "Ann",
+        {},
+        [("V5", "Ann")],
+    ),
     ("V5 went out with a total", {"Ann": 5, "Bob": hand("1-3")}, 12, R, "Ann", {}, [("V5", "Ann")]),
     (
         "V5 went out with a tile count",
@@ -113,11 +139,43 @@ CASES: list[tuple[str, dict[str, Any], int | None, HouseRules, Any, dict[str, An
         {"blocked": True},
         [("V5", "Ann")],
     ),
-    ("V5 empty hand when blocked", {"Ann": [], "Bob": hand("1-3")}, 12, R, None, {"blocked": True}, [("V5", "Ann")]),
-    ("V6 known count", {"Ann": HandEntry(total=70, tile_count=3)}, 12, R, None, {}, [("V6", "Ann")]),
+    (
+        "V5 empty hand when blocked",
+        {"Ann": [], "Bob": hand("1-3")},
+        12,
+        R,
+        None,
+        {"blocked": True},
+        [("V5", "Ann")],
+    ),
+    (
+        "V6 known count",
+        {"Ann": HandEntry(total=70, tile_count=3)},
+        12,
+        R,
+        None,
+        {},
+        [("V6", "Ann")],
+    ),
     ("V6 at capacity", {"Ann": HandEntry(total=67, tile_count=3)}, 12, R, None, {}, []),
-    ("V6 below the lightest", {"Ann": HandEntry(total=0, tile_count=3)}, 12, R, None, {}, [("V6", "Ann")]),
-    ("V6 more tiles than exist", {"Ann": HandEntry(total=100, tile_count=91)}, 12, R, None, {}, [("V6", "Ann")]),
+    (
+        "V6 below the lightest",
+        {"Ann": HandEntry(total=0, tile_count=3)},
+        12,
+        R,
+        None,
+        {},
+        [("V6", "Ann")],
+    ),
+    (
+        "V6 more tiles than exist",
+        {"Ann": HandEntry(total=100, tile_count=91)},
+        12,
+        R,
+        None,
+        {},
+        [("V6", "Ann")],
+    ),
     ("V6 unknown count", {"Ann": 1070}, 12, R, None, {}, [("V6", "Ann")]),
     ("V6 unknown count at capacity", {"Ann": 1068}, 12, R, None, {}, []),
     ("V7", {"Ann": 600, "Bob": 500}, 12, R, None, {}, [("V7", None)]),
@@ -149,7 +207,15 @@ CASES: list[tuple[str, dict[str, Any], int | None, HouseRules, Any, dict[str, An
         {},
         [("V8", "Ann")],
     ),
-    ("V9", {"Ann": hand("3-5"), "Bob": 7}, 12, R, None, {"previous": {"Ann": 8, "Bob": 9}}, [("V9", "Ann")]),
+    (
+        "V9",
+        {"Ann": hand("3-5"), "Bob": 7},
+        12,
+        R,
+        None,
+        {"previous": {"Ann": 8, "Bob": 9}},
+        [("V9", "Ann")],
+    ),
     ("V9 not for 0", {"Ann": [], "Bob": 0}, 12, R, "Ann", {"previous": {"Ann": 0, "Bob": 0}}, []),
     ("V10 fraction", {"Ann": 4.5}, 12, R, None, {}, [("V10", "Ann")]),
     ("V10 bool", {"Ann": True}, 12, R, None, {}, [("V10", "Ann")]),
@@ -159,7 +225,15 @@ CASES: list[tuple[str, dict[str, Any], int | None, HouseRules, Any, dict[str, An
     ("V10 absurd", {"Ann": 5000}, 12, R, None, {}, [("V10", "Ann")]),
     ("V10 just above the set", {"Ann": 1093}, 12, R, None, {}, [("V10", "Ann")]),
     ("V10 nan", {"Ann": float("nan")}, 12, R, None, {}, [("V10", "Ann")]),
-    ("V10 entry total", {"Ann": HandEntry(total=-1, tile_count=2)}, 12, R, None, {}, [("V10", "Ann")]),
+    (
+        "V10 entry total",
+        {"Ann": HandEntry(total=-1, tile_count=2)},
+        12,
+        R,
+        None,
+        {},
+        [("V10", "Ann")],
+    ),
     ("whole float is fine", {"Ann": 4.0}, 12, R, None, {}, []),
     ("Decimal and Fraction", {"Ann": Decimal(4), "Bob": Fraction(6, 2)}, 12, R, None, {}, []),
 ]
@@ -198,22 +272,85 @@ def test_one_empty_hand_in_an_unmarked_round_is_a_warning() -> None:
     [
         ({"Ann": [Tile(13, 2)]}, 12, R, None, "Ann's 2-13: 13 is not on a double-12 set"),
         ({"Ann": [Tile(13, 14)]}, 12, R, None, "Ann's 13-14: 13 and 14 are not on a double-12 set"),
-        ({"Bob": hand("3-5"), "Ann": hand("3-5")}, 12, R, None, "Bob and Ann both have 3-5: a tile can be in only one hand"),
-        ({"Ann": hand("9-9")}, 9, R, None, "The 9-9 is this round's engine: it is in the middle, not in Ann's hand"),
-        ({"Ann": hand("3-5, 3-5")}, 12, R, None, "Ann has 3-5 twice: there is only one 3-5 in the set"),
-        ({"Ann": hand("1-2")}, 12, R, "Ann", "Ann went out, so Ann has no tiles left, but 1 tile is entered"),
-        ({"Ann": hand("1-2, 3-4")}, 12, R, "Ann", "Ann went out, so Ann has no tiles left, but 2 tiles are entered"),
-        ({"Ann": 1070}, 12, R, None, "Ann's total 1070 is more than all the tiles outside the 12-12 engine hold (1068)"),
-        ({"Ann": HandEntry(total=70, tile_count=3)}, 12, R, None, "Ann's total 70 is more than 3 tiles can hold (at most 67)"),
-        ({"Ann": 600, "Bob": 500}, 12, R, None, "All hands together hold 1100 pips, but the double-12 set holds only 1068 outside the 12-12 engine"),
-        ({"Ann": HandEntry(tiles=(Tile(3, 5),), total=9)}, 12, R, None, "Ann's tiles add up to 8, but the total says 9"),
+        (
+            {"Bob": hand("3-5"), "Ann": hand("3-5")},
+            12,
+            R,
+            None,
+            "Bob and Ann both have 3-5: a tile can be in only one hand",
+        ),
+        (
+            {"Ann": hand("9-9")},
+            9,
+            R,
+            None,
+            "The 9-9 is this round's engine: it is in the middle, not in Ann's hand",
+        ),
+        (
+            {"Ann": hand("3-5, 3-5")},
+            12,
+            R,
+            None,
+            "Ann has 3-5 twice: there is only one 3-5 in the set",
+        ),
+        (
+            {"Ann": hand("1-2")},
+            12,
+            R,
+            "Ann",
+            "Ann went out, so Ann has no tiles left, but 1 tile is entered",
+        ),
+        (
+            {"Ann": hand("1-2, 3-4")},
+            12,
+            R,
+            "Ann",
+            "Ann went out, so Ann has no tiles left, but 2 tiles are entered",
+        ),
+        (
+            {"Ann": 1070},
+            12,
+            R,
+            None,
+            "Ann's total 1070 is more than all the tiles outside the 12-12 engine hold (1068)",
+        ),
+        (
+            {"Ann": HandEntry(total=70, tile_count=3)},
+            12,
+            R,
+            None,
+            "Ann's total 70 is more than 3 tiles can hold (at most 67)",
+        ),
+        (
+            {"Ann": 600, "Bob": 500},
+            12,
+            R,
+            None,
+            "All hands together hold 1100 pips, but the double-12 set holds only 1068 "
+            "outside the 12-12 engine",
+        ),
+        (
+            {"Ann": HandEntry(tiles=(Tile(3, 5),), total=9)},
+            12,
+            R,
+            None,
+            "Ann's tiles add up to 8, but the total says 9",
+        ),
         ({"Ann": 4.5}, 12, R, None, "Ann's total must be a whole number, not 4.5"),
         ({"Ann": "abc"}, 12, R, None, 'Ann\'s total must be a whole number, not "abc"'),
         ({"Ann": -3}, 12, R, None, "Ann's total cannot be negative (-3)"),
-        ({"Ann": 5000}, 12, R, None, "Ann's total 5000 is more than the whole of the double-12 set holds (1092)"),
+        (
+            {"Ann": 5000},
+            12,
+            R,
+            None,
+            "Ann's total 5000 is more than the whole of the double-12 set holds (1092)",
+        ),
     ],
 )
-def test_messages(hands: dict[str, Any], engine: int, rules: HouseRules, went_out: Any, message: str) -> None:
+def test_messages(
+    hands: dict[str, Any], engine: int, rules: HouseRules, went_out: Any, message: str
+) -> None:
     assert message in [p.message for p in validate_round(hands, engine, rules, went_out)]
 
 

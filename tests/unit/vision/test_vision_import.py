@@ -1,0 +1,75 @@
+"""scorekeeper.vision imports without the photo extra and says what to install."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+
+import pytest
+
+import scorekeeper.vision as vision
+
+
+def test_public_api_is_there():
+    for name in (
+        "read_hand",
+        "sanitize_image",
+        "photo_support",
+        "ImageError",
+        "VisionUnavailable",
+        "CAPTURE_ADVICE",
+        "Reading",
+        "TileReading",
+    ):
+        assert hasattr(vision, name)
+    assert issubclass(vision.ImageError, ValueError)
+    assert all(isinstance(s, str) and s for s in vision.CAPTURE_ADVICE)
+    assert len(vision.CAPTURE_ADVICE) >= 4
+
+
+def test_import_does_not_load_heavy_dependencies():
+    code = (
+        "import sys, scorekeeper.vision as v; "
+        "print(sorted(m for m in ('cv2', 'onnxruntime', 'torch') if m in sys.modules))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-W", "error", "-c", code], capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == "[]"
+
+
+def _hide(monkeypatch, hidden: str):
+    real = importlib.util.find_spec
+
+    def fake(name, *args, **kwargs):
+        if name == hidden or name.startswith(hidden + "."):
+            return None
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(importlib.util, "find_spec", fake)
+
+
+@pytest.mark.parametrize("module", ["cv2", "numpy", "onnxruntime"])
+def test_missing_extra_is_reported(monkeypatch, module):
+    _hide(monkeypatch, module)
+    ok, message = vision.photo_support()
+    assert ok is False
+    assert 'pip install "scorekeeper[photo]"' in message
+    with pytest.raises(vision.VisionUnavailable, match=r"scorekeeper\[photo\]"):
+        vision.read_hand(b"\xff\xd8 not really a photo")
+
+
+def test_photo_support_when_installed():
+    pytest.importorskip("numpy")
+    pytest.importorskip("cv2")
+    pytest.importorskip("onnxruntime")
+    pytest.importorskip("PIL")
+    ok, message = vision.photo_support()
+    assert ok is True, message
+
+
+@pytest.mark.parametrize("bad", [-1, 13, 2.5, True, "12"])
+def test_max_pip_is_checked(bad):
+    with pytest.raises(ValueError):
+        vision.read_hand(b"", max_pip=bad)
