@@ -61,8 +61,8 @@ def line_chart(
     y_label: str = "Total",
 ) -> Markup:
     """A line chart of several series sharing x positions, as an accessible inline SVG."""
-    width, height = 640, 360
-    left, right, top, bottom = 52, 120, 20, 40
+    width, height = 440, 320
+    left, right, top, bottom = 48, 104, 16, 36
     plot_w, plot_h = width - left - right, height - top - bottom
     points = max((len(values) for _, values in series), default=0)
     highest = max((max(values) for _, values in series if values), default=0)

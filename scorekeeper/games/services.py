@@ -314,11 +314,15 @@ def _previous_hands(game: Game, number: int) -> dict[int, int]:
     return {}
 
 
-def check_round(game: Game, entry: RoundInput, number: int | None = None) -> RoundCheck:
+def check_round(
+    game: Game, entry: RoundInput, number: int | None = None, partial: bool = False
+) -> RoundCheck:
     """Check a round as typed against the rules (rules.md 4) and work out every player's score.
 
     ``number`` is the round being corrected, or None for the next round. Problems are attached
     to the player they concern; errors block saving, warnings ask for a confirmation.
+    ``partial`` is the live check while typing: players not entered yet and a round end not
+    chosen yet are not problems (yet).
     """
     rules = game_rules(game)
     number = number or len(game.rounds) + 1
@@ -341,7 +345,7 @@ def check_round(game: Game, entry: RoundInput, number: int | None = None) -> Rou
         if check.engine is None:
             check.errors.append("All rounds of this game have been played.")
 
-    if entry.went_out is None and not entry.blocked:
+    if entry.went_out is None and not entry.blocked and not partial:
         check.errors.append("Tap who went out, or tap “Blocked round” if nobody could play.")
     if entry.went_out is not None and entry.went_out not in seats:
         check.errors.append("The player marked as going out is not at this table.")
@@ -366,7 +370,8 @@ def check_round(game: Game, entry: RoundInput, number: int | None = None) -> Rou
             if went_out:
                 total = 0
             else:
-                seat.errors.append(f"Type {seat.name}'s points, or the tiles left in the hand.")
+                if not partial:
+                    seat.errors.append(f"Type {seat.name}'s points, or the tiles left in the hand.")
                 continue
         seat.tiles = tiles
         seat.hand = score_hand(tiles, rules) if tiles is not None else total

@@ -281,7 +281,7 @@ def check_round(game: Game) -> str:
     state = services.table_state(game)
     _engine_choices(form, state, current=services.engine_for(game, number) if number else None)
     form.validate()
-    check = services.check_round(game, _round_input(form), number=number)
+    check = services.check_round(game, _round_input(form), number=number, partial=True)
     return render_template("games/_round_check.html", form=form, check=check, game=game)
 
 

@@ -38,6 +38,7 @@ class Candidate:
     edge_score: float
     width: float
     length: float
+    group: int = -1
 
 
 def _unit(v):
@@ -98,10 +99,12 @@ def find_bars(rgb: np.ndarray) -> list[Bar]:
         d = float(np.median(diam))
         r = max(2, int(round(0.65 * d)))
         disk = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (r, r))
-        # pips often have a highlight in the middle: fill small holes before looking for blobs
-        filled = cv2.morphologyEx(
-            mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
-        )
+        # pips often have a highlight in the middle (pale pips look like rings): fill holes
+        # up to the size of a pip before looking for blobs
+        n, lab, st, _ = cv2.connectedComponentsWithStats(1 - mask, connectivity=4)
+        small = np.zeros(n, bool)
+        small[1:] = st[1:, cv2.CC_STAT_AREA] < 0.8 * d * d
+        filled = mask | small[lab].astype(np.uint8)
         blobs = cv2.morphologyEx(filled, cv2.MORPH_OPEN, disk)
         blobs = cv2.dilate(blobs, np.ones((3, 3), np.uint8))
         thin = mask & (1 - blobs)
@@ -180,7 +183,13 @@ def _joined(bars: list[Bar]) -> list[Bar]:
 
 
 def fit_tile(rgb: np.ndarray, bar: Bar) -> Candidate | None:
-    """Fit the tile rectangle around ``bar``. Returns None when nothing tile-like is there.
+    """The best-fitting tile rectangle around ``bar``, or None."""
+    fits = fit_tiles(rgb, bar, 1)
+    return fits[0] if fits else None
+
+
+def fit_tiles(rgb: np.ndarray, bar: Bar, k: int = 1) -> list[Candidate]:
+    """Fit up to ``k`` tile rectangles (different sizes) around ``bar``, best first.
 
     The face colour is taken beside the bar; the four sides are placed where the colour
     changes away from the face colour going outwards, consistently along the side (median
@@ -218,10 +227,10 @@ def fit_tile(rgb: np.ndarray, bar: Bar) -> Candidate | None:
         ]
     )
     if len(sample) < 4:
-        return None
+        return []
     face = np.median(sample, axis=0)
     if face[0] < 90:  # faces are white or ivory; this is something dark
-        return None
+        return []
     wts = np.array([1.0, 1.6, 1.6], np.float32)
     D = np.sqrt((((lab - face) * wts) ** 2).sum(axis=2))
     dl = max(1, int(round(0.035 * a_lo * S)))
@@ -246,7 +255,7 @@ def fit_tile(rgb: np.ndarray, bar: Bar) -> Candidate | None:
         j = int(np.argmax(seg))
         return float(seg[j]), float(i0 + j)
 
-    best = None
+    fits = []
     for a in np.arange(a_lo * S, a_hi * S, max(0.5, 0.012 * a_lo * S)):
         l_s, xl = peak(prof_x, cx - a, -1)
         r_s, xr = peak(prof_x, cx + a, 1)
@@ -259,23 +268,34 @@ def fit_tile(rgb: np.ndarray, bar: Bar) -> Candidate | None:
             if min(t_s, b_s) <= 0:
                 continue
             score = min(l_s, r_s) + min(t_s, b_s) + 0.25 * (l_s + r_s + t_s + b_s)
-            if best is None or score > best[0]:
-                best = (score, xl, xr, yt, yb, (l_s, r_s, t_s, b_s))
-    if best is None:
-        return None
-    score, xl, xr, yt, yb, sides = best
-    corners_p = np.array([[xl, yt], [xr, yt], [xr, yb], [xl, yb]], np.float64)
+            fits.append((score, xl, xr, yt, yb, min(l_s, r_s, t_s, b_s)))
+    fits.sort(key=lambda f: -f[0])
+    picked: list[tuple] = []
+    for f in fits:
+        if len(picked) >= k:
+            break
+        wf = f[2] - f[1]
+        if any(
+            abs(wf - (p[2] - p[1])) < 0.07 * wf and abs((f[4] - f[3]) - (p[4] - p[3])) < 0.07 * wf
+            for p in picked
+        ):
+            continue
+        picked.append(f)
     M = np.vstack([A, [0, 0, 1]])
-    pts = np.column_stack([corners_p, np.ones(4)]) @ M.T
-    width = (xr - xl) / S
-    length = (yb - yt) / S
-    return Candidate(pts[:, :2], bar, min(sides) / base, width, length)
-
-
-def find_candidates(rgb: np.ndarray) -> list[Candidate]:
     out = []
-    for bar in find_bars(rgb):
-        c = fit_tile(rgb, bar)
-        if c is not None:
+    for score, xl, xr, yt, yb, weakest in picked:
+        corners_p = np.array([[xl, yt], [xr, yt], [xr, yb], [xl, yb]], np.float64)
+        pts = np.column_stack([corners_p, np.ones(4)]) @ M.T
+        out.append(Candidate(pts[:, :2], bar, weakest / base, (xr - xl) / S, (yb - yt) / S))
+    return out
+
+
+def find_candidates(rgb: np.ndarray, per_bar: int = 1) -> list[Candidate]:
+    """Tile outlines around every bar candidate: the ``per_bar`` best-fitting sizes each
+    (``Candidate.group`` tells which bar they came from)."""
+    out = []
+    for g, bar in enumerate(find_bars(rgb)):
+        for c in fit_tiles(rgb, bar, per_bar):
+            c.group = g
             out.append(c)
     return out

@@ -20,7 +20,8 @@ from scorekeeper.vision.reading import Reading, TileReading
 
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "halves.onnx"
 CROP_SIDE = 2000  # halves are cut from a copy this size (long side); detection uses 1280
-MAX_CANDIDATES = 120
+MAX_CANDIDATES = 240
+HYPOTHESES = 3  # outline sizes tried per bar
 MODEL_MAX_PIP = 12
 
 # Calibrated on synthetic photos (see README): a tile counts as sure when both halves are.
@@ -121,6 +122,21 @@ def _blur_sigma(gray: np.ndarray, corners: np.ndarray) -> float:
     return float(np.median(sig)) if sig else 0.0
 
 
+def _blown_fraction(blown: np.ndarray, corners: np.ndarray) -> float:
+    """Fraction of a tile's face (inner 90 %) that is blown out to white."""
+    q = _grow(corners, 0.9)
+    h, w = blown.shape
+    x0, y0 = np.floor(q.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(q.max(axis=0)).astype(int) + 1
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(mask, (q - [x0, y0]).astype(np.int32), 1)
+    area = int(mask.sum())
+    return float((blown[y0:y1, x0:x1] & mask).sum()) / area if area else 0.0
+
+
 def read_rgb(
     rgb: np.ndarray, max_pip: int = 12, scale: float = 1.0, full_size: tuple[int, int] | None = None
 ) -> Reading:
@@ -135,9 +151,9 @@ def read_rgb(
         if s < 1
         else rgb
     )
-    cands = detect.find_candidates(small)
+    cands = detect.find_candidates(small, per_bar=HYPOTHESES)
     cands.sort(key=lambda c: -c.edge_score)
-    cands = [c for c in cands if c.edge_score > 0.5][:MAX_CANDIDATES]
+    cands = cands[:MAX_CANDIDATES]
     src = CropSource(rgb)
     crops = []
     for c in cands:
@@ -146,34 +162,39 @@ def read_rgb(
     probs = classify_halves(np.stack(crops)) if crops else np.zeros((0, NOT_A_HALF + 1))
     probs = probs.reshape(-1, 2, NOT_A_HALF + 1)
 
-    # keep the most tile-like outline wherever outlines overlap
+    # per outline: how tile-like it is, and how sure the counts are
     is_tile = np.min(1 - probs[:, :, NOT_A_HALF], axis=1) if len(probs) else np.zeros(0)
-    order = np.argsort(-is_tile, kind="stable")
+    counts = probs[:, :, : max_pip + 1]
+    counts = counts / np.maximum(counts.sum(axis=2, keepdims=True), 1e-9)
+    quality = is_tile * counts.max(axis=2).prod(axis=1) if len(probs) else np.zeros(0)
+    # keep the best outline of each bar, then the best wherever outlines of bars overlap
+    order = np.argsort(-quality, kind="stable")
     kept: list[int] = []
+    groups_done: set[int] = set()
     rejected_strong = 0
     for i in order:
         ci = cands[i].corners
+        if cands[i].group in groups_done:
+            continue
         if is_tile[i] < ACCEPT_TILE:
-            if (
-                is_tile[i] > 0.2
-                and cands[i].edge_score > 3
-                and all(_poly_overlap(ci, cands[j].corners) < 0.2 for j in kept)
-            ):
+            if is_tile[i] > 0.25 and all(_poly_overlap(ci, cands[j].corners) < 0.2 for j in kept):
                 rejected_strong += 1
+            groups_done.add(cands[i].group)
             continue
         if any(_poly_overlap(ci, cands[j].corners) > 0.25 for j in kept):
             continue
         kept.append(int(i))
+        groups_done.add(cands[i].group)
 
     gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
+    blown = (rgb.min(axis=2) >= 250).astype(np.uint8)
     problems: list[str] = []
     tiles: list[TileReading] = []
     sure = True
     cut = touching = blur = glare = small_tiles = False
     for i in kept:
         c_img = cands[i].corners / s  # pixels of rgb
-        p = probs[i][:, : max_pip + 1]
-        p = p / np.maximum(p.sum(axis=1, keepdims=True), 1e-9)
+        p = counts[i]
         va, vb = int(np.argmax(p[0])), int(np.argmax(p[1]))
         ca, cb = float(p[0, va]), float(p[1, vb])
         conf = ca * cb * float(is_tile[i])
@@ -193,14 +214,9 @@ def read_rgb(
         if sig / max(W, 1.0) > BLUR_LIMIT:
             blur = True
             conf *= 0.7
-        mask = np.zeros((h, w), np.uint8)
-        cv2.fillConvexPoly(mask, _grow(c_img, 0.9).astype(np.int32), 1)
-        area = int(mask.sum())
-        if area > 0:
-            blown = int(((rgb.min(axis=2) >= 250) & (mask > 0)).sum())
-            if blown / area > GLARE_LIMIT:
-                glare = True
-                conf *= 0.7
+        if _blown_fraction(blown, c_img) > GLARE_LIMIT:
+            glare = True
+            conf *= 0.7
         from scorekeeper.rules import Tile
 
         corners_full = tuple((float(x * scale), float(y * scale)) for x, y in c_img)
