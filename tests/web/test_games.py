@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Correction, Game, Round
-from tests.web.helpers import enter_round, errors_in, form_token, round_data, start_game
+from tests.web.helpers import enter_round, form_token, round_data, start_game
 
 NAMES = ["Ann", "Bob", "Cy", "Di"]
 
