@@ -95,9 +95,9 @@ def shoot(page: Any) -> Any:
     """Save a full-page screenshot under test-results/screenshots/NAME.png."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
 
-    def take(name: str) -> Path:
+    def take(name: str, full_page: bool = True) -> Path:
         path = SCREENSHOTS / f"{name}.png"
-        page.screenshot(path=str(path), full_page=True)
+        page.screenshot(path=str(path), full_page=full_page)
         return path
 
     return take

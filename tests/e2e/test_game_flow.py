@@ -59,6 +59,7 @@ def test_full_game_with_a_correction(page: Page, live_server: str, shoot: Any) -
         if number == 4:
             expect(page.get_by_text("Round 5 of 13")).to_be_visible()
             shoot("table-round-5")
+            shoot("readme-table", full_page=False)
     expect(page.get_by_text("Game over")).to_be_visible()
 
     # One correction: round 2, Bob's points.
@@ -75,6 +76,9 @@ def test_full_game_with_a_correction(page: Page, live_server: str, shoot: Any) -
     totals_text = page.locator(".board tfoot tr").first.inner_text()
     assert [int(n) for n in re.findall(r"-?\d+", totals_text)] == totals
     shoot("scoreboard")
+    page.locator(".board").scroll_into_view_if_needed()
+    page.evaluate("window.scrollBy(0, -90)")
+    shoot("readme-scoreboard", full_page=False)
 
     page.goto(f"{live_server}/g/{public_id}/summary")
     winner = NAMES[totals.index(min(totals))]
