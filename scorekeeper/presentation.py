@@ -5,6 +5,8 @@ Layout only; no rules live here.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from flask import Flask
 
 # Pips per column (left, middle, right) for each count, as printed on double-12..18 sets
@@ -90,6 +92,13 @@ def pip_colour(n: int) -> str:
     return PIP_COLOURS[n % len(PIP_COLOURS)]
 
 
+def utc_iso(moment: datetime) -> str:
+    """ISO 8601 in UTC with its offset (SQLite hands back naive datetimes, stored as UTC)."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).isoformat()
+
+
 def nav_links() -> list[tuple[str, str]]:
     """(endpoint, label) pairs for the top bar."""
     return [("games.new_game", "New game"), ("helper.table_helper", "Helper")]
@@ -100,3 +109,4 @@ def init_app(app: Flask) -> None:
     app.add_template_global(pip_radius)
     app.add_template_global(pip_colour)
     app.add_template_global(nav_links)
+    app.add_template_filter(utc_iso)
