@@ -59,6 +59,7 @@ def line_chart(
     x_labels: Sequence[str],
     title: str,
     y_label: str = "Total",
+    x_label: str = "",
 ) -> Markup:
     """A line chart of several series sharing x positions, as an accessible inline SVG."""
     width, height = 440, 320
@@ -98,6 +99,11 @@ def line_chart(
                 f'<text class="axis" x="{sx(i):.1f}" y="{height - 14}" '
                 f'text-anchor="middle">{escape(label)}</text>'
             )
+    if x_label:
+        parts.append(
+            f'<text class="axis" x="{left - 8}" y="{height - 14}" text-anchor="end">'
+            f"{escape(x_label)}</text>"
+        )
     parts.append(
         f'<text class="axis" x="12" y="{top + plot_h / 2:.0f}" text-anchor="middle" '
         f'transform="rotate(-90 12 {top + plot_h / 2:.0f})">{escape(y_label)}</text>'

@@ -290,8 +290,10 @@ def check_round(game: Game) -> str:
 
 
 def _chart(board: services.Scoreboard) -> Markup:
-    labels = ["start"] + [str(row.number) for row in board.rows]
-    return line_chart(board.series, labels, "Running totals after each round (lower is better)")
+    labels = ["0"] + [str(row.number) for row in board.rows]
+    return line_chart(
+        board.series, labels, "Running totals after each round (lower is better)", x_label="Round"
+    )
 
 
 @bp.get("/g/<public_id>/scoreboard")
