@@ -39,6 +39,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     errors.init_app(app)
     presentation.init_app(app)
     boundary.init_app(app)
+    register_commands(app)
     return app
 
 
@@ -54,6 +55,14 @@ def register_extensions(app: Flask) -> None:
 def register_blueprints(app: Flask) -> None:
     from scorekeeper.games import bp as games_bp
     from scorekeeper.helper import bp as helper_bp
+    from scorekeeper.leagues import bp as leagues_bp
 
     app.register_blueprint(games_bp)
     app.register_blueprint(helper_bp)
+    app.register_blueprint(leagues_bp)
+
+
+def register_commands(app: Flask) -> None:
+    from scorekeeper import cli
+
+    cli.init_app(app)

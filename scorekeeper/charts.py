@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from datetime import date
 
 from markupsafe import Markup, escape
 
@@ -133,6 +134,86 @@ def line_chart(
         parts.append(
             f'<text class="label" x="{last_x + 24:.1f}" y="{y:.1f}" fill="#1a1a1a">'
             f"{escape(name[:12])}</text></g>"
+        )
+    parts.append("</svg>")
+    return Markup("".join(parts))
+
+
+def totals_over_time(
+    points: Sequence[tuple[date, float]],
+    title: str,
+    y_label: str = "Game total",
+    window: int = 10,
+) -> Markup:
+    """One player's game totals by date as dots, with the average of the last ``window`` games
+    as a line (the trend), as an accessible inline SVG. Dates are placed in time, so a long
+    break shows as a gap."""
+    width, height = 440, 280
+    left, right, top, bottom = 52, 16, 16, 40
+    plot_w, plot_h = width - left - right, height - top - bottom
+    values = [value for _, value in points]
+    highest = max(values, default=0)
+    lowest = min(min(values, default=0), 0)
+    step = _nice_step(max(highest - lowest, 1))
+    y_max = max(step, math.ceil(highest / step) * step)
+    y_min = math.floor(lowest / step) * step
+    first = points[0][0].toordinal() if points else 0
+    span = max((points[-1][0].toordinal() - first) if points else 0, 1)
+
+    def sx(day: date) -> float:
+        return left + plot_w * (day.toordinal() - first) / span if len(points) > 1 else left
+
+    def sy(v: float) -> float:
+        return top + plot_h * (1 - (v - y_min) / ((y_max - y_min) or 1))
+
+    parts = [
+        f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" '
+        f'aria-label="{escape(title)}" xmlns="http://www.w3.org/2000/svg">',
+        f"<title>{escape(title)}</title>",
+    ]
+    value = y_min
+    while value <= y_max:
+        y = sy(value)
+        parts.append(
+            f'<line class="grid" x1="{left}" y1="{y:.1f}" x2="{left + plot_w}" y2="{y:.1f}"/>'
+            f'<text class="axis" x="{left - 8}" y="{y + 5:.1f}" text-anchor="end">{value:g}</text>'
+        )
+        value += step
+    if points:
+        years = range(points[0][0].year, points[-1][0].year + 1)
+        if len(years) > 1:
+            ticks = [
+                (date(year, 1, 1), str(year)) for year in years if date(year, 1, 1) >= points[0][0]
+            ]
+        else:
+            ticks = [
+                (points[0][0], f"{points[0][0]:%b %Y}"),
+                (points[-1][0], f"{points[-1][0]:%b %Y}"),
+            ]
+        for day, label in ticks[:: max(1, math.ceil(len(ticks) / 6))]:
+            parts.append(
+                f'<text class="axis" x="{sx(day):.1f}" y="{height - 14}" '
+                f'text-anchor="middle">{escape(label)}</text>'
+            )
+    parts.append(
+        f'<text class="axis" x="12" y="{top + plot_h / 2:.0f}" text-anchor="middle" '
+        f'transform="rotate(-90 12 {top + plot_h / 2:.0f})">{escape(y_label)}</text>'
+    )
+    radius = 4.5 if len(points) <= 60 else 3
+    colour = LINE_COLOURS[0]
+    parts.extend(
+        f'<circle cx="{sx(day):.1f}" cy="{sy(v):.1f}" r="{radius}" fill="{colour}" '
+        'fill-opacity="0.55"/>'
+        for day, v in points
+    )
+    if len(points) >= window:
+        trend = []
+        for index in range(window - 1, len(points)):
+            recent = values[index - window + 1 : index + 1]
+            trend.append(f"{sx(points[index][0]):.1f},{sy(sum(recent) / window):.1f}")
+        parts.append(
+            f'<polyline points="{" ".join(trend)}" fill="none" stroke="{LINE_COLOURS[1]}" '
+            'stroke-width="3.5"/>'
         )
     parts.append("</svg>")
     return Markup("".join(parts))

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 from sqlalchemy import (
     JSON,
     Boolean,
     CheckConstraint,
+    Date,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
@@ -27,13 +30,24 @@ def utcnow() -> datetime:
 
 
 class Player(db.Model):
-    """A person who plays: seated in games; in a league, kept across nights."""
+    """A person who plays: seated in games; in a league, kept across nights.
+
+    League players belong to one league (``league_id``); a guest plays without joining the roster.
+    A merged entry (``merged_into_id``) has handed all its seats to the surviving entry and is kept
+    only so old names and links still lead somewhere.
+    """
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(80))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    league_id: Mapped[int | None] = mapped_column(
+        ForeignKey("league.id", ondelete="CASCADE"), index=True
+    )
+    is_guest: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    merged_into_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"))
 
     seats: Mapped[list[Seat]] = relationship(back_populates="player")
+    league: Mapped[League | None] = relationship(back_populates="players")
 
 
 class Game(db.Model):
@@ -50,7 +64,13 @@ class Game(db.Model):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # A league game is an ordinary game played at one table of a league night.
+    night_id: Mapped[int | None] = mapped_column(
+        ForeignKey("night.id", ondelete="CASCADE"), index=True
+    )
+    table_name: Mapped[str | None] = mapped_column(String(40))
 
+    night: Mapped[Night | None] = relationship(back_populates="games")
     seats: Mapped[list[Seat]] = relationship(
         back_populates="game", order_by="Seat.position", cascade="all, delete-orphan"
     )
@@ -151,3 +171,86 @@ class Correction(db.Model):
 
     game: Mapped[Game] = relationship(back_populates="corrections")
     seat: Mapped[Seat | None] = relationship()
+
+
+# --------------------------------------------------------------------------------------------
+# Leagues: the same group over many nights (rules.md 6)
+
+
+class League(db.Model):
+    """A club that meets night after night. A passphrase (stored hashed) lets a phone keep score
+    for it; changing it bumps ``passphrase_version``, which signs other phones out. The creating
+    device is the organiser. ``public_token`` is the read-only public page's link (None: off).
+    The ranking settings choose the method of rules.md 6; ``rules`` are the house rules new
+    tables start with."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    code: Mapped[str] = mapped_column(String(12), unique=True)
+    name: Mapped[str] = mapped_column(String(80))
+    passphrase_hash: Mapped[str] = mapped_column(String(255))
+    passphrase_version: Mapped[int] = mapped_column(Integer, default=1)
+    organiser_device: Mapped[str] = mapped_column(String(64), index=True)
+    public_token: Mapped[str | None] = mapped_column(String(24), unique=True)
+    ranking: Mapped[str] = mapped_column(String(16), default="average")
+    min_games: Mapped[int] = mapped_column(Integer, default=3)
+    min_nights_percent: Mapped[int] = mapped_column(Integer, default=0)
+    placement_points: Mapped[str] = mapped_column(String(80), default="5,3,2,1")
+    best_nights: Mapped[int | None] = mapped_column(Integer)
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    players: Mapped[list[Player]] = relationship(back_populates="league")
+    nights: Mapped[list[Night]] = relationship(
+        back_populates="league", cascade="all, delete-orphan", passive_deletes=True
+    )
+    seasons: Mapped[list[Season]] = relationship(
+        back_populates="league",
+        order_by="Season.starts_on",
+        cascade="all, delete-orphan",
+        passive_deletes=True,
+    )
+
+    __table_args__ = (
+        CheckConstraint("ranking IN ('average', 'wins', 'points', 'rating')", name="ranking_known"),
+        CheckConstraint("min_games >= 1", name="min_games_positive"),
+        CheckConstraint(
+            "min_nights_percent >= 0 AND min_nights_percent <= 100", name="min_nights_percent_range"
+        ),
+        CheckConstraint("best_nights IS NULL OR best_nights >= 1", name="best_nights_positive"),
+        CheckConstraint("passphrase_version >= 1", name="passphrase_version_positive"),
+    )
+
+
+class Night(db.Model):
+    """One evening of a league: a date, a place, and the games of its tables."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("league.id", ondelete="CASCADE"), index=True)
+    played_on: Mapped[date] = mapped_column(Date)
+    place: Mapped[str] = mapped_column(String(80), default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    league: Mapped[League] = relationship(back_populates="nights")
+    games: Mapped[list[Game]] = relationship(
+        back_populates="night", order_by="Game.id", passive_deletes=True
+    )
+
+
+class Season(db.Model):
+    """A named stretch of dates (both ends included) that the standings can be filtered by."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("league.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(60))
+    starts_on: Mapped[date] = mapped_column(Date)
+    ends_on: Mapped[date] = mapped_column(Date)
+
+    league: Mapped[League] = relationship(back_populates="seasons")
+
+    __table_args__ = (CheckConstraint("ends_on >= starts_on", name="dates_in_order"),)
+
+
+# The league pages add up every seat's round scores and rounds gone out with one query; these
+# indexes let the database answer it from the index alone (no table reads per score).
+Index("ix_score_seat_id_points", Score.seat_id, Score.points)
+Index("ix_round_went_out_seat_id", Round.went_out_seat_id)

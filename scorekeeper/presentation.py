@@ -101,7 +101,11 @@ def utc_iso(moment: datetime) -> str:
 
 def nav_links() -> list[tuple[str, str]]:
     """(endpoint, label) pairs for the top bar."""
-    return [("games.new_game", "New game"), ("helper.table_helper", "Helper")]
+    return [
+        ("games.new_game", "New game"),
+        ("leagues.index", "Leagues"),
+        ("helper.table_helper", "Helper"),
+    ]
 
 
 def init_app(app: Flask) -> None:

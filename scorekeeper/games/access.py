@@ -32,10 +32,17 @@ def device_hash(token: str | None = None) -> str:
 
 
 def can_edit(game: Game) -> bool:
-    """True for the creating device and for devices that entered the edit code."""
+    """True for the creating device, for devices that entered the edit code, and, for a table
+    of a league night, for devices with that league's rights."""
     if "device" in session and hmac.compare_digest(game.creator_device, device_hash()):
         return True
-    return game.public_id in session.get("unlocked", [])
+    if game.public_id in session.get("unlocked", []):
+        return True
+    if game.night_id is not None:
+        from scorekeeper.leagues.access import league_rights  # leagues build on games
+
+        return league_rights(game.night.league)
+    return False
 
 
 def unlock(game: Game, code: str) -> bool:

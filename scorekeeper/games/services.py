@@ -153,15 +153,19 @@ def my_games(device: str, limit: int = 10) -> list[Game]:
 
 
 def play_again(game: Game, device: str) -> Game:
-    """A new game with the same players, seats and house rules; the next seat starts."""
+    """A new game with the same players, seats and house rules; the next seat starts. A table
+    of a league night plays its next game at the same night and table."""
     seats = game.seats
-    return create_game(
+    new = create_game(
         [seat.player.name for seat in seats],
         game_rules(game),
         (game.first_starter + 1) % len(seats),
         device,
         players=[seat.player for seat in seats],
     )
+    new.night_id, new.table_name = game.night_id, game.table_name
+    db.session.flush()
+    return new
 
 
 # --------------------------------------------------------------------------------------------

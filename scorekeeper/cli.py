@@ -1,0 +1,139 @@
+"""Flask commands: ``seed-demo`` builds a realistic league; ``league-export`` and
+``league-import`` move a league's data in and out from the command line; ``organiser-link``
+hands a league's organiser role to a new phone (a lost phone, the demo league)."""
+
+from __future__ import annotations
+
+import json
+import time
+from datetime import date
+from pathlib import Path
+
+import click
+from flask import Flask, url_for
+from flask.cli import with_appcontext
+
+from scorekeeper.extensions import db
+
+
+@click.command("seed-demo")
+@click.option("--nights", default=260, show_default=True, help="Weekly nights to play.")
+@click.option("--tables", default=3, show_default=True, help="Tables each night.")
+@click.option("--players", default=6, show_default=True, help="Players at each table (2-8).")
+@click.option("--seed", default=1, show_default=True, help="Random seed: same seed, same league.")
+@click.option(
+    "--start",
+    default="2021-01-07",
+    show_default=True,
+    help="Date of the first night (YYYY-MM-DD).",
+)
+@click.option("--name", default="Thursday Train Club", show_default=True)
+@with_appcontext
+def seed_demo_command(
+    nights: int, tables: int, players: int, seed: int, start: str, name: str
+) -> None:
+    """Build a demo league: weekly nights, several tables, full double-12 games."""
+    from scorekeeper.leagues.access import organiser_token
+    from scorekeeper.leagues.demo import seed_demo
+
+    try:
+        first = date.fromisoformat(start)
+    except ValueError as error:
+        raise click.BadParameter("use YYYY-MM-DD", param_hint="--start") from error
+    began = time.perf_counter()
+    try:
+        demo = seed_demo(nights, tables, players, seed, first, name)
+    except ValueError as error:
+        raise click.UsageError(str(error)) from error
+    db.session.commit()
+    took = time.perf_counter() - began
+    written = demo.written
+    click.echo(
+        f"Seeded “{demo.league.name}” (league code {demo.league.code}): {written.nights} nights, "
+        f"{written.games} games, {written.rounds} rounds, {written.scores} round scores "
+        f"in {took:.1f} s."
+    )
+    click.echo(f"Passphrase: {demo.passphrase}")
+    with _url_context():
+        click.echo(
+            "Organiser link (opens the settings on the phone that follows it): "
+            + url_for(
+                "leagues.claim_organiser",
+                code=demo.league.code,
+                token=organiser_token(demo.league),
+            )
+        )
+
+
+@click.command("organiser-link")
+@click.argument("code")
+@with_appcontext
+def organiser_link_command(code: str) -> None:
+    """Print a link that makes the phone opening it the organiser of league CODE (for a lost
+    or replaced phone). The link works for a day."""
+    from scorekeeper.leagues.access import organiser_token
+    from scorekeeper.leagues.services import load_league
+
+    league = load_league(code)
+    if league is None:
+        raise click.UsageError(f"No league with the code {code}.")
+    with _url_context():
+        click.echo(
+            url_for("leagues.claim_organiser", code=league.code, token=organiser_token(league))
+        )
+
+
+@click.command("league-export")
+@click.argument("code")
+@click.argument("target", type=click.Path(dir_okay=False, writable=True, path_type=Path))
+@with_appcontext
+def export_command(code: str, target: Path) -> None:
+    """Write league CODE to TARGET: a .json document or a .zip of CSV files."""
+    from scorekeeper.leagues import transfer
+    from scorekeeper.leagues.services import load_league
+
+    league = load_league(code)
+    if league is None:
+        raise click.UsageError(f"No league with the code {code}.")
+    if target.suffix == ".zip":
+        target.write_bytes(transfer.export_zip(league))
+    else:
+        target.write_text(json.dumps(transfer.export_document(league), indent=1), "utf-8")
+    click.echo(f"Wrote {target}.")
+
+
+@click.command("league-import")
+@click.argument("code")
+@click.argument("source", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--month-first", is_flag=True, help="Dates like 03/04/2024 mean March 4.")
+@with_appcontext
+def import_command(code: str, source: Path, month_first: bool) -> None:
+    """Import a CSV file (night, table, player, round, score) or an export .zip into league
+    CODE. Nothing is written unless every row is valid."""
+    from scorekeeper.leagues import transfer
+    from scorekeeper.leagues.services import load_league
+
+    league = load_league(code)
+    if league is None:
+        raise click.UsageError(f"No league with the code {code}.")
+    plan = transfer.read_upload(league, source.name, source.read_bytes(), month_first)
+    if plan.problems:
+        for problem in plan.problems:
+            click.echo(f"line {problem.line}: {problem.message}", err=True)
+        raise click.ClickException(f"{len(plan.problems)} problems: nothing was imported.")
+    written = transfer.apply_import(league, plan, device=league.organiser_device)
+    db.session.commit()
+    click.echo(
+        f"Imported {written.nights} new nights, {written.games} games, {written.scores} scores."
+    )
+
+
+def _url_context():  # type: ignore[no-untyped-def]
+    from flask import current_app
+
+    return current_app.test_request_context("/")
+
+
+def init_app(app: Flask) -> None:
+    for command in (seed_demo_command, organiser_link_command, export_command, import_command):
+        app.cli.add_command(command)

@@ -1,0 +1,312 @@
+"""Forms of a league: creating and joining, nights and tables, players, settings, import."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField
+from wtforms import (
+    BooleanField,
+    DateField,
+    Form,
+    HiddenField,
+    PasswordField,
+    RadioField,
+    SelectField,
+    SelectMultipleField,
+    StringField,
+    widgets,
+)
+from wtforms.validators import InputRequired, Length, NumberRange, Optional
+
+from scorekeeper.games.forms import WholeNumberField
+from scorekeeper.leagues.services import (
+    MAX_LEAGUE_NAME,
+    MAX_PASSPHRASE,
+    MAX_PLACE,
+    MAX_PLAYER_NAME,
+    MAX_TABLE_NAME,
+)
+from scorekeeper.rules import HouseRules
+from scorekeeper.rules.house import RULE_LABELS, RULE_OPTIONS
+from scorekeeper.rules.standings import METHOD_NAMES, Method, parse_placement_points
+
+PASSPHRASE_HINT = "Capitals and extra spaces do not matter."
+GUEST_FIELDS = 3
+
+
+class FriendlyDateField(DateField):
+    """A date field whose error a person understands; keeps what was typed."""
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        if not valuelist or not str(valuelist[0]).strip():
+            self.data = None
+            return
+        text = str(valuelist[0]).strip()
+        try:
+            self.data = date.fromisoformat(text)
+        except ValueError:
+            self.data = None
+            raise ValueError("Choose a date from the calendar, like 2025-03-06.") from None
+
+
+class NewLeagueForm(FlaskForm):
+    name = StringField(
+        "League name",
+        validators=[
+            InputRequired("Give the league a name."),
+            Length(max=MAX_LEAGUE_NAME, message=f"Use at most {MAX_LEAGUE_NAME} characters."),
+        ],
+        render_kw={"autocomplete": "off", "autocapitalize": "words"},
+    )
+    passphrase = StringField(
+        "Passphrase for scorekeeping phones",
+        description="Phones that type this may keep score for the league. "
+        "Pick something easy to say out loud, like “blue engine 7”. " + PASSPHRASE_HINT,
+        validators=[InputRequired("Choose a passphrase."), Length(max=MAX_PASSPHRASE)],
+        render_kw={"autocomplete": "off", "autocapitalize": "none", "spellcheck": "false"},
+    )
+
+
+class PassphraseForm(FlaskForm):
+    passphrase = PasswordField(
+        "League passphrase",
+        description="Ask the organiser. " + PASSPHRASE_HINT,
+        validators=[InputRequired("Type the league's passphrase.")],
+        render_kw={"autocomplete": "off", "autocapitalize": "none", "spellcheck": "false"},
+    )
+
+
+class JoinForm(PassphraseForm):
+    code = StringField(
+        "League code",
+        description="Six letters and numbers, shown on the organiser's phone.",
+        validators=[InputRequired("Type the league code."), Length(max=12)],
+        render_kw={"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"},
+    )
+
+
+class ConfirmForm(FlaskForm):
+    """A form with only its CSRF token: a button that changes something."""
+
+
+class NightForm(FlaskForm):
+    played_on = FriendlyDateField("Date", validators=[InputRequired("Choose the night's date.")])
+    place = StringField(
+        "Place",
+        description="Where you play, like “Community hall”. Optional.",
+        validators=[Optional(), Length(max=MAX_PLACE, message=f"At most {MAX_PLACE} characters.")],
+    )
+
+
+class TableForm(FlaskForm):
+    table_name = StringField(
+        "Table name",
+        validators=[
+            Optional(),
+            Length(max=MAX_TABLE_NAME, message=f"At most {MAX_TABLE_NAME} characters."),
+        ],
+    )
+    players = SelectMultipleField(
+        "Players at this table",
+        coerce=int,
+        validate_choice=False,
+        option_widget=widgets.CheckboxInput(),
+        widget=widgets.ListWidget(prefix_label=False),
+    )
+    guests = StringField(
+        "Guests (not on the roster)",
+        description="One name per box. Guests play tonight without joining the standings.",
+        validators=[Optional(), Length(max=MAX_PLAYER_NAME)],
+    )
+
+    def guest_names(self, form_data: Any) -> list[str]:
+        return [form_data.get(f"guest-{i}", "") for i in range(GUEST_FIELDS)]
+
+
+class PlayerForm(FlaskForm):
+    name = StringField(
+        "Name",
+        validators=[
+            InputRequired("Type the player's name."),
+            Length(max=MAX_PLAYER_NAME, message=f"At most {MAX_PLAYER_NAME} characters."),
+        ],
+        render_kw={"autocomplete": "off", "autocapitalize": "words"},
+    )
+
+
+class EditPlayerForm(PlayerForm):
+    guest = BooleanField("Guest (not ranked in the standings)")
+
+
+class MergeForm(FlaskForm):
+    target = SelectField(
+        "Same person as",
+        validate_choice=False,
+        validators=[InputRequired("Choose who this player really is.")],
+    )
+    confirm = HiddenField(default="")
+
+
+class SeasonForm(FlaskForm):
+    name = StringField(
+        "Season name",
+        validators=[InputRequired("Give the season a name, like “2025”."), Length(max=60)],
+    )
+    starts_on = FriendlyDateField("First day", validators=[InputRequired("Choose the first day.")])
+    ends_on = FriendlyDateField("Last day", validators=[InputRequired("Choose the last day.")])
+
+
+class PeriodForm(Form):
+    """The standings filter (a GET form: no CSRF token, nothing changes)."""
+
+    season = SelectField("Season", validate_choice=False)
+    start = FriendlyDateField("From", validators=[Optional()])
+    end = FriendlyDateField("To", validators=[Optional()])
+
+
+def _rule_choices(name: str) -> dict[str, str]:
+    return {str(value): text for value, text in RULE_OPTIONS[name]}
+
+
+LEAGUE_RULE_FIELDS = (
+    "max_pip",
+    "double_blank",
+    "blank_half",
+    "end_on_double",
+    "marker_penalty",
+    "going_out_bonus",
+    "start_rule",
+)
+
+
+class SettingsForm(FlaskForm):
+    name = StringField(
+        "League name",
+        validators=[InputRequired("Give the league a name."), Length(max=MAX_LEAGUE_NAME)],
+    )
+    ranking = RadioField(
+        "Rank players by",
+        choices={
+            "average": "Average game total (lowest first), with a minimum number of games",
+            "wins": "Wins (a shared win counts for each co-winner)",
+            "points": "Placement points for every game, summed or best nights only",
+            "rating": "Skill rating that accounts for the opponents (OpenSkill)",
+        },
+        default="average",
+    )
+    min_games = WholeNumberField(
+        "Minimum games to be ranked (average only)",
+        default=3,
+        validators=[
+            InputRequired("Type a number of games, like 3."),
+            NumberRange(1, 1000, "Type from 1 to 1000 games."),
+        ],
+        render_kw={"inputmode": "numeric"},
+    )
+    min_nights_percent = WholeNumberField(
+        "…or this share of the nights held, when more (%)",
+        default=0,
+        description="0 to use only the number of games above.",
+        validators=[Optional(), NumberRange(0, 100, "Type a percentage from 0 to 100.")],
+        render_kw={"inputmode": "numeric"},
+    )
+    placement_points = StringField(
+        "Placement points for 1st, 2nd, 3rd …",
+        default="5, 3, 2, 1",
+        description="Separated by commas. Later places get 0.",
+        validators=[Optional(), Length(max=80)],
+    )
+    best_nights = WholeNumberField(
+        "Count only each player's best nights (placement points only)",
+        description="Leave empty to add up every night.",
+        validators=[Optional(), NumberRange(1, 1000, "Type from 1 to 1000 nights.")],
+        render_kw={"inputmode": "numeric"},
+    )
+    max_pip = RadioField(RULE_LABELS["max_pip"], choices=_rule_choices("max_pip"), default="12")
+    double_blank = RadioField(
+        RULE_LABELS["double_blank"], choices=_rule_choices("double_blank"), default="0"
+    )
+    blank_half = RadioField(
+        RULE_LABELS["blank_half"], choices=_rule_choices("blank_half"), default="0"
+    )
+    end_on_double = RadioField(
+        RULE_LABELS["end_on_double"], choices=_rule_choices("end_on_double"), default="allowed"
+    )
+    marker_penalty = RadioField(
+        RULE_LABELS["marker_penalty"], choices=_rule_choices("marker_penalty"), default="0"
+    )
+    going_out_bonus = RadioField(
+        RULE_LABELS["going_out_bonus"], choices=_rule_choices("going_out_bonus"), default="0"
+    )
+    start_rule = RadioField(
+        RULE_LABELS["start_rule"], choices=_rule_choices("start_rule"), default="engine_holder"
+    )
+
+    def method(self) -> Method:
+        """The chosen ranking; raises ValueError with a sentence (placement points)."""
+        text = self.placement_points.data or "5, 3, 2, 1"
+        try:
+            points = parse_placement_points(text)
+        except ValueError as error:
+            self.placement_points.errors = [*self.placement_points.errors, str(error)]
+            raise
+        return Method(
+            kind=self.ranking.data if self.ranking.data in METHOD_NAMES else "average",
+            min_games=self.min_games.data or 3,
+            min_nights_percent=self.min_nights_percent.data or 0,
+            placement_points=points,
+            best_nights=self.best_nights.data,
+        )
+
+    def house_rules(self, current: HouseRules) -> HouseRules:
+        """The rules new tables start with; other rules stay as they were."""
+        values = current.to_dict()
+        for name in LEAGUE_RULE_FIELDS:
+            raw = self[name].data
+            values[name] = int(raw) if str(raw).lstrip("-").isdigit() else raw
+        return HouseRules.from_dict(values)
+
+    def fill(self, league: Any, rules: HouseRules) -> None:
+        self.name.data = league.name
+        self.ranking.data = league.ranking
+        self.min_games.data = league.min_games
+        self.min_nights_percent.data = league.min_nights_percent
+        self.placement_points.data = league.placement_points.replace(",", ", ")
+        self.best_nights.data = league.best_nights
+        current = rules.to_dict()
+        for name in LEAGUE_RULE_FIELDS:
+            self[name].data = str(current[name])
+
+
+class NewPassphraseForm(FlaskForm):
+    new_passphrase = StringField(
+        "New passphrase",
+        description="Every other phone will need the new passphrase. " + PASSPHRASE_HINT,
+        validators=[InputRequired("Type the new passphrase."), Length(max=MAX_PASSPHRASE)],
+        render_kw={"autocomplete": "off", "autocapitalize": "none", "spellcheck": "false"},
+    )
+
+
+class PublicPageForm(FlaskForm):
+    action = HiddenField()
+
+
+class ImportForm(FlaskForm):
+    file = FileField(
+        "CSV file",
+        description="Columns night, table, player, round, score (one row per player per round), "
+        "or the .zip this app exports.",
+        render_kw={"accept": ".csv,.txt,.zip,text/csv"},
+    )
+    dates = RadioField(
+        "Dates like 03/04/2025 mean",
+        choices={"day_first": "3 April (day first)", "month_first": "March 4 (month first)"},
+        default="day_first",
+    )
+
+
+class ImportConfirmForm(FlaskForm):
+    token = HiddenField()

@@ -1,0 +1,288 @@
+"""Standings, night results and player pages: SQL adds up each seat's game, the pure maths of
+``scorekeeper.rules.standings`` ranks.
+
+Every page here runs a fixed number of queries whatever the number of nights: the per-seat game
+totals come from one GROUP BY over the scores (never one ORM object per score), the players from
+one more query.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from datetime import date
+from fractions import Fraction
+
+from sqlalchemy import func, select
+
+from scorekeeper.extensions import db
+from scorekeeper.games import services as games
+from scorekeeper.leagues import rating
+from scorekeeper.leagues.services import league_method
+from scorekeeper.models import Game, League, Night, Player, Round, Score, Seat
+from scorekeeper.rules.standings import (
+    Method,
+    PlayedGame,
+    PlayerLine,
+    Ranked,
+    Rivalry,
+    SeatResult,
+    Standings,
+    games_of,
+    head_to_head,
+    night_results,
+    player_lines,
+    standings,
+)
+
+
+@dataclass(frozen=True)
+class Period:
+    """Which nights count: both ends included, None for open."""
+
+    start: date | None = None
+    end: date | None = None
+    label: str = "All nights"
+
+
+def seat_results(league_id: int, period: Period = Period()) -> list[SeatResult]:
+    """One row per player per finished game of the league in ``period``, in the order played:
+    the game total, rounds played and rounds gone out, added up by the database.
+
+    The sums are correlated subqueries per seat that the indexes ix_score_seat_id_points and
+    ix_round_went_out_seat_id answer on their own, starting from the league's nights, so the
+    cost follows this league's size, not the whole database's."""
+    total = (
+        select(func.coalesce(func.sum(Score.points), 0))
+        .where(Score.seat_id == Seat.id)
+        .correlate(Seat)
+        .scalar_subquery()
+    )
+    rounds = select(func.count()).where(Score.seat_id == Seat.id).correlate(Seat).scalar_subquery()
+    went_out = (
+        select(func.count())
+        .where(Round.went_out_seat_id == Seat.id)
+        .correlate(Seat)
+        .scalar_subquery()
+    )
+    query = (
+        select(
+            Seat.game_id, Game.night_id, Night.played_on, Seat.player_id, total, rounds, went_out
+        )
+        .select_from(Night)
+        .join(Game, Game.night_id == Night.id)
+        .join(Seat, Seat.game_id == Game.id)
+        .where(Night.league_id == league_id, Game.status == "finished")
+        .order_by(Night.played_on, Game.night_id, Seat.game_id, Seat.position)
+    )
+    if period.start is not None:
+        query = query.where(Night.played_on >= period.start)
+    if period.end is not None:
+        query = query.where(Night.played_on <= period.end)
+    return [
+        SeatResult(game, night, played_on, player, int(points), int(count), int(out))
+        for game, night, played_on, player, points, count, out in db.session.execute(query)
+    ]
+
+
+@dataclass(frozen=True)
+class Person:
+    id: int
+    name: str
+    is_guest: bool
+    merged_into_id: int | None
+
+
+def people(league_id: int) -> dict[int, Person]:
+    rows = db.session.execute(
+        select(Player.id, Player.name, Player.is_guest, Player.merged_into_id).where(
+            Player.league_id == league_id
+        )
+    )
+    return {row.id: Person(row.id, row.name, row.is_guest, row.merged_into_id) for row in rows}
+
+
+@dataclass(frozen=True)
+class LeagueTable:
+    table: Standings
+    names: dict[int, str]
+    guests: int  # guests who played in the period (not ranked)
+    games: int
+    results: int
+
+    @property
+    def empty(self) -> bool:
+        return not self.table.ranked and not self.table.unranked
+
+
+def _ratings_for(method: Method, results: Sequence[SeatResult]) -> dict[Hashable, float] | None:
+    return rating.ratings(results) if method.kind == "rating" else None
+
+
+def league_table(league: League, period: Period = Period()) -> LeagueTable:
+    """The league's standings over ``period`` by its chosen method; guests are not ranked but
+    their games count for the places of the players who sat with them."""
+    results = seat_results(league.id, period)
+    everyone = people(league.id)
+    method = league_method(league)
+    members = [p.id for p in everyone.values() if not p.is_guest and p.merged_into_id is None]
+    names = {pid: person.name for pid, person in everyone.items()}
+    table = standings(
+        results,
+        method,
+        ratings=_ratings_for(method, results),
+        ranked_players=members,
+        order=lambda pid: names.get(pid, "").casefold(),
+    )
+    guests = {r.player for r in results if (p := everyone.get(r.player)) and p.is_guest}  # type: ignore[arg-type]
+    return LeagueTable(
+        table=table,
+        names=names,
+        guests=len(guests),
+        games=len({r.game for r in results}),
+        results=len(results),
+    )
+
+
+@dataclass(frozen=True)
+class GameRow:
+    played: PlayedGame
+    public_id: str
+    table_name: str
+
+
+@dataclass(frozen=True)
+class PlayerReport:
+    """Everything on a player's page for ``period``."""
+
+    line: PlayerLine | None
+    nights_held: int
+    games: list[GameRow]  # newest first
+    rivals: list[Rivalry]
+    names: dict[int, str]
+    standing: Ranked | None
+    method: Method
+    chart_points: list[tuple[date, int]]
+
+    @property
+    def attendance(self) -> Fraction | None:
+        if not self.nights_held or self.line is None:
+            return None
+        return Fraction(self.line.nights, self.nights_held)
+
+
+def player_report(league: League, player: Player, period: Period = Period()) -> PlayerReport:
+    """A player's games, wins, win rate, averages, rounds gone out, best and worst game,
+    attendance (nights played of the nights held), head-to-head and place in the standings."""
+    results = seat_results(league.id, period)
+    everyone = people(league.id)
+    names = {pid: person.name for pid, person in everyone.items()}
+    method = league_method(league)
+    ratings = _ratings_for(method, results)
+    lines = player_lines(
+        results,
+        method.placement_points,
+        method.best_nights if method.kind == "points" else None,
+        ratings,
+    )
+    members = [p.id for p in everyone.values() if not p.is_guest and p.merged_into_id is None]
+    table = standings(results, method, ratings=ratings, ranked_players=members)
+    standing = next((r for r in table.ranked if r.line.player == player.id), None)
+    played = games_of(results, player.id, method.placement_points)
+    info = _game_info({p.result.game for p in played})
+    rows = [
+        GameRow(p, *info.get(p.result.game, ("", "")))
+        for p in reversed(played)  # type: ignore[arg-type]
+    ]
+    rivals = head_to_head(results, player.id)
+    rivals.sort(key=lambda r: (-r.games, names.get(r.opponent, "").casefold()))
+    return PlayerReport(
+        line=lines.get(player.id),
+        nights_held=len({r.night for r in results}),
+        games=rows,
+        rivals=rivals,
+        names=names,
+        standing=standing,
+        method=method,
+        chart_points=[(p.result.played_on, p.result.total) for p in played],
+    )
+
+
+def _game_info(game_ids: set[Hashable]) -> dict[Hashable, tuple[str, str]]:
+    if not game_ids:
+        return {}
+    rows = db.session.execute(
+        select(Game.id, Game.public_id, Game.table_name).where(Game.id.in_(game_ids))
+    )
+    return {row.id: (row.public_id, row.table_name or "") for row in rows}
+
+
+# --------------------------------------------------------------------------------------------
+# A night: every table live, then the results across tables
+
+
+@dataclass(frozen=True)
+class TableView:
+    game: Game
+    board: games.Scoreboard
+    state: games.TableState
+
+
+@dataclass(frozen=True)
+class NightView:
+    night: Night
+    tables: list[TableView]
+    results: list[Ranked]
+    finished: bool  # every table has finished (and there is at least one)
+    names: dict[int, str]
+    tables_of: dict[int, str]  # player -> the table(s) they sat at
+    version: str
+
+    @property
+    def started(self) -> bool:
+        """Some table has recorded a round."""
+        return any(table.board.rows for table in self.tables)
+
+
+def night_view(league: League, night: Night) -> NightView:
+    """Every table of a loaded night (see services.load_night) with its board, and the night's
+    results across the finished tables."""
+    tables = [
+        TableView(game, games.scoreboard(game), games.table_state(game)) for game in night.games
+    ]
+    results: list[SeatResult] = []
+    names: dict[int, str] = {}
+    sat_at: dict[int, list[str]] = {}
+    for view in tables:
+        for seat, player in zip(view.game.seats, view.board.players, strict=True):
+            names[seat.player_id] = seat.player.name
+            where = sat_at.setdefault(seat.player_id, [])
+            if (view.game.table_name or "") not in where:
+                where.append(view.game.table_name or "")
+            if view.game.status == "finished":
+                results.append(
+                    SeatResult(
+                        view.game.id,
+                        night.id,
+                        night.played_on,
+                        seat.player_id,
+                        player.total,
+                        len(view.board.rows),
+                        player.went_out,
+                    )
+                )
+    method = league_method(league)
+    ranked = night_results(results, method.placement_points, lambda pid: names[pid].casefold())
+    version = "-".join(
+        f"{view.game.id}.{view.game.updated_at.timestamp():.6f}.{len(view.game.rounds)}"
+        for view in tables
+    )
+    return NightView(
+        night=night,
+        tables=tables,
+        results=ranked,
+        finished=bool(tables) and all(v.game.status == "finished" for v in tables),
+        names=names,
+        tables_of={player: ", ".join(where) for player, where in sat_at.items()},
+        version=f"{night.id}-{night.played_on}-{night.place}-{version}",
+    )

@@ -1,0 +1,590 @@
+"""League standings across nights (rules.md 6): pure maths on plain per-seat game results.
+
+The database hands over one :class:`SeatResult` per player per finished game (the game total,
+rounds played, rounds gone out); everything else is worked out here.
+
+Places at a table: the lowest game total is 1st; equal totals share a place and the next place
+skips (totals 80, 80, 95 -> places 1, 1, 3). Everyone in 1st place has won the game, so
+co-winners each get a win.
+
+Ranking methods a league chooses from (default first):
+
+- ``average``: lowest average game total first, among players with at least a minimum number of
+  games (``min_games``, default 3; or a share of the nights held, ``min_nights_percent``, when
+  that asks for more). Ties: more games played, then more wins.
+- ``wins``: most wins first. Ties: fewer games played (the same wins in fewer games is the
+  better win rate), then lowest average game total.
+- ``points``: most placement points first. Each game gives points by place (default 1st 5,
+  2nd 3, 3rd 2, 4th 1, later places 0); players who share a place share the points of the places
+  they cover (two tied for 1st get (5 + 3) / 2 = 4 each), so a game hands out the same points
+  with or without ties. Points are summed, or only each player's best N nights count
+  (``best_nights``, "best N of M nights"). Ties: more wins, then lowest average game total.
+- ``rating``: highest skill rating first (the rating itself comes from a rating library and is
+  passed in). Ties: more games played, then more wins.
+
+Numbers are compared as they are shown, to one decimal (rounded half up): two players shown on
+85.3 are level, and the tie-break chain decides. Players still level after the whole chain share
+the rank, and the next rank skips (1, 2, 2, 4).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
+from typing import Any
+
+from scorekeeper.rules.ranking import rank_values
+
+METHODS = ("average", "wins", "points", "rating")
+DEFAULT_PLACEMENT_POINTS = (5, 3, 2, 1)
+DEFAULT_MIN_GAMES = 3
+MAX_PLACEMENT_PLACES = 16
+MAX_PLACEMENT_VALUE = 1000
+
+METHOD_NAMES = {
+    "average": "Average game total",
+    "wins": "Wins",
+    "points": "Placement points",
+    "rating": "Skill rating",
+}
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """One player's finished game: ``total`` points over ``rounds`` rounds, ``went_out`` of them
+    gone out, at ``game`` on ``night`` (``played_on``)."""
+
+    game: Hashable
+    night: Hashable
+    played_on: date
+    player: Hashable
+    total: int
+    rounds: int = 0
+    went_out: int = 0
+
+
+@dataclass(frozen=True)
+class Placing:
+    """Where a player finished at one game's table."""
+
+    place: int
+    tied: bool
+    win: bool
+    points: Fraction | int
+    players: int
+
+
+@dataclass(frozen=True)
+class Method:
+    """A league's ranking settings (rules.md 6)."""
+
+    kind: str = "average"
+    min_games: int = DEFAULT_MIN_GAMES
+    min_nights_percent: int = 0
+    placement_points: tuple[int, ...] = DEFAULT_PLACEMENT_POINTS
+    best_nights: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in METHODS:
+            raise ValueError(f"Unknown ranking method {self.kind!r}.")
+        if self.min_games < 1:
+            raise ValueError("The minimum number of games is at least 1.")
+        if not 0 <= self.min_nights_percent <= 100:
+            raise ValueError("The share of nights is a percentage from 0 to 100.")
+        if self.best_nights is not None and self.best_nights < 1:
+            raise ValueError("Best N nights needs N of at least 1.")
+
+
+# --------------------------------------------------------------------------------------------
+# Shown values
+
+
+def shown(value: Fraction | float | int | None, places: int = 1) -> Decimal | None:
+    """A value as the standings show it: rounded half up to ``places`` decimals (85.25 -> 85.3).
+    Comparisons use this shown value, so what people see is what is ranked."""
+    if value is None:
+        return None
+    if isinstance(value, Fraction):
+        exact = Decimal(value.numerator) / Decimal(value.denominator)
+    else:
+        exact = Decimal(str(value))
+    return exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+
+
+def parse_placement_points(text: str) -> tuple[int, ...]:
+    """Points for 1st, 2nd, ... typed as "5, 3, 2, 1". A better place never earns fewer points.
+    Raises ValueError with a sentence for the organiser."""
+    pieces = [piece for piece in text.replace(";", ",").replace(" ", ",").split(",") if piece]
+    if not pieces:
+        raise ValueError(
+            "Type the points for 1st, 2nd, 3rd … separated by commas, like 5, 3, 2, 1."
+        )
+    if len(pieces) > MAX_PLACEMENT_PLACES:
+        raise ValueError(f"Give points for at most {MAX_PLACEMENT_PLACES} places.")
+    values: list[int] = []
+    for piece in pieces:
+        if not piece.isdigit():
+            raise ValueError(f"“{piece[:20]}” is not a whole number of points.")
+        value = int(piece)
+        if value > MAX_PLACEMENT_VALUE:
+            raise ValueError(f"{value} is a lot: use at most {MAX_PLACEMENT_VALUE} points a place.")
+        values.append(value)
+    if any(later > earlier for earlier, later in zip(values, values[1:], strict=False)):
+        raise ValueError("A better place cannot earn fewer points than a worse one.")
+    if not any(values):
+        raise ValueError("At least 1st place must earn some points.")
+    return tuple(values)
+
+
+def placement_points_text(table: Sequence[int]) -> str:
+    """ "1st 5, 2nd 3, 3rd 2, 4th 1, later places 0"."""
+    parts = [f"{ordinal(i + 1)} {points}" for i, points in enumerate(table)]
+    return ", ".join(parts) + ", later places 0"
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+# --------------------------------------------------------------------------------------------
+# One game: places, wins, placement points
+
+
+def shared_points(place: int, sharing: int, table: Sequence[int]) -> Fraction | int:
+    """The points of ``sharing`` players tied on ``place``: the points of the places they cover
+    (``place`` .. ``place + sharing - 1``), shared equally. A whole number when it divides."""
+    covered = sum(table[p - 1] if p <= len(table) else 0 for p in range(place, place + sharing))
+    whole, rest = divmod(covered, sharing)
+    return whole if rest == 0 else Fraction(covered, sharing)
+
+
+def game_placings(
+    totals: Mapping[Hashable, int], table: Sequence[int] = DEFAULT_PLACEMENT_POINTS
+) -> dict[Hashable, Placing]:
+    """Places at one table (lowest total 1st, equal totals share), wins and placement points."""
+    places = rank_values(totals)
+    sharing: dict[int, int] = defaultdict(int)
+    for place in places.values():
+        sharing[place] += 1
+    return {
+        player: Placing(
+            place=place,
+            tied=sharing[place] > 1,
+            win=place == 1,
+            points=shared_points(place, sharing[place], table),
+            players=len(totals),
+        )
+        for player, place in places.items()
+    }
+
+
+def by_game(results: Iterable[SeatResult]) -> dict[Hashable, list[SeatResult]]:
+    games: dict[Hashable, list[SeatResult]] = defaultdict(list)
+    for result in results:
+        games[result.game].append(result)
+    return games
+
+
+def placings(
+    results: Iterable[SeatResult], table: Sequence[int] = DEFAULT_PLACEMENT_POINTS
+) -> dict[tuple[Hashable, Hashable], Placing]:
+    """Every seat's placing, keyed (game, player)."""
+    found: dict[tuple[Hashable, Hashable], Placing] = {}
+    for game, seats in by_game(results).items():
+        for player, placing in game_placings({s.player: s.total for s in seats}, table).items():
+            found[(game, player)] = placing
+    return found
+
+
+# --------------------------------------------------------------------------------------------
+# A player's line over many games
+
+
+@dataclass(frozen=True)
+class PlayerLine:
+    """What a player did over the results given: games, wins, totals, rounds, nights, points."""
+
+    player: Any
+    games: int
+    wins: int
+    total: int
+    rounds: int
+    went_out: int
+    best: int | None
+    worst: int | None
+    nights: int
+    points: Fraction | int
+    rating: float | None = None
+
+    @property
+    def average(self) -> Fraction | None:
+        """Average game total (lower is better)."""
+        return Fraction(self.total, self.games) if self.games else None
+
+    @property
+    def per_round(self) -> Fraction | None:
+        """Average points per round played."""
+        return Fraction(self.total, self.rounds) if self.rounds else None
+
+    @property
+    def win_rate(self) -> Fraction | None:
+        return Fraction(self.wins, self.games) if self.games else None
+
+
+def player_lines(
+    results: Sequence[SeatResult],
+    table: Sequence[int] = DEFAULT_PLACEMENT_POINTS,
+    best_nights: int | None = None,
+    ratings: Mapping[Hashable, float] | None = None,
+) -> dict[Hashable, PlayerLine]:
+    """Each player's line. Placement points are summed over all games, or, with ``best_nights``
+    N, over the player's N best nights (a night's points are the sum of its games)."""
+    placed = placings(results, table)
+    mine: dict[Hashable, list[SeatResult]] = defaultdict(list)
+    for result in results:
+        mine[result.player].append(result)
+    lines: dict[Hashable, PlayerLine] = {}
+    for player, games in mine.items():
+        night_points: dict[Hashable, Fraction | int] = defaultdict(int)
+        wins = 0
+        for result in games:
+            placing = placed[(result.game, player)]
+            wins += placing.win
+            night_points[result.night] += placing.points
+        counted = list(night_points.values())
+        if best_nights is not None:
+            counted = sorted(counted, reverse=True)[:best_nights]
+        totals = [result.total for result in games]
+        lines[player] = PlayerLine(
+            player=player,
+            games=len(games),
+            wins=wins,
+            total=sum(totals),
+            rounds=sum(result.rounds for result in games),
+            went_out=sum(result.went_out for result in games),
+            best=min(totals),
+            worst=max(totals),
+            nights=len(night_points),
+            points=sum(counted),
+            rating=ratings.get(player) if ratings is not None else None,
+        )
+    return lines
+
+
+# --------------------------------------------------------------------------------------------
+# Ranking with a written-down tie-break chain
+
+
+@dataclass(frozen=True)
+class Criterion:
+    """One step of a ranking: ``label`` in plain words ("more wins"), the shown value of a line,
+    and whether higher is better."""
+
+    label: str
+    value: Callable[[PlayerLine], Decimal | int]
+    higher_is_better: bool
+    name: str = ""  # what the value is called in a note: "wins" in "ahead on wins: 5 to 3"
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """A ranked line: ``rank`` is shared by players level after the whole chain (``tied``);
+    ``value`` is the shown ranking value; ``note`` says how a tie on it was decided."""
+
+    line: PlayerLine
+    rank: int
+    tied: bool
+    value: Decimal | int
+    note: str = ""
+
+
+def _sort_key(line: PlayerLine, chain: Sequence[Criterion]) -> tuple[Any, ...]:
+    key: list[Any] = []
+    for criterion in chain:
+        value = criterion.value(line)
+        key.append(-value if criterion.higher_is_better else value)
+    return tuple(key)
+
+
+def _fmt(value: Decimal | int) -> str:
+    return f"{value}"
+
+
+def rank_by(
+    lines: Iterable[PlayerLine],
+    chain: Sequence[Criterion],
+    order: Callable[[Any], Any] | None = None,
+) -> list[Ranked]:
+    """Rank lines by ``chain[0]``, breaking ties by the later criteria in order. Lines equal on
+    every criterion share a rank and the next rank skips. ``order`` only orders players within
+    a shared rank (for display, such as by name)."""
+    keyed = [(_sort_key(line, chain), line) for line in lines]
+    keyed.sort(key=lambda pair: (pair[0], order(pair[1].player) if order else 0))
+    ranked: list[Ranked] = []
+    start = 0
+    groups: list[list[tuple[tuple[Any, ...], PlayerLine]]] = []
+    while start < len(keyed):
+        end = start
+        while end < len(keyed) and keyed[end][0] == keyed[start][0]:
+            end += 1
+        groups.append(keyed[start:end])
+        start = end
+    place = 1
+    for index, group in enumerate(groups):
+        line = group[0][1]
+        primary = chain[0].value(line)
+        notes: list[str] = []
+        for other_index, word in ((index - 1, "behind"), (index + 1, "ahead")):
+            if not 0 <= other_index < len(groups):
+                continue
+            other = groups[other_index][0][1]
+            if chain[0].value(other) != primary:
+                continue
+            step = next(c for c in chain[1:] if c.value(line) != c.value(other))
+            notes.append(
+                f"{word} on {step.name or step.label}: "
+                f"{_fmt(step.value(line))} to {_fmt(step.value(other))}"
+            )
+        if len(group) > 1:
+            notes.append("level on every tie-break")
+        note = f"tied on {_fmt(primary)}; " + "; ".join(notes) if notes else ""
+        for _, member in group:
+            ranked.append(Ranked(member, place, len(group) > 1, primary, note))
+        place += len(group)
+    return ranked
+
+
+def _average(line: PlayerLine) -> Decimal:
+    value = shown(line.average)
+    return value if value is not None else Decimal("Infinity")
+
+
+def _points(line: PlayerLine) -> Decimal:
+    return shown(line.points) or Decimal(0)
+
+
+def _rating(line: PlayerLine) -> Decimal:
+    value = shown(line.rating)
+    return value if value is not None else Decimal("-Infinity")
+
+
+AVERAGE = Criterion("lowest average game total", _average, False, "average")
+WINS = Criterion("more wins", lambda line: line.wins, True, "wins")
+MORE_GAMES = Criterion("more games played", lambda line: line.games, True, "games")
+FEWER_GAMES = Criterion("fewer games played", lambda line: line.games, False, "games")
+POINTS = Criterion("most placement points", _points, True, "points")
+RATING = Criterion("highest skill rating", _rating, True, "rating")
+
+CHAINS: Mapping[str, tuple[Criterion, ...]] = {
+    "average": (AVERAGE, MORE_GAMES, WINS),
+    "wins": (WINS, FEWER_GAMES, AVERAGE),
+    "points": (POINTS, WINS, AVERAGE),
+    "rating": (RATING, MORE_GAMES, WINS),
+}
+
+
+def min_games_needed(method: Method, nights_held: int) -> int:
+    """Games a player needs to be ranked by average: ``min_games``, or the share of nights held
+    (rounded up) when that is more."""
+    share = math.ceil(method.min_nights_percent * nights_held / 100)
+    return max(method.min_games, share)
+
+
+@dataclass(frozen=True)
+class Standings:
+    """A league table: ranked lines, players not ranked yet (too few games for the average), the
+    minimum that applied, the nights held, and the method and tie-breaks in plain words."""
+
+    method: Method
+    ranked: list[Ranked]
+    unranked: list[PlayerLine]
+    min_games: int
+    nights_held: int
+    method_text: str
+    tie_break_text: str
+
+
+def method_text(method: Method, min_games: int, nights_held: int) -> str:
+    """The ranking method in one or two plain sentences."""
+    if method.kind == "average":
+        text = (
+            "Ranked by average game total: a player's game totals added up and divided by "
+            "their number of games. The lowest average leads."
+        )
+        need = f"{min_games} game{'s' if min_games != 1 else ''}"
+        if method.min_nights_percent:
+            text += (
+                f" Only players with at least {need} are ranked ({method.min_games} or "
+                f"{method.min_nights_percent}% of the {nights_held} nights held, whichever is "
+                "more)."
+            )
+        else:
+            text += f" Only players with at least {need} are ranked."
+        return text
+    if method.kind == "wins":
+        return (
+            "Ranked by wins: the lowest total at a table wins the game; players who tie for "
+            "the lowest total each get a win."
+        )
+    if method.kind == "points":
+        points = placement_points_text(method.placement_points)
+        text = (
+            f"Ranked by placement points, for every game: {points}. "
+            "Players who tie at a table share the points of the places they cover."
+        )
+        if method.best_nights:
+            text += (
+                f" Only each player's best {method.best_nights} nights count "
+                f"(best {method.best_nights} of {nights_held})."
+            )
+        else:
+            text += " Every game counts."
+        return text
+    return (
+        "Ranked by skill rating (OpenSkill, Plackett-Luce): everyone starts equal, and after "
+        "every game the rating moves by where you finished and how strong the others at your "
+        "table were. It is shown as a careful estimate (skill minus three times its "
+        "uncertainty), so it grows as you play more games."
+    )
+
+
+def tie_break_text(method: Method) -> str:
+    """The tie-break chain in plain words."""
+    steps = [criterion.label for criterion in CHAINS[method.kind][1:]]
+    return (
+        f"Ties: {', then '.join(steps)}. Players still level share the place. "
+        "Numbers are compared as shown, to one decimal."
+    )
+
+
+def standings(
+    results: Sequence[SeatResult],
+    method: Method = Method(),
+    *,
+    nights_held: int | None = None,
+    ratings: Mapping[Hashable, float] | None = None,
+    ranked_players: Iterable[Hashable] | None = None,
+    order: Callable[[Any], Any] | None = None,
+) -> Standings:
+    """The league table of ``results`` by ``method`` (see the module docstring for the rules).
+
+    Every result counts for places at its table, but only ``ranked_players`` (default: everyone)
+    appear in the table, so guests' games still decide who beat whom. ``nights_held`` defaults
+    to the nights in ``results``.
+    """
+    if nights_held is None:
+        nights_held = len({result.night for result in results})
+    lines = player_lines(
+        results,
+        method.placement_points,
+        method.best_nights if method.kind == "points" else None,
+        ratings,
+    )
+    if ranked_players is not None:
+        wanted = set(ranked_players)
+        lines = {player: line for player, line in lines.items() if player in wanted}
+    needed = min_games_needed(method, nights_held) if method.kind == "average" else 1
+    eligible = [line for line in lines.values() if line.games >= needed]
+    waiting = sorted(
+        (line for line in lines.values() if line.games < needed),
+        key=lambda line: (-line.games, order(line.player) if order else 0),
+    )
+    return Standings(
+        method=method,
+        ranked=rank_by(eligible, CHAINS[method.kind], order),
+        unranked=waiting,
+        min_games=needed,
+        nights_held=nights_held,
+        method_text=method_text(method, needed, nights_held),
+        tie_break_text=tie_break_text(method),
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# A night across its tables; a player's games and head-to-head
+
+
+NIGHT_CHAIN = (AVERAGE, WINS)
+
+
+def night_results(
+    results: Sequence[SeatResult],
+    table: Sequence[int] = DEFAULT_PLACEMENT_POINTS,
+    order: Callable[[Any], Any] | None = None,
+) -> list[Ranked]:
+    """One night's results across its tables: every player by their game total (the average
+    when they played more than one game), lowest first; ties: more wins, then shared."""
+    return rank_by(player_lines(results, table).values(), NIGHT_CHAIN, order)
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    result: SeatResult
+    placing: Placing
+
+
+def games_of(
+    results: Sequence[SeatResult],
+    player: Hashable,
+    table: Sequence[int] = DEFAULT_PLACEMENT_POINTS,
+) -> list[PlayedGame]:
+    """A player's games in the order of ``results`` with their place at each table."""
+    placed = placings(results, table)
+    return [
+        PlayedGame(result, placed[(result.game, player)])
+        for result in results
+        if result.player == player
+    ]
+
+
+@dataclass(frozen=True)
+class Rivalry:
+    """A player against one opponent over the games they shared a table: ``ahead`` when the
+    player's game total was lower, ``behind`` when higher, ``level`` when equal."""
+
+    opponent: Any
+    games: int
+    ahead: int
+    behind: int
+    level: int
+    my_total: int
+    their_total: int
+
+    @property
+    def my_average(self) -> Fraction:
+        return Fraction(self.my_total, self.games)
+
+    @property
+    def their_average(self) -> Fraction:
+        return Fraction(self.their_total, self.games)
+
+
+def head_to_head(results: Sequence[SeatResult], player: Hashable) -> list[Rivalry]:
+    """Head-to-head against every opponent the player shared a table with, most games first."""
+    tallies: dict[Hashable, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0, 0])
+    for seats in by_game(results).values():
+        mine = next((s for s in seats if s.player == player), None)
+        if mine is None:
+            continue
+        for other in seats:
+            if other.player == player:
+                continue
+            tally = tallies[other.player]
+            tally[0] += 1
+            if mine.total < other.total:
+                tally[1] += 1
+            elif mine.total > other.total:
+                tally[2] += 1
+            else:
+                tally[3] += 1
+            tally[4] += mine.total
+            tally[5] += other.total
+    rivalries = [Rivalry(opponent, *tally) for opponent, tally in tallies.items()]
+    rivalries.sort(key=lambda r: -r.games)
+    return rivalries

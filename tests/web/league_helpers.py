@@ -1,0 +1,89 @@
+"""Small actions for league tests: start a league, add players, run a night, play a table."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask.testing import FlaskClient
+
+from tests.web.helpers import enter_round
+
+PASSPHRASE = "blue engine 7"
+
+
+def start_league(client: FlaskClient, name: str = "Thursday Club", **settings: Any) -> str:
+    """Create a league from this client (its organiser); returns the league code."""
+    response = client.post("/leagues/new", data={"name": name, "passphrase": PASSPHRASE})
+    assert response.status_code == 302, response.get_data(as_text=True)
+    return response.headers["Location"].split("/")[2]
+
+
+def add_players(client: FlaskClient, code: str, names: list[str]) -> dict[str, int]:
+    for name in names:
+        response = client.post(f"/leagues/{code}/players/new", data={"name": name})
+        assert response.status_code == 302, response.get_data(as_text=True)
+    return player_ids(client, code)
+
+
+def player_ids(client: FlaskClient, code: str) -> dict[str, int]:
+    page = client.get(f"/leagues/{code}/players").get_data(as_text=True)
+    found = re.findall(
+        rf'href="/leagues/{code}/players/(\d+)">\s*<span class="label">([^<]+)<', page
+    )
+    return {name: int(pid) for pid, name in found}
+
+
+def start_night(
+    client: FlaskClient, code: str, day: str = "2025-03-06", place: str = "Hall"
+) -> int:
+    response = client.post(f"/leagues/{code}/nights/new", data={"played_on": day, "place": place})
+    assert response.status_code == 302, response.get_data(as_text=True)
+    return int(response.headers["Location"].split("/")[4])
+
+
+def add_table(
+    client: FlaskClient,
+    code: str,
+    night: int,
+    player_ids: list[int],
+    guests: list[str] | None = None,
+    table_name: str = "",
+) -> str:
+    """Seat a table; returns its game's public id."""
+    data: dict[str, Any] = {"table_name": table_name, "players": [str(p) for p in player_ids]}
+    for index, guest in enumerate(guests or []):
+        data[f"guest-{index}"] = guest
+    before = set(table_ids(client, code, night))
+    response = client.post(f"/leagues/{code}/nights/{night}/tables/new", data=data)
+    assert response.status_code == 302, response.get_data(as_text=True)
+    (new,) = set(table_ids(client, code, night)) - before
+    return new
+
+
+def table_ids(client: FlaskClient, code: str, night: int) -> list[str]:
+    page = client.get(f"/leagues/{code}/nights/{night}").get_data(as_text=True)
+    return list(dict.fromkeys(re.findall(r'href="/g/([A-Za-z0-9_-]+)"', page)))
+
+
+def play(client: FlaskClient, public_id: str, totals: list[int]) -> None:
+    """A game whose totals are ``totals`` (seat order): one round with these scores (a 0 went
+    out; blocked when nobody has 0), then the table ends the game early."""
+    went_out = next((i for i, value in enumerate(totals) if value == 0), None)
+    response = enter_round(
+        client,
+        public_id,
+        points=dict(enumerate(totals)),
+        went_out=went_out if went_out is not None else "blocked",
+        confirm="yes",
+    )
+    assert response.status_code == 302, response.get_data(as_text=True)
+    assert client.post(f"/g/{public_id}/finish").status_code == 302
+
+
+def unlock(client: FlaskClient, code: str, passphrase: str = PASSPHRASE) -> Any:
+    return client.post(f"/leagues/{code}/unlock", data={"passphrase": passphrase})
+
+
+def text_of(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
