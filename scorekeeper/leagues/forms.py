@@ -128,7 +128,7 @@ class TableForm(FlaskForm):
 
 class PlayerForm(FlaskForm):
     name = StringField(
-        "Name",
+        "Player's name",
         validators=[
             InputRequired("Type the player's name."),
             Length(max=MAX_PLAYER_NAME, message=f"At most {MAX_PLAYER_NAME} characters."),

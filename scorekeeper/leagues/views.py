@@ -145,7 +145,14 @@ def league_helpers() -> dict[str, Any]:
         "ordinal": ordinal,
         "METHOD_NAMES": METHOD_NAMES,
         "day_text": services.day_text,
+        "num": _trim,
     }
+
+
+def _trim(value: Any) -> str:
+    """12.0 -> 12, 10.5 -> 10.5 (placement points read better without a bare .0)."""
+    text = str(value)
+    return text[:-2] if text.endswith(".0") else text
 
 
 def _page(template: str, league: League, **context: Any) -> str:

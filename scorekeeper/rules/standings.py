@@ -295,7 +295,8 @@ class Criterion:
 @dataclass(frozen=True)
 class Ranked:
     """A ranked line: ``rank`` is shared by players level after the whole chain (``tied``);
-    ``value`` is the shown ranking value; ``note`` says how a tie on it was decided."""
+    ``value`` is the shown ranking value; ``note`` says how a tie with the place above was
+    decided, or that the place is shared."""
 
     line: PlayerLine
     rank: int
@@ -340,20 +341,18 @@ def rank_by(
         line = group[0][1]
         primary = chain[0].value(line)
         notes: list[str] = []
-        for other_index, word in ((index - 1, "behind"), (index + 1, "ahead")):
-            if not 0 <= other_index < len(groups):
-                continue
-            other = groups[other_index][0][1]
-            if chain[0].value(other) != primary:
-                continue
-            step = next(c for c in chain[1:] if c.value(line) != c.value(other))
-            notes.append(
-                f"{word} on {step.name or step.label}: "
-                f"{_fmt(step.value(line))} to {_fmt(step.value(other))}"
-            )
+        if index > 0:
+            above = groups[index - 1][0][1]
+            if chain[0].value(above) == primary:
+                step = next(c for c in chain[1:] if c.value(line) != c.value(above))
+                notes.append(
+                    f"Level on {_fmt(primary)} with the place above; decided by "
+                    f"{step.name or step.label}: {_fmt(step.value(line))} to "
+                    f"{_fmt(step.value(above))}."
+                )
         if len(group) > 1:
-            notes.append("level on every tie-break")
-        note = f"tied on {_fmt(primary)}; " + "; ".join(notes) if notes else ""
+            notes.append("Level on every tie-break: the place is shared.")
+        note = " ".join(notes)
         for _, member in group:
             ranked.append(Ranked(member, place, len(group) > 1, primary, note))
         place += len(group)

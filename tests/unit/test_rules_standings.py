@@ -97,8 +97,8 @@ def test_average_with_minimum_games_and_tie_break_on_wins() -> None:
         ("Cy", 3, "60.0"),
         ("Bob", 4, "83.3"),
     ]
-    assert table.ranked[1].note == "tied on 60.0; ahead on wins: 2 to 1"
-    assert table.ranked[2].note == "tied on 60.0; behind on wins: 1 to 2"
+    assert table.ranked[1].note == ""
+    assert table.ranked[2].note == "Level on 60.0 with the place above; decided by wins: 1 to 2."
     assert [line.player for line in table.unranked] == ["Di", "Ed", "Gus"]
     assert table.min_games == 3
     assert "at least 3 games" in table.method_text
@@ -132,8 +132,11 @@ def test_wins_with_co_winners_and_fewer_games_first() -> None:
         ("Di", 6, "0"),
         ("Gus", 7, "0"),
     ]
-    assert table.ranked[1].note == "tied on 1; ahead on games: 2 to 3"
-    assert table.ranked[2].note.startswith("tied on 1; behind on games: 3 to 2")
+    assert table.ranked[1].note == ""  # Ed: Ann above has more wins
+    assert table.ranked[2].note == "Level on 1 with the place above; decided by games: 3 to 2."
+    assert (
+        table.ranked[3].note == "Level on 1 with the place above; decided by average: 60.0 to 51.7."
+    )
 
 
 @pytest.mark.parametrize(
@@ -204,7 +207,7 @@ def test_players_level_on_everything_share_the_rank_and_the_next_rank_skips() ->
         ("Bob", 1, True),
         ("Cy", 3, False),
     ]
-    assert table.ranked[0].note == "tied on 1; level on every tie-break"
+    assert table.ranked[0].note == "Level on every tie-break: the place is shared."
 
 
 def test_night_results_across_tables() -> None:

@@ -121,25 +121,25 @@ def test_a_new_league_refuses_bad_input_and_keeps_what_was_typed(client: FlaskCl
         (
             {"ranking": "points"},
             [
-                ("1", "Ann", "12.0"),
+                ("1", "Ann", "12"),
                 ("2", "Fay", "10.5"),
                 ("3", "Cy", "9.5"),
                 ("4", "Bob", "7.5"),
-                ("5", "Ed", "7.0"),
+                ("5", "Ed", "7"),
                 ("6", "Di", "3.5"),
-                ("7", "Gus", "3.0"),
+                ("7", "Gus", "3"),
             ],
         ),
         (
             {"ranking": "points", "best_nights": 2},
             [
-                ("1", "Ann", "10.0"),
-                ("2", "Fay", "8.0"),
+                ("1", "Ann", "10"),
+                ("2", "Fay", "8"),
                 ("3", "Cy", "7.5"),
-                ("4", "Ed", "7.0"),
+                ("4", "Ed", "7"),
                 ("5", "Bob", "6.5"),
                 ("6", "Di", "3.5"),
-                ("7", "Gus", "3.0"),
+                ("7", "Gus", "3"),
             ],
         ),
     ],
@@ -162,7 +162,7 @@ def test_average_standings_explain_and_list_players_without_enough_games(
     page = text_of(client.get(f"/leagues/{code}").get_data(as_text=True))
     assert "Ranked by average game total" in page
     assert "Ties: more games played, then more wins" in page
-    assert "Tied on 60.0; ahead on wins: 2 to 1" in page
+    assert "Level on 60.0 with the place above; decided by wins: 1 to 2." in page
     assert "Not ranked yet" in page and "Di : 2 games" in page
 
 
