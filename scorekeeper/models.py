@@ -14,6 +14,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     String,
     Text,
     UniqueConstraint,
@@ -69,6 +70,8 @@ class Game(db.Model):
         ForeignKey("night.id", ondelete="CASCADE"), index=True
     )
     table_name: Mapped[str | None] = mapped_column(String(40))
+    # Hand photos stay with their rounds only when the table chose so at setup.
+    keep_photos: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
     night: Mapped[Night | None] = relationship(back_populates="games")
     seats: Mapped[list[Seat]] = relationship(
@@ -79,6 +82,9 @@ class Game(db.Model):
     )
     corrections: Mapped[list[Correction]] = relationship(
         back_populates="game", order_by="Correction.id", cascade="all, delete-orphan"
+    )
+    photos: Mapped[list[Photo]] = relationship(
+        back_populates="game", cascade="all, delete-orphan", passive_deletes=True
     )
 
     __table_args__ = (
@@ -254,3 +260,22 @@ class Season(db.Model):
 # indexes let the database answer it from the index alone (no table reads per score).
 Index("ix_score_seat_id_points", Score.seat_id, Score.points)
 Index("ix_round_went_out_seat_id", Round.went_out_seat_id)
+
+
+class Photo(db.Model):
+    """A photo of one player's tiles, stripped of all metadata, with what the reader saw.
+
+    Kept with its round only when the game keeps photos; until the round is saved it is
+    pending (``round_id`` empty). Deleted with the game.
+    """
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    round_id: Mapped[int | None] = mapped_column(ForeignKey("round.id", ondelete="CASCADE"))
+    seat_position: Mapped[int] = mapped_column(Integer)
+    token: Mapped[str] = mapped_column(String(32), unique=True)
+    image: Mapped[bytes] = mapped_column(LargeBinary)
+    reading: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    game: Mapped[Game] = relationship(back_populates="photos")

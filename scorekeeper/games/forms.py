@@ -92,6 +92,10 @@ class SetupForm(FlaskForm):
     start_rule = RadioField(
         RULE_LABELS["start_rule"], choices=_options("start_rule"), default="engine_holder"
     )
+    keep_photos = BooleanField(
+        "Keep hand photos with the rounds",
+        description="Off: a photo only checks the count and is deleted when the round is saved.",
+    )
     tie_break = RadioField(
         RULE_LABELS["tie_break"], choices=_options("tie_break"), default="co_winners"
     )
@@ -165,6 +169,7 @@ class SeatForm(Form):
             "placeholder": "12-5, 3/4, double blank",
         },
     )
+    photo_token = HiddenField()
     markers = WholeNumberField(
         "Markers left out",
         default=0,

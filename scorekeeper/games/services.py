@@ -93,6 +93,7 @@ def create_game(
     first_starter: int,
     device: str,
     players: Sequence[Player] | None = None,
+    keep_photos: bool = False,
 ) -> Game:
     """Start a game with the players in seat order and the rules stored with it.
 
@@ -111,6 +112,7 @@ def create_game(
         creator_device=device,
         rules=rules.to_dict(),
         first_starter=first_starter,
+        keep_photos=keep_photos,
     )
     by_name = {p.name.casefold(): p for p in players or ()}
     for position, name in enumerate(cleaned):
@@ -162,6 +164,7 @@ def play_again(game: Game, device: str) -> Game:
         (game.first_starter + 1) % len(seats),
         device,
         players=[seat.player for seat in seats],
+        keep_photos=game.keep_photos,
     )
     new.night_id, new.table_name = game.night_id, game.table_name
     db.session.flush()
@@ -494,6 +497,12 @@ def record_round(
     if len(game.rounds) >= round_count(game_rules(game)):
         finish_game(game)
     return RecordOutcome(check=check, saved=recorded)
+
+
+def delete_game(game: Game) -> None:
+    """Delete a game with its rounds, corrections and photos (nothing of it stays stored)."""
+    db.session.delete(game)
+    db.session.flush()
 
 
 def finish_game(game: Game) -> None:

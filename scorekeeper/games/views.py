@@ -27,7 +27,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.charts import line_chart
 from scorekeeper.extensions import limiter
-from scorekeeper.games import access, services
+from scorekeeper.games import access, photos, services
 from scorekeeper.games.forms import (
     FIRST_SEATS,
     MAX_SEATS,
@@ -35,7 +35,7 @@ from scorekeeper.games.forms import (
     SetupForm,
     round_form,
 )
-from scorekeeper.models import Game
+from scorekeeper.models import Game, Round
 
 bp = Blueprint("games", __name__)
 
@@ -87,7 +87,13 @@ def new_game() -> str | BaseResponse:
         if form.validate():
             try:
                 rules = form.house_rules()
-                game = services.create_game(form.typed_names(), rules, _first_starter(form), device)
+                game = services.create_game(
+                    form.typed_names(),
+                    rules,
+                    _first_starter(form),
+                    device,
+                    keep_photos=bool(form.keep_photos.data),
+                )
             except (ValueError, services.GameError) as error:
                 form.form_errors.append(str(error))
             else:
@@ -218,58 +224,191 @@ def _engine_choices(form: Any, state: services.TableState, current: int | None =
     form.engine.choices = {"": "Choose the double"} | {str(n): f"{n}-{n}" for n in available}
 
 
-def _refused(form: Any, check: services.RoundCheck | None) -> bool:
-    """A posted round that was not saved because of errors (not just warnings)."""
-    return bool(form.errors) or (check is not None and not check.ok)
+PHOTO_ACTIONS = ("read_photo", "use_photo", "keep_typed")
 
 
 @bp.route("/g/<public_id>/round", methods=["GET", "POST"])
 @editor_required
-def enter_round(game: Game) -> str | BaseResponse:
-    state = services.table_state(game)
-    if state.finished and request.method == "GET":
+def enter_round(game: Game) -> str | BaseResponse | tuple[str, int]:
+    if services.table_state(game).finished and request.method == "GET":
         return redirect(url_for("games.summary", public_id=game.public_id))
-    form = round_form(game, request.form if request.method == "POST" else None)
-    _engine_choices(form, state)
+    return _round_page(game, None)
+
+
+@bp.route("/g/<public_id>/rounds/<int:number>", methods=["GET", "POST"])
+@editor_required
+def correct_round(game: Game, number: int) -> str | BaseResponse | tuple[str, int]:
+    try:
+        recorded = services.find_round(game, number)
+    except services.GameError:
+        abort(404)
+    return _round_page(game, recorded)
+
+
+def _prefill(form: Any, game: Game, recorded: Round) -> None:
+    current = services.round_input_of(game, recorded)
+    for entry, typed in zip(form.seats, current.seats, strict=True):
+        entry.form.hand.data = typed.hand
+        entry.form.tiles.data = typed.tiles
+        entry.form.markers.data = typed.markers
+    form.went_out.data = "blocked" if current.blocked else str(current.went_out)
+    form.on_double.data = current.on_double
+    form.engine.data = str(recorded.engine)
+
+
+def _round_page(game: Game, recorded: Round | None) -> str | BaseResponse | tuple[str, int]:
+    """Enter the next round (``recorded`` None) or correct a recorded one: the same form, the
+    same checks, the same photo check."""
+    state = services.table_state(game)
+    posted = request.method == "POST"
+    form = round_form(game, request.form if posted else None)
+    _engine_choices(form, state, current=recorded.engine if recorded else None)
+    number = recorded.number if recorded else None
     check = None
     confirm_needed = False
-    if request.method == "GET":
+    photo_errors: dict[int, str] = {}
+    action, _, seat_text = request.form.get("action", "").partition(":")
+    photo_step = posted and action in PHOTO_ACTIONS
+    if not posted:
+        if recorded is not None:
+            _prefill(form, game, recorded)
         form.form_token.data = secrets.token_urlsafe(16)
-    elif form.validate():
-        try:
-            outcome = services.record_round(
-                game,
-                _round_input(form),
-                form.form_token.data or secrets.token_urlsafe(16),
-                confirmed=form.confirm.data == "yes",
-            )
-        except services.GameError as error:
-            flash(str(error), "error")
-            return redirect(url_for("games.scoreboard", public_id=game.public_id))
-        if outcome.saved is not None:
-            if outcome.duplicate:
-                flash(f"Round {outcome.saved.number} was already saved.", "info")
-            else:
-                flash(f"Round {outcome.saved.number} saved.", "success")
-            if game.status == "finished":
-                return redirect(url_for("games.summary", public_id=game.public_id))
-            return redirect(url_for("games.table", public_id=game.public_id))
-        check = outcome.check
-        confirm_needed = outcome.needs_confirmation
     else:
-        if form.form_token.data is None or not form.form_token.data:
-            form.form_token.data = secrets.token_urlsafe(16)
+        form.form_token.data = form.form_token.data or secrets.token_urlsafe(16)
+        if photo_step and seat_text.isdigit() and int(seat_text) < form.seat_count:
+            error = _photo_action(game, form, action, int(seat_text))
+            if error:
+                photo_errors[int(seat_text)] = error
+            form.validate()
+            check = services.check_round(game, _round_input(form), number=number, partial=True)
+        elif not photo_step and form.validate():
+            try:
+                outcome = _save(game, form, recorded)
+            except services.GameError as error:
+                flash(str(error), "info" if recorded else "error")
+                return redirect(url_for("games.scoreboard", public_id=game.public_id))
+            if outcome.saved is not None:
+                photos.settle_photos(game, outcome.saved, _photo_tokens(form))
+                return _after_save(game, outcome, recorded)
+            check = outcome.check
+            confirm_needed = outcome.needs_confirmation
+    # After a photo step nothing was meant to be saved yet, so nothing was refused.
+    refused = not photo_step and (bool(form.errors) or (check is not None and not check.ok))
+    photo_ok, photo_message = photos.support()
+    checks = {s.position: s for s in check.seats} if check else {}
+    photo_views = _photo_views(game, form, checks)
     return render_template(
         "games/enter_round.html",
         game=game,
         state=state,
         form=form,
         check=check,
+        checks=checks,
         confirm_needed=confirm_needed,
         rules=services.game_rules(game),
-        correcting=None,
-        refused=_refused(form, check),
-    ), (422 if _refused(form, check) else 200)
+        correcting=recorded,
+        refused=refused,
+        photo_ok=photo_ok,
+        photo_message=photo_message,
+        photo_views=photo_views,
+        photo_errors=photo_errors,
+    ), (422 if refused else 200)
+
+
+def _save(game: Game, form: Any, recorded: Round | None) -> services.RecordOutcome:
+    confirmed = form.confirm.data == "yes"
+    if recorded is None:
+        return services.record_round(
+            game, _round_input(form), form.form_token.data, confirmed=confirmed
+        )
+    return services.correct_round(
+        game, recorded.number, _round_input(form), note=form.note.data or "", confirmed=confirmed
+    )
+
+
+def _after_save(
+    game: Game, outcome: services.RecordOutcome, recorded: Round | None
+) -> BaseResponse:
+    assert outcome.saved is not None
+    if recorded is not None:
+        flash(f"Round {recorded.number} corrected. The change is in the history below.", "success")
+        return redirect(url_for("games.scoreboard", public_id=game.public_id))
+    if outcome.duplicate:
+        flash(f"Round {outcome.saved.number} was already saved.", "info")
+    else:
+        flash(f"Round {outcome.saved.number} saved.", "success")
+    if game.status == "finished":
+        return redirect(url_for("games.summary", public_id=game.public_id))
+    return redirect(url_for("games.table", public_id=game.public_id))
+
+
+def _photo_tokens(form: Any) -> dict[int, str]:
+    return {
+        position: entry.form.photo_token.data
+        for position, entry in enumerate(form.seats)
+        if entry.form.photo_token.data
+    }
+
+
+def _photo_action(game: Game, form: Any, action: str, position: int) -> str | None:
+    """Read a photo, or settle a disagreement between the photo and what was typed.
+    Returns a message for the player when the photo cannot be used."""
+    seat = form.seats[position].form
+    if action == "read_photo":
+        upload = request.files.get(f"seat_{position}-photo")
+        if upload is None or not upload.filename:
+            return "Take a photo of the tiles (or choose one) first."
+        try:
+            data = upload.read()
+            upload.close()
+            reading = photos.read_photo(game, position, data)
+        except services.GameError as error:
+            return str(error)
+        seat.photo_token.data = reading.token
+        if not (seat.tiles.data or "").strip():
+            seat.tiles.data = reading.tiles_text
+        return None
+    reading = photos.photo_check(game, seat.photo_token.data or "")
+    if reading is None:
+        return "That photo is no longer here: take it again."
+    if action == "use_photo":
+        seat.hand.data = None
+        seat.hand.raw_data = []
+        seat.tiles.data = reading.tiles_text
+    elif (seat.tiles.data or "").strip() == reading.tiles_text:
+        seat.tiles.data = ""
+    return None
+
+
+def _photo_views(
+    game: Game, form: Any, checks: dict[int, services.SeatCheck]
+) -> dict[int, tuple[photos.PhotoCheck, photos.Verdict]]:
+    views = {}
+    for position, entry in enumerate(form.seats):
+        reading = photos.photo_check(game, entry.form.photo_token.data or "")
+        if reading is None:
+            continue
+        seat_check = checks.get(position)
+        verdict = photos.compare(
+            reading,
+            entry.form.hand.data,
+            entry.form.tiles.data or "",
+            seat_check.hand if seat_check and seat_check.tiles is not None else None,
+        )
+        views[position] = (reading, verdict)
+    return views
+
+
+@bp.get("/g/<public_id>/photos/<token>.jpg")
+@editor_required
+def photo(game: Game, token: str) -> Response:
+    data = photos.photo_bytes(game, token)
+    if data is None:
+        abort(404)
+    response = Response(data, mimetype="image/jpeg")
+    response.cache_control.private = True
+    response.cache_control.max_age = 3600
+    return response
 
 
 @bp.post("/g/<public_id>/round/check")
@@ -311,59 +450,6 @@ def scoreboard(public_id: str) -> str:
     )
 
 
-@bp.route("/g/<public_id>/rounds/<int:number>", methods=["GET", "POST"])
-@editor_required
-def correct_round(game: Game, number: int) -> str | BaseResponse:
-    try:
-        recorded = services.find_round(game, number)
-    except services.GameError:
-        abort(404)
-    state = services.table_state(game)
-    check = None
-    confirm_needed = False
-    if request.method == "GET":
-        form = round_form(game)
-        current = services.round_input_of(game, recorded)
-        for entry, typed in zip(form.seats, current.seats, strict=True):
-            entry.form.hand.data = typed.hand
-            entry.form.tiles.data = typed.tiles
-            entry.form.markers.data = typed.markers
-        form.went_out.data = "blocked" if current.blocked else str(current.went_out)
-        form.on_double.data = current.on_double
-        form.engine.data = str(recorded.engine)
-    else:
-        form = round_form(game, request.form)
-    _engine_choices(form, state, current=recorded.engine)
-    if request.method == "POST" and form.validate():
-        try:
-            outcome = services.correct_round(
-                game,
-                number,
-                _round_input(form),
-                note=form.note.data or "",
-                confirmed=form.confirm.data == "yes",
-            )
-        except services.GameError as error:
-            flash(str(error), "info")
-            return redirect(url_for("games.scoreboard", public_id=game.public_id))
-        if outcome.saved is not None:
-            flash(f"Round {number} corrected. The change is in the history below.", "success")
-            return redirect(url_for("games.scoreboard", public_id=game.public_id))
-        check = outcome.check
-        confirm_needed = outcome.needs_confirmation
-    return render_template(
-        "games/enter_round.html",
-        game=game,
-        state=state,
-        form=form,
-        check=check,
-        confirm_needed=confirm_needed,
-        rules=services.game_rules(game),
-        correcting=recorded,
-        refused=_refused(form, check),
-    ), (422 if _refused(form, check) else 200)
-
-
 @bp.post("/g/<public_id>/undo")
 @editor_required
 def undo(game: Game) -> BaseResponse:
@@ -374,6 +460,17 @@ def undo(game: Game) -> BaseResponse:
     else:
         flash(f"Undone: the last correction of round {changes[0].round_number}.", "success")
     return redirect(url_for("games.scoreboard", public_id=game.public_id))
+
+
+@bp.route("/g/<public_id>/delete", methods=["GET", "POST"])
+@editor_required
+def delete(game: Game) -> str | BaseResponse:
+    """Delete a game after one confirmation: its rounds, corrections and photos go with it."""
+    if request.method == "POST":
+        services.delete_game(game)
+        flash("The game was deleted.", "success")
+        return redirect(url_for("games.home"))
+    return render_template("games/delete.html", game=game)
 
 
 @bp.post("/g/<public_id>/finish")

@@ -1,0 +1,197 @@
+"""Photo check of a hand: read the tiles from a phone photo and keep the photo only if the
+game says so. The reading goes into the player's tiles, where the same validator and scoring as
+typed tiles apply; it never replaces a typed total without the player choosing it."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import delete, select
+
+from scorekeeper.extensions import db
+from scorekeeper.games.services import GameError, game_rules
+from scorekeeper.models import Game, Photo, Round
+from scorekeeper.rules import Tile, format_hand, score_hand
+from scorekeeper.vision import (
+    CAPTURE_ADVICE,
+    ImageError,
+    VisionError,
+    photo_support,
+    read_hand,
+    sanitize_image,
+)
+
+STORED_SIDE = 1600  # px: enough to check the pips on a phone, a few hundred KB
+PENDING_FOR = timedelta(hours=6)  # a photo read but never saved with a round
+
+
+@dataclass(frozen=True)
+class TileMark:
+    number: int
+    tile: str
+    label: str
+    confidence: int  # percent
+    points: str  # SVG polygon points, in the pixels of the original photo
+
+
+@dataclass(frozen=True)
+class PhotoCheck:
+    """What the photo says about one player's hand, ready to show."""
+
+    token: str
+    width: int
+    height: int
+    tiles_text: str
+    total: int  # under the house rules, as the round would score these tiles
+    face_total: int
+    confident: bool
+    marks: list[TileMark]
+    problems: list[str] = field(default_factory=list)
+    advice: list[str] = field(default_factory=list)
+
+
+def support() -> tuple[bool, str]:
+    """Whether this installation can read photos, and what to install when it cannot."""
+    return photo_support()
+
+
+def _check_from(photo: Photo, game: Game) -> PhotoCheck:
+    reading: dict[str, Any] = photo.reading
+    tiles = [Tile(*entry["tile"]) for entry in reading["tiles"]]
+    marks = [
+        TileMark(
+            number=index + 1,
+            tile=str(tile),
+            label=f"{index + 1}: {tile}",
+            confidence=round(entry["confidence"] * 100),
+            points=" ".join(f"{x:.0f},{y:.0f}" for x, y in entry["corners"]),
+        )
+        for index, (tile, entry) in enumerate(zip(tiles, reading["tiles"], strict=True))
+    ]
+    confident = bool(reading["confident"])
+    return PhotoCheck(
+        token=photo.token,
+        width=reading["width"],
+        height=reading["height"],
+        tiles_text=format_hand(tiles),
+        total=score_hand(tiles, game_rules(game)),
+        face_total=reading["total"],
+        confident=confident,
+        marks=marks,
+        problems=list(reading["problems"]),
+        advice=[] if confident else list(CAPTURE_ADVICE),
+    )
+
+
+def read_photo(game: Game, position: int, data: bytes) -> PhotoCheck:
+    """Read one player's hand from an uploaded photo and keep it, without metadata, until the
+    round is saved. Raises GameError with a sentence for the player for anything unreadable."""
+    available, message = support()
+    if not available:
+        raise GameError(message)
+    if not data:
+        raise GameError("No photo arrived. Take the photo again.")
+    rules = game_rules(game)
+    try:
+        reading = read_hand(data, max_pip=rules.max_pip)
+        stored = sanitize_image(data, max_side=STORED_SIDE)
+    except ImageError as error:
+        raise GameError(str(error)) from None
+    except VisionError as error:
+        raise GameError(f"The photo could not be read: {error}") from None
+    _purge_pending(game)
+    photo = Photo(
+        game_id=game.id,
+        seat_position=position,
+        token=secrets.token_urlsafe(16),
+        image=stored,
+        reading=reading.as_dict(),
+    )
+    db.session.add(photo)
+    db.session.flush()
+    return _check_from(photo, game)
+
+
+def photo_check(game: Game, token: str) -> PhotoCheck | None:
+    """A reading made earlier for this game (shown again after the form is sent back)."""
+    photo = _photo(game, token)
+    return _check_from(photo, game) if photo is not None else None
+
+
+def _photo(game: Game, token: str) -> Photo | None:
+    if not token:
+        return None
+    return db.session.scalars(
+        select(Photo).where(Photo.game_id == game.id, Photo.token == token)
+    ).first()
+
+
+def photo_bytes(game: Game, token: str) -> bytes | None:
+    photo = _photo(game, token)
+    return photo.image if photo is not None else None
+
+
+def settle_photos(game: Game, recorded: Round, tokens: dict[int, str]) -> None:
+    """After a round is saved: keep its photos with it if the game keeps photos, else delete
+    them. Photos read for other players and never used are deleted too."""
+    keep = bool(game.keep_photos)
+    for position, token in tokens.items():
+        photo = _photo(game, token)
+        if photo is None or photo.seat_position != position:
+            continue
+        if keep:
+            photo.round_id = recorded.id
+        else:
+            db.session.delete(photo)
+    db.session.flush()
+
+
+def _purge_pending(game: Game) -> None:
+    cutoff = datetime.now(UTC) - PENDING_FOR
+    db.session.execute(
+        delete(Photo).where(
+            Photo.game_id == game.id, Photo.round_id.is_(None), Photo.created_at < cutoff
+        )
+    )
+
+
+def round_photos(game: Game) -> dict[tuple[int, int], str]:
+    """Tokens of the photos kept with rounds: (round number, seat position) -> token."""
+    rows = db.session.execute(
+        select(Round.number, Photo.seat_position, Photo.token)
+        .join(Round, Round.id == Photo.round_id)
+        .where(Photo.game_id == game.id)
+    ).all()
+    return {(number, position): token for number, position, token in rows}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """How the photo compares with what the player entered: ``agrees`` or not, in words, and
+    what the two choices would keep."""
+
+    agrees: bool
+    message: str
+    typed: int | None = None
+
+
+def compare(
+    check: PhotoCheck, typed_hand: int | None, typed_tiles: str, tiles_hand: int | None
+) -> Verdict:
+    """Compare a reading with a typed total or typed tiles. The photo never wins on its own:
+    when they differ the player picks."""
+    own_tiles = typed_tiles.strip() and typed_tiles.strip() != check.tiles_text
+    if own_tiles and tiles_hand is not None and tiles_hand != check.total:
+        return Verdict(
+            False, f"Photo reads {check.total}, your tiles give {tiles_hand}.", typed=tiles_hand
+        )
+    if typed_hand is not None and typed_hand != check.total:
+        return Verdict(
+            False, f"Photo reads {check.total}, you typed {typed_hand}.", typed=typed_hand
+        )
+    if typed_hand is not None or own_tiles:
+        return Verdict(True, f"Photo reads {check.total}: it agrees with what you entered.")
+    return Verdict(True, f"Photo reads {check.total}. Its tiles are in the tiles box.")

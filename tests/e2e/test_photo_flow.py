@@ -1,0 +1,60 @@
+"""Photo check in a phone browser: take a photo, see the tiles outlined, correct one, save."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.test_game_flow import NAMES, _start_game
+
+pytestmark = pytest.mark.e2e
+
+
+def test_photo_correction_and_save(
+    page: Page, live_server: str, shoot: Any, tmp_path: Path
+) -> None:
+    np = pytest.importorskip("numpy", reason="the photo extra is not installed")
+    synth = pytest.importorskip("scorekeeper.vision.synth")
+    scene = synth.render_hand(
+        np.random.default_rng(7),
+        [(5, 12), (3, 4), (6, 6)],
+        size=(1280, 960),
+        difficulty=0.0,
+        allow_cut=False,
+    )
+    photo = tmp_path / "hand.png"
+    photo.write_bytes(synth.encode_png(scene.image))
+
+    public_id = _start_game(page, live_server, NAMES)
+    page.get_by_role("link", name="Enter round 1 scores").click()
+    page.locator("#seat-0 .went-out").click()
+    page.locator("#seat-2 input.points").fill("9")
+    page.locator("#seat-3 input.points").fill("14")
+    page.locator("#seat-1 input.points").fill("30")
+    # Choosing the photo reads it at once (no extra button with JavaScript).
+    page.locator("#seat-1 summary").click()
+    page.get_by_label("Photo of Bob’s tiles").set_input_files(str(photo))
+    expect(page.locator("#seat-1 .tile-mark")).to_have_count(3)
+    expect(page.get_by_text("Photo reads 36, you typed 30.")).to_be_visible()
+    expect(page.locator("#seat-1 input.points")).to_have_value("30")  # not replaced
+    shoot("photo-reading")
+
+    page.get_by_role("button", name="Use the photo: 36").click()
+    tiles = page.locator("#seat_1-tiles")
+    expect(tiles).to_have_value("6-6, 3-4, 5-12")
+    expect(page.locator("#seat-1 input.points")).to_have_value("")
+
+    # Tap the first tile on the photo: its text is selected for correcting.
+    page.locator("#seat-1 .tile-mark").first.click()
+    selected = tiles.evaluate("b => b.value.slice(b.selectionStart, b.selectionEnd)")
+    assert selected == "6-6"
+    page.keyboard.type("6-5")
+    expect(page.locator("#seat-1-feedback")).to_contain_text("35")
+    shoot("photo-corrected")
+    page.get_by_role("button", name="Save round 1").click()
+    expect(page.get_by_text("Round 1 saved.")).to_be_visible()
+    csv_text = page.request.get(f"{live_server}/g/{public_id}/game.csv").text()
+    assert 'Bob,35,"5-6, 3-4, 5-12"' in csv_text

@@ -1,0 +1,186 @@
+"""Photo check on round entry: upload errors, the reading filling the tiles, disagreement with a
+typed total, keeping or deleting photos with the game's setting."""
+
+from __future__ import annotations
+
+import io
+import re
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from werkzeug.datastructures import FileStorage
+from werkzeug.test import encode_multipart
+
+from scorekeeper.extensions import db
+from scorekeeper.games import photos
+from scorekeeper.models import Photo
+from scorekeeper.rules import Tile
+from scorekeeper.vision import Reading, TileReading
+from tests.web.helpers import form_token, round_data, start_game
+
+np = pytest.importorskip("numpy", reason="the photo extra is not installed")
+PIL = pytest.importorskip("PIL.Image", reason="the photo extra is not installed")
+
+NAMES = ["Ann", "Bob", "Cy"]
+
+
+def _png(width: int = 64, height: int = 48) -> bytes:
+    buffer = io.BytesIO()
+    PIL.new("RGB", (width, height), (30, 90, 40)).save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+def _reading(tiles: list[tuple[int, int]], confident: bool = True) -> Reading:
+    return Reading(
+        tiles=[
+            TileReading(
+                tile=Tile(a, b),
+                confidence=0.95,
+                corners=((10.0 + i, 10.0), (20.0 + i, 10.0), (20.0 + i, 30.0), (10.0 + i, 30.0)),
+                halves=(a, b),
+            )
+            for i, (a, b) in enumerate(tiles)
+        ],
+        total=sum(a + b for a, b in tiles),
+        confident=confident,
+        problems=[] if confident else ["Two tiles touch: the reader may have mixed them up."],
+        width=64,
+        height=48,
+    )
+
+
+@pytest.fixture
+def fake_reader(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    """Stand-in for the pip counter: these tests are about the flow, not the counting."""
+    holder: dict[str, Any] = {"reading": _reading([(5, 12), (3, 4), (0, 0)])}
+    monkeypatch.setattr(photos, "read_hand", lambda data, max_pip=12: holder["reading"])
+    return holder
+
+
+def _upload(client: FlaskClient, public_id: str, data: bytes, seat: int = 1, **fields: Any) -> Any:
+    form = round_data(fields.pop("points", {}), went_out=fields.pop("went_out", None), **fields)
+    form.setdefault("form_token", form_token(client, public_id))
+    form["action"] = f"read_photo:{seat}"
+    form[f"seat_{seat}-photo"] = FileStorage(
+        io.BytesIO(data), "hand.jpg", content_type="image/jpeg"
+    )
+    # Encoded in memory: the test client would spool a big body to a file it never closes.
+    boundary, body = encode_multipart(form)
+    return client.post(
+        f"/g/{public_id}/round",
+        data=body,
+        content_type=f"multipart/form-data; boundary={boundary}",
+    )
+
+
+def _hidden(page: str, name: str) -> str:
+    match = re.search(rf'name="{re.escape(name)}" type="hidden" value="([^"]*)"', page)
+    assert match, name
+    return match.group(1)
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"this is not a photo", "not"),
+        (_png()[:40], ""),
+        (b"", "No photo arrived"),
+        (b"\xff\xd8\xff" + b"0" * (15 * 1024 * 1024 + 10), "15 MB"),
+    ],
+)
+def test_bad_uploads_get_a_message_and_keep_the_round(
+    client: FlaskClient, data: bytes, message: str
+) -> None:
+    public_id = start_game(client, NAMES)
+    response = _upload(client, public_id, data, points={0: 0, 2: 17}, went_out=0)
+    assert response.status_code == 200
+    page = response.get_data(as_text=True)
+    assert 'class="field-error" role="alert"' in page
+    assert message in page
+    assert 'value="17"' in page  # what was typed is still there
+
+
+def test_decompression_bomb_is_refused(client: FlaskClient) -> None:
+    public_id = start_game(client, NAMES)
+    buffer = io.BytesIO()
+    PIL.new("1", (30000, 30000)).save(buffer, format="PNG")
+    page = _upload(client, public_id, buffer.getvalue()).get_data(as_text=True)
+    assert 'class="field-error" role="alert"' in page
+
+
+def test_reading_fills_the_tiles_and_scores_them_by_the_house_rules(
+    client: FlaskClient, fake_reader: dict[str, Any]
+) -> None:
+    public_id = start_game(client, NAMES, double_blank=50)
+    page = _upload(client, public_id, _png()).get_data(as_text=True)
+    assert "5-12, 3-4, 0-0</textarea>" in page
+    assert "Photo reads 74" in page  # 17 + 7 + 50 for the double blank
+    assert page.count('class="tile-mark"') == 3
+    token = _hidden(page, "seat_1-photo_token")
+    image = client.get(f"/g/{public_id}/photos/{token}.jpg")
+    assert image.status_code == 200 and image.mimetype == "image/jpeg"
+    stranger = client.application.test_client()
+    assert stranger.get(f"/g/{public_id}/photos/{token}.jpg").status_code == 302
+
+
+def test_disagreement_with_a_typed_total_lets_the_player_pick(
+    client: FlaskClient, fake_reader: dict[str, Any]
+) -> None:
+    public_id = start_game(client, NAMES)
+    page = _upload(client, public_id, _png(), points={1: 22}).get_data(as_text=True)
+    assert "Photo reads 24, you typed 22." in page
+    assert 'value="22"' in page  # never silently replaced
+    token = _hidden(page, "seat_1-photo_token")
+    data = round_data({0: 0, 1: 22, 2: 9}, tiles={1: "5-12, 3-4, 0-0"}, went_out=0)
+    data.update({"seat_1-photo_token": token, "form_token": "t", "action": "use_photo:1"})
+    page = client.post(f"/g/{public_id}/round", data=data).get_data(as_text=True)
+    assert 'value="22"' not in page and "5-12, 3-4, 0-0</textarea>" in page
+    data["action"] = "keep_typed:1"
+    page = client.post(f"/g/{public_id}/round", data=data).get_data(as_text=True)
+    assert 'value="22"' in page and "5-12, 3-4, 0-0</textarea>" not in page
+
+
+def test_unsure_reading_says_so_with_capture_advice(
+    client: FlaskClient, fake_reader: dict[str, Any]
+) -> None:
+    fake_reader["reading"] = _reading([(6, 6)], confident=False)
+    public_id = start_game(client, NAMES)
+    page = _upload(client, public_id, _png()).get_data(as_text=True)
+    assert "The reader is not sure" in page and "Two tiles touch" in page
+    assert "plain surface" in page
+
+
+@pytest.mark.parametrize("keep", [False, True])
+def test_photos_are_kept_only_when_the_game_says_so_and_go_with_the_game(
+    app: Flask, client: FlaskClient, fake_reader: dict[str, Any], keep: bool
+) -> None:
+    public_id = start_game(client, NAMES, **({"keep_photos": "y"} if keep else {}))
+    page = _upload(client, public_id, _png()).get_data(as_text=True)
+    data = round_data({0: 0, 2: 9}, tiles={1: "5-12, 3-4, 0-0"}, went_out=0)
+    data.update({"seat_1-photo_token": _hidden(page, "seat_1-photo_token"), "form_token": "save-1"})
+    assert client.post(f"/g/{public_id}/round", data=data).status_code == 302
+    with app.app_context():
+        stored = db.session.scalars(db.select(Photo)).all()
+        assert len(stored) == (1 if keep else 0)
+        assert all(photo.round_id is not None for photo in stored)
+        assert all(b"Exif" not in photo.image[:200] for photo in stored)
+    assert client.post(f"/g/{public_id}/delete").status_code == 302
+    assert client.get(f"/g/{public_id}").status_code == 404
+    with app.app_context():
+        assert db.session.scalars(db.select(Photo)).all() == []
+
+
+def test_the_real_reader_counts_a_clean_synthetic_hand(client: FlaskClient) -> None:
+    synth = pytest.importorskip("scorekeeper.vision.synth")
+    scene = synth.render_hand(
+        np.random.default_rng(7),
+        [(5, 12), (3, 4), (6, 6)],
+        size=(1280, 960),
+        difficulty=0.0,
+        allow_cut=False,
+    )
+    public_id = start_game(client, NAMES)
+    page = _upload(client, public_id, synth.encode_png(scene.image)).get_data(as_text=True)
+    assert "Photo reads 36" in page  # 12 + 7 + 17
