@@ -31,6 +31,7 @@ from scorekeeper.rules.standings import (
     games_of,
     head_to_head,
     night_results,
+    placings,
     player_lines,
     standings,
 )
@@ -79,9 +80,11 @@ def seat_results(league_id: int, period: Period = Period()) -> list[SeatResult]:
         query = query.where(Night.played_on >= period.start)
     if period.end is not None:
         query = query.where(Night.played_on <= period.end)
+    # Plain Core rows (no ORM row processing): thousands of rows for a big league.
+    rows = db.session.connection().execute(query).all()
     return [
         SeatResult(game, night, played_on, player, int(points), int(count), int(out))
-        for game, night, played_on, player, points, count, out in db.session.execute(query)
+        for game, night, played_on, player, points, count, out in rows
     ]
 
 
@@ -179,16 +182,18 @@ def player_report(league: League, player: Player, period: Period = Period()) -> 
     names = {pid: person.name for pid, person in everyone.items()}
     method = league_method(league)
     ratings = _ratings_for(method, results)
+    placed = placings(results, method.placement_points)
     lines = player_lines(
         results,
         method.placement_points,
         method.best_nights if method.kind == "points" else None,
         ratings,
+        placed=placed,
     )
     members = [p.id for p in everyone.values() if not p.is_guest and p.merged_into_id is None]
-    table = standings(results, method, ratings=ratings, ranked_players=members)
+    table = standings(results, method, ratings=ratings, ranked_players=members, lines=lines)
     standing = next((r for r in table.ranked if r.line.player == player.id), None)
-    played = games_of(results, player.id, method.placement_points)
+    played = games_of(results, player.id, method.placement_points, placed=placed)
     info = _game_info({p.result.game for p in played})
     rows = [
         GameRow(p, *info.get(p.result.game, ("", "")))

@@ -36,9 +36,7 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
-from typing import Any
-
-from scorekeeper.rules.ranking import rank_values
+from typing import Any, NamedTuple
 
 METHODS = ("average", "wins", "points", "rating")
 DEFAULT_PLACEMENT_POINTS = (5, 3, 2, 1)
@@ -54,8 +52,7 @@ METHOD_NAMES = {
 }
 
 
-@dataclass(frozen=True)
-class SeatResult:
+class SeatResult(NamedTuple):
     """One player's finished game: ``total`` points over ``rounds`` rounds, ``went_out`` of them
     gone out, at ``game`` on ``night`` (``played_on``)."""
 
@@ -168,20 +165,23 @@ def game_placings(
     totals: Mapping[Hashable, int], table: Sequence[int] = DEFAULT_PLACEMENT_POINTS
 ) -> dict[Hashable, Placing]:
     """Places at one table (lowest total 1st, equal totals share), wins and placement points."""
-    places = rank_values(totals)
-    sharing: dict[int, int] = defaultdict(int)
-    for place in places.values():
-        sharing[place] += 1
-    return {
-        player: Placing(
+    ordered = sorted(totals.values())
+    by_total: dict[int, Placing] = {}
+    index = 0
+    while index < len(ordered):
+        end = index
+        while end < len(ordered) and ordered[end] == ordered[index]:
+            end += 1
+        place, sharing = index + 1, end - index
+        by_total[ordered[index]] = Placing(
             place=place,
-            tied=sharing[place] > 1,
+            tied=sharing > 1,
             win=place == 1,
-            points=shared_points(place, sharing[place], table),
-            players=len(totals),
+            points=shared_points(place, sharing, table),
+            players=len(ordered),
         )
-        for player, place in places.items()
-    }
+        index = end
+    return {player: by_total[total] for player, total in totals.items()}
 
 
 def by_game(results: Iterable[SeatResult]) -> dict[Hashable, list[SeatResult]]:
@@ -242,10 +242,13 @@ def player_lines(
     table: Sequence[int] = DEFAULT_PLACEMENT_POINTS,
     best_nights: int | None = None,
     ratings: Mapping[Hashable, float] | None = None,
+    placed: Mapping[tuple[Hashable, Hashable], Placing] | None = None,
 ) -> dict[Hashable, PlayerLine]:
     """Each player's line. Placement points are summed over all games, or, with ``best_nights``
-    N, over the player's N best nights (a night's points are the sum of its games)."""
-    placed = placings(results, table)
+    N, over the player's N best nights (a night's points are the sum of its games).
+    ``placed`` is ``placings(results, table)`` when the caller has it already."""
+    if placed is None:
+        placed = placings(results, table)
     mine: dict[Hashable, list[SeatResult]] = defaultdict(list)
     for result in results:
         mine[result.player].append(result)
@@ -470,21 +473,24 @@ def standings(
     ratings: Mapping[Hashable, float] | None = None,
     ranked_players: Iterable[Hashable] | None = None,
     order: Callable[[Any], Any] | None = None,
+    lines: Mapping[Hashable, PlayerLine] | None = None,
 ) -> Standings:
     """The league table of ``results`` by ``method`` (see the module docstring for the rules).
 
     Every result counts for places at its table, but only ``ranked_players`` (default: everyone)
     appear in the table, so guests' games still decide who beat whom. ``nights_held`` defaults
-    to the nights in ``results``.
+    to the nights in ``results``; ``lines`` are ``player_lines`` of the results under
+    ``method`` when the caller has them already.
     """
     if nights_held is None:
         nights_held = len({result.night for result in results})
-    lines = player_lines(
-        results,
-        method.placement_points,
-        method.best_nights if method.kind == "points" else None,
-        ratings,
-    )
+    if lines is None:
+        lines = player_lines(
+            results,
+            method.placement_points,
+            method.best_nights if method.kind == "points" else None,
+            ratings,
+        )
     if ranked_players is not None:
         wanted = set(ranked_players)
         lines = {player: line for player, line in lines.items() if player in wanted}
@@ -532,9 +538,11 @@ def games_of(
     results: Sequence[SeatResult],
     player: Hashable,
     table: Sequence[int] = DEFAULT_PLACEMENT_POINTS,
+    placed: Mapping[tuple[Hashable, Hashable], Placing] | None = None,
 ) -> list[PlayedGame]:
     """A player's games in the order of ``results`` with their place at each table."""
-    placed = placings(results, table)
+    if placed is None:
+        placed = placings(results, table)
     return [
         PlayedGame(result, placed[(result.game, player)])
         for result in results

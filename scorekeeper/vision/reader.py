@@ -22,13 +22,14 @@ MODEL_PATH = Path(__file__).resolve().parent / "models" / "halves.onnx"
 CROP_SIDE = 2000  # halves are cut from a copy this size (long side); detection uses 1280
 MAX_CANDIDATES = 240
 HYPOTHESES = 3  # outline sizes tried per bar
+TTA = True  # average over mirrored and closer crops of the tiles kept
 MODEL_MAX_PIP = 12
 
 # Calibrated on synthetic photos (see README): a tile counts as sure when both halves are.
 SURE_TILE = 0.9
 ACCEPT_TILE = 0.5  # below this "is a tile" probability an outline is dropped
-BLUR_LIMIT = 0.035  # edge blur (sigma) as a fraction of the tile width
-GLARE_LIMIT = 0.12  # fraction of a tile's face blown out to white
+BLUR_LIMIT = 0.018  # estimated edge blur (sigma) as a fraction of the tile width
+GLARE_LIMIT = 0.04  # fraction of a tile's face covered by a blown-out highlight
 
 PROBLEM_NO_TILES = (
     "No domino tiles were found. Take the photo from straight above, with the tiles face up "
@@ -43,6 +44,10 @@ PROBLEM_TOUCHING = "Some tiles are touching. Spread them apart a little so each 
 PROBLEM_UNSURE = "Some pips could not be counted for sure. Please count the marked tiles by hand."
 PROBLEM_UNREADABLE = (
     "Something that looks like a tile could not be read (it may be tilted, covered or blurred)."
+)
+PROBLEM_SURFACE = (
+    "The surface is about the same colour as the tiles, so the reader cannot be sure it found "
+    "every tile. A darker, plain surface works best."
 )
 PROBLEM_SMALL = (
     "The tiles are very small in the photo. Hold the phone closer (about 40 cm above the tiles)."
@@ -96,36 +101,109 @@ def _grow(c: np.ndarray, f: float) -> np.ndarray:
 
 
 def _blur_sigma(gray: np.ndarray, corners: np.ndarray) -> float:
-    """Estimated blur (Gaussian sigma, in pixels) of the bar's long edges."""
-    c = corners
+    """Estimated blur (Gaussian sigma, in pixels) from the width of the bar's edges: the
+    distance over which the brightness climbs from the bar to the face (10 % to 90 %)."""
+    c = np.asarray(corners, np.float64)
     m0, m1 = (c[0] + c[3]) / 2, (c[1] + c[2]) / 2  # ends of the bar line
     along = m1 - m0
     W = float(np.linalg.norm(along))
     if W < 8:
         return 0.0
     n = (c[3] - c[0]) / max(np.linalg.norm(c[3] - c[0]), 1e-6)
-    span = 0.12 * W
-    k = np.linspace(-span, span, max(9, int(2 * span) + 1))
-    sig = []
+    span = 0.2 * W
+    step = 0.5
+    k = np.arange(-span, span + step, step)
+    xs, ys = [], []
     for s in np.linspace(0.3, 0.7, 7):
         p = m0 + along * s
-        xs = (p[0] + k * n[0]).astype(np.float32).reshape(1, -1)
-        ys = (p[1] + k * n[1]).astype(np.float32).reshape(1, -1)
-        prof = cv2.remap(gray, xs, ys, cv2.INTER_LINEAR).ravel().astype(np.float32)
-        step = k[1] - k[0]
-        contrast = float(np.percentile(prof, 90) - prof.min())
-        if contrast < 30:
+        xs.append(p[0] + k * n[0])
+        ys.append(p[1] + k * n[1])
+    prof = cv2.remap(gray, np.float32(xs), np.float32(ys), cv2.INTER_LINEAR).astype(np.float32)
+    rises = []
+    q = len(k) // 5
+    for row in prof:
+        mid = len(row) // 2
+        win = row[mid - len(row) // 4 : mid + len(row) // 4 + 1]
+        im = int(np.argmin(win)) + mid - len(row) // 4
+        face = float(np.median(np.concatenate([row[:q], row[-q:]])))
+        lo = float(row[im])
+        depth = face - lo
+        if depth < 25:
             continue
-        d = float(np.abs(np.diff(prof)).max() / step)
-        if d > 0:
-            sig.append(contrast / (d * 2.5066))
-    return float(np.median(sig)) if sig else 0.0
+        r = []
+        for direction in (1, -1):
+            seg = row[im::direction]
+            a = np.argmax(seg >= lo + 0.1 * depth)
+            b = np.argmax(seg >= lo + 0.9 * depth)
+            if seg[b] >= lo + 0.9 * depth:
+                r.append((b - a) * step)
+        if r:
+            rises.append(min(r))
+    if len(rises) < 3:
+        return 0.0
+    return float(np.median(rises)) / 2.56
 
 
-def _blown_fraction(blown: np.ndarray, corners: np.ndarray) -> float:
-    """Fraction of a tile's face (inner 90 %) that is blown out to white."""
+def _touching(quads: list[np.ndarray]) -> bool:
+    """Whether any two tile outlines touch (or nearly: within 1.5 % of their size)."""
+    grown = [_grow(q, 1.015).astype(np.float32) for q in quads]
+    for a in range(len(grown)):
+        for b in range(a + 1, len(grown)):
+            inter, _ = cv2.intersectConvexConvex(grown[a], grown[b])
+            if inter > 0:
+                return True
+    return False
+
+
+def _unexplained(small: np.ndarray, quads: list[np.ndarray]) -> tuple[int, int, bool]:
+    """Face-coloured areas the size of a tile that no tile read explains: a tile that was
+    not found (bar hidden by glare, ...). Returns (how many inside the frame, how many at its
+    edge (tiles cut off), whether the surface itself has the colour of the tiles, so missing
+    tiles cannot be ruled out)."""
+    if not quads:
+        return 0, 0, False
+    h, w = small.shape[:2]
+    widths = [float(np.linalg.norm(q[1] - q[0])) for q in quads]
+    W = float(np.median(widths))
+    tile_area = 2 * W * W
+    lab = cv2.cvtColor(small, cv2.COLOR_RGB2LAB).astype(np.float32)
+    inner = np.zeros((h, w), np.uint8)
+    cover = np.zeros((h, w), np.uint8)
+    for q in quads:
+        cv2.fillConvexPoly(inner, _grow(q, 0.75).astype(np.int32), 1)
+        cv2.fillConvexPoly(cover, _grow(q, 1.12).astype(np.int32), 1)
+    if inner.sum() < 10:
+        return 0, 0, False
+    face = np.median(lab[inner > 0], axis=0)
+    wts = np.array([1.0, 1.6, 1.6], np.float32)
+    dist = np.sqrt((((lab - face) * wts) ** 2).sum(axis=2))
+    like = ((dist < 28) | (small.min(axis=2) >= 250)).astype(np.uint8)
+    like[cover > 0] = 0
+    k = max(3, int(0.3 * W)) | 1
+    like = cv2.morphologyEx(
+        like, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    )
+    n, _, stats, _ = cv2.connectedComponentsWithStats(like, connectivity=8)
+    if n <= 1:
+        return 0, 0, False
+    st = stats[1:]
+    areas = st[:, cv2.CC_STAT_AREA]
+    x0, y0 = st[:, cv2.CC_STAT_LEFT], st[:, cv2.CC_STAT_TOP]
+    x1, y1 = x0 + st[:, cv2.CC_STAT_WIDTH], y0 + st[:, cv2.CC_STAT_HEIGHT]
+    at_edge = (x0 <= 1) | (y0 <= 1) | (x1 >= w - 1) | (y1 >= h - 1)
+    similar = bool((areas > 4 * tile_area).any() or areas.sum() > 0.25 * h * w)
+    if similar:
+        return 0, 0, True
+    missed = int((~at_edge & (areas >= 0.4 * tile_area)).sum())
+    cut = int((at_edge & (areas >= 0.15 * tile_area)).sum())
+    return missed, cut, False
+
+
+def _glare_fraction(rgb: np.ndarray, corners: np.ndarray) -> float:
+    """Fraction of a tile's face (inner 90 %) covered by a highlight: blown out to white while
+    the rest of the face is not (a face that is all near white is just brightly lit)."""
     q = _grow(corners, 0.9)
-    h, w = blown.shape
+    h, w = rgb.shape[:2]
     x0, y0 = np.floor(q.min(axis=0)).astype(int)
     x1, y1 = np.ceil(q.max(axis=0)).astype(int) + 1
     x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
@@ -134,7 +212,15 @@ def _blown_fraction(blown: np.ndarray, corners: np.ndarray) -> float:
     mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.fillConvexPoly(mask, (q - [x0, y0]).astype(np.int32), 1)
     area = int(mask.sum())
-    return float((blown[y0:y1, x0:x1] & mask).sum()) / area if area else 0.0
+    if not area:
+        return 0.0
+    roi = rgb[y0:y1, x0:x1]
+    lo = roi.min(axis=2)
+    face = float(np.median(lo[mask > 0]))
+    if face >= 235:
+        return 0.0
+    blown = (lo >= 250) & (mask > 0)
+    return float(blown.sum()) / area
 
 
 def read_rgb(
@@ -186,8 +272,20 @@ def read_rgb(
         kept.append(int(i))
         groups_done.add(cands[i].group)
 
+    # look again at the tiles kept: mirrored and slightly closer crops, probabilities averaged
+    if kept and TTA:
+        extra = []
+        for i in kept:
+            for q in half_quads(cands[i].corners / s):
+                extra += [src.crop(q)[:, ::-1], src.crop(_grow(q, 0.95))]
+        p2 = classify_halves(np.stack(extra)).reshape(len(kept), 2, 2, NOT_A_HALF + 1)
+        for n, i in enumerate(kept):
+            probs[i] = (probs[i] + p2[n].sum(axis=1)) / 3
+        is_tile = np.min(1 - probs[:, :, NOT_A_HALF], axis=1)
+        counts = probs[:, :, : max_pip + 1]
+        counts = counts / np.maximum(counts.sum(axis=2, keepdims=True), 1e-9)
+
     gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
-    blown = (rgb.min(axis=2) >= 250).astype(np.uint8)
     problems: list[str] = []
     tiles: list[TileReading] = []
     sure = True
@@ -214,7 +312,7 @@ def read_rgb(
         if sig / max(W, 1.0) > BLUR_LIMIT:
             blur = True
             conf *= 0.7
-        if _blown_fraction(blown, c_img) > GLARE_LIMIT:
+        if _glare_fraction(rgb, c_img) > GLARE_LIMIT:
             glare = True
             conf *= 0.7
         from scorekeeper.rules import Tile
@@ -223,13 +321,11 @@ def read_rgb(
         tiles.append(TileReading(Tile(va, vb), conf, corners_full, (va, vb), (ca, cb)))
         if conf < SURE_TILE:
             sure = False
-    for a in range(len(kept)):
-        for b in range(a + 1, len(kept)):
-            ga = _grow(cands[kept[a]].corners, 1.04)
-            gb = _grow(cands[kept[b]].corners, 1.04)
-            inter, _ = cv2.intersectConvexConvex(ga.astype(np.float32), gb.astype(np.float32))
-            if inter > 0:
-                touching = True
+    touching = _touching([cands[i].corners for i in kept])
+    missed, cut_missed, similar = _unexplained(small, [cands[i].corners for i in kept])
+    if cut_missed:
+        cut = True
+        sure = False
 
     if not tiles:
         problems.append(PROBLEM_NO_TILES)
@@ -245,10 +341,17 @@ def read_rgb(
         sure = False
     if touching:
         problems.append(PROBLEM_TOUCHING)
-    if rejected_strong:
+    if rejected_strong or missed:
         problems.append(PROBLEM_UNREADABLE)
         sure = False
-    if tiles and not sure and not (blur or glare or cut or small_tiles or rejected_strong):
+    if similar:
+        problems.append(PROBLEM_SURFACE)
+        sure = False
+    if (
+        tiles
+        and not sure
+        and not (blur or glare or cut or small_tiles or rejected_strong or missed or similar)
+    ):
         problems.append(PROBLEM_UNSURE)
     if (blur or glare or cut) and sure:
         sure = False

@@ -294,8 +294,9 @@ def render_background(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
         weave = (np.sin(xx * 2 * np.pi / p) * np.sin(yy * 2 * np.pi / p)) * 0.5 + 0.5
         img *= (1 - rng.uniform(0.04, 0.12) * weave)[..., None]
     # low-frequency mottling and fine noise
-    small = rng.normal(0, 1, (max(2, h // 64), max(2, w // 64), 3)).astype(np.float32)
-    mott = cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
+    small = rng.normal(0, 1, (max(2, h // 64), max(2, w // 64), 1)) * np.ones(3)
+    small += rng.normal(0, 0.3, small.shape)  # mostly brightness, a little colour
+    mott = cv2.resize(small.astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
     img += mott * rng.uniform(2, 12)
     if rng.random() < 0.3:  # a straight edge (table edge, cloth seam)
         p1 = (int(rng.uniform(0, w)), 0)
@@ -336,7 +337,7 @@ def _overlaps(quad, others, margin):
     return False
 
 
-def _place_tiles(rng, n, w, h, W, L, mode):
+def _place_tiles(rng, n, w, h, W, L, mode, inside=False):
     quads = []
     if mode == "row":
         ang = rng.uniform(-0.3, 0.3) + (np.pi / 2 if rng.random() < 0.3 else 0)
@@ -350,7 +351,7 @@ def _place_tiles(rng, n, w, h, W, L, mode):
             quads.append(_tile_quad(c[0], c[1], ang + rng.normal(0, 0.02), W, L))
         return quads
     tries = 0
-    while len(quads) < n and tries < 400:
+    while len(quads) < n and tries < (1500 if inside else 400):
         tries += 1
         cx = rng.uniform(0.02 * w, 0.98 * w)
         cy = rng.uniform(0.02 * h, 0.98 * h)
@@ -359,6 +360,8 @@ def _place_tiles(rng, n, w, h, W, L, mode):
         else:
             ang = rng.uniform(0, np.pi)
         q = _tile_quad(cx, cy, ang, W, L)
+        if inside and _visible_fraction(_tile_quad(cx, cy, ang, W * 1.1, L * 1.05), w, h) < 0.999:
+            continue
         grow = _tile_quad(cx, cy, ang, W * 1.15, L * 1.08) if rng.random() < 0.85 else q
         if not _overlaps(grow, quads, 0):
             quads.append(q)
@@ -412,7 +415,7 @@ def render_hand(
     L = W * style.aspect
     if mode is None:
         mode = str(rng.choice(["scatter", "scatter", "grid", "row"]))
-    quads = _place_tiles(rng, n, w, h, W, L, mode)
+    quads = _place_tiles(rng, n, w, h, W, L, mode, inside=not allow_cut)
     if not allow_cut:
         quads = [q for q in quads if _visible_fraction(q, w, h) > 0.999]
     tiles = tiles[: len(quads)]
