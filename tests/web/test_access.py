@@ -24,6 +24,7 @@ WRITE_ROUTES = [
     ("/g/{id}/finish", {}),
     ("/g/{id}/reopen", {}),
     ("/g/{id}/again", {}),
+    ("/g/{id}/delete", {}),
 ]
 
 
