@@ -1,0 +1,220 @@
+"""Benchmark of the league pages at scale (prints numbers; not a test).
+
+    .venv/bin/python benchmarks/bench_leagues.py [--runs 40] [--postgres auto|URL]
+
+Seeds the demo league (``seed-demo``: 260 weekly nights, 3 tables of 6, about 61,000 round
+scores) into a temporary SQLite file, and into PostgreSQL when asked (``--postgres URL``, or
+``BENCH_DATABASE_URL``, or ``--postgres auto`` to start a throw-away PostgreSQL 15 server as the
+``postgres`` user with its socket under /tmp, as .ci/run does). Then prints:
+- the seed time,
+- median (and 90th percentile) server time of the standings page by each ranking method over
+  all nights, the standings as they open (the current season), a player page and a night page,
+- SQL queries per page on a small league (10 nights) and on the big one: the same numbers.
+Server time is measured around the Flask test client call (routing, SQL, the standings maths,
+templates), without network.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from flask import Flask  # noqa: E402
+from flask_migrate import upgrade  # noqa: E402
+from sqlalchemy import event, inspect, text  # noqa: E402
+
+from scorekeeper import create_app  # noqa: E402
+from scorekeeper.extensions import db  # noqa: E402
+from scorekeeper.leagues.demo import DEMO_PASSPHRASE, seed_demo  # noqa: E402
+from scorekeeper.models import League  # noqa: E402
+
+
+def _app(url: str) -> Flask:
+    app = create_app(
+        {
+            "DATABASE_URL": url,
+            "SECRET_KEY": "bench",
+            "TESTING": True,
+            "WTF_CSRF_ENABLED": False,
+            "RATELIMIT_ENABLED": False,
+        }
+    )
+    with app.app_context():
+        with db.engine.begin() as connection:
+            for table in reversed(inspect(connection).get_table_names()):
+                cascade = " CASCADE" if connection.dialect.name == "postgresql" else ""
+                connection.execute(text(f'DROP TABLE IF EXISTS "{table}"{cascade}'))
+        upgrade()
+    return app
+
+
+def _timed(client: Any, url: str, runs: int) -> tuple[float, float]:
+    client.get(url)  # warm: templates compiled, caches filled
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        response = client.get(url)
+        times.append((time.perf_counter() - started) * 1000)
+        assert response.status_code == 200, (url, response.status_code)
+    times.sort()
+    return statistics.median(times), times[max(0, int(len(times) * 0.9) - 1)]
+
+
+def _queries(app: Flask, client: Any, url: str) -> int:
+    statements: list[str] = []
+
+    def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        statements.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    client.get(url)
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        client.get(url)
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+    return len(statements)
+
+
+def _set_ranking(app: Flask, code: str, ranking: str) -> None:
+    with app.app_context():
+        league = db.session.scalars(db.select(League).where(League.code == code)).one()
+        league.ranking = ranking
+        db.session.commit()
+
+
+def bench(url: str, label: str, args: argparse.Namespace) -> None:
+    print(f"\n== {label}")
+    app = _app(url)
+    with app.app_context():
+        started = time.perf_counter()
+        demo = seed_demo(nights=args.nights, tables=args.tables, players=args.players, seed=1)
+        db.session.commit()
+        seeded = time.perf_counter() - started
+        big = (demo.league.code, demo.league.players[0].id, demo.league.nights[-1].id)
+        small_demo = seed_demo(nights=10, tables=args.tables, players=args.players, seed=2)
+        db.session.commit()
+        small = (
+            small_demo.league.code,
+            small_demo.league.players[0].id,
+            small_demo.league.nights[-1].id,
+        )
+        written = demo.written
+        # Fresh bulk-loaded tables: gather planner statistics (and, on PostgreSQL, the
+        # visibility map that index-only scans need), as autovacuum would on a live server.
+        with db.engine.connect() as connection:
+            if connection.dialect.name == "postgresql":
+                connection.execution_options(isolation_level="AUTOCOMMIT").execute(
+                    text("VACUUM ANALYZE")
+                )
+            else:
+                connection.execute(text("ANALYZE"))
+                connection.commit()
+    print(
+        f"seed-demo: {written.nights} nights, {written.games} games, {written.rounds} rounds, "
+        f"{written.scores} round scores in {seeded:.1f} s"
+    )
+    client = app.test_client()
+    for code, _, _ in (big, small):
+        client.post(f"/leagues/{code}/unlock", data={"passphrase": DEMO_PASSPHRASE})
+
+    def pages(league: tuple[str, int, int]) -> dict[str, str]:
+        code, player, night = league
+        return {
+            "standings as it opens (this season)": f"/leagues/{code}",
+            "standings, all nights": f"/leagues/{code}?season=all",
+            "player page, all nights": f"/leagues/{code}/players/{player}?season=all",
+            "player page (this season)": f"/leagues/{code}/players/{player}",
+            "night page (3 tables)": f"/leagues/{code}/nights/{night}",
+        }
+
+    print(f"\n{'page (median / p90 server time, ms)':<52}{'median':>8}{'p90':>8}")
+    for ranking in ("average", "wins", "points", "rating"):
+        _set_ranking(app, big[0], ranking)
+        median, p90 = _timed(client, pages(big)["standings, all nights"], args.runs)
+        print(f"{'standings, all nights, by ' + ranking:<52}{median:>8.1f}{p90:>8.1f}")
+    _set_ranking(app, big[0], "average")
+    for name, page in pages(big).items():
+        if name == "standings, all nights":
+            continue
+        median, p90 = _timed(client, page, args.runs)
+        print(f"{name:<52}{median:>8.1f}{p90:>8.1f}")
+
+    print(f"\n{'SQL queries per page':<52}{'10 nights':>10}{f'{args.nights} nights':>12}")
+    small_pages, big_pages = pages(small), pages(big)
+    for name in big_pages:
+        few = _queries(app, client, small_pages[name])
+        many = _queries(app, client, big_pages[name])
+        print(f"{name:<52}{few:>10}{many:>12}")
+    with app.app_context():
+        db.engine.dispose()
+
+
+@contextlib.contextmanager
+def throwaway_postgres() -> Iterator[str]:
+    """A PostgreSQL server in a temporary folder, run as the postgres user (needs root)."""
+    binaries = next(
+        (p for p in sorted(Path("/usr/lib/postgresql").glob("*/bin")) if (p / "initdb").exists()),
+        None,
+    )
+    if binaries is None or shutil.which("runuser") is None:
+        raise SystemExit("--postgres auto needs the PostgreSQL server binaries and root")
+    folder = Path(tempfile.mkdtemp(prefix="bench-pg-", dir="/tmp"))
+    shutil.chown(folder, "postgres")
+    port = "54331"
+
+    def as_postgres(*command: str) -> None:
+        subprocess.run(
+            ["runuser", "-u", "postgres", "--", *command], check=True, capture_output=True
+        )
+
+    as_postgres(str(binaries / "initdb"), "-D", f"{folder}/data", "-U", "postgres", "-A", "trust")
+    as_postgres(
+        str(binaries / "pg_ctl"), "-D", f"{folder}/data", "-l", f"{folder}/log", "-w", "-o",
+        f"-k {folder} -p {port} -c listen_addresses=''", "start",
+    )  # fmt: skip
+    try:
+        as_postgres(str(binaries / "createdb"), "-h", str(folder), "-p", port, "bench")
+        yield f"postgresql+psycopg://postgres@/bench?host={folder}&port={port}"
+    finally:
+        as_postgres(str(binaries / "pg_ctl"), "-D", f"{folder}/data", "-m", "fast", "stop")
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--nights", type=int, default=260)
+    parser.add_argument("--tables", type=int, default=3)
+    parser.add_argument("--players", type=int, default=6)
+    parser.add_argument("--runs", type=int, default=40)
+    parser.add_argument(
+        "--postgres",
+        default=os.environ.get("BENCH_DATABASE_URL", ""),
+        help="a PostgreSQL URL, or 'auto' to start a throw-away server",
+    )
+    args = parser.parse_args()
+    print(f"Python {sys.version.split()[0]} on {os.cpu_count()} cores")
+    with tempfile.TemporaryDirectory() as folder:
+        bench(f"sqlite:///{folder}/bench.sqlite", "SQLite (temporary file)", args)
+    if args.postgres == "auto":
+        with throwaway_postgres() as url:
+            bench(url, "PostgreSQL (throw-away local server)", args)
+    elif args.postgres:
+        bench(args.postgres, "PostgreSQL", args)
+
+
+if __name__ == "__main__":
+    main()
