@@ -7,6 +7,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from functools import cache
 from typing import Any
 
 from sqlalchemy import delete, select
@@ -53,8 +54,10 @@ class PhotoCheck:
     advice: list[str] = field(default_factory=list)
 
 
+@cache
 def support() -> tuple[bool, str]:
-    """Whether this installation can read photos, and what to install when it cannot."""
+    """Whether this installation can read photos, and what to install when it cannot (looked
+    up once: the installation does not change while the app runs)."""
     return photo_support()
 
 
