@@ -81,11 +81,7 @@ def seat_results(league_id: int, period: Period = Period()) -> list[SeatResult]:
     if period.end is not None:
         query = query.where(Night.played_on <= period.end)
     # Plain Core rows (no ORM row processing): thousands of rows for a big league.
-    rows = db.session.connection().execute(query).all()
-    return [
-        SeatResult(game, night, played_on, player, int(points), int(count), int(out))
-        for game, night, played_on, player, points, count, out in rows
-    ]
+    return list(map(SeatResult._make, db.session.connection().execute(query)))
 
 
 @dataclass(frozen=True)

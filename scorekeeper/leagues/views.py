@@ -57,6 +57,7 @@ from scorekeeper.models import League, Night, Player
 from scorekeeper.rules.standings import METHOD_NAMES, ordinal, shown
 
 bp = Blueprint("leagues", __name__)
+LATEST_GAMES = 30  # games listed on a player's page before "Show all"
 
 View = Callable[..., Any]
 # One budget for every way of guessing a passphrase (or a link standing for one), per address.
@@ -632,6 +633,10 @@ def _player_page(league: League, player_id: int) -> str | BaseResponse:
         period_form=form,
         chart=chart,
         aliases=aliases,
+        show_all_games=request.args.get("games") == "all",
+        latest_games=LATEST_GAMES,
+        # One url_for for every row of the games list (a long list for a regular).
+        scoreboard_url=url_for("games.scoreboard", public_id="GAME"),
     )
 
 

@@ -65,8 +65,7 @@ class SeatResult(NamedTuple):
     went_out: int = 0
 
 
-@dataclass(frozen=True)
-class Placing:
+class Placing(NamedTuple):
     """Where a player finished at one game's table."""
 
     place: int

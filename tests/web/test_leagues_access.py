@@ -376,3 +376,31 @@ def test_a_league_table_is_kept_by_any_phone_with_rights(client: FlaskClient) ->
     stranger = client.application.test_client()
     data = round_data({0: 0, 1: 9}, went_out=0, form_token="stranger-1")
     assert stranger.post(f"/g/{league.game}/round", data=data).status_code == 403
+
+
+@pytest.fixture
+def csrf_app(migrated_database: str) -> Iterator[Flask]:
+    app = make_app(migrated_database, WTF_CSRF_ENABLED=True)
+    yield app
+    with app.app_context():
+        db.session.remove()
+        empty_database()
+        db.engine.dispose()
+
+
+def test_league_forms_need_their_csrf_token(csrf_app: Flask) -> None:
+    client = csrf_app.test_client()
+    data = {"name": "Club", "passphrase": PASSPHRASE}
+    response = client.post("/leagues/new", data=data)
+    assert response.status_code == 400 and "This form has expired" in response.get_data(
+        as_text=True
+    )
+    page = client.get("/leagues/new").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)
+    assert token
+    response = client.post("/leagues/new", data={**data, "csrf_token": token.group(1)})
+    assert response.status_code == 302
+    code = response.headers["Location"].split("/")[2]
+    # Even the organiser cannot change anything without the token.
+    assert client.post(f"/leagues/{code}/players/new", data={"name": "Ann"}).status_code == 400
+    assert client.post(f"/leagues/{code}/settings/public", data={"action": "on"}).status_code == 400
