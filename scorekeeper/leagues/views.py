@@ -25,6 +25,7 @@ from flask import (
     redirect,
     render_template,
     request,
+    session,
     url_for,
 )
 from werkzeug.wrappers import Response as BaseResponse
@@ -174,8 +175,6 @@ def _page(template: str, league: League, **context: Any) -> str:
 
 @bp.get("/leagues")
 def index() -> str:
-    from flask import session
-
     device = device_hash() if "device" in session else None
     leagues = services.leagues_for(device, access.remembered_codes())
     mine = [league for league in leagues if access.league_rights(league)]
