@@ -273,3 +273,15 @@ def test_qr_code_points_at_the_share_view(client: FlaskClient) -> None:
 def test_unknown_game_is_404(client: FlaskClient) -> None:
     assert client.get("/g/nope").status_code == 404
     assert client.get("/g/nope/watch").status_code == 404
+
+
+def test_a_league_table_links_back_to_its_night(client: FlaskClient) -> None:
+    from tests.web.league_helpers import add_players, add_table, start_league, start_night
+
+    code = start_league(client)
+    ids = add_players(client, code, ["Ann", "Bob"])
+    night = start_night(client, code, "2026-11-19")
+    public_id = add_table(client, code, night, list(ids.values()), table_name="Table 1")
+    page = client.get(f"/g/{public_id}").get_data(as_text=True)
+    assert f'href="/leagues/{code}/nights/{night}"' in page
+    assert "19 Nov: all tables" in page
