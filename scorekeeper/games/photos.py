@@ -139,17 +139,15 @@ def photo_bytes(game: Game, token: str) -> bytes | None:
 
 def settle_photos(game: Game, recorded: Round, tokens: dict[int, str]) -> None:
     """After a round is saved: keep its photos with it if the game keeps photos, else delete
-    them. Photos read for other players and never used are deleted too."""
+    them. Every other photo of this game still waiting for a round (a retaken photo, one read
+    for a player and then not used) is deleted too."""
     keep = bool(game.keep_photos)
     for position, token in tokens.items():
         photo = _photo(game, token)
-        if photo is None or photo.seat_position != position:
-            continue
-        if keep:
+        if photo is not None and photo.seat_position == position and keep:
             photo.round_id = recorded.id
-        else:
-            db.session.delete(photo)
     db.session.flush()
+    db.session.execute(delete(Photo).where(Photo.game_id == game.id, Photo.round_id.is_(None)))
 
 
 def _purge_pending(game: Game) -> None:

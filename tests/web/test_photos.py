@@ -184,3 +184,16 @@ def test_the_real_reader_counts_a_clean_synthetic_hand(client: FlaskClient) -> N
     public_id = start_game(client, NAMES)
     page = _upload(client, public_id, synth.encode_png(scene.image)).get_data(as_text=True)
     assert "Photo reads 36" in page  # 12 + 7 + 17
+
+
+def test_a_retaken_photo_does_not_stay_behind(
+    app: Flask, client: FlaskClient, fake_reader: dict[str, Any]
+) -> None:
+    public_id = start_game(client, NAMES, keep_photos="y")
+    _upload(client, public_id, _png())
+    page = _upload(client, public_id, _png()).get_data(as_text=True)
+    data = round_data({0: 0, 2: 9}, tiles={1: "5-12, 3-4, 0-0"}, went_out=0)
+    data.update({"seat_1-photo_token": _hidden(page, "seat_1-photo_token"), "form_token": "save-1"})
+    assert client.post(f"/g/{public_id}/round", data=data).status_code == 302
+    with app.app_context():
+        assert len(db.session.scalars(db.select(Photo)).all()) == 1
