@@ -49,6 +49,13 @@ def _options(name: str) -> dict[str, str]:
     return {str(value): text for value, text in RULE_OPTIONS[name]}
 
 
+def rule_field(name: str, extra_choices: dict[str, str] | None = None) -> RadioField:
+    """A house rule as radio buttons, each option with its one-line explanation from the
+    domain; the rule book's default (listed first) is preselected."""
+    options = _options(name) | (extra_choices or {})
+    return RadioField(RULE_LABELS[name], choices=options, default=next(iter(options)))
+
+
 class SetupForm(FlaskForm):
     """A new game: players in seat order, the set, the schedule and the house rules."""
 
@@ -58,47 +65,31 @@ class SetupForm(FlaskForm):
         max_entries=MAX_SEATS,
     )
     first_starter = HiddenField(default="0")
-    max_pip = RadioField(RULE_LABELS["max_pip"], choices=_options("max_pip"), default="12")
-    copies = RadioField(RULE_LABELS["copies"], choices=_options("copies"), default="1")
-    order = RadioField(RULE_LABELS["order"], choices=_options("order"), default="descending")
+    max_pip = rule_field("max_pip")
+    copies = rule_field("copies")
+    order = rule_field("order")
     first_engine = SelectField(
         "Start at",
         default="",
         description="Start at a lower double for a shorter game.",
     )
-    deal_table = RadioField(
-        RULE_LABELS["deal_table"],
-        choices={**_options("deal_table"), "custom": "Our own number"},
-        default="standard",
-    )
+    deal_table = rule_field("deal_table", {"custom": "Our own number"})
     custom_deal = WholeNumberField(
         "Tiles each (our own number)",
         validators=[Optional(), NumberRange(1, 40, "Type from 1 to 40 tiles each.")],
         render_kw={"inputmode": "numeric"},
     )
-    double_blank = RadioField(
-        RULE_LABELS["double_blank"], choices=_options("double_blank"), default="0"
-    )
-    blank_half = RadioField(RULE_LABELS["blank_half"], choices=_options("blank_half"), default="0")
-    end_on_double = RadioField(
-        RULE_LABELS["end_on_double"], choices=_options("end_on_double"), default="allowed"
-    )
-    marker_penalty = RadioField(
-        RULE_LABELS["marker_penalty"], choices=_options("marker_penalty"), default="0"
-    )
-    going_out_bonus = RadioField(
-        RULE_LABELS["going_out_bonus"], choices=_options("going_out_bonus"), default="0"
-    )
-    start_rule = RadioField(
-        RULE_LABELS["start_rule"], choices=_options("start_rule"), default="engine_holder"
-    )
+    double_blank = rule_field("double_blank")
+    blank_half = rule_field("blank_half")
+    end_on_double = rule_field("end_on_double")
+    marker_penalty = rule_field("marker_penalty")
+    going_out_bonus = rule_field("going_out_bonus")
+    start_rule = rule_field("start_rule")
     keep_photos = BooleanField(
         "Keep hand photos with the rounds",
         description="Off: a photo only checks the count and is deleted when the round is saved.",
     )
-    tie_break = RadioField(
-        RULE_LABELS["tie_break"], choices=_options("tie_break"), default="co_winners"
-    )
+    tie_break = rule_field("tie_break")
 
     RULE_FIELDS = (
         "double_blank",

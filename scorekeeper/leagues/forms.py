@@ -21,7 +21,7 @@ from wtforms import (
 )
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
-from scorekeeper.games.forms import WholeNumberField
+from scorekeeper.games.forms import WholeNumberField, rule_field
 from scorekeeper.leagues.services import (
     MAX_LEAGUE_NAME,
     MAX_PASSPHRASE,
@@ -30,7 +30,6 @@ from scorekeeper.leagues.services import (
     MAX_TABLE_NAME,
 )
 from scorekeeper.rules import HouseRules
-from scorekeeper.rules.house import RULE_LABELS, RULE_OPTIONS
 from scorekeeper.rules.standings import METHOD_NAMES, Method, parse_placement_points
 
 PASSPHRASE_HINT = "Capitals and extra spaces do not matter."
@@ -167,10 +166,6 @@ class PeriodForm(Form):
     end = FriendlyDateField("To", validators=[Optional()])
 
 
-def _rule_choices(name: str) -> dict[str, str]:
-    return {str(value): text for value, text in RULE_OPTIONS[name]}
-
-
 LEAGUE_RULE_FIELDS = (
     "max_pip",
     "double_blank",
@@ -225,25 +220,13 @@ class SettingsForm(FlaskForm):
         validators=[Optional(), NumberRange(1, 1000, "Type from 1 to 1000 nights.")],
         render_kw={"inputmode": "numeric"},
     )
-    max_pip = RadioField(RULE_LABELS["max_pip"], choices=_rule_choices("max_pip"), default="12")
-    double_blank = RadioField(
-        RULE_LABELS["double_blank"], choices=_rule_choices("double_blank"), default="0"
-    )
-    blank_half = RadioField(
-        RULE_LABELS["blank_half"], choices=_rule_choices("blank_half"), default="0"
-    )
-    end_on_double = RadioField(
-        RULE_LABELS["end_on_double"], choices=_rule_choices("end_on_double"), default="allowed"
-    )
-    marker_penalty = RadioField(
-        RULE_LABELS["marker_penalty"], choices=_rule_choices("marker_penalty"), default="0"
-    )
-    going_out_bonus = RadioField(
-        RULE_LABELS["going_out_bonus"], choices=_rule_choices("going_out_bonus"), default="0"
-    )
-    start_rule = RadioField(
-        RULE_LABELS["start_rule"], choices=_rule_choices("start_rule"), default="engine_holder"
-    )
+    max_pip = rule_field("max_pip")
+    double_blank = rule_field("double_blank")
+    blank_half = rule_field("blank_half")
+    end_on_double = rule_field("end_on_double")
+    marker_penalty = rule_field("marker_penalty")
+    going_out_bonus = rule_field("going_out_bonus")
+    start_rule = rule_field("start_rule")
 
     def method(self) -> Method:
         """The chosen ranking; raises ValueError with a sentence (placement points)."""
