@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import date
 
 from markupsafe import Markup, escape
@@ -55,6 +56,66 @@ def _nice_step(top: float) -> int:
     return 10000
 
 
+@dataclass(frozen=True)
+class _Frame:
+    """The box both charts draw in: a value axis from 0 (or below) with gridlines and a label."""
+
+    width: int
+    height: int
+    left: int
+    right: int
+    top: int
+    bottom: int
+    y_min: float
+    y_max: float
+    step: int
+
+    @classmethod
+    def fit(cls, values: Sequence[float], **box: int) -> _Frame:
+        highest = max(values, default=0)
+        lowest = min(min(values, default=0), 0)
+        step = _nice_step(max(highest - lowest, 1))
+        y_max = max(step, math.ceil(highest / step) * step)
+        y_min = math.floor(lowest / step) * step
+        return cls(y_min=y_min, y_max=y_max, step=step, **box)
+
+    @property
+    def plot_w(self) -> int:
+        return self.width - self.left - self.right
+
+    @property
+    def plot_h(self) -> int:
+        return self.height - self.top - self.bottom
+
+    def sy(self, value: float) -> float:
+        span = (self.y_max - self.y_min) or 1
+        return self.top + self.plot_h * (1 - (value - self.y_min) / span)
+
+    def open(self, title: str, y_label: str) -> list[str]:
+        """The SVG's opening, its title, the gridlines with their values, the axis label."""
+        parts = [
+            f'<svg class="chart" viewBox="0 0 {self.width} {self.height}" role="img" '
+            f'aria-label="{escape(title)}" xmlns="http://www.w3.org/2000/svg">',
+            f"<title>{escape(title)}</title>",
+        ]
+        value = self.y_min
+        while value <= self.y_max:
+            y = self.sy(value)
+            parts.append(
+                f'<line class="grid" x1="{self.left}" y1="{y:.1f}" '
+                f'x2="{self.left + self.plot_w}" y2="{y:.1f}"/>'
+                f'<text class="axis" x="{self.left - 8}" y="{y + 5:.1f}" '
+                f'text-anchor="end">{value:g}</text>'
+            )
+            value += self.step
+        middle = self.top + self.plot_h / 2
+        parts.append(
+            f'<text class="axis" x="12" y="{middle:.0f}" text-anchor="middle" '
+            f'transform="rotate(-90 12 {middle:.0f})">{escape(y_label)}</text>'
+        )
+        return parts
+
+
 def line_chart(
     series: Sequence[tuple[str, Sequence[float]]],
     x_labels: Sequence[str],
@@ -63,36 +124,22 @@ def line_chart(
     x_label: str = "",
 ) -> Markup:
     """A line chart of several series sharing x positions, as an accessible inline SVG."""
-    width, height = 440, 320
-    left, right, top, bottom = 48, 104, 16, 36
-    plot_w, plot_h = width - left - right, height - top - bottom
+    frame = _Frame.fit(
+        [v for _, values in series for v in values],
+        width=440,
+        height=320,
+        left=48,
+        right=104,
+        top=16,
+        bottom=36,
+    )
+    left, height, sy = frame.left, frame.height, frame.sy
     points = max((len(values) for _, values in series), default=0)
-    highest = max((max(values) for _, values in series if values), default=0)
-    lowest = min((min(values) for _, values in series if values), default=0)
-    lowest = min(lowest, 0)
-    step = _nice_step(max(highest - lowest, 1))
-    y_max = max(step, math.ceil(highest / step) * step)
-    y_min = math.floor(lowest / step) * step
 
     def sx(i: int) -> float:
-        return left + (plot_w * i / (points - 1) if points > 1 else plot_w / 2)
+        return left + (frame.plot_w * i / (points - 1) if points > 1 else frame.plot_w / 2)
 
-    def sy(v: float) -> float:
-        return top + plot_h * (1 - (v - y_min) / ((y_max - y_min) or 1))
-
-    parts = [
-        f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" '
-        f'aria-label="{escape(title)}" xmlns="http://www.w3.org/2000/svg">',
-        f"<title>{escape(title)}</title>",
-    ]
-    value = y_min
-    while value <= y_max:
-        y = sy(value)
-        parts.append(
-            f'<line class="grid" x1="{left}" y1="{y:.1f}" x2="{left + plot_w}" y2="{y:.1f}"/>'
-            f'<text class="axis" x="{left - 8}" y="{y + 5:.1f}" text-anchor="end">{value:g}</text>'
-        )
-        value += step
+    parts = frame.open(title, y_label)
     every = max(1, math.ceil(len(x_labels) / 14))
     for i, label in enumerate(x_labels):
         if i % every == 0 or i == len(x_labels) - 1:
@@ -105,10 +152,6 @@ def line_chart(
             f'<text class="axis" x="{left - 8}" y="{height - 14}" text-anchor="end">'
             f"{escape(x_label)}</text>"
         )
-    parts.append(
-        f'<text class="axis" x="12" y="{top + plot_h / 2:.0f}" text-anchor="middle" '
-        f'transform="rotate(-90 12 {top + plot_h / 2:.0f})">{escape(y_label)}</text>'
-    )
     label_slots: list[float] = []
     ends = sorted(
         ((values[-1] if values else 0, index) for index, (_, values) in enumerate(series)),
@@ -148,37 +191,16 @@ def totals_over_time(
     """One player's game totals by date as dots, with the average of the last ``window`` games
     as a line (the trend), as an accessible inline SVG. Dates are placed in time, so a long
     break shows as a gap."""
-    width, height = 440, 280
-    left, right, top, bottom = 52, 16, 16, 40
-    plot_w, plot_h = width - left - right, height - top - bottom
     values = [value for _, value in points]
-    highest = max(values, default=0)
-    lowest = min(min(values, default=0), 0)
-    step = _nice_step(max(highest - lowest, 1))
-    y_max = max(step, math.ceil(highest / step) * step)
-    y_min = math.floor(lowest / step) * step
+    frame = _Frame.fit(values, width=440, height=280, left=52, right=16, top=16, bottom=40)
+    left, height, sy = frame.left, frame.height, frame.sy
     first = points[0][0].toordinal() if points else 0
     span = max((points[-1][0].toordinal() - first) if points else 0, 1)
 
     def sx(day: date) -> float:
-        return left + plot_w * (day.toordinal() - first) / span if len(points) > 1 else left
+        return left + frame.plot_w * (day.toordinal() - first) / span if len(points) > 1 else left
 
-    def sy(v: float) -> float:
-        return top + plot_h * (1 - (v - y_min) / ((y_max - y_min) or 1))
-
-    parts = [
-        f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" '
-        f'aria-label="{escape(title)}" xmlns="http://www.w3.org/2000/svg">',
-        f"<title>{escape(title)}</title>",
-    ]
-    value = y_min
-    while value <= y_max:
-        y = sy(value)
-        parts.append(
-            f'<line class="grid" x1="{left}" y1="{y:.1f}" x2="{left + plot_w}" y2="{y:.1f}"/>'
-            f'<text class="axis" x="{left - 8}" y="{y + 5:.1f}" text-anchor="end">{value:g}</text>'
-        )
-        value += step
+    parts = frame.open(title, y_label)
     if points:
         years = range(points[0][0].year, points[-1][0].year + 1)
         if len(years) > 1:
@@ -195,10 +217,6 @@ def totals_over_time(
                 f'<text class="axis" x="{sx(day):.1f}" y="{height - 14}" '
                 f'text-anchor="middle">{escape(label)}</text>'
             )
-    parts.append(
-        f'<text class="axis" x="12" y="{top + plot_h / 2:.0f}" text-anchor="middle" '
-        f'transform="rotate(-90 12 {top + plot_h / 2:.0f})">{escape(y_label)}</text>'
-    )
     radius = 4.5 if len(points) <= 60 else 3
     colour = LINE_COLOURS[0]
     parts.extend(
