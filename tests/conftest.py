@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -70,14 +71,30 @@ def empty_database() -> None:
                 connection.execute(text(f'DELETE FROM "{name}"'))
 
 
+@contextmanager
+def running_app(database_url: str, **overrides: Any) -> Iterator[Flask]:
+    """An app on the migrated database; afterwards the database is emptied for the next test."""
+    app = make_app(database_url, **overrides)
+    try:
+        yield app
+    finally:
+        with app.app_context():
+            db.session.remove()
+            empty_database()
+            db.engine.dispose()
+
+
 @pytest.fixture
 def app(migrated_database: str) -> Iterator[Flask]:
-    app = make_app(migrated_database)
-    yield app
-    with app.app_context():
-        db.session.remove()
-        empty_database()
-        db.engine.dispose()
+    with running_app(migrated_database) as app:
+        yield app
+
+
+@pytest.fixture
+def csrf_app(migrated_database: str) -> Iterator[Flask]:
+    """The app with CSRF protection on, as in production."""
+    with running_app(migrated_database, WTF_CSRF_ENABLED=True) as app:
+        yield app
 
 
 @pytest.fixture

@@ -29,19 +29,33 @@ FIRST_SEATS = 4
 WHOLE_NUMBER = "Type a whole number of points, like 23."
 
 
-class WholeNumberField(IntegerField):
-    """An integer field whose error a player understands; keeps what was typed."""
+class PlainWordsMixin:
+    """Reads the typed text with ``parse``; an empty field is None, anything unreadable gets
+    ``message`` (a sentence a player understands) and the typed text stays in the field."""
+
+    message = ""
+    data: Any
+
+    @staticmethod
+    def parse(text: str) -> Any:
+        raise NotImplementedError
 
     def process_formdata(self, valuelist: list[Any]) -> None:
         if not valuelist or not str(valuelist[0]).strip():
             self.data = None
             return
-        text = str(valuelist[0]).strip()
         try:
-            self.data = int(text)
+            self.data = self.parse(str(valuelist[0]).strip())
         except ValueError:
             self.data = None
-            raise ValueError(WHOLE_NUMBER) from None
+            raise ValueError(self.message) from None
+
+
+class WholeNumberField(PlainWordsMixin, IntegerField):
+    """A whole number, or "Type a whole number of points, like 23." """
+
+    message = WHOLE_NUMBER
+    parse = staticmethod(int)
 
 
 def _options(name: str) -> dict[str, str]:

@@ -21,7 +21,7 @@ from wtforms import (
 )
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
-from scorekeeper.games.forms import WholeNumberField, rule_field
+from scorekeeper.games.forms import PlainWordsMixin, WholeNumberField, rule_field
 from scorekeeper.leagues.services import (
     MAX_LEAGUE_NAME,
     MAX_PASSPHRASE,
@@ -36,19 +36,11 @@ PASSPHRASE_HINT = "Capitals and extra spaces do not matter."
 GUEST_FIELDS = 3
 
 
-class FriendlyDateField(DateField):
-    """A date field whose error a person understands; keeps what was typed."""
+class FriendlyDateField(PlainWordsMixin, DateField):
+    """A date from the calendar, or a sentence saying so; keeps what was typed."""
 
-    def process_formdata(self, valuelist: list[Any]) -> None:
-        if not valuelist or not str(valuelist[0]).strip():
-            self.data = None
-            return
-        text = str(valuelist[0]).strip()
-        try:
-            self.data = date.fromisoformat(text)
-        except ValueError:
-            self.data = None
-            raise ValueError("Choose a date from the calendar, like 2025-03-06.") from None
+    message = "Choose a date from the calendar, like 2025-03-06."
+    parse = staticmethod(date.fromisoformat)
 
 
 class NewLeagueForm(FlaskForm):

@@ -16,9 +16,6 @@ import pytest
 from flask import Flask
 from werkzeug.serving import make_server
 
-from scorekeeper.extensions import db
-from tests.conftest import empty_database, make_app
-
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome")
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-results" / "screenshots"
 
@@ -68,13 +65,8 @@ def browser_context_args(browser_context_args: dict[str, Any], playwright: Any) 
 
 
 @pytest.fixture
-def live_app(migrated_database: str) -> Iterator[Flask]:
-    app = make_app(migrated_database, WTF_CSRF_ENABLED=True)
-    yield app
-    with app.app_context():
-        db.session.remove()
-        empty_database()
-        db.engine.dispose()
+def live_app(csrf_app: Flask) -> Flask:
+    return csrf_app
 
 
 @pytest.fixture

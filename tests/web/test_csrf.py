@@ -3,25 +3,11 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
-import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.extensions import db
-from tests.conftest import empty_database, make_app
 from tests.web.helpers import setup_data
-
-
-@pytest.fixture
-def csrf_app(migrated_database: str) -> Iterator[Flask]:
-    app = make_app(migrated_database, WTF_CSRF_ENABLED=True)
-    yield app
-    with app.app_context():
-        db.session.remove()
-        empty_database()
-        db.engine.dispose()
 
 
 def test_post_without_token_is_refused_with_a_clear_page(csrf_app: Flask) -> None:

@@ -378,16 +378,6 @@ def test_a_league_table_is_kept_by_any_phone_with_rights(client: FlaskClient) ->
     assert stranger.post(f"/g/{league.game}/round", data=data).status_code == 403
 
 
-@pytest.fixture
-def csrf_app(migrated_database: str) -> Iterator[Flask]:
-    app = make_app(migrated_database, WTF_CSRF_ENABLED=True)
-    yield app
-    with app.app_context():
-        db.session.remove()
-        empty_database()
-        db.engine.dispose()
-
-
 def test_league_forms_need_their_csrf_token(csrf_app: Flask) -> None:
     client = csrf_app.test_client()
     data = {"name": "Club", "passphrase": PASSPHRASE}
