@@ -1,12 +1,12 @@
 """Train the half counter of scorekeeper.vision and export it to ONNX.
 
-Rerun (CPU only, fixed seed, about 15 minutes on one core):
+Rerun (CPU only, fixed seed, about 12 minutes on one core):
 
     pip install "scorekeeper[photo]" torch==2.13.0 onnx
     python tools/train_halves.py
 
 which writes ``scorekeeper/vision/models/halves.onnx`` (under 1 MB). Options: ``--scenes``
-(synthetic photos to render, default 700), ``--epochs`` (default 12), ``--seed``
+(synthetic photos to render, default 600), ``--epochs`` (default 10), ``--seed``
 (default 20240613), ``--out``.
 
 The training data is made entirely by ``scorekeeper.vision.synth``: synthetic top-down photos
@@ -34,14 +34,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from scorekeeper.vision import detect, synth  # noqa: E402
-from scorekeeper.vision.halves import (
+from scorekeeper.vision.halves import (  # noqa: E402
     HALF_PX,
     NOT_A_HALF,
     NUM_CLASSES,
     CropSource,
     half_quads,
     normalise,
-)  # noqa: E402
+)
 
 
 def _jitter(corners: np.ndarray, rng: np.random.Generator, amount: float) -> np.ndarray:
@@ -117,7 +117,7 @@ def make_data(n_scenes: int, seed: int, first: int = 0):
             if s < 1
             else img
         )
-        for cand in detect.find_candidates(small, per_bar=3):
+        for cand in detect.find_candidates(small):
             corners = cand.corners / s
             j, same, err = _match(corners, scene.tiles)
             if j >= 0 and err < 0.12:
@@ -157,8 +157,8 @@ def build_model():
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--scenes", type=int, default=700)
-    ap.add_argument("--epochs", type=int, default=12)
+    ap.add_argument("--scenes", type=int, default=600)
+    ap.add_argument("--epochs", type=int, default=10)
     ap.add_argument("--seed", type=int, default=20240613)
     ap.add_argument("--out", default=str(ROOT / "scorekeeper/vision/models/halves.onnx"))
     ap.add_argument("--cache", default="", help="optional .npz to reuse generated crops")
@@ -228,7 +228,8 @@ def main(argv=None) -> int:
         acc = float((pred == Yva).float().mean())
         acc_h = float((pred[Yva != NOT_A_HALF] == Yva[Yva != NOT_A_HALF]).float().mean())
         print(
-            f"epoch {ep + 1}/{args.epochs} loss {tl / n:.4f} val acc {acc:.4f} (halves {acc_h:.4f}) "
+            f"epoch {ep + 1}/{args.epochs} loss {tl / n:.4f} val acc {acc:.4f} "
+            f"(halves {acc_h:.4f}) "
             f"{time.time() - t0:.0f}s",
             flush=True,
         )

@@ -18,6 +18,7 @@ The heavy dependencies (numpy, OpenCV, ONNX Runtime, Pillow) are the optional ex
 from __future__ import annotations
 
 import importlib.util
+
 from scorekeeper.vision.errors import INSTALL_HINT, ImageError, VisionError, VisionUnavailable
 from scorekeeper.vision.reading import Reading, TileReading
 

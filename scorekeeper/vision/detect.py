@@ -18,6 +18,8 @@ import numpy as np
 
 DETECT_SIDE = 1280
 MIN_BAR_PX = 14
+MAX_BARS = 60
+RATIO_BINS = ((0.84, 1.0), (0.74, 0.84), (0.62, 0.74), (0.45, 0.62))  # bar length / tile width
 
 
 @dataclass
@@ -52,7 +54,7 @@ def _components(mask: np.ndarray, rel: np.ndarray):
     out = []
     for i in range(1, n):
         x, y, bw, bhh, area = stats[i]
-        if area < 6:
+        if area < 6 or max(bw, bhh) < 4:
             continue
         ys, xs = np.nonzero(labels[y : y + bhh, x : x + bw] == i)
         pts = np.column_stack([xs + x, ys + y]).astype(np.float32)
@@ -117,10 +119,65 @@ def find_bars(rgb: np.ndarray) -> list[Bar]:
         if fill < 0.45:
             continue
         raw.append(Bar(centre, u, length, thick, dark))
-    raw = _dedupe(raw)
+    v = rgb.max(axis=2)
+    raw = _dedupe([_extend(b, rel, v) for b in raw])
     bars = [b for b in raw if b.length >= MIN_BAR_PX and b.length / b.thickness >= 5.0]
     bars += _joined(raw)
-    return _dedupe(bars)
+    bars = _dedupe(bars)
+    # a photo of a hand has a few dozen bars at most; keep the darkest, longest marks
+    bars.sort(key=lambda b: -(b.darkness * min(b.length / b.thickness, 10.0)))
+    return bars[:MAX_BARS]
+
+
+def _extend(bar: Bar, rel: np.ndarray, v: np.ndarray) -> Bar:
+    """Follow the bar beyond the ends found, while it stays somewhat darker than its
+    surroundings and has the bright face on both sides (a highlight on a glossy bar can make
+    the first threshold stop short)."""
+    h, w = rel.shape
+    u = bar.direction
+    nrm = np.array([-u[1], u[0]])
+    half_t = max(1.0, bar.thickness / 2)
+    offs = np.linspace(-half_t, half_t, 5)
+    flank = half_t + max(2.0, bar.thickness)
+
+    def sample(img, pts):
+        xs = np.clip(np.round(pts[..., 0]).astype(int), 0, w - 1)
+        ys = np.clip(np.round(pts[..., 1]).astype(int), 0, h - 1)
+        return img[ys, xs].astype(np.float32)
+
+    along = bar.centre[None, :] + np.outer(np.linspace(-0.4, 0.4, 9) * bar.length, u)
+    face_v = float(
+        np.median(np.concatenate([sample(v, along + flank * nrm), sample(v, along - flank * nrm)]))
+    )
+    ends = []
+    steps = np.arange(1.0, bar.length * 0.6 + 1.0)
+    for sign in (-1.0, 1.0):
+        pos = bar.length / 2 + steps
+        p = bar.centre[None, :] + sign * np.outer(pos, u)
+        inside = (p[:, 0] >= 0) & (p[:, 0] < w) & (p[:, 1] >= 0) & (p[:, 1] < h)
+        pts = p[:, None, :] + offs[None, :, None] * nrm[None, None, :]
+        xs = np.clip(np.round(pts[..., 0]).astype(int), 0, w - 1)
+        ys = np.clip(np.round(pts[..., 1]).astype(int), 0, h - 1)
+        beside = np.minimum(sample(v, p + flank * nrm), sample(v, p - flank * nrm))
+        dark = (rel[ys, xs].max(axis=1) > 0.18) & inside & (beside >= 0.75 * face_v)
+        # stop at the first gap of three steps (or at the frame)
+        last = bar.length / 2
+        gap = 0
+        for k in range(len(pos)):
+            if not inside[k]:
+                break
+            if dark[k]:
+                last = float(pos[k])
+                gap = 0
+            else:
+                gap += 1
+                if gap > 2:
+                    break
+        ends.append(sign * last)
+    lo, hi = ends[0], ends[1]
+    if hi - lo <= bar.length + 1:
+        return bar
+    return Bar(bar.centre + u * (lo + hi) / 2, u, float(hi - lo), bar.thickness, bar.darkness)
 
 
 def _dedupe(bars: list[Bar]) -> list[Bar]:
@@ -246,25 +303,35 @@ def fit_tiles(rgb: np.ndarray, bar: Bar, k: int = 1) -> list[Candidate]:
     base = float(np.median(np.abs(np.concatenate([prof_x, prof_y])))) + 2.0
     tol = max(1, int(round(0.04 * a_lo * S)))
 
-    def peak(prof, pos, sign):
+    # best (signed) edge strength within +-tol of every position, looked up below
+    win = 2 * tol + 1
+    tables = {}
+    for name, prof in (("x", prof_x), ("y", prof_y)):
+        for sign in (-1, 1):
+            if prof.size >= win:
+                view = np.lib.stride_tricks.sliding_window_view(prof * sign, win)
+                j = np.argmax(view, axis=1)
+                tables[name, sign] = (view[np.arange(len(j)), j], j)
+            else:
+                tables[name, sign] = (np.zeros(0), np.zeros(0, int))
+
+    def peak(name, pos, sign):
         i0 = int(round(pos)) - tol
-        i1 = int(round(pos)) + tol + 1
-        if i0 < 0 or i1 > prof.size:
+        vals, idx = tables[name, sign]
+        if i0 < 0 or i0 >= len(vals):
             return -1.0, pos
-        seg = prof[i0:i1] * sign
-        j = int(np.argmax(seg))
-        return float(seg[j]), float(i0 + j)
+        return float(vals[i0]), float(i0 + idx[i0])
 
     fits = []
     for a in np.arange(a_lo * S, a_hi * S, max(0.5, 0.012 * a_lo * S)):
-        l_s, xl = peak(prof_x, cx - a, -1)
-        r_s, xr = peak(prof_x, cx + a, 1)
+        l_s, xl = peak("x", cx - a, -1)
+        r_s, xr = peak("x", cx + a, 1)
         if min(l_s, r_s) <= 0:
             continue
         for asp in (1.88, 1.94, 2.0, 2.06, 2.12):
             b = a * asp
-            t_s, yt = peak(prof_y, cy - b, -1)
-            b_s, yb = peak(prof_y, cy + b, 1)
+            t_s, yt = peak("y", cy - b, -1)
+            b_s, yb = peak("y", cy + b, 1)
             if min(t_s, b_s) <= 0:
                 continue
             score = min(l_s, r_s) + min(t_s, b_s) + 0.25 * (l_s + r_s + t_s + b_s)
@@ -281,9 +348,24 @@ def fit_tiles(rgb: np.ndarray, bar: Bar, k: int = 1) -> list[Candidate]:
         ):
             continue
         picked.append(f)
+    if k > 1:
+        # also the best fit for each range of bar length / tile width, so that a strong edge
+        # next to the tile (a touching neighbour's pips) cannot hide the real size
+        for lo, hi in RATIO_BINS:
+            for f in fits:
+                ratio = lbS / max(f[2] - f[1], 1e-6)
+                if lo <= ratio < hi:
+                    wf = f[2] - f[1]
+                    if not any(
+                        abs(wf - (p[2] - p[1])) < 0.04 * wf
+                        and abs((f[4] - f[3]) - (p[4] - p[3])) < 0.04 * wf
+                        for p in picked
+                    ):
+                        picked.append(f)
+                    break
     M = np.vstack([A, [0, 0, 1]])
     out = []
-    for score, xl, xr, yt, yb, weakest in picked:
+    for _score, xl, xr, yt, yb, weakest in picked:
         corners_p = np.array([[xl, yt], [xr, yt], [xr, yb], [xl, yb]], np.float64)
         pts = np.column_stack([corners_p, np.ones(4)]) @ M.T
         out.append(Candidate(pts[:, :2], bar, weakest / base, (xr - xl) / S, (yb - yt) / S))

@@ -50,7 +50,8 @@ def match_tiles(truth: list[tuple[int, int]], read: list[tuple[int, int]]) -> tu
     return tiles, halves
 
 
-def evaluate(directory: Path, out=sys.stdout, halves: bool = False) -> dict:
+def evaluate(directory: Path, out=None, halves: bool = False) -> dict:
+    out = out or sys.stdout
     from scorekeeper.vision import read_hand
 
     manifest = json.loads((directory / "manifest.json").read_text())
@@ -129,7 +130,8 @@ def evaluate(directory: Path, out=sys.stdout, halves: bool = False) -> dict:
     print(f"confident:              {summary['confident_rate']:.1%}", file=out)
     print(f"confident but wrong:    {summary['confident_wrong_rate']:.1%}", file=out)
     print(
-        f"seconds per photo:      {summary['seconds_per_photo']:.2f} (max {summary['max_seconds']:.2f})",
+        f"seconds per photo:      {summary['seconds_per_photo']:.2f} "
+        f"(max {summary['max_seconds']:.2f})",
         file=out,
     )
     print(f"peak memory (RSS):      {summary['peak_rss_mb']:.0f} MB", file=out)

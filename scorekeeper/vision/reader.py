@@ -13,6 +13,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from scorekeeper.rules import Tile
 from scorekeeper.vision import detect
 from scorekeeper.vision.halves import NOT_A_HALF, CropSource, half_quads, normalise
 from scorekeeper.vision.images import open_upright
@@ -22,7 +23,7 @@ MODEL_PATH = Path(__file__).resolve().parent / "models" / "halves.onnx"
 CROP_SIDE = 2000  # halves are cut from a copy this size (long side); detection uses 1280
 MAX_CANDIDATES = 240
 HYPOTHESES = 3  # outline sizes tried per bar
-TTA = True  # average over mirrored and closer crops of the tiles kept
+TTA = False  # average over mirrored and closer crops of the tiles kept (off: no gain seen)
 MODEL_MAX_PIP = 12
 
 # Calibrated on synthetic photos (see README): a tile counts as sure when both halves are.
@@ -174,10 +175,12 @@ def _unexplained(small: np.ndarray, quads: list[np.ndarray]) -> tuple[int, int, 
         cv2.fillConvexPoly(cover, _grow(q, 1.12).astype(np.int32), 1)
     if inner.sum() < 10:
         return 0, 0, False
-    face = np.median(lab[inner > 0], axis=0)
-    wts = np.array([1.0, 1.6, 1.6], np.float32)
+    face = np.median(lab[inner > 0][::7], axis=0)
+    # brightness varies across a photo (light falloff, shading), the colour of the faces less
+    wts = np.array([0.4, 1.6, 1.6], np.float32)
     dist = np.sqrt((((lab - face) * wts) ** 2).sum(axis=2))
-    like = ((dist < 28) | (small.min(axis=2) >= 250)).astype(np.uint8)
+    like = (dist < 30) & (lab[..., 0] > 0.6 * face[0])
+    like = (like | (small.min(axis=2) >= 250)).astype(np.uint8)
     like[cover > 0] = 0
     k = max(3, int(0.3 * W)) | 1
     like = cv2.morphologyEx(
@@ -315,8 +318,6 @@ def read_rgb(
         if _glare_fraction(rgb, c_img) > GLARE_LIMIT:
             glare = True
             conf *= 0.7
-        from scorekeeper.rules import Tile
-
         corners_full = tuple((float(x * scale), float(y * scale)) for x, y in c_img)
         tiles.append(TileReading(Tile(va, vb), conf, corners_full, (va, vb), (ca, cb)))
         if conf < SURE_TILE:

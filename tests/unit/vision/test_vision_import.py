@@ -73,3 +73,36 @@ def test_photo_support_when_installed():
 def test_max_pip_is_checked(bad):
     with pytest.raises(ValueError):
         vision.read_hand(b"", max_pip=bad)
+
+
+BLOCKER = """
+import importlib.abc, sys
+class Block(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.split('.')[0] in {'numpy', 'cv2', 'onnxruntime', 'PIL', 'pillow_heif'}:
+            raise ModuleNotFoundError(name)
+        return None
+sys.meta_path.insert(0, Block())
+import scorekeeper.vision as v
+ok, msg = v.photo_support()
+print(ok, msg)
+try:
+    v.read_hand(b'abc')
+except v.VisionUnavailable as err:
+    print('unavailable:', err)
+try:
+    v.sanitize_image(b'abc')
+except v.VisionUnavailable as err:
+    print('unavailable:', err)
+"""
+
+
+def test_without_the_extra_in_a_fresh_interpreter():
+    out = subprocess.run(
+        [sys.executable, "-W", "error", "-c", BLOCKER], capture_output=True, text=True, check=True
+    ).stdout
+    lines = out.strip().splitlines()
+    assert lines[0].startswith("False")
+    assert 'pip install "scorekeeper[photo]"' in lines[0]
+    assert lines[1].startswith("unavailable:") and "scorekeeper[photo]" in lines[1]
+    assert lines[2].startswith("unavailable:")

@@ -73,7 +73,7 @@ def test_reads_synthetic_hands():
         if ok:
             for t in scene.tiles:
                 d = min(_match_corners(r.corners, t.corners) for r in reading.tiles)
-                assert d < 0.12
+                assert d < 0.2  # corners are approximate: within a fifth of a tile width
     assert exact >= len(HANDS) - 1
     assert confident_wrong == 0
 
@@ -98,7 +98,7 @@ def test_exif_rotated_photo_reports_upright_corners():
     assert (reading.width, reading.height) == SIZE
     assert sorted(t.tile for t in reading.tiles) == sorted([Tile(7, 2), Tile(10, 5)])
     for t in scene.tiles:
-        assert min(_match_corners(r.corners, t.corners) for r in reading.tiles) < 0.12
+        assert min(_match_corners(r.corners, t.corners) for r in reading.tiles) < 0.2
 
 
 def test_empty_table():

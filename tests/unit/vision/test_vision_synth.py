@@ -1,0 +1,68 @@
+"""The synthetic renderer and the evaluation helpers."""
+
+from __future__ import annotations
+
+import pytest
+
+np = pytest.importorskip("numpy")
+pytest.importorskip("cv2")
+
+from scorekeeper.vision import synth  # noqa: E402
+from scorekeeper.vision.evaluate import match_tiles  # noqa: E402
+from scorekeeper.vision.halves import HALF_PX, CropSource, half_quads, normalise  # noqa: E402
+
+
+@pytest.mark.parametrize("n", range(13))
+def test_layouts_have_the_right_number_of_pips(n):
+    rng = np.random.default_rng(n)
+    for _ in range(20):
+        pts = synth.pip_layout(n, rng)
+        assert len(pts) == n
+        if n:
+            assert pts.min() >= 0 and pts.max() <= 1
+            # no two pips on top of each other
+            d = np.linalg.norm(pts[:, None] - pts[None], axis=2) + np.eye(n) * 9
+            assert d.min() > 0.15
+
+
+def test_scene_truth_is_consistent():
+    scene = synth.render_hand(
+        np.random.default_rng(1),
+        [(3, 4), (12, 0)],
+        size=(800, 600),
+        allow_cut=False,
+        difficulty=0.3,
+    )
+    assert scene.image.shape == (600, 800, 3)
+    assert [(t.a, t.b) for t in scene.tiles] == [(3, 4), (12, 0)]
+    for t in scene.tiles:
+        assert t.corners.shape == (4, 2)
+        assert t.visible == pytest.approx(1.0)
+        w = np.linalg.norm(t.corners[1] - t.corners[0])
+        length = np.linalg.norm(t.corners[3] - t.corners[0])
+        assert 1.85 < length / w < 2.15
+
+
+def test_half_crops_put_the_bar_at_the_bottom():
+    scene = synth.render_hand(
+        np.random.default_rng(2),
+        [(0, 0)],
+        size=(800, 600),
+        allow_cut=False,
+        difficulty=0.0,
+        tile_width=0.2,
+    )
+    src = CropSource(scene.image)
+    for q in half_quads(scene.tiles[0].corners):
+        crop = src.crop(q)
+        assert crop.shape == (HALF_PX, HALF_PX, 3)
+        rows = crop.max(axis=2).mean(axis=1)
+        assert rows[-HALF_PX // 8 :].min() < rows[HALF_PX // 4 : HALF_PX // 2].mean() - 40
+    x = normalise(np.stack([crop, crop]))
+    assert x.shape == (2, 3, HALF_PX, HALF_PX) and x.dtype == np.float32
+
+
+def test_match_tiles():
+    assert match_tiles([(1, 2), (3, 4)], [(4, 3), (2, 1)]) == (2, 4)
+    assert match_tiles([(1, 2), (3, 4)], [(1, 2)]) == (1, 2)
+    assert match_tiles([(1, 2)], [(1, 5), (6, 6)]) == (0, 1)
