@@ -18,6 +18,7 @@ from scorekeeper.models import Game, Photo, Round
 from scorekeeper.rules import Tile, format_hand, score_hand
 from scorekeeper.vision import (
     CAPTURE_ADVICE,
+    MAX_READABLE_PIP,
     ImageError,
     VisionError,
     photo_support,
@@ -55,10 +56,19 @@ class PhotoCheck:
 
 
 @cache
-def support() -> tuple[bool, str]:
-    """Whether this installation can read photos, and what to install when it cannot (looked
-    up once: the installation does not change while the app runs)."""
+def _installed() -> tuple[bool, str]:
+    # Looked up once: the installation does not change while the app runs.
     return photo_support()
+
+
+def support(max_pip: int) -> tuple[bool, str]:
+    """Whether photos of this game's tiles can be read, and if not, why in plain words."""
+    if max_pip > MAX_READABLE_PIP:
+        return False, (
+            f"the photo reader counts up to {MAX_READABLE_PIP} pips a half, so it works with "
+            f"sets up to double-{MAX_READABLE_PIP}."
+        )
+    return _installed()
 
 
 def _check_from(photo: Photo, game: Game) -> PhotoCheck:
@@ -92,12 +102,12 @@ def _check_from(photo: Photo, game: Game) -> PhotoCheck:
 def read_photo(game: Game, position: int, data: bytes) -> PhotoCheck:
     """Read one player's hand from an uploaded photo and keep it, without metadata, until the
     round is saved. Raises GameError with a sentence for the player for anything unreadable."""
-    available, message = support()
+    rules = game_rules(game)
+    available, message = support(rules.max_pip)
     if not available:
         raise GameError(message)
     if not data:
         raise GameError("No photo arrived. Take the photo again.")
-    rules = game_rules(game)
     try:
         reading = read_hand(data, max_pip=rules.max_pip)
         stored = sanitize_image(data, max_side=STORED_SIDE)

@@ -294,7 +294,7 @@ def _round_page(game: Game, recorded: Round | None) -> str | BaseResponse | tupl
             confirm_needed = outcome.needs_confirmation
     # After a photo step nothing was meant to be saved yet, so nothing was refused.
     refused = not photo_step and (bool(form.errors) or (check is not None and not check.ok))
-    photo_ok, photo_message = photos.support()
+    photo_ok, photo_message = photos.support(services.game_rules(game).max_pip)
     checks = {s.position: s for s in check.seats} if check else {}
     photo_views = _photo_views(game, form, checks)
     return render_template(

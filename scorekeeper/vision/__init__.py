@@ -25,6 +25,7 @@ from scorekeeper.vision.reading import Reading, TileReading
 __all__ = [
     "CAPTURE_ADVICE",
     "ImageError",
+    "MAX_READABLE_PIP",
     "Reading",
     "TileReading",
     "VisionError",
@@ -90,13 +91,21 @@ def _require() -> None:
         )
 
 
+#: The biggest set the half counter was trained for (double-12: 0 to 12 pips a half).
+MAX_READABLE_PIP = 12
+
+
 def read_hand(image: bytes, max_pip: int = 12) -> Reading:
     """Read the tiles in a photo (bytes of a JPEG, PNG or HEIC file, up to 15 MB).
 
     Raises :class:`ImageError` (a ValueError) for uploads that are not a readable photo and
     :class:`VisionUnavailable` when the photo extra is not installed.
     """
-    if not isinstance(max_pip, int) or isinstance(max_pip, bool) or not 0 <= max_pip <= 12:
+    if (
+        not isinstance(max_pip, int)
+        or isinstance(max_pip, bool)
+        or not 0 <= max_pip <= MAX_READABLE_PIP
+    ):
         raise ValueError("max_pip must be a whole number from 0 to 12 (sets up to double-12)")
     _require()
     try:

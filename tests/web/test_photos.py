@@ -197,3 +197,23 @@ def test_a_retaken_photo_does_not_stay_behind(
     assert client.post(f"/g/{public_id}/round", data=data).status_code == 302
     with app.app_context():
         assert len(db.session.scalars(db.select(Photo)).all()) == 1
+
+
+def test_sets_beyond_the_reader_say_so_instead_of_failing(client: FlaskClient) -> None:
+    public_id = start_game(client, NAMES, max_pip=15)
+    page = client.get(f"/g/{public_id}/round").get_data(as_text=True)
+    assert "sets up to double-12" in page and 'type="file"' not in page
+    response = _upload(client, public_id, _png())
+    assert response.status_code == 200
+    assert "sets up to double-12" in response.get_data(as_text=True)
+
+
+def test_without_the_photo_extra_the_camera_explains_what_to_install(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(
+        photos, "_installed", lambda: (False, 'Install it with: pip install "scorekeeper[photo]"')
+    )
+    public_id = start_game(client, NAMES)
+    page = client.get(f"/g/{public_id}/round").get_data(as_text=True)
+    assert "scorekeeper[photo]" in page and 'type="file"' not in page
