@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import current_app
 from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
@@ -116,6 +117,9 @@ class SetupForm(FlaskForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        if not self.is_submitted():
+            # The site's default (KEEP_PHOTOS); each game can still choose.
+            self.keep_photos.data = bool(current_app.config.get("KEEP_PHOTOS"))
         max_pip = int(self.max_pip.data) if str(self.max_pip.data).isdigit() else 12
         if max_pip not in (6, 9, 12, 15, 18):
             max_pip = 12

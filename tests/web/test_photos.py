@@ -217,3 +217,12 @@ def test_without_the_photo_extra_the_camera_explains_what_to_install(
     public_id = start_game(client, NAMES)
     page = client.get(f"/g/{public_id}/round").get_data(as_text=True)
     assert "scorekeeper[photo]" in page and 'type="file"' not in page
+
+
+def test_keep_photos_default_comes_from_the_site_setting(app: Flask) -> None:
+    app.config["KEEP_PHOTOS"] = True
+    page = app.test_client().get("/games/new").get_data(as_text=True)
+    assert re.search(r'<input checked id="keep_photos"', page)
+    app.config["KEEP_PHOTOS"] = False
+    page = app.test_client().get("/games/new").get_data(as_text=True)
+    assert not re.search(r'<input checked id="keep_photos"', page)
