@@ -71,7 +71,26 @@ def rule_field(name: str, extra_choices: dict[str, str] | None = None) -> RadioF
     return RadioField(RULE_LABELS[name], choices=options, default=next(iter(options)))
 
 
-class SetupForm(FlaskForm):
+class HouseRuleFields(Form):
+    """The house rules of rules.md 2.4 that a table (or a league, for its tables) chooses."""
+
+    double_blank = rule_field("double_blank")
+    blank_half = rule_field("blank_half")
+    end_on_double = rule_field("end_on_double")
+    marker_penalty = rule_field("marker_penalty")
+    going_out_bonus = rule_field("going_out_bonus")
+    start_rule = rule_field("start_rule")
+
+    SCORING_RULES = (
+        "double_blank",
+        "blank_half",
+        "end_on_double",
+        "marker_penalty",
+        "going_out_bonus",
+    )
+
+
+class SetupForm(HouseRuleFields, FlaskForm):
     """A new game: players in seat order, the set, the schedule and the house rules."""
 
     names = FieldList(
@@ -94,26 +113,13 @@ class SetupForm(FlaskForm):
         validators=[Optional(), NumberRange(1, 40, "Type from 1 to 40 tiles each.")],
         render_kw={"inputmode": "numeric"},
     )
-    double_blank = rule_field("double_blank")
-    blank_half = rule_field("blank_half")
-    end_on_double = rule_field("end_on_double")
-    marker_penalty = rule_field("marker_penalty")
-    going_out_bonus = rule_field("going_out_bonus")
-    start_rule = rule_field("start_rule")
     keep_photos = BooleanField(
         "Keep hand photos with the rounds",
         description="Off: a photo only checks the count and is deleted when the round is saved.",
     )
     tie_break = rule_field("tie_break")
 
-    RULE_FIELDS = (
-        "double_blank",
-        "blank_half",
-        "end_on_double",
-        "marker_penalty",
-        "going_out_bonus",
-        "tie_break",
-    )
+    RULE_FIELDS = (*HouseRuleFields.SCORING_RULES, "tie_break")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -21,7 +21,12 @@ from wtforms import (
 )
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
-from scorekeeper.games.forms import PlainWordsMixin, WholeNumberField, rule_field
+from scorekeeper.games.forms import (
+    HouseRuleFields,
+    PlainWordsMixin,
+    WholeNumberField,
+    rule_field,
+)
 from scorekeeper.leagues.services import (
     MAX_LEAGUE_NAME,
     MAX_PASSPHRASE,
@@ -158,18 +163,10 @@ class PeriodForm(Form):
     end = FriendlyDateField("To", validators=[Optional()])
 
 
-LEAGUE_RULE_FIELDS = (
-    "max_pip",
-    "double_blank",
-    "blank_half",
-    "end_on_double",
-    "marker_penalty",
-    "going_out_bonus",
-    "start_rule",
-)
+LEAGUE_RULE_FIELDS = ("max_pip", *HouseRuleFields.SCORING_RULES, "start_rule")
 
 
-class SettingsForm(FlaskForm):
+class SettingsForm(HouseRuleFields, FlaskForm):
     name = StringField(
         "League name",
         validators=[InputRequired("Give the league a name."), Length(max=MAX_LEAGUE_NAME)],
@@ -213,12 +210,6 @@ class SettingsForm(FlaskForm):
         render_kw={"inputmode": "numeric"},
     )
     max_pip = rule_field("max_pip")
-    double_blank = rule_field("double_blank")
-    blank_half = rule_field("blank_half")
-    end_on_double = rule_field("end_on_double")
-    marker_penalty = rule_field("marker_penalty")
-    going_out_bonus = rule_field("going_out_bonus")
-    start_rule = rule_field("start_rule")
 
     def method(self) -> Method:
         """The chosen ranking; raises ValueError with a sentence (placement points)."""
