@@ -29,7 +29,6 @@ from scorekeeper.charts import line_chart
 from scorekeeper.extensions import limiter
 from scorekeeper.games import access, photos, services
 from scorekeeper.games.forms import (
-    FIRST_SEATS,
     MAX_SEATS,
     EditCodeForm,
     SetupForm,
@@ -83,7 +82,9 @@ def new_game() -> str | BaseResponse:
     recent = services.recent_names(device)
     if request.method == "POST":
         if _rearrange(form):
-            return render_template("games/new_game.html", form=form, recent=recent)
+            return render_template(
+                "games/new_game.html", form=form, recent=recent, max_seats=MAX_SEATS
+            )
         if form.validate():
             try:
                 rules = form.house_rules()
@@ -98,7 +99,7 @@ def new_game() -> str | BaseResponse:
                 form.form_errors.append(str(error))
             else:
                 return redirect(url_for("games.table", public_id=game.public_id))
-    return render_template("games/new_game.html", form=form, recent=recent)
+    return render_template("games/new_game.html", form=form, recent=recent, max_seats=MAX_SEATS)
 
 
 def _first_starter(form: SetupForm) -> int:
@@ -573,8 +574,3 @@ def qr_code(public_id: str) -> Response:
     response = Response(buffer.getvalue(), mimetype="image/svg+xml")
     response.cache_control.max_age = 86400
     return response
-
-
-@bp.app_context_processor
-def game_helpers() -> dict[str, Any]:
-    return {"FIRST_SEATS": FIRST_SEATS, "MAX_SEATS": MAX_SEATS}
