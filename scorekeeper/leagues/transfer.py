@@ -124,11 +124,13 @@ def _rows(league: League) -> dict[str, list[Any]]:
         .where(Night.league_id == league.id)
         .order_by(Night.played_on, Night.id, Game.id)
     ).all()
+    # Seats, rounds and scores belong to the league through its games.
+    league_games = (
+        select(Game.id).join(Night, Night.id == Game.night_id).where(Night.league_id == league.id)
+    )
     seats = db.session.execute(
         select(Seat.id, Seat.game_id, Seat.player_id, Seat.position)
-        .join(Game, Game.id == Seat.game_id)
-        .join(Night, Night.id == Game.night_id)
-        .where(Night.league_id == league.id)
+        .where(Seat.game_id.in_(league_games))
         .order_by(Seat.game_id, Seat.position)
     ).all()
     rounds = db.session.execute(
@@ -140,9 +142,7 @@ def _rows(league: League) -> dict[str, list[Any]]:
             Round.went_out_seat_id,
             Round.went_out_on_double,
         )
-        .join(Game, Game.id == Round.game_id)
-        .join(Night, Night.id == Game.night_id)
-        .where(Night.league_id == league.id)
+        .where(Round.game_id.in_(league_games))
         .order_by(Round.game_id, Round.number)
     ).all()
     scores = db.session.execute(
@@ -156,9 +156,7 @@ def _rows(league: League) -> dict[str, list[Any]]:
             Score.corrected,
         )
         .join(Round, Round.id == Score.round_id)
-        .join(Game, Game.id == Round.game_id)
-        .join(Night, Night.id == Game.night_id)
-        .where(Night.league_id == league.id)
+        .where(Round.game_id.in_(league_games))
         .order_by(Score.round_id, Score.seat_id)
     ).all()
     players = db.session.execute(
