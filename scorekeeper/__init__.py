@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import Flask
 
-from scorekeeper import boundary, errors, presentation
+from scorekeeper import boundary, errors, presentation, safety
 from scorekeeper.config import load_config
 from scorekeeper.extensions import csrf, db, limiter, migrate
 
@@ -35,6 +35,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     load_config(app, test_config)
     register_extensions(app)
+    safety.init_app(app)
     register_blueprints(app)
     errors.init_app(app)
     presentation.init_app(app)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import io
 import secrets
 from collections.abc import Callable
@@ -35,6 +34,7 @@ from scorekeeper.games.forms import (
     round_form,
 )
 from scorekeeper.models import Game, Round
+from scorekeeper.safety import csv_text
 
 bp = Blueprint("games", __name__)
 
@@ -511,11 +511,10 @@ def summary(public_id: str) -> str:
 @bp.get("/g/<public_id>/game.csv")
 def download_csv(public_id: str) -> Response:
     game = _game_or_404(public_id)
-    buffer = io.StringIO()
-    csv.writer(buffer).writerows(services.game_csv_rows(game, services.scoreboard(game)))
+    body = csv_text(services.game_csv_rows(game, services.scoreboard(game)))
     day = game.created_at.strftime("%Y-%m-%d")
     return Response(
-        buffer.getvalue(),
+        body,
         mimetype="text/csv",
         headers={"Content-Disposition": f'attachment; filename="mexican-train-{day}.csv"'},
     )
