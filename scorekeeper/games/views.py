@@ -24,6 +24,7 @@ from flask import (
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
+from scorekeeper import throttle
 from scorekeeper.charts import line_chart
 from scorekeeper.extensions import limiter
 from scorekeeper.games import access, photos, services
@@ -178,7 +179,12 @@ def table(public_id: str) -> str:
 
 
 @bp.route("/g/<public_id>/unlock", methods=["GET", "POST"])
-@limiter.limit("10 per minute", methods=["POST"])
+@limiter.limit(
+    throttle.EDIT_CODE_LIMIT,
+    key_func=throttle.game_and_client,
+    methods=["POST"],
+    deduct_when=throttle.refused,
+)
 def unlock(public_id: str) -> str | BaseResponse:
     game = _game_or_404(public_id)
     form = EditCodeForm()
