@@ -44,6 +44,7 @@ class PlainWordsMixin:
     def process_formdata(self, valuelist: list[Any]) -> None:
         if not valuelist or not str(valuelist[0]).strip():
             self.data = None
+            self.raw_data = []  # only spaces is nothing typed: InputRequired says so
             return
         try:
             self.data = self.parse(str(valuelist[0]).strip())
