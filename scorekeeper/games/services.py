@@ -30,7 +30,13 @@ from scorekeeper.rules import (
     validate_round,
 )
 from scorekeeper.rules.ranking import Standing, rank_players
-from scorekeeper.rules.schedule import DealPlan, remaining_engines, round_count, starter_text
+from scorekeeper.rules.schedule import (
+    DealPlan,
+    deal_text,
+    remaining_engines,
+    round_count,
+    starter_text,
+)
 from scorekeeper.rules.scoring import RoundEntry, round_winners, score_round
 from scorekeeper.rules.validation import HandEntry
 
@@ -183,6 +189,7 @@ class TableState:
     next_engine: int | None
     engines_available: list[int]
     starter: str
+    deal: str
     plan: DealPlan
     rules_in_play: list[str]
     finished: bool
@@ -244,6 +251,7 @@ def table_state(game: Game) -> TableState:
         if not finished
         else ""
     )
+    plan = deal_plan(len(seats), rules)
     return TableState(
         round_number=min(number, total),
         rounds_total=total,
@@ -251,7 +259,8 @@ def table_state(game: Game) -> TableState:
         next_engine=next_engine,
         engines_available=available,
         starter=starter,
-        plan=deal_plan(len(seats), rules),
+        deal=deal_text(plan, rules, engine),
+        plan=plan,
         rules_in_play=rules.describe(),
         finished=finished,
     )

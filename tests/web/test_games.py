@@ -61,7 +61,10 @@ def test_rules_are_stored_with_the_game(app: Flask, client: FlaskClient) -> None
         assert game.rules["end_on_double"] == "double_others"
     page = client.get(f"/g/{public_id}").get_data(as_text=True)
     assert "Round 1 of 13" in page
-    assert "Take out the 12-12, shuffle, deal 15 each; 30 stay in the boneyard." in page
+    assert (
+        "Take out the 12-12 and put it in the hub, shuffle, deal 15 each; "
+        "30 stay in the boneyard." in page
+    )
     assert "Double blank" in page and "50" in page
 
 
