@@ -48,6 +48,29 @@ class GameError(ValueError):
     """A request that cannot be carried out, with a sentence for the player."""
 
 
+class RoundTaken(GameError):
+    """A form for round N arrived after round N was saved (from another phone, or an old tab).
+    Nothing was saved; ``saved`` is the round as it stands."""
+
+    def __init__(self, saved: Round) -> None:
+        super().__init__(f"Round {saved.number} was already saved from another phone.")
+        self.saved = saved
+
+
+class RoundChanged(GameError):
+    """A correction based on values that another phone has changed meanwhile. Nothing was
+    saved; ``current`` holds the round's values now, ``seen`` the ones the phone started from
+    (both keyed like ``round_values``)."""
+
+    def __init__(self, number: int, seen: dict[str, str], current: dict[str, str]) -> None:
+        super().__init__(
+            f"Round {number} was changed on another phone while you were correcting it."
+        )
+        self.number = number
+        self.seen = seen
+        self.current = current
+
+
 # --------------------------------------------------------------------------------------------
 # Loading and setting up
 
@@ -57,23 +80,48 @@ def game_rules(game: Game) -> HouseRules:
     return HouseRules.from_dict(game.rules)
 
 
-def load_game(public_id: str) -> Game | None:
-    """The game with its seats, players, rounds and scores, in a fixed number of queries."""
+def load_game(public_id: str, for_update: bool = False) -> Game | None:
+    """The game with its seats, players, rounds and scores, in a fixed number of queries.
+
+    ``for_update`` (every request that may change the game) locks the game's row first
+    (PostgreSQL ``SELECT ... FOR UPDATE``; SQLite's write lock is already held, see
+    ``boundary``): a second phone's write waits, then reads what the first one saved. The
+    seats and rounds are read after the lock, so a check made on them stays true until commit.
+    """
+    query = select(Game).where(Game.public_id == public_id)
+    if for_update:
+        query = query.with_for_update(of=Game)
     return db.session.scalars(
-        select(Game)
-        .where(Game.public_id == public_id)
-        .options(
+        query.options(
             selectinload(Game.seats).selectinload(Seat.player),
             selectinload(Game.rounds).selectinload(Round.scores),
         )
     ).first()
 
 
+@dataclass(frozen=True)
+class GameState:
+    version: int
+    rounds: int
+    status: str
+
+
+def game_state(public_id: str) -> GameState | None:
+    """The game's version, round count and status in one query (for phones that poll)."""
+    rounds = (
+        select(func.count(Round.id)).where(Round.game_id == Game.id).correlate(Game)
+    ).scalar_subquery()
+    row = db.session.execute(
+        select(Game.version, rounds, Game.status).where(Game.public_id == public_id)
+    ).first()
+    return GameState(version=row[0], rounds=row[1], status=row[2]) if row else None
+
+
 def _new_public_id() -> str:
     return secrets.token_urlsafe(9)[:12]
 
 
-def _new_edit_code() -> str:
+def new_edit_code() -> str:
     return "".join(secrets.choice(EDIT_CODE_ALPHABET) for _ in range(6))
 
 
@@ -114,7 +162,7 @@ def create_game(
         first_starter = 0
     game = Game(
         public_id=_new_public_id(),
-        edit_code=_new_edit_code(),
+        edit_code=new_edit_code(),
         creator_device=device,
         rules=rules.to_dict(),
         first_starter=first_starter,
@@ -442,31 +490,45 @@ class RecordOutcome:
     check: RoundCheck | None
     saved: Round | None = None
     duplicate: bool = False
-    needs_confirmation: bool = False
 
 
 def _touch(game: Game) -> None:
+    """Every write to a game moves its version on (the row is locked, so no two writes can
+    produce the same version)."""
     game.updated_at = datetime.now(UTC)
+    game.version = (game.version or 1) + 1
 
 
-def record_round(
-    game: Game, entry: RoundInput, form_token: str, confirmed: bool = False
-) -> RecordOutcome:
-    """Save the next round if it passes the checks.
+def record_round(game: Game, entry: RoundInput, form_token: str, number: int) -> RecordOutcome:
+    """Save round ``number``, the round the form was opened for, if it passes the checks.
 
-    The same form (``form_token``) never saves twice: a double tap, a resubmit or a retry after a
-    dropped connection finds the round already saved and reports it as saved.
+    - The same form (``form_token``) never saves twice: a double tap, a resubmit or a retry
+      after a dropped connection finds its round already saved and reports it as saved.
+    - A form for a round that is already saved (another phone was quicker, or an old tab) is
+      refused with ``RoundTaken``: it never becomes the next round.
+    - Warnings (a same score as last round, ...) are shown but do not stop the save.
+
+    Call it with the game loaded ``for_update`` so the checks hold until the commit; the unique
+    (game, number) and form token constraints stop whatever gets past them anyway.
     """
     existing = db.session.scalars(select(Round).where(Round.form_token == form_token)).first()
     if existing is not None:
+        if existing.game_id != game.id:
+            raise GameError("That form belongs to another game: open this game's round again.")
         return RecordOutcome(check=None, saved=existing, duplicate=True)
+    taken = next((r for r in game.rounds if r.number == number), None)
+    if taken is not None:
+        raise RoundTaken(taken)
     if game.status == "finished":
         raise GameError("This game is over: correct a round from the scoreboard instead.")
-    check = check_round(game, entry)
+    if number != len(game.rounds) + 1:
+        raise GameError(
+            f"This form is for round {number}, but the game is at round {len(game.rounds) + 1}."
+            " Open the round again from the table."
+        )
+    check = check_round(game, entry, number=number)
     if not check.ok:
         return RecordOutcome(check=check)
-    if check.has_warnings and not confirmed:
-        return RecordOutcome(check=check, needs_confirmation=True)
     seat_ids = {seat.position: seat.id for seat in game.seats}
     assert check.engine is not None
     recorded = Round(
@@ -493,15 +555,18 @@ def record_round(
             game.rounds.append(recorded)
             db.session.flush()
     except IntegrityError:
+        # Only reachable when the lock was bypassed: the constraints still keep one round.
         if recorded in game.rounds:
             game.rounds.remove(recorded)
         existing = db.session.scalars(select(Round).where(Round.form_token == form_token)).first()
         if existing is not None:
             return RecordOutcome(check=None, saved=existing, duplicate=True)
-        raise GameError(
-            f"Round {check.number} was just saved from another phone. "
-            "Check the scoreboard before entering it again."
-        ) from None
+        taken = db.session.scalars(
+            select(Round).where(Round.game_id == game.id, Round.number == number)
+        ).first()
+        if taken is not None:
+            raise RoundTaken(taken) from None
+        raise
     _touch(game)
     if len(game.rounds) >= round_count(game_rules(game)):
         finish_game(game)
@@ -575,6 +640,17 @@ def _round_values(game: Game, recorded: Round) -> dict[tuple[int | None, str], s
     return values
 
 
+def round_values(game: Game, recorded: Round) -> dict[str, str]:
+    """The values of a round as a correction form shows them, keyed ``went_out``,
+    ``on_double``, ``engine`` and ``<seat position>.hand`` / ``.tiles`` / ``.markers``: what the
+    form sends back as the base of the correction."""
+    positions = {seat.id: seat.position for seat in game.seats}
+    return {
+        (name if seat_id is None else f"{positions[seat_id]}.{name}"): value
+        for (seat_id, name), value in _round_values(game, recorded).items()
+    }
+
+
 def find_round(game: Game, number: int) -> Round:
     for recorded in game.rounds:
         if recorded.number == number:
@@ -600,18 +676,24 @@ def _apply(game: Game, recorded: Round, check: RoundCheck, entry: RoundInput) ->
 
 
 def correct_round(
-    game: Game, number: int, entry: RoundInput, note: str = "", confirmed: bool = False
+    game: Game, number: int, entry: RoundInput, based_on: dict[str, str], note: str = ""
 ) -> RecordOutcome:
     """Change a recorded round; every changed value is written to the audit trail.
 
-    The new values go through the same checks and scoring as a new round.
+    ``based_on`` is the round as the phone saw it when the correction form was opened
+    (``round_values``). If the round has changed since (another phone corrected it), nothing is
+    written and ``RoundChanged`` says what it is now, so the phone can choose; the audit trail
+    only ever records values that were really there. The new values go through the same checks
+    and scoring as a new round; warnings are shown but do not stop the save. Call it with the
+    game loaded ``for_update``.
     """
     recorded = find_round(game, number)
+    current = round_values(game, recorded)
+    if based_on != current:
+        raise RoundChanged(number, seen=based_on, current=current)
     check = check_round(game, entry, number=number)
     if not check.ok:
         return RecordOutcome(check=check)
-    if check.has_warnings and not confirmed:
-        return RecordOutcome(check=check, needs_confirmation=True)
     before = _round_values(game, recorded)
     _apply(game, recorded, check, entry)
     after = _round_values(game, recorded)
@@ -658,13 +740,29 @@ def _mark_corrected(game: Game, recorded: Round) -> None:
         score.corrected = round_level or score.seat_id in live
 
 
-def undo_last_correction(game: Game) -> list[Correction]:
-    """Put back the values of the most recent correction that is not undone yet."""
-    live = [c for c in game.corrections if c.undone_at is None]
-    if not live:
+def last_correction_batch(game: Game) -> int | None:
+    """The batch an "Undo" button would undo now (None: nothing to undo)."""
+    live = [c.batch for c in game.corrections if c.undone_at is None]
+    return max(live) if live else None
+
+
+def undo_last_correction(game: Game, batch: int | None = None) -> list[Correction]:
+    """Put back the values of the most recent correction that is not undone yet, onto its own
+    round. ``batch`` is the correction the phone saw as the latest: if another correction came
+    after it, nothing is undone and the phone is told to look again.
+
+    Batch numbers are unique per game because corrections take the game's row lock."""
+    newest = last_correction_batch(game)
+    if newest is None:
         raise GameError("There is no correction to undo.")
-    batch = max(c.batch for c in live)
-    changes = [c for c in live if c.batch == batch]
+    if batch is not None and batch != newest:
+        raise GameError(
+            "Another correction was saved since you opened this page, so nothing was undone."
+            " Look at the history below and undo again if you still want to."
+        )
+    changes = [c for c in game.corrections if c.undone_at is None and c.batch == newest]
+    if len({c.round_number for c in changes}) != 1:
+        raise GameError("That correction cannot be undone: it spans more than one round.")
     recorded = find_round(game, changes[0].round_number)
     current = round_input_of(game, recorded)
     positions = {seat.id: seat.position for seat in game.seats}
@@ -962,3 +1060,79 @@ def audit_trail(game: Game) -> list[AuditLine]:
         )
         for c in sorted(game.corrections, key=lambda c: c.id, reverse=True)
     ]
+
+
+# --------------------------------------------------------------------------------------------
+# Two phones: what was saved, what this phone typed, what changed meanwhile
+
+
+@dataclass(frozen=True)
+class SeatLine:
+    """One player's part of a round in words, for the "already saved" page."""
+
+    name: str
+    hand: str  # the points as typed or saved; "" when not typed
+    tiles: str
+    went_out: bool
+
+
+def describe_round(game: Game, recorded: Round) -> list[SeatLine]:
+    """A saved round, player by player in seat order."""
+    by_seat = {score.seat_id: score for score in recorded.scores}
+    return [
+        SeatLine(
+            name=seat.player.name,
+            hand=str(by_seat[seat.id].hand) if seat.id in by_seat else "",
+            tiles=(by_seat[seat.id].tiles or "") if seat.id in by_seat else "",
+            went_out=recorded.went_out_seat_id == seat.id,
+        )
+        for seat in game.seats
+    ]
+
+
+def describe_input(game: Game, entry: RoundInput) -> list[SeatLine]:
+    """What a phone typed for a round, player by player in seat order."""
+    typed = {seat.position: seat for seat in entry.seats}
+    lines = []
+    for seat in game.seats:
+        mine = typed.get(seat.position)
+        lines.append(
+            SeatLine(
+                name=seat.player.name,
+                hand="" if mine is None or mine.hand is None else str(mine.hand),
+                tiles=mine.tiles.strip() if mine else "",
+                went_out=entry.went_out == seat.position,
+            )
+        )
+    return lines
+
+
+@dataclass(frozen=True)
+class ValueChange:
+    """A value of a round that another phone changed while this phone was correcting it."""
+
+    who: str | None
+    what: str
+    seen: str
+    now: str
+
+
+def describe_changes(
+    game: Game, seen: dict[str, str], current: dict[str, str]
+) -> list[ValueChange]:
+    """The values that differ between what a phone started from and what is saved now."""
+    names = {str(seat.position): seat.player.name for seat in game.seats}
+    changes = []
+    for key in sorted(set(seen) | set(current)):
+        if seen.get(key) == current.get(key):
+            continue
+        position, _, name = key.rpartition(".")
+        changes.append(
+            ValueChange(
+                who=names.get(position) if position else None,
+                what=_FIELD_NAMES.get(name, name),
+                seen=_show(game, name, seen.get(key, "")),
+                now=_show(game, name, current.get(key, "")),
+            )
+        )
+    return changes
