@@ -4,6 +4,7 @@ the live check clearing a refusal, open/close sections, photo labels, the player
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -143,6 +144,9 @@ def test_the_live_check_clears_a_fixed_refusal(page: Page, live_server: str, sho
     shoot("trial-refusal-fixed")
     page.get_by_role("button", name="Save round 1").click()
     expect(page.get_by_text("Round 1 saved.")).to_be_visible()
+    page.get_by_role("link", name="Full scoreboard").click()
+    _chart_text_is_inside(page)  # the "Round" label and the last round's number too
+    shoot("trial-scoreboard")
 
 
 def test_sections_show_they_open_and_the_share_code_is_found(
@@ -197,3 +201,48 @@ def test_photo_labels_sit_inside_their_tiles_and_on_the_photo(
         centre = (tx + tw / 2, ty + th / 2)
         assert px <= centre[0] <= px + pw and py <= centre[1] <= py + ph  # on its own tile
     shoot("trial-photo-labels")
+
+
+def _demo_league(app: Any, nights: int = 12) -> tuple[str, int]:
+    from scorekeeper.extensions import db
+    from scorekeeper.leagues.demo import seed_demo
+    from scorekeeper.models import Player
+
+    with app.app_context():
+        demo = seed_demo(nights=nights, tables=1, players=5, start=date(2025, 9, 4))
+        db.session.commit()
+        code = demo.league.code
+        player = db.session.scalars(db.select(Player).order_by(Player.id)).first()
+        return code, player.id
+
+
+def test_the_player_page_fits_a_phone(
+    page: Page, live_app: Any, live_server: str, shoot: Any
+) -> None:
+    code, player_id = _demo_league(live_app)
+    page.goto(f"{live_server}/leagues/{code}/unlock")
+    page.get_by_label("Passphrase").fill("demo train 2025")
+    page.get_by_role("button", name="Unlock").click()
+    page.goto(f"{live_server}/leagues/{code}/players/{player_id}")
+    shoot("trial-player-page")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 412
+    games = page.locator("table.games")
+    box = games.bounding_box()
+    scroller = page.locator("table.games").locator("xpath=..").bounding_box()
+    assert box and scroller and box["width"] <= scroller["width"] + 1  # nothing cut off
+    _chart_text_is_inside(page)
+
+
+def _chart_text_is_inside(page: Page) -> None:
+    """Every label of the page's first chart is drawn inside the chart, as it is on screen."""
+    boxes = page.locator("svg.chart").first.evaluate(
+        """svg => { const c = svg.getBoundingClientRect();
+        return Array.from(svg.querySelectorAll('text')).map(t => {
+          const b = t.getBoundingClientRect();
+          return [b.left - c.left, b.top - c.top, b.right - c.left, b.bottom - c.top,
+                  c.width, c.height, t.textContent]; }); }"""
+    )
+    assert boxes
+    for left, top, right, bottom, width, height, text in boxes:
+        assert left >= -0.5 and right <= width + 0.5, f"{text!r} is cut off"
+        assert top >= -0.5 and bottom <= height + 0.5, f"{text!r} is cut off"
