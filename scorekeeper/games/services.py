@@ -978,7 +978,8 @@ def game_as_text(game: Game, board: Scoreboard) -> str:
 
 def game_csv_rows(game: Game, board: Scoreboard) -> list[list[str]]:
     """Every round of the game as rows for a CSV file: round, engine, player, hand, tiles,
-    markers, went out, points, running total, corrected."""
+    markers, went out, blocked (the round ended with nobody able to play), points, running
+    total, corrected."""
     rows = [
         [
             "round",
@@ -988,6 +989,7 @@ def game_csv_rows(game: Game, board: Scoreboard) -> list[list[str]]:
             "tiles",
             "markers",
             "went_out",
+            "blocked",
             "points",
             "running_total",
             "corrected",
@@ -1004,6 +1006,7 @@ def game_csv_rows(game: Game, board: Scoreboard) -> list[list[str]]:
                     cell.tiles or "",
                     str(cell.markers),
                     "yes" if cell.went_out else "no",
+                    "yes" if row.blocked else "no",
                     str(cell.points),
                     str(running),
                     "yes" if cell.corrected else "no",

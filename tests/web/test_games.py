@@ -196,6 +196,21 @@ def test_penalties_of_the_house_rules(client: FlaskClient) -> None:
     assert [r["points"] for r in rows] == ["-5", "20", "12", "14"]
 
 
+def test_the_csv_marks_a_blocked_round(client: FlaskClient) -> None:
+    public_id = start_game(client, NAMES)
+    assert (
+        enter_round(client, public_id, points={0: 0, 1: 5, 2: 9, 3: 4}, went_out=0).status_code
+        == 302
+    )
+    response = enter_round(client, public_id, points={0: 3, 1: 5, 2: 9, 3: 4}, went_out="blocked")
+    assert response.status_code == 302
+    rows = _csv(client, public_id)
+    assert [(r["round"], r["blocked"], r["went_out"]) for r in rows[::4]] == [
+        ("1", "no", "yes"),
+        ("2", "yes", "no"),
+    ]
+
+
 def _csv(client: FlaskClient, public_id: str) -> list[dict[str, str]]:
     text = client.get(f"/g/{public_id}/game.csv").get_data(as_text=True)
     return list(csv.DictReader(io.StringIO(text)))
