@@ -179,8 +179,8 @@ def test_photo_labels_sit_inside_their_tiles_and_on_the_photo(
     photo = tmp_path / "hand.png"
     photo.write_bytes(synth.encode_png(scene.image))
     _round_page(page, live_server, FIVE[:3])
-    page.get_by_label("Tiles or photo for Boris").click()
-    page.get_by_label("Or a photo of Boris’s tiles").set_input_files(str(photo))
+    page.locator("#seat-1 summary").click()
+    page.get_by_label("photo of Boris’s tiles").set_input_files(str(photo))
     marks = page.locator("#seat-1 .tile-mark")
     expect(marks.first).to_be_visible()
     boxes = page.evaluate(
