@@ -38,6 +38,8 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any, NamedTuple
 
+from scorekeeper.rules.ranking import Criterion, Ranked, rank_by
+
 METHODS = ("average", "wins", "points", "rating")
 DEFAULT_PLACEMENT_POINTS = (5, 3, 2, 1)
 DEFAULT_MIN_GAMES = 3
@@ -283,82 +285,34 @@ def player_lines(
 # Ranking with a written-down tie-break chain
 
 
-@dataclass(frozen=True)
-class Criterion:
-    """One step of a ranking: ``label`` in plain words ("more wins"), the shown value of a line,
-    and whether higher is better."""
-
-    label: str
-    value: Callable[[PlayerLine], Decimal | int]
-    higher_is_better: bool
-    name: str = ""  # what the value is called in a note: "wins" in "ahead on wins: 5 to 3"
-
-
-@dataclass(frozen=True)
-class Ranked:
-    """A ranked line: ``rank`` is shared by players level after the whole chain (``tied``);
-    ``value`` is the shown ranking value; ``note`` says how a tie with the place above was
-    decided, or that the place is shared."""
-
-    line: PlayerLine
-    rank: int
-    tied: bool
-    value: Decimal | int
-    note: str = ""
+def league_note(entry: Ranked[PlayerLine]) -> str:
+    """A league table's tie note: how a tie with the place above was decided, or that the place
+    is shared."""
+    notes: list[str] = []
+    if entry.above is not None:
+        step = entry.above.criterion
+        notes.append(
+            f"Level on {entry.value} with the place above; decided by "
+            f"{step.name or step.label}: {entry.above.mine} to {entry.above.theirs}."
+        )
+    if entry.tied:
+        notes.append("Level on every tie-break: the place is shared.")
+    return " ".join(notes)
 
 
-def _sort_key(line: PlayerLine, chain: Sequence[Criterion]) -> tuple[Any, ...]:
-    key: list[Any] = []
-    for criterion in chain:
-        value = criterion.value(line)
-        key.append(-value if criterion.higher_is_better else value)
-    return tuple(key)
-
-
-def _fmt(value: Decimal | int) -> str:
-    return f"{value}"
-
-
-def rank_by(
+def rank_lines(
     lines: Iterable[PlayerLine],
-    chain: Sequence[Criterion],
+    chain: Sequence[Criterion[PlayerLine]],
     order: Callable[[Any], Any] | None = None,
-) -> list[Ranked]:
-    """Rank lines by ``chain[0]``, breaking ties by the later criteria in order. Lines equal on
-    every criterion share a rank and the next rank skips. ``order`` only orders players within
-    a shared rank (for display, such as by name)."""
-    keyed = [(_sort_key(line, chain), line) for line in lines]
-    keyed.sort(key=lambda pair: (pair[0], order(pair[1].player) if order else 0))
-    ranked: list[Ranked] = []
-    start = 0
-    groups: list[list[tuple[tuple[Any, ...], PlayerLine]]] = []
-    while start < len(keyed):
-        end = start
-        while end < len(keyed) and keyed[end][0] == keyed[start][0]:
-            end += 1
-        groups.append(keyed[start:end])
-        start = end
-    place = 1
-    for index, group in enumerate(groups):
-        line = group[0][1]
-        primary = chain[0].value(line)
-        notes: list[str] = []
-        if index > 0:
-            above = groups[index - 1][0][1]
-            if chain[0].value(above) == primary:
-                step = next(c for c in chain[1:] if c.value(line) != c.value(above))
-                notes.append(
-                    f"Level on {_fmt(primary)} with the place above; decided by "
-                    f"{step.name or step.label}: {_fmt(step.value(line))} to "
-                    f"{_fmt(step.value(above))}."
-                )
-        if len(group) > 1:
-            notes.append("Level on every tie-break: the place is shared.")
-        note = " ".join(notes)
-        for _, member in group:
-            ranked.append(Ranked(member, place, len(group) > 1, primary, note))
-        place += len(group)
-    return ranked
+) -> list[Ranked[PlayerLine]]:
+    """Rank player lines with ``chain`` (the one ranking engine, ``rules.ranking.rank_by``);
+    ``order`` orders players within a shared rank."""
+    return rank_by(
+        lines,
+        chain,
+        order=(lambda line: order(line.player)) if order else None,
+        note=league_note,
+    )
 
 
 def _average(line: PlayerLine) -> Decimal:
@@ -375,14 +329,18 @@ def _rating(line: PlayerLine) -> Decimal:
     return value if value is not None else Decimal("-Infinity")
 
 
-AVERAGE = Criterion("lowest average game total", _average, False, "average")
-WINS = Criterion("more wins", lambda line: line.wins, True, "wins")
-MORE_GAMES = Criterion("more games played", lambda line: line.games, True, "games")
-FEWER_GAMES = Criterion("fewer games played", lambda line: line.games, False, "games")
-POINTS = Criterion("most placement points", _points, True, "points")
-RATING = Criterion("highest skill rating", _rating, True, "rating")
+AVERAGE: Criterion[PlayerLine] = Criterion("lowest average game total", _average, False, "average")
+WINS: Criterion[PlayerLine] = Criterion("more wins", lambda line: line.wins, True, "wins")
+MORE_GAMES: Criterion[PlayerLine] = Criterion(
+    "more games played", lambda line: line.games, True, "games"
+)
+FEWER_GAMES: Criterion[PlayerLine] = Criterion(
+    "fewer games played", lambda line: line.games, False, "games"
+)
+POINTS: Criterion[PlayerLine] = Criterion("most placement points", _points, True, "points")
+RATING: Criterion[PlayerLine] = Criterion("highest skill rating", _rating, True, "rating")
 
-CHAINS: Mapping[str, tuple[Criterion, ...]] = {
+CHAINS: Mapping[str, tuple[Criterion[PlayerLine], ...]] = {
     "average": (AVERAGE, MORE_GAMES, WINS),
     "wins": (WINS, FEWER_GAMES, AVERAGE),
     "points": (POINTS, WINS, AVERAGE),
@@ -501,7 +459,7 @@ def standings(
     )
     return Standings(
         method=method,
-        ranked=rank_by(eligible, CHAINS[method.kind], order),
+        ranked=rank_lines(eligible, CHAINS[method.kind], order),
         unranked=waiting,
         min_games=needed,
         nights_held=nights_held,
@@ -524,7 +482,7 @@ def night_results(
 ) -> list[Ranked]:
     """One night's results across its tables: every player by their game total (the average
     when they played more than one game), lowest first; ties: more wins, then shared."""
-    return rank_by(player_lines(results, table).values(), NIGHT_CHAIN, order)
+    return rank_lines(player_lines(results, table).values(), NIGHT_CHAIN, order)
 
 
 @dataclass(frozen=True)
