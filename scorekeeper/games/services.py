@@ -23,14 +23,15 @@ from scorekeeper.rules import (
     HouseRules,
     Tile,
     deal_plan,
-    engine_schedule,
+    engine_for_round,
     format_hand,
     parse_hand,
     score_hand,
     validate_round,
 )
-from scorekeeper.rules.ranking import Standing, rank_players
 from scorekeeper.rules.schedule import DealPlan, remaining_engines, round_count, starter_text
+from scorekeeper.rules.scoreboard import RoundResult
+from scorekeeper.rules.scoreboard import scoreboard as rules_scoreboard
 from scorekeeper.rules.scoring import RoundEntry, round_winners, score_round
 from scorekeeper.rules.validation import HandEntry
 
@@ -249,8 +250,7 @@ def engine_for(game: Game, number: int) -> int | None:
             if recorded.number == number:
                 return recorded.engine
         return None
-    schedule = engine_schedule(rules)
-    return schedule[number - 1] if 1 <= number <= len(schedule) else None
+    return engine_for_round(number, rules) if 1 <= number <= round_count(rules) else None
 
 
 def _round_winner_seat(recorded: Round, seats: Sequence[Seat]) -> int | None:
@@ -272,13 +272,8 @@ def table_state(game: Game) -> TableState:
     seats = game.seats
     names = [seat.player.name for seat in seats]
     available = remaining_engines(rules, _used_engines(game))
-    if rules.order == "highest_available":
-        engine = None
-        next_engine = None
-    else:
-        schedule = engine_schedule(rules)
-        engine = schedule[number - 1] if number <= total else None
-        next_engine = schedule[number] if number < total else None
+    engine = engine_for_round(number, rules) if number <= total else None
+    next_engine = engine_for_round(number + 1, rules) if number < total else None
     previous_winner = _round_winner_seat(game.rounds[-1], seats) if game.rounds else None
     starter = (
         starter_text(
@@ -858,95 +853,73 @@ class Scoreboard:
         ]
 
 
-def _standings(
-    names: list[str],
-    rows: list[BoardRow],
-    rules: HouseRules,
-    upto: int | None = None,
-) -> list[Standing]:
-    use = rows if upto is None else rows[:upto]
-    totals = {i: (use[-1].running[i] if use else 0) for i in range(len(names))}
-    per_round = {i: [row.cells[i].points for row in use] for i in range(len(names))}
-    went_out = {i: sum(row.cells[i].went_out for row in use) for i in range(len(names))}
-    return rank_players(totals, rules, round_scores=per_round, went_out_counts=went_out)
-
-
 def scoreboard(game: Game) -> Scoreboard:
-    """Rounds by players, running totals, shared ranks, gaps, movement and round wins."""
+    """Rounds by players, running totals, shared ranks, gaps, movement and round wins: the rules
+    work them out (``rules.scoreboard``); this adds the names and what was typed."""
     rules = game_rules(game)
     seats = game.seats
     index = {seat.id: i for i, seat in enumerate(seats)}
     names = [seat.player.name for seat in seats]
-    rows: list[BoardRow] = []
-    running = [0] * len(seats)
-    for recorded in game.rounds:
-        by_seat = {index[s.seat_id]: s for s in recorded.scores}
-        points = {i: by_seat[i].points for i in by_seat}
-        winners = set(
-            round_winners(
-                points,
-                index[recorded.went_out_seat_id] if recorded.went_out_seat_id else None,
+    by_round = [{index[s.seat_id]: s for s in recorded.scores} for recorded in game.rounds]
+    board = rules_scoreboard(
+        len(seats),
+        [
+            RoundResult(
+                points=tuple(scores[i].points for i in range(len(seats))),
+                went_out=index[recorded.went_out_seat_id] if recorded.went_out_seat_id else None,
             )
-        )
-        cells = []
-        for i in range(len(seats)):
-            score = by_seat[i]
-            running[i] += score.points
-            cells.append(
+            for recorded, scores in zip(game.rounds, by_round, strict=True)
+        ],
+        rules,
+    )
+    rows = [
+        BoardRow(
+            number=recorded.number,
+            engine=recorded.engine,
+            blocked=recorded.went_out_seat_id is None,
+            on_double=recorded.went_out_on_double,
+            cells=[
                 Cell(
-                    points=score.points,
-                    hand=score.hand,
-                    tiles=score.tiles,
-                    markers=score.markers,
+                    points=scores[i].points,
+                    hand=scores[i].hand,
+                    tiles=scores[i].tiles,
+                    markers=scores[i].markers,
                     went_out=recorded.went_out_seat_id == seats[i].id,
-                    round_win=i in winners,
-                    corrected=score.corrected,
+                    round_win=i in wins,
+                    corrected=scores[i].corrected,
                 )
-            )
-        rows.append(
-            BoardRow(
-                number=recorded.number,
-                engine=recorded.engine,
-                blocked=recorded.went_out_seat_id is None,
-                on_double=recorded.went_out_on_double,
-                cells=cells,
-                running=list(running),
-            )
+                for i in range(len(seats))
+            ],
+            running=list(running),
         )
-    now = _standings(names, rows, rules)
-    before = {s.player: s.rank for s in _standings(names, rows, rules, upto=len(rows) - 1)}
-    leader = min(s.total for s in now) if now else 0
-    by_index = {s.player: s for s in now}
-    players = []
-    for i, name in enumerate(names):
-        standing = by_index[i]
-        mine = [row.cells[i].points for row in rows]
-        players.append(
-            BoardPlayer(
-                position=i,
-                name=name,
-                total=standing.total,
-                rank=standing.rank,
-                tied=standing.tied,
-                gap=standing.total - leader,
-                movement=(before[i] - standing.rank) if len(rows) > 1 else 0,
-                rounds_won=sum(row.cells[i].round_win for row in rows),
-                went_out=sum(row.cells[i].went_out for row in rows),
-                best=min(mine) if mine else None,
-                worst=max(mine) if mine else None,
-                note=standing.note,
-            )
+        for recorded, scores, running, wins in zip(
+            game.rounds, by_round, board.running, board.round_wins, strict=True
         )
-    standings = sorted(players, key=lambda p: (p.rank, p.position))
-    finished = game.status == "finished"
-    winners = [p.name for p in standings if p.rank == 1] if rows else []
+    ]
+    players = [
+        BoardPlayer(
+            position=p.seat,
+            name=names[p.seat],
+            total=p.total,
+            rank=p.rank,
+            tied=p.tied,
+            gap=p.gap,
+            movement=p.movement,
+            rounds_won=p.rounds_won,
+            went_out=p.went_out,
+            best=p.best,
+            worst=p.worst,
+            note=p.note,
+        )
+        for p in board.players
+    ]
     return Scoreboard(
         players=players,
-        standings=standings,
+        standings=sorted(players, key=lambda p: (p.rank, p.position)),
         rows=rows,
         rounds_total=round_count(rules),
-        finished=finished,
-        winners=winners,
+        finished=game.status == "finished",
+        winners=[names[seat] for seat in board.winners],
         tie_break=dict(RULE_OPTIONS["tie_break"])[rules.tie_break],
     )
 
