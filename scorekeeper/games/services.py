@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from sqlalchemy import func, select
@@ -19,21 +19,22 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Correction, Game, Player, Round, Score, Seat
 from scorekeeper.rules import (
     RULE_OPTIONS,
-    HandError,
     HouseRules,
-    Tile,
     deal_plan,
     engine_for_round,
     format_hand,
-    parse_hand,
-    score_hand,
-    validate_round,
 )
+from scorekeeper.rules.round_check import (
+    RoundCheck,
+    RoundContext,
+    RoundInput,
+    SeatInput,
+)
+from scorekeeper.rules.round_check import check_round as check_typed_round
 from scorekeeper.rules.schedule import DealPlan, remaining_engines, round_count, starter_text
 from scorekeeper.rules.scoreboard import RoundResult
 from scorekeeper.rules.scoreboard import scoreboard as rules_scoreboard
-from scorekeeper.rules.scoring import RoundEntry, round_winners, score_round
-from scorekeeper.rules.validation import HandEntry
+from scorekeeper.rules.scoring import round_winners
 
 MAX_NAME = 40
 EDIT_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
@@ -304,58 +305,6 @@ def table_state(game: Game) -> TableState:
 # Checking and recording a round
 
 
-@dataclass(frozen=True)
-class SeatInput:
-    """What was typed for one player: ``hand`` points (None when left empty), the tiles text,
-    open-train markers."""
-
-    position: int
-    hand: int | None = None
-    tiles: str = ""
-    markers: int = 0
-
-
-@dataclass(frozen=True)
-class RoundInput:
-    seats: list[SeatInput]
-    went_out: int | None  # seat position; None with ``blocked``
-    blocked: bool = False
-    on_double: bool = False
-    engine: int | None = None  # only read in "highest available" mode
-
-
-@dataclass
-class SeatCheck:
-    position: int
-    name: str
-    tiles: list[Tile] | None = None
-    hand: int | None = None
-    points: int | None = None
-    errors: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-
-
-@dataclass
-class RoundCheck:
-    number: int
-    engine: int | None
-    seats: list[SeatCheck]
-    errors: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return not self.errors and not any(seat.errors for seat in self.seats)
-
-    @property
-    def has_warnings(self) -> bool:
-        return bool(self.warnings) or any(seat.warnings for seat in self.seats)
-
-    @property
-    def error_count(self) -> int:
-        return len(self.errors) + sum(len(seat.errors) for seat in self.seats)
-
-
 def _previous_hands(game: Game, number: int) -> dict[int, int]:
     positions = {seat.id: seat.position for seat in game.seats}
     for recorded in game.rounds:
@@ -367,108 +316,23 @@ def _previous_hands(game: Game, number: int) -> dict[int, int]:
 def check_round(
     game: Game, entry: RoundInput, number: int | None = None, partial: bool = False
 ) -> RoundCheck:
-    """Check a round as typed against the rules (rules.md 4) and work out every player's score.
-
-    ``number`` is the round being corrected, or None for the next round. Problems are attached
-    to the player they concern; errors block saving, warnings ask for a confirmation.
-    ``partial`` is the live check while typing: players not entered yet and a round end not
-    chosen yet are not problems (yet).
-    """
+    """Check a round as typed (``rules.round_check``) in this game: round ``number`` (a
+    correction) or the next round. Loads what the rules need to know: the engine, the engines
+    left, the previous round's hands."""
     rules = game_rules(game)
     number = number or len(game.rounds) + 1
-    names = {seat.position: seat.player.name for seat in game.seats}
-    seats = {position: SeatCheck(position=position, name=name) for position, name in names.items()}
-    check = RoundCheck(number=number, engine=None, seats=list(seats.values()))
-
-    if rules.order == "highest_available":
-        allowed = remaining_engines(rules, _used_engines(game, skip_number=number))
-        if entry.engine is None:
-            check.errors.append("Choose which double was the engine this round.")
-        elif entry.engine not in allowed:
-            check.errors.append(
-                f"The {entry.engine}-{entry.engine} has already been an engine in this game."
-            )
-        else:
-            check.engine = entry.engine
-    else:
-        check.engine = engine_for(game, number)
-        if check.engine is None:
-            check.errors.append("All rounds of this game have been played.")
-
-    if entry.went_out is None and not entry.blocked and not partial:
-        check.errors.append("Tap who went out, or tap “Blocked round” if nobody could play.")
-    if entry.went_out is not None and entry.went_out not in seats:
-        check.errors.append("The player marked as going out is not at this table.")
-
-    hands: dict[int, HandEntry] = {}
-    for typed in entry.seats:
-        seat = seats.get(typed.position)
-        if seat is None:
-            continue
-        went_out = typed.position == entry.went_out
-        tiles: list[Tile] | None = None
-        if typed.tiles.strip():
-            try:
-                tiles = parse_hand(typed.tiles, max_pip=rules.max_pip)
-            except HandError as error:
-                seat.errors.append(str(error))
-                continue
-        if typed.markers and not rules.marker_penalty:
-            seat.errors.append("Markers only count when the house rules give them a penalty.")
-        total = typed.hand
-        if tiles is None and total is None:
-            if went_out:
-                total = 0
-            else:
-                if not partial:
-                    seat.errors.append(f"Type {seat.name}'s points, or the tiles left in the hand.")
-                continue
-        seat.tiles = tiles
-        seat.hand = score_hand(tiles, rules) if tiles is not None else total
-        hands[typed.position] = HandEntry(
-            tiles=tuple(tiles) if tiles is not None else None, total=total
-        )
-
-    if check.engine is not None and hands:
-        # The validator's messages name the player, so it is given names, not seat numbers.
-        problems = validate_round(
-            {names[position]: hand for position, hand in hands.items()},
-            check.engine,
-            rules,
-            went_out=names.get(entry.went_out) if not entry.blocked else None,  # type: ignore[arg-type]
-            previous={names[p]: v for p, v in _previous_hands(game, number).items()},
-        )
-        by_name = {name: position for position, name in names.items()}
-        for problem in problems:
-            target = seats.get(by_name[problem.player]) if problem.player is not None else None
-            if target is None:
-                bucket = check.errors if problem.level == "error" else check.warnings
-            else:
-                bucket = target.errors if problem.level == "error" else target.warnings
-            if problem.message not in bucket:
-                bucket.append(problem.message)
-
-    if check.ok and len(hands) == len(seats):
-        entries = {
-            typed.position: RoundEntry(
-                tiles=hands[typed.position].tiles,
-                total=None
-                if hands[typed.position].tiles is not None
-                else seats[typed.position].hand,
-                markers=typed.markers,
-            )
-            for typed in entry.seats
-            if typed.position in hands
-        }
-        points = score_round(
-            entries,
-            rules,
-            went_out=None if entry.blocked else entry.went_out,
-            went_out_on_double=entry.on_double and not entry.blocked,
-        )
-        for position, value in points.items():
-            seats[position].points = value
-    return check
+    return check_typed_round(
+        entry,
+        RoundContext(
+            rules=rules,
+            names={seat.position: seat.player.name for seat in game.seats},
+            number=number,
+            engine=engine_for(game, number),
+            engines_left=tuple(remaining_engines(rules, _used_engines(game, skip_number=number))),
+            previous=_previous_hands(game, number),
+        ),
+        partial=partial,
+    )
 
 
 @dataclass

@@ -37,6 +37,7 @@ from scorekeeper.games.forms import (
     round_form,
 )
 from scorekeeper.models import Game, Round
+from scorekeeper.rules.round_check import RoundCheck, RoundInput, SeatCheck, SeatInput
 
 bp = Blueprint("games", __name__)
 
@@ -200,10 +201,10 @@ def unlock(public_id: str) -> str | BaseResponse:
 # Entering a round
 
 
-def _round_input(form: Any) -> services.RoundInput:
+def _round_input(form: Any) -> RoundInput:
     went_out = form.went_out.data
     seats = [
-        services.SeatInput(
+        SeatInput(
             position=index,
             hand=entry.form.hand.data,
             tiles=entry.form.tiles.data or "",
@@ -212,7 +213,7 @@ def _round_input(form: Any) -> services.RoundInput:
         for index, entry in enumerate(form.seats)
     ]
     engine = form.engine.data
-    return services.RoundInput(
+    return RoundInput(
         seats=seats,
         went_out=int(went_out) if went_out and went_out.isdigit() else None,
         blocked=went_out == "blocked",
@@ -407,7 +408,7 @@ def _after_save(
     return redirect(url_for("games.table", public_id=game.public_id))
 
 
-def _warnings(check: services.RoundCheck | None) -> list[str]:
+def _warnings(check: RoundCheck | None) -> list[str]:
     if check is None:
         return []
     return [*check.warnings, *(w for seat in check.seats for w in seat.warnings)]
@@ -452,7 +453,7 @@ def _photo_action(game: Game, form: Any, action: str, position: int) -> str | No
 
 
 def _photo_views(
-    game: Game, form: Any, checks: dict[int, services.SeatCheck]
+    game: Game, form: Any, checks: dict[int, SeatCheck]
 ) -> dict[int, tuple[photos.PhotoCheck, photos.Verdict]]:
     views = {}
     for position, entry in enumerate(form.seats):
