@@ -40,18 +40,10 @@ from typing import Any, NamedTuple
 
 from scorekeeper.rules.ranking import Criterion, Ranked, rank_by
 
-METHODS = ("average", "wins", "points", "rating")
 DEFAULT_PLACEMENT_POINTS = (5, 3, 2, 1)
 DEFAULT_MIN_GAMES = 3
 MAX_PLACEMENT_PLACES = 16
 MAX_PLACEMENT_VALUE = 1000
-
-METHOD_NAMES = {
-    "average": "Average game total",
-    "wins": "Wins",
-    "points": "Placement points",
-    "rating": "Skill rating",
-}
 
 
 class SeatResult(NamedTuple):
@@ -88,7 +80,7 @@ class Method:
     best_nights: int | None = None
 
     def __post_init__(self) -> None:
-        if self.kind not in METHODS:
+        if self.kind not in METHOD_REGISTRY:
             raise ValueError(f"Unknown ranking method {self.kind!r}.")
         if self.min_games < 1:
             raise ValueError("The minimum number of games is at least 1.")
@@ -96,6 +88,11 @@ class Method:
             raise ValueError("The share of nights is a percentage from 0 to 100.")
         if self.best_nights is not None and self.best_nights < 1:
             raise ValueError("Best N nights needs N of at least 1.")
+
+    @property
+    def spec(self) -> StandingsMethod:
+        """The declaration of this ranking method (``METHOD_REGISTRY``)."""
+        return METHOD_REGISTRY[self.kind]
 
 
 # --------------------------------------------------------------------------------------------
@@ -340,13 +337,6 @@ FEWER_GAMES: Criterion[PlayerLine] = Criterion(
 POINTS: Criterion[PlayerLine] = Criterion("most placement points", _points, True, "points")
 RATING: Criterion[PlayerLine] = Criterion("highest skill rating", _rating, True, "rating")
 
-CHAINS: Mapping[str, tuple[Criterion[PlayerLine], ...]] = {
-    "average": (AVERAGE, MORE_GAMES, WINS),
-    "wins": (WINS, FEWER_GAMES, AVERAGE),
-    "points": (POINTS, WINS, AVERAGE),
-    "rating": (RATING, MORE_GAMES, WINS),
-}
-
 
 def min_games_needed(method: Method, nights_held: int) -> int:
     """Games a player needs to be ranked by average: ``min_games``, or the share of nights held
@@ -369,48 +359,131 @@ class Standings:
     tie_break_text: str
 
 
-def method_text(method: Method, min_games: int, nights_held: int) -> str:
-    """The ranking method in one or two plain sentences."""
-    if method.kind == "average":
-        text = (
-            "Ranked by average game total: a player's game totals added up and divided by "
-            "their number of games. The lowest average leads."
+def _explain_average(method: Method, min_games: int, nights_held: int) -> str:
+    text = (
+        "Ranked by average game total: a player's game totals added up and divided by "
+        "their number of games. The lowest average leads."
+    )
+    need = f"{min_games} game{'s' if min_games != 1 else ''}"
+    if method.min_nights_percent:
+        return text + (
+            f" Only players with at least {need} are ranked ({method.min_games} or "
+            f"{method.min_nights_percent}% of the {nights_held} nights held, whichever is "
+            "more)."
         )
-        need = f"{min_games} game{'s' if min_games != 1 else ''}"
-        if method.min_nights_percent:
-            text += (
-                f" Only players with at least {need} are ranked ({method.min_games} or "
-                f"{method.min_nights_percent}% of the {nights_held} nights held, whichever is "
-                "more)."
-            )
-        else:
-            text += f" Only players with at least {need} are ranked."
-        return text
-    if method.kind == "wins":
-        return (
-            "Ranked by wins: the lowest total at a table wins the game; players who tie for "
-            "the lowest total each get a win."
+    return text + f" Only players with at least {need} are ranked."
+
+
+def _explain_wins(method: Method, min_games: int, nights_held: int) -> str:
+    return (
+        "Ranked by wins: the lowest total at a table wins the game; players who tie for "
+        "the lowest total each get a win."
+    )
+
+
+def _explain_points(method: Method, min_games: int, nights_held: int) -> str:
+    points = placement_points_text(method.placement_points)
+    text = (
+        f"Ranked by placement points, for every game: {points}. "
+        "Players who tie at a table share the points of the places they cover."
+    )
+    if method.best_nights:
+        return text + (
+            f" Only each player's best {method.best_nights} nights count "
+            f"(best {method.best_nights} of {nights_held})."
         )
-    if method.kind == "points":
-        points = placement_points_text(method.placement_points)
-        text = (
-            f"Ranked by placement points, for every game: {points}. "
-            "Players who tie at a table share the points of the places they cover."
-        )
-        if method.best_nights:
-            text += (
-                f" Only each player's best {method.best_nights} nights count "
-                f"(best {method.best_nights} of {nights_held})."
-            )
-        else:
-            text += " Every game counts."
-        return text
+    return text + " Every game counts."
+
+
+def _explain_rating(method: Method, min_games: int, nights_held: int) -> str:
     return (
         "Ranked by skill rating (OpenSkill, Plackett-Luce): everyone starts equal, and after "
         "every game the rating moves by where you finished and how strong the others at your "
         "table were. It is shown as a careful estimate (skill minus three times its "
         "uncertainty), so it grows as you play more games."
     )
+
+
+@dataclass(frozen=True)
+class StandingsMethod:
+    """A way to rank a league, declared once: its name (stored with the league), its label and
+    one-line choice for the settings form, its ranking chain (the first criterion ranks, the
+    others break ties), how a value is shown ("12 wins"), how it is explained in words, and
+    what it needs: a minimum number of games, best-N-nights placement points, ratings."""
+
+    name: str
+    label: str
+    choice: str
+    chain: tuple[Criterion[PlayerLine], ...]
+    unit: str  # "average", "win", "points", "rating": shown after the value
+    explain: Callable[[Method, int, int], str]
+    minimum_games: bool = False
+    best_nights: bool = False
+    ratings: bool = False
+
+    def value_text(self, value: Any) -> str:
+        """A ranking value in words: "average 85.3", "12 wins", "24 points", "rating 21.4"."""
+        if self.unit == "win":
+            return f"{value} win{'' if value == 1 else 's'}"
+        if self.unit == "points":
+            number = f"{value}"
+            number = number[:-2] if number.endswith(".0") else number
+            return f"{number} points"
+        return f"{self.unit} {value}"
+
+
+METHOD_REGISTRY: Mapping[str, StandingsMethod] = {
+    method.name: method
+    for method in (
+        StandingsMethod(
+            "average",
+            "Average game total",
+            "Average game total (lowest first), with a minimum number of games",
+            (AVERAGE, MORE_GAMES, WINS),
+            "average",
+            _explain_average,
+            minimum_games=True,
+        ),
+        StandingsMethod(
+            "wins",
+            "Wins",
+            "Wins (a shared win counts for each co-winner)",
+            (WINS, FEWER_GAMES, AVERAGE),
+            "win",
+            _explain_wins,
+        ),
+        StandingsMethod(
+            "points",
+            "Placement points",
+            "Placement points for every game, summed or best nights only",
+            (POINTS, WINS, AVERAGE),
+            "points",
+            _explain_points,
+            best_nights=True,
+        ),
+        StandingsMethod(
+            "rating",
+            "Skill rating",
+            "Skill rating that accounts for the opponents (OpenSkill)",
+            (RATING, MORE_GAMES, WINS),
+            "rating",
+            _explain_rating,
+            ratings=True,
+        ),
+    )
+}
+CHAINS: Mapping[str, tuple[Criterion[PlayerLine], ...]] = {
+    name: method.chain for name, method in METHOD_REGISTRY.items()
+}
+
+
+def method_text(method: Method, min_games: int, nights_held: int) -> str:
+    """The ranking method in one or two plain sentences."""
+    return METHOD_REGISTRY[method.kind].explain(method, min_games, nights_held)
+
+
+METHODS = tuple(METHOD_REGISTRY)
+METHOD_NAMES: Mapping[str, str] = {name: m.label for name, m in METHOD_REGISTRY.items()}
 
 
 def tie_break_text(method: Method) -> str:
@@ -445,13 +518,13 @@ def standings(
         lines = player_lines(
             results,
             method.placement_points,
-            method.best_nights if method.kind == "points" else None,
+            method.best_nights if method.spec.best_nights else None,
             ratings,
         )
     if ranked_players is not None:
         wanted = set(ranked_players)
         lines = {player: line for player, line in lines.items() if player in wanted}
-    needed = min_games_needed(method, nights_held) if method.kind == "average" else 1
+    needed = min_games_needed(method, nights_held) if method.spec.minimum_games else 1
     eligible = [line for line in lines.values() if line.games >= needed]
     waiting = sorted(
         (line for line in lines.values() if line.games < needed),
