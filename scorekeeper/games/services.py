@@ -21,7 +21,6 @@ from scorekeeper.rules import (
     RULE_OPTIONS,
     HouseRules,
     deal_plan,
-    engine_for_round,
     format_hand,
 )
 from scorekeeper.rules.round_check import (
@@ -30,11 +29,10 @@ from scorekeeper.rules.round_check import (
     RoundInput,
     SeatInput,
 )
-from scorekeeper.rules.round_check import check_round as check_typed_round
-from scorekeeper.rules.schedule import DealPlan, remaining_engines, round_count, starter_text
+from scorekeeper.rules.schedule import DealPlan, remaining_engines
 from scorekeeper.rules.scoreboard import RoundResult
-from scorekeeper.rules.scoreboard import scoreboard as rules_scoreboard
 from scorekeeper.rules.scoring import round_winners
+from scorekeeper.rules.variants import GameVariant, variant_named
 
 MAX_NAME = 40
 EDIT_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
@@ -69,6 +67,12 @@ class RoundChanged(GameError):
 
 # --------------------------------------------------------------------------------------------
 # Loading and setting up
+
+
+def variant_of(game: Game) -> GameVariant:
+    """The game played at this table (``rules.variants``): what its rounds, checks and
+    scoreboard are."""
+    return variant_named(game.kind)
 
 
 def game_rules(game: Game) -> HouseRules:
@@ -251,7 +255,10 @@ def engine_for(game: Game, number: int) -> int | None:
             if recorded.number == number:
                 return recorded.engine
         return None
-    return engine_for_round(number, rules) if 1 <= number <= round_count(rules) else None
+    variant = variant_of(game)
+    if 1 <= number <= variant.round_count(rules):
+        return variant.engine_for_round(number, rules)
+    return None
 
 
 def _round_winner_seat(recorded: Round, seats: Sequence[Seat]) -> int | None:
@@ -267,17 +274,18 @@ def _round_winner_seat(recorded: Round, seats: Sequence[Seat]) -> int | None:
 def table_state(game: Game) -> TableState:
     """What the table needs to play the next round (rules.md 2.1-2.3)."""
     rules = game_rules(game)
-    total = round_count(rules)
+    variant = variant_of(game)
+    total = variant.round_count(rules)
     number = len(game.rounds) + 1
     finished = game.status == "finished" or number > total
     seats = game.seats
     names = [seat.player.name for seat in seats]
     available = remaining_engines(rules, _used_engines(game))
-    engine = engine_for_round(number, rules) if number <= total else None
-    next_engine = engine_for_round(number + 1, rules) if number < total else None
+    engine = variant.engine_for_round(number, rules) if number <= total else None
+    next_engine = variant.engine_for_round(number + 1, rules) if number < total else None
     previous_winner = _round_winner_seat(game.rounds[-1], seats) if game.rounds else None
     starter = (
-        starter_text(
+        variant.starter_text(
             number,
             names,
             rules,
@@ -295,7 +303,7 @@ def table_state(game: Game) -> TableState:
         next_engine=next_engine,
         engines_available=available,
         starter=starter,
-        plan=deal_plan(len(seats), rules),
+        plan=variant.deal_plan(len(seats), rules),
         rules_in_play=rules.describe(),
         finished=finished,
     )
@@ -321,7 +329,7 @@ def check_round(
     left, the previous round's hands."""
     rules = game_rules(game)
     number = number or len(game.rounds) + 1
-    return check_typed_round(
+    return variant_of(game).check_round(
         entry,
         RoundContext(
             rules=rules,
@@ -418,7 +426,7 @@ def record_round(game: Game, entry: RoundInput, form_token: str, number: int) ->
             raise RoundTaken(taken) from None
         raise
     _touch(game)
-    if len(game.rounds) >= round_count(game_rules(game)):
+    if len(game.rounds) >= variant_of(game).round_count(game_rules(game)):
         finish_game(game)
     return RecordOutcome(check=check, saved=recorded)
 
@@ -441,7 +449,7 @@ def finish_game(game: Game) -> None:
 
 def reopen_game(game: Game) -> None:
     """Undo an early end: the game takes rounds again."""
-    if len(game.rounds) >= round_count(game_rules(game)):
+    if len(game.rounds) >= variant_of(game).round_count(game_rules(game)):
         raise GameError("Every round has been played; correct a round instead.")
     game.status = "playing"
     game.finished_at = None
@@ -725,7 +733,8 @@ def scoreboard(game: Game) -> Scoreboard:
     index = {seat.id: i for i, seat in enumerate(seats)}
     names = [seat.player.name for seat in seats]
     by_round = [{index[s.seat_id]: s for s in recorded.scores} for recorded in game.rounds]
-    board = rules_scoreboard(
+    variant = variant_of(game)
+    board = variant.scoreboard(
         len(seats),
         [
             RoundResult(
@@ -781,7 +790,7 @@ def scoreboard(game: Game) -> Scoreboard:
         players=players,
         standings=sorted(players, key=lambda p: (p.rank, p.position)),
         rows=rows,
-        rounds_total=round_count(rules),
+        rounds_total=variant.round_count(rules),
         finished=game.status == "finished",
         winners=[names[seat] for seat in board.winners],
         tie_break=dict(RULE_OPTIONS["tie_break"])[rules.tie_break],
@@ -791,7 +800,8 @@ def scoreboard(game: Game) -> Scoreboard:
 def game_as_text(game: Game, board: Scoreboard) -> str:
     """A short plain-text summary to paste into a group chat."""
     when = game.created_at.strftime("%d %b %Y")
-    lines = [f"Mexican Train, {when}: {len(board.rows)} of {board.rounds_total} rounds"]
+    label = variant_of(game).label
+    lines = [f"{label}, {when}: {len(board.rows)} of {board.rounds_total} rounds"]
     if board.winners:
         verb = "wins" if len(board.winners) == 1 else "share the win"
         lines.append(f"{' and '.join(board.winners)} {verb}!")

@@ -117,3 +117,14 @@ def test_totals_ranks_and_winners_agree(
         assert sum(p.rounds_won for p in board.players) >= len(rounds)
     else:
         assert board.winners == []
+
+
+def test_mexican_train_is_the_first_game_variant() -> None:
+    from scorekeeper.rules.variants import VARIANTS, variant_named
+
+    train = variant_named("mexican_train")
+    assert next(iter(VARIANTS.values())) is train and train.lower_is_better
+    assert train.round_count(CO) == 13 and train.engine_for_round(1, CO) == 12
+    assert train.scoreboard(2, [RoundResult((0, 9), 0)], CO).winners == [0]
+    with pytest.raises(ValueError, match="Unknown game"):
+        variant_named("chicken_foot")
