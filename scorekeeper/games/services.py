@@ -29,7 +29,7 @@ from scorekeeper.rules.round_check import (
     RoundInput,
     SeatInput,
 )
-from scorekeeper.rules.schedule import DealPlan, remaining_engines
+from scorekeeper.rules.schedule import DealPlan, deal_text, remaining_engines
 from scorekeeper.rules.scoreboard import RoundResult
 from scorekeeper.rules.scoring import round_winners
 from scorekeeper.rules.variants import GameVariant, variant_named
@@ -237,6 +237,7 @@ class TableState:
     next_engine: int | None
     engines_available: list[int]
     starter: str
+    deal: str
     plan: DealPlan
     rules_in_play: list[str]
     finished: bool
@@ -296,6 +297,7 @@ def table_state(game: Game) -> TableState:
         if not finished
         else ""
     )
+    plan = variant.deal_plan(len(seats), rules)
     return TableState(
         round_number=min(number, total),
         rounds_total=total,
@@ -303,7 +305,8 @@ def table_state(game: Game) -> TableState:
         next_engine=next_engine,
         engines_available=available,
         starter=starter,
-        plan=variant.deal_plan(len(seats), rules),
+        deal=deal_text(plan, rules, engine),
+        plan=plan,
         rules_in_play=rules.describe(),
         finished=finished,
     )
@@ -816,7 +819,8 @@ def game_as_text(game: Game, board: Scoreboard) -> str:
 
 def game_csv_rows(game: Game, board: Scoreboard) -> list[list[str]]:
     """Every round of the game as rows for a CSV file: round, engine, player, hand, tiles,
-    markers, went out, points, running total, corrected."""
+    markers, went out, blocked (the round ended with nobody able to play), points, running
+    total, corrected."""
     rows = [
         [
             "round",
@@ -826,6 +830,7 @@ def game_csv_rows(game: Game, board: Scoreboard) -> list[list[str]]:
             "tiles",
             "markers",
             "went_out",
+            "blocked",
             "points",
             "running_total",
             "corrected",
@@ -842,6 +847,7 @@ def game_csv_rows(game: Game, board: Scoreboard) -> list[list[str]]:
                     cell.tiles or "",
                     str(cell.markers),
                     "yes" if cell.went_out else "no",
+                    "yes" if row.blocked else "no",
                     str(cell.points),
                     str(running),
                     "yes" if cell.corrected else "no",

@@ -493,7 +493,10 @@ def check_round(game: Game) -> str:
     state = services.table_state(game)
     _engine_choices(form, state, current=services.engine_for(game, number) if number else None)
     form.validate()
-    check = services.check_round(game, _round_input(form), number=number, partial=True)
+    # After a refused save the live check looks for everything the save did (a round end not
+    # chosen, a player left out), so it can tell when all of it is fixed.
+    partial = request.form.get("live") != "strict"
+    check = services.check_round(game, _round_input(form), number=number, partial=partial)
     return render_template("games/_round_check.html", form=form, check=check, game=game)
 
 

@@ -41,7 +41,7 @@ PRESET_DESCRIPTIONS: Mapping[str, str] = MappingProxyType(
 
 END_ON_DOUBLE = ("allowed", "penalty", "double_others")
 ORDERS = ("descending", "ascending", "highest_available")
-START_RULES = ("engine_holder", "rotate", "previous_winner", "left_of_setter")
+START_RULES = ("rotate", "engine_holder", "previous_winner", "left_of_setter")
 TIE_BREAKS = ("co_winners", "chain")
 LATE_JOINERS = ("none", "highest_total")
 DOUBLE_BLANK_VALUES = (0, 25, 50)
@@ -123,8 +123,16 @@ RULE_OPTIONS: Mapping[str, tuple[tuple[Any, str], ...]] = MappingProxyType(
         ),
         "deal_table": tuple((name, text) for name, text in PRESET_DESCRIPTIONS.items()),
         "start_rule": (
-            ("engine_holder", "Whoever holds the engine places it and starts"),
-            ("rotate", "Rotate clockwise: the starting seat moves one to the left each round"),
+            (
+                "rotate",
+                "Rotate clockwise: the engine is taken out before the deal; the seat chosen "
+                "for round 1 starts, then the starting seat moves one to the left each round",
+            ),
+            (
+                "engine_holder",
+                "Whoever holds the engine places it and starts (the engine is shuffled in "
+                "and dealt)",
+            ),
             ("previous_winner", "The previous round's winner starts"),
             ("left_of_setter", "The player left of whoever set the engine starts"),
         ),
@@ -267,7 +275,7 @@ class HouseRules:
     first_engine: int | None = None
     order: str = "descending"
     deal_table: str | Mapping[int, int] = "standard"
-    start_rule: str = "engine_holder"
+    start_rule: str = "rotate"
     tie_break: str = "co_winners"
     late_joiner: str = "none"
 

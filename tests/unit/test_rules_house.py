@@ -31,7 +31,7 @@ def test_defaults_follow_rules_md() -> None:
     assert rules.first_engine is None
     assert rules.order == "descending"
     assert rules.deal_table == "standard"
-    assert rules.start_rule == "engine_holder"
+    assert rules.start_rule == "rotate"
     assert rules.tie_break == "co_winners"
     assert rules.late_joiner == "none"
     assert rules.domino_set == DominoSet(12)
