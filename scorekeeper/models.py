@@ -23,6 +23,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from scorekeeper.extensions import db
+from scorekeeper.rules.standings import METHOD_REGISTRY
 
 
 def utcnow() -> datetime:
@@ -221,7 +222,11 @@ class League(db.Model):
     )
 
     __table_args__ = (
-        CheckConstraint("ranking IN ('average', 'wins', 'points', 'rating')", name="ranking_known"),
+        # From the standings-method registry: a new method needs a migration of this check.
+        CheckConstraint(
+            "ranking IN ({})".format(", ".join(f"'{name}'" for name in METHOD_REGISTRY)),
+            name="ranking_known",
+        ),
         CheckConstraint("min_games >= 1", name="min_games_positive"),
         CheckConstraint(
             "min_nights_percent >= 0 AND min_nights_percent <= 100", name="min_nights_percent_range"

@@ -22,7 +22,7 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from scorekeeper.models import Game
 from scorekeeper.rules import HouseRules
-from scorekeeper.rules.house import RULE_LABELS, RULE_OPTIONS, first_engine_options
+from scorekeeper.rules.house import HOUSE_RULES, RULE_LABELS, RULE_OPTIONS, first_engine_options
 
 MAX_SEATS = 14
 FIRST_SEATS = 4
@@ -71,26 +71,24 @@ def rule_field(name: str, extra_choices: dict[str, str] | None = None) -> RadioF
     return RadioField(RULE_LABELS[name], choices=options, default=next(iter(options)))
 
 
-class HouseRuleFields(Form):
-    """The house rules of rules.md 2.4 that a table (or a league, for its tables) chooses."""
+#: The scoring rules a table (or a league, for its tables) chooses, from the declarations.
+SCORING_RULES = tuple(name for name, rule in HOUSE_RULES.items() if rule.section == "scoring")
 
-    double_blank = rule_field("double_blank")
-    blank_half = rule_field("blank_half")
-    end_on_double = rule_field("end_on_double")
-    marker_penalty = rule_field("marker_penalty")
-    going_out_bonus = rule_field("going_out_bonus")
-    start_rule = rule_field("start_rule")
-
-    SCORING_RULES = (
-        "double_blank",
-        "blank_half",
-        "end_on_double",
-        "marker_penalty",
-        "going_out_bonus",
-    )
+#: The house rules of rules.md 2.4 that a table (or a league, for its tables) chooses: every
+#: declared scoring rule and who starts, built from ``HOUSE_RULES`` (a new rule declared there
+#: appears in the setup form and the league settings by itself).
+HouseRuleFields = type(
+    "HouseRuleFields",
+    (Form,),
+    {
+        **{name: rule_field(name) for name in (*SCORING_RULES, "start_rule")},
+        "SCORING_RULES": SCORING_RULES,
+        "__doc__": "The house rules a table or a league chooses (from ``HOUSE_RULES``).",
+    },
+)
 
 
-class SetupForm(HouseRuleFields, FlaskForm):
+class SetupForm(HouseRuleFields, FlaskForm):  # type: ignore[valid-type,misc]
     """A new game: players in seat order, the set, the schedule and the house rules."""
 
     names = FieldList(
@@ -119,7 +117,7 @@ class SetupForm(HouseRuleFields, FlaskForm):
     )
     tie_break = rule_field("tie_break")
 
-    RULE_FIELDS = (*HouseRuleFields.SCORING_RULES, "tie_break")
+    RULE_FIELDS = (*SCORING_RULES, "tie_break")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -149,19 +147,15 @@ class SetupForm(HouseRuleFields, FlaskForm):
                 raise ValueError("Type how many tiles each player gets, or pick a deal table.")
             players = len([n for n in self.typed_names() if n.strip()])
             deal = {max(players, 2): self.custom_deal.data}
+        chosen = {
+            name: HOUSE_RULES[name].parse(self[name].data)
+            for name in ("copies", "order", *self.RULE_FIELDS, "start_rule")
+        }
         return HouseRules(
             max_pip=max_pip,
-            copies=int(self.copies.data),
-            double_blank=int(self.double_blank.data),
-            blank_half=int(self.blank_half.data),
-            end_on_double=self.end_on_double.data,
-            marker_penalty=int(self.marker_penalty.data),
-            going_out_bonus=int(self.going_out_bonus.data),
             first_engine=int(self.first_engine.data) if self.first_engine.data else None,
-            order=self.order.data,
             deal_table=deal,
-            start_rule=self.start_rule.data,
-            tie_break=self.tie_break.data,
+            **chosen,
         )
 
 

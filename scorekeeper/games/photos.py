@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import delete, select
 
 from scorekeeper.extensions import db
-from scorekeeper.games.services import GameError, game_rules
+from scorekeeper.games.setup import GameError, game_rules
 from scorekeeper.models import Game, Photo, Round
 from scorekeeper.rules import Tile, format_hand, score_hand
 from scorekeeper.vision import (

@@ -10,13 +10,11 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
-import segno
 from flask import (
     Blueprint,
     Response,
     abort,
     flash,
-    make_response,
     redirect,
     render_template,
     request,
@@ -37,6 +35,8 @@ from scorekeeper.games.forms import (
     round_form,
 )
 from scorekeeper.models import Game, Round
+from scorekeeper.rules.round_check import RoundCheck, RoundInput, SeatCheck, SeatInput
+from scorekeeper.web import qr_svg, unless_unchanged
 
 bp = Blueprint("games", __name__)
 
@@ -200,10 +200,10 @@ def unlock(public_id: str) -> str | BaseResponse:
 # Entering a round
 
 
-def _round_input(form: Any) -> services.RoundInput:
+def _round_input(form: Any) -> RoundInput:
     went_out = form.went_out.data
     seats = [
-        services.SeatInput(
+        SeatInput(
             position=index,
             hand=entry.form.hand.data,
             tiles=entry.form.tiles.data or "",
@@ -212,7 +212,7 @@ def _round_input(form: Any) -> services.RoundInput:
         for index, entry in enumerate(form.seats)
     ]
     engine = form.engine.data
-    return services.RoundInput(
+    return RoundInput(
         seats=seats,
         went_out=int(went_out) if went_out and went_out.isdigit() else None,
         blocked=went_out == "blocked",
@@ -407,7 +407,7 @@ def _after_save(
     return redirect(url_for("games.table", public_id=game.public_id))
 
 
-def _warnings(check: services.RoundCheck | None) -> list[str]:
+def _warnings(check: RoundCheck | None) -> list[str]:
     if check is None:
         return []
     return [*check.warnings, *(w for seat in check.seats for w in seat.warnings)]
@@ -452,7 +452,7 @@ def _photo_action(game: Game, form: Any, action: str, position: int) -> str | No
 
 
 def _photo_views(
-    game: Game, form: Any, checks: dict[int, services.SeatCheck]
+    game: Game, form: Any, checks: dict[int, SeatCheck]
 ) -> dict[int, tuple[photos.PhotoCheck, photos.Verdict]]:
     views = {}
     for position, entry in enumerate(form.seats):
@@ -602,7 +602,7 @@ def download_csv(public_id: str) -> Response:
 
 
 def _version(game: Game) -> str:
-    return f"{game.id}-{game.updated_at.timestamp():.6f}-{len(game.rounds)}"
+    return f"v{game.version}"
 
 
 @bp.get("/g/<public_id>/watch")
@@ -619,24 +619,23 @@ def watch(public_id: str) -> str:
 
 @bp.get("/g/<public_id>/watch/board")
 def watch_board(public_id: str) -> Response:
-    """The live part of the share view; unchanged games answer 304 without rendering."""
-    game = _game_or_404(public_id)
-    etag = _version(game)
-    if request.if_none_match.contains(etag):
-        response = make_response("", 304)
-    else:
-        response = make_response(
-            render_template(
-                "games/_watch_board.html",
-                game=game,
-                board=services.scoreboard(game),
-                state=services.table_state(game),
-                version=etag,
-            )
+    """The live part of the share view. A phone whose copy is current gets 304 from one query
+    (the game's version); only a changed game is loaded and rendered."""
+    row = services.game_state(public_id)
+    if row is None:
+        abort(404)
+
+    def render() -> str:
+        game = _game_or_404(public_id)
+        return render_template(
+            "games/_watch_board.html",
+            game=game,
+            board=services.scoreboard(game),
+            state=services.table_state(game),
+            version=_version(game),
         )
-    response.set_etag(etag)
-    response.cache_control.no_cache = True
-    return response
+
+    return unless_unchanged(f"v{row.version}", render)
 
 
 @bp.get("/g/<public_id>/state.json")
@@ -646,26 +645,13 @@ def state(public_id: str) -> Response:
     row = services.game_state(public_id)
     if row is None:
         abort(404)
-    etag = f"v{row.version}"
-    if request.if_none_match.contains(etag):
-        response = make_response("", 304)
-    else:
-        response = make_response(
-            {"version": row.version, "rounds": row.rounds, "status": row.status}
-        )
-    response.set_etag(etag)
-    response.cache_control.no_cache = True
-    return response
+    return unless_unchanged(
+        f"v{row.version}",
+        lambda: {"version": row.version, "rounds": row.rounds, "status": row.status},
+    )
 
 
 @bp.get("/g/<public_id>/qr.svg")
 def qr_code(public_id: str) -> Response:
     game = _game_or_404(public_id)
-    target = url_for("games.watch", public_id=game.public_id, _external=True)
-    buffer = io.BytesIO()
-    segno.make(target, error="m").save(
-        buffer, kind="svg", scale=8, border=2, dark="#000", light="#fff"
-    )
-    response = Response(buffer.getvalue(), mimetype="image/svg+xml")
-    response.cache_control.max_age = 86400
-    return response
+    return qr_svg(url_for("games.watch", public_id=game.public_id, _external=True), 86400)

@@ -52,7 +52,7 @@ from scorekeeper.models import (
     Seat,
 )
 from scorekeeper.rules import HandError, deal_plan, engine_schedule, format_hand, parse_hand
-from scorekeeper.rules.standings import shown
+from scorekeeper.rules.standings import game_placings, shown
 
 FORMAT = "scorekeeper-league"
 FORMAT_VERSION = 1
@@ -352,9 +352,9 @@ def export_zip(league: League) -> bytes:
     for game in rows["games"]:
         night, _, number = game_info[game.id]
         seats = seats_of[game.id]
-        game_totals = {seat.id: totals[seat.id][0] for seat in seats}
+        places = game_placings({seat.id: totals[seat.id][0] for seat in seats})
         for seat in seats:
-            place = 1 + sum(1 for other in game_totals.values() if other < game_totals[seat.id])
+            place = places[seat.id].place
             games_csv.append(
                 [
                     night.played_on.isoformat(),
