@@ -325,7 +325,7 @@ def members_qr(code: str, token: str) -> Response:
     league = _league_or_404(code)
     if not access.read_members_token(league, token):
         abort(404)
-    return _qr(url_for("leagues.members_link", code=league.code, token=token, _external=True))
+    return qr_svg(url_for("leagues.members_link", code=league.code, token=token, _external=True))
 
 
 @bp.route("/leagues/<code>/organiser/<token>", methods=["GET", "POST"])
