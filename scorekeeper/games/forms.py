@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from flask import current_app
@@ -211,13 +212,18 @@ class RoundForm(FlaskForm):
         return [self[f"seat_{position}"] for position in range(self.seat_count)]
 
 
+@cache
+def _round_form_class(seat_count: int) -> type[RoundForm]:
+    """The round form class for a table of ``seat_count`` (made once per table size)."""
+    fields = {f"seat_{position}": FormField(SeatForm) for position in range(seat_count)}
+    return type("GameRoundForm", (RoundForm,), fields)
+
+
 def round_form(game: Game, data: Any | None = None, **kwargs: Any) -> RoundForm:
     """The round form for this game's seats: one SeatForm per seat, named ``seat_N-...`` by
     seat position (not a list, so a missing field can never shift a score to a neighbour)."""
     seat_count = len(game.seats)
-    fields = {f"seat_{position}": FormField(SeatForm) for position in range(seat_count)}
-    form_class = type("GameRoundForm", (RoundForm,), fields)
-    form = form_class(formdata=data, **kwargs)
+    form = _round_form_class(seat_count)(formdata=data, **kwargs)
     form.seat_count = seat_count
     form.went_out.choices = {str(seat.position): seat.player.name for seat in game.seats} | {
         "blocked": "Blocked round: nobody went out"

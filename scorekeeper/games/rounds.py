@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import select
+from sqlalchemy import insert, select
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.extensions import db
@@ -164,10 +164,10 @@ def record_round(game: Game, entry: RoundInput, form_token: str, number: int) ->
     Call it with the game loaded ``for_update`` so the checks hold until the commit; the unique
     (game, number) and form token constraints stop whatever gets past them anyway.
     """
-    existing = db.session.scalars(select(Round).where(Round.form_token == form_token)).first()
+    # The game's rounds were read under the lock: a token saved before is among them (a token
+    # of another game is stopped by its unique constraint below).
+    existing = next((r for r in game.rounds if r.form_token == form_token), None)
     if existing is not None:
-        if existing.game_id != game.id:
-            raise GameError("That form belongs to another game: open this game's round again.")
         return RecordOutcome(check=None, saved=existing, duplicate=True)
     taken = next((r for r in game.rounds if r.number == number), None)
     if taken is not None:
@@ -192,27 +192,35 @@ def record_round(game: Game, entry: RoundInput, form_token: str, number: int) ->
         form_token=form_token,
     )
     typed = {seat.position: seat for seat in entry.seats}
+    scores = []
     for seat_check in check.seats:
         assert seat_check.hand is not None and seat_check.points is not None
-        recorded.scores.append(
-            Score(
-                seat_id=seat_ids[seat_check.position],
-                hand=seat_check.hand,
-                tiles=format_hand(seat_check.tiles) if seat_check.tiles is not None else None,
-                markers=typed[seat_check.position].markers,
-                points=seat_check.points,
-            )
+        scores.append(
+            {
+                "seat_id": seat_ids[seat_check.position],
+                "hand": seat_check.hand,
+                "tiles": format_hand(seat_check.tiles) if seat_check.tiles is not None else None,
+                "markers": typed[seat_check.position].markers,
+                "points": seat_check.points,
+                "corrected": False,
+            }
         )
     try:
         with db.session.begin_nested():
             game.rounds.append(recorded)
             db.session.flush()
+            # Every seat's score in one statement (executemany), not one INSERT per player.
+            db.session.execute(insert(Score), [{**row, "round_id": recorded.id} for row in scores])
     except IntegrityError:
         # Only reachable when the lock was bypassed: the constraints still keep one round.
         if recorded in game.rounds:
             game.rounds.remove(recorded)
         existing = db.session.scalars(select(Round).where(Round.form_token == form_token)).first()
         if existing is not None:
+            if existing.game_id != game.id:
+                raise GameError(
+                    "That form belongs to another game: open this game's round again."
+                ) from None
             return RecordOutcome(check=None, saved=existing, duplicate=True)
         taken = db.session.scalars(
             select(Round).where(Round.game_id == game.id, Round.number == number)
@@ -220,6 +228,7 @@ def record_round(game: Game, entry: RoundInput, form_token: str, number: int) ->
         if taken is not None:
             raise RoundTaken(taken) from None
         raise
+    db.session.expire(recorded, ["scores"])  # written above; read again when asked for
     touch(game)
     if len(game.rounds) >= variant_of(game).round_count(game_rules(game)):
         finish_game(game)

@@ -64,12 +64,19 @@ def variant_of(game: Game) -> GameVariant:
 
 
 def game_rules(game: Game) -> HouseRules:
-    """The house rules stored with the game (later changes to defaults never touch them)."""
-    return HouseRules.from_dict(game.rules)
+    """The house rules stored with the game (later changes to defaults never touch them).
+    Read once per loaded game: the stored rules never change after the game is created."""
+    cached = game.__dict__.get("_house_rules")
+    if cached is None or cached[0] is not game.rules:
+        cached = (game.rules, HouseRules.from_dict(game.rules))
+        game.__dict__["_house_rules"] = cached
+    return cached[1]
 
 
-def load_game(public_id: str, for_update: bool = False) -> Game | None:
-    """The game with its seats, players, rounds and scores, in a fixed number of queries.
+def load_game(public_id: str, for_update: bool = False, scores: bool = True) -> Game | None:
+    """The game with its seats, players and rounds, in a fixed number of queries; with
+    ``scores`` every round's scores too (the scoreboard). Without, a page that needs one
+    round's scores (the previous round's hands, the round being corrected) reads just those.
 
     ``for_update`` (every request that may change the game) locks the game's row first
     (PostgreSQL ``SELECT ... FOR UPDATE``; SQLite's write lock is already held, see
@@ -79,10 +86,11 @@ def load_game(public_id: str, for_update: bool = False) -> Game | None:
     query = select(Game).where(Game.public_id == public_id)
     if for_update:
         query = query.with_for_update(of=Game)
+    rounds = selectinload(Game.rounds)
     return db.session.scalars(
         query.options(
             selectinload(Game.seats).selectinload(Seat.player),
-            selectinload(Game.rounds).selectinload(Round.scores),
+            rounds.selectinload(Round.scores) if scores else rounds,
         )
     ).first()
 

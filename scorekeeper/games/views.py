@@ -43,9 +43,10 @@ bp = Blueprint("games", __name__)
 View = Callable[..., Any]
 
 
-def _game_or_404(public_id: str) -> Game:
-    """The game, locked for the rest of the request when the request may change it."""
-    game = services.load_game(public_id, for_update=is_write_request())
+def _game_or_404(public_id: str, scores: bool = True) -> Game:
+    """The game, locked for the rest of the request when the request may change it; without
+    every round's scores when the page does not show the scoreboard."""
+    game = services.load_game(public_id, for_update=is_write_request(), scores=scores)
     if game is None:
         abort(404)
     return game
@@ -57,7 +58,7 @@ def editor_required(view: View) -> View:
 
     @wraps(view)
     def wrapped(public_id: str, **kwargs: Any) -> Any:
-        game = _game_or_404(public_id)
+        game = _game_or_404(public_id, scores=False)
         if not access.can_edit(game):
             if request.method == "GET":
                 return redirect(url_for("games.unlock", public_id=public_id, next=request.path))
@@ -234,9 +235,10 @@ PHOTO_ACTIONS = ("read_photo", "use_photo", "keep_typed")
 @bp.route("/g/<public_id>/round", methods=["GET", "POST"])
 @editor_required
 def enter_round(game: Game) -> str | BaseResponse | tuple[str, int]:
-    if services.table_state(game).finished and request.method == "GET":
+    state = services.table_state(game)
+    if state.finished and request.method == "GET":
         return redirect(url_for("games.summary", public_id=game.public_id))
-    return _round_page(game, None)
+    return _round_page(game, None, state)
 
 
 @bp.route("/g/<public_id>/rounds/<int:number>", methods=["GET", "POST"])
@@ -260,10 +262,12 @@ def _prefill(form: Any, game: Game, recorded: Round) -> None:
     form.engine.data = str(recorded.engine)
 
 
-def _round_page(game: Game, recorded: Round | None) -> str | BaseResponse | tuple[str, int]:
+def _round_page(
+    game: Game, recorded: Round | None, state: services.TableState | None = None
+) -> str | BaseResponse | tuple[str, int]:
     """Enter the next round (``recorded`` None) or correct a recorded one: the same form, the
     same checks, the same photo check."""
-    state = services.table_state(game)
+    state = state or services.table_state(game)
     posted = request.method == "POST"
     form = round_form(game, request.form if posted else None)
     _engine_choices(form, state, current=recorded.engine if recorded else None)
@@ -302,7 +306,8 @@ def _round_page(game: Game, recorded: Round | None) -> str | BaseResponse | tupl
                 return redirect(url_for("games.scoreboard", public_id=game.public_id))
             else:
                 if outcome.saved is not None:
-                    photos.settle_photos(game, outcome.saved, _photo_tokens(form))
+                    if tokens := _photo_tokens(form):
+                        photos.settle_photos(game, outcome.saved, tokens)
                     return _after_save(game, outcome, recorded)
                 check = outcome.check
     if recorded is not None and not form.based_on.data:

@@ -58,7 +58,8 @@ class HouseRule:
     section: str  # "set", "schedule", "scoring", "play", "ties"
     in_play: Callable[[HouseRules], str | None]
     scoring: str = ""
-    #: False for first_engine and deal_table: their values depend on the set (checked apart).
+    #: False for max_pip, first_engine and deal_table: checked apart (any set size the rules
+    #: know; a double of the set; a preset or a custom deal).
     fixed: bool = True
 
     @property
@@ -143,6 +144,7 @@ HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType(
                 ),
                 "set",
                 _set_line,
+                fixed=False,  # any set check_max_pip allows; these are the form's choices
             ),
             HouseRule(
                 "copies",
