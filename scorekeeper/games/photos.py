@@ -45,26 +45,28 @@ class TileMark:
 def place_label(
     corners: list[tuple[float, float]], label: str, width: int, height: int
 ) -> tuple[str, float, float, float]:
-    """Where a tile's label is drawn: centred on the tile (the mean of its corners), at a size
-    that fits its width inside the tile's outline, and kept on the photo. When the whole label
-    ("3: 5-12") would be too small to read, only the number is drawn (the list under the photo
-    names the tile). Returns (text, x, y, font size)."""
+    """Where a tile's label is drawn: centred on the tile (the mean of its corners), as large as
+    the tile's outline allows, and kept on the photo. When the whole label ("3: 5-12") would be
+    too small to read on a phone, only the number is drawn (the list under the photo names the
+    tile), never smaller than readable: centred on its own tile it still reads as that tile's.
+    Returns (text, x, y, font size), in the photo's pixels."""
     xs = [x for x, _ in corners]
     ys = [y for _, y in corners]
     centre_x = sum(xs) / len(xs)
     centre_y = sum(ys) / len(ys)
-    # The largest upright box around the centre that stays inside a convex outline is at
-    # least half its bounding box: size the text to that.
-    room_w = (max(xs) - min(xs)) / 2
-    room_h = (max(ys) - min(ys)) / 2
-    readable = max(width, height) / 60  # smaller than this is not read at arm's length
-    biggest = max(width, height) / 20
+    room_w = (max(xs) - min(xs)) * 0.9
+    room_h = (max(ys) - min(ys)) * 0.8
+    # The photo is shown about 380 px wide on a phone: 1/28 of it is about 13 px on screen.
+    readable = max(width, height) / 28
+    biggest = max(width, height) / 14
+
+    def fit(text: str) -> float:
+        return min(biggest, room_h, room_w / (0.62 * len(text)))
+
     text = label
-    size = min(biggest, room_h * 0.8, room_w / (0.62 * len(label)))
-    if size < readable:
+    if fit(text) < readable:
         text = label.split(":")[0]
-        size = min(biggest, room_h * 0.8, room_w / (0.62 * len(text)))
-    size = max(size, 1.0)
+    size = max(readable, fit(text))
     half_w = 0.62 * len(text) * size / 2
     half_h = size / 2
     x = min(max(centre_x, half_w), width - half_w)
