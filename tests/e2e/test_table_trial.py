@@ -320,3 +320,20 @@ def test_roster_names_and_the_csv_in_a_phone_browser(
     header, first = csv_text.splitlines()[:2]
     assert "blocked" in header.split(",")
     assert first.split(",")[header.split(",").index("blocked")] == "yes"
+
+
+def test_a_photo_without_tiles_keeps_the_typed_total(
+    page: Page, live_server: str, shoot: Any, tmp_path: Path
+) -> None:
+    image = pytest.importorskip("PIL.Image", reason="the photo extra is not installed")
+    pytest.importorskip("scorekeeper.vision.synth", reason="the photo extra is not installed")
+    photo = tmp_path / "table.png"
+    image.new("RGB", (1280, 960), (92, 64, 51)).save(photo)  # the bare table, no tile on it
+    _round_page(page, live_server, FIVE[:3])
+    page.locator("#seat-1 input.points").fill("65")
+    page.locator("#seat-1 summary").click()
+    page.get_by_label("photo of Boris’s tiles").set_input_files(str(photo))
+    expect(page.get_by_text("No tile was found in the photo")).to_be_visible()
+    expect(page.get_by_role("button", name="Use the photo: 0")).to_have_count(0)
+    expect(page.locator("#seat-1 input.points")).to_have_value("65")
+    shoot("trial-photo-no-tiles")
