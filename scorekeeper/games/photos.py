@@ -5,13 +5,16 @@ typed tiles apply; it never replaces a typed total without the player choosing i
 from __future__ import annotations
 
 import secrets
+import threading
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import cache
 from typing import Any
 
-from sqlalchemy import delete, select
+from flask import current_app
+from sqlalchemy import delete, func, select
 
+from scorekeeper import throttle
 from scorekeeper.extensions import db
 from scorekeeper.games.setup import GameError, game_rules
 from scorekeeper.models import Game, Photo, Round
@@ -28,6 +31,37 @@ from scorekeeper.vision import (
 
 STORED_SIDE = 1600  # px: enough to check the pips on a phone, a few hundred KB
 PENDING_FOR = timedelta(hours=6)  # a photo read but never saved with a round
+
+
+MAX_PENDING_PHOTOS = 40  # photos of one game read but not yet saved with a round
+TOO_MANY_PENDING = (
+    f"This game already has {MAX_PENDING_PHOTOS} photos waiting for a round. "
+    "Save the round first, then take more photos."
+)
+BUSY = "The photo reader is busy with other tables. Try again in a moment."
+
+
+def _readers() -> threading.BoundedSemaphore:
+    """How many photos this server process reads at once (PHOTO_READERS): each takes a core
+    and up to a few hundred MB for a second, so more wait their turn or hear "busy"."""
+    readers = current_app.extensions.get("scorekeeper.photo_readers")
+    if readers is None:
+        readers = current_app.extensions.setdefault(
+            "scorekeeper.photo_readers",
+            threading.BoundedSemaphore(max(1, int(current_app.config.get("PHOTO_READERS", 2)))),
+        )
+    return readers
+
+
+def _pending_count(game: Game) -> int:
+    return (
+        db.session.scalar(
+            select(func.count())
+            .select_from(Photo)
+            .where(Photo.game_id == game.id, Photo.round_id.is_(None))
+        )
+        or 0
+    )
 
 
 @dataclass(frozen=True)
@@ -151,6 +185,14 @@ def read_photo(game: Game, position: int, data: bytes) -> PhotoCheck:
         raise GameError(message)
     if not data:
         raise GameError("No photo arrived. Take the photo again.")
+    _purge_pending(game)
+    if _pending_count(game) >= MAX_PENDING_PHOTOS:
+        raise GameError(TOO_MANY_PENDING)
+    if not throttle.photo_reads.spend(throttle.client()):
+        raise GameError(throttle.BUSY_PHOTOS)
+    readers = _readers()
+    if not readers.acquire(timeout=float(current_app.config.get("PHOTO_WAIT", 5.0))):
+        raise GameError(BUSY)
     try:
         reading = read_hand(data, max_pip=rules.max_pip)
         stored = sanitize_image(data, max_side=STORED_SIDE)
@@ -158,7 +200,8 @@ def read_photo(game: Game, position: int, data: bytes) -> PhotoCheck:
         raise GameError(str(error)) from None
     except VisionError as error:
         raise GameError(f"The photo could not be read: {error}") from None
-    _purge_pending(game)
+    finally:
+        readers.release()
     photo = Photo(
         game_id=game.id,
         seat_position=position,

@@ -11,7 +11,7 @@ import json
 from collections.abc import Callable
 from datetime import date
 from functools import wraps
-from typing import Any
+from typing import Any, NoReturn
 
 from flask import (
     Blueprint,
@@ -27,6 +27,7 @@ from flask import (
 )
 from werkzeug.wrappers import Response as BaseResponse
 
+from scorekeeper import throttle
 from scorekeeper.charts import totals_over_time
 from scorekeeper.extensions import limiter
 from scorekeeper.games.access import device_hash
@@ -59,8 +60,19 @@ bp = Blueprint("leagues", __name__)
 LATEST_GAMES = 30  # games listed on a player's page before "Show all"
 
 View = Callable[..., Any]
-# One budget for every way of guessing a passphrase (or a link standing for one), per address.
-passphrase_attempts = limiter.shared_limit("10 per minute", scope="passphrase", methods=["POST"])
+# One budget for every way of guessing a passphrase (or a link standing for one), per league
+# and address; only refused attempts count.
+passphrase_attempts = limiter.shared_limit(
+    throttle.PASSPHRASE_LIMIT,
+    scope="passphrase",
+    key_func=throttle.league_and_client,
+    methods=["POST"],
+    deduct_when=throttle.refused,
+)
+# Typing league codes on the join form: a budget per address, whatever the code.
+join_attempts = limiter.limit(
+    throttle.JOIN_LIMIT, key_func=throttle.client, methods=["POST"], deduct_when=throttle.refused
+)
 
 
 # --------------------------------------------------------------------------------------------
@@ -70,8 +82,14 @@ passphrase_attempts = limiter.shared_limit("10 per minute", scope="passphrase", 
 def _league_or_404(code: str) -> League:
     league = services.load_league(code)
     if league is None:
-        abort(404)
+        _missed_lookup()
     return league
+
+
+def _missed_lookup() -> NoReturn:
+    """A league code or public link that leads nowhere: 404, and after too many from one
+    address, 429 (guessing codes would find private leagues)."""
+    abort(404 if throttle.lookups.spend(throttle.client()) else 429)
 
 
 def _to_unlock(league: League) -> BaseResponse:
@@ -143,7 +161,7 @@ organiser_required = league_view("organiser", "organiser")
 def _public_league(token: str) -> League:
     league = services.league_by_public_token(token)
     if league is None:
-        abort(404)
+        _missed_lookup()
     g.public_token = token
     g.league = league
     return league
@@ -235,6 +253,7 @@ def _form_page(template: str, form: Any, **context: Any) -> Any:
 
 
 @bp.route("/leagues/join", methods=["GET", "POST"])
+@join_attempts
 @passphrase_attempts
 def join() -> str | BaseResponse:
     form = JoinForm()
