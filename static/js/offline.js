@@ -487,7 +487,9 @@
     var items = queue();
     var mine = items.filter(function (entry) { return !pageGame || entry.game === pageGame; });
     var parts = [];
-    if (navigator.onLine === false) {
+    var waiting = mine.some(function (entry) { return entry.state === "waiting"; });
+    // Without signal, say so once; a waiting round already says it will go with the signal.
+    if (navigator.onLine === false && !waiting) {
       parts.push(el("p", "notice info offline-note", newRound
         ? "No signal. Save keeps the round on this phone and sends it when the signal is back."
         : "No signal. Rounds you save are kept on this phone and sent when the signal is back."));
@@ -500,7 +502,7 @@
       .forEach(function (entry) { parts.push(card(entry, items)); });
     var behind = tableBehind();
     if (behind) {
-      parts.push(el("p", "notice info", "Until round " + behind + " reaches the server, the table view below still shows round " + behind + "."));
+      parts.push(el("p", "hint", "Until round " + behind + " reaches the server, the table view below still shows round " + behind + "."));
     }
     var signature = JSON.stringify([navigator.onLine, sentRounds, notes, mine]);
     if (signature === shown) { return; }
@@ -534,14 +536,15 @@
     forgetDraftsBefore(pageGame, shownRound);
   }
 
-  // Ask the service worker to keep this game's pages when this phone keeps score for it.
-  function keepGame() {
+  // Ask the service worker to keep this game's pages when this phone keeps score for it
+  // (again when the page changed in place: the kept copies are refreshed).
+  function keepGame(refresh) {
     var keepsScore = (table && table.hasAttribute("data-keep-score")) || newRound;
-    if (!keepsScore || !pageGame || !window.caches) { return; }
+    if (!keepsScore || !pageGame || !window.caches || !navigator.serviceWorker) { return; }
     window.caches.open("pages").then(function (cache) {
       return cache.match(location.origin + "/g/" + pageGame);
     }).then(function (kept) {
-      if (kept) { return; }
+      if (kept && refresh !== true) { return; }
       navigator.serviceWorker.ready.then(function (registration) {
         if (registration.active) { registration.active.postMessage({ type: "keep", game: pageGame }); }
       });
@@ -563,6 +566,14 @@
   flush();
   window.addEventListener("online", function () { retryDelay = 5000; render(); flush(); });
   window.addEventListener("offline", render);
+  // live.js put a new table view in place (another phone saved a round).
+  document.addEventListener("scorekeeper:updated", function () {
+    table = document.querySelector("[data-table-view]");
+    setUpTable();
+    shown = "";
+    render();
+    keepGame(true);
+  });
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "visible") { render(); flush(); }
   });
