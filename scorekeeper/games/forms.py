@@ -199,8 +199,12 @@ class RoundForm(FlaskForm):
     went_out = RadioField("Who went out?", validate_choice=False)
     on_double = BooleanField("Went out on a double")
     engine = SelectField("Engine double this round", validate_choice=False)
+    # What the write is based on: the round this form is for and the game's version when it was
+    # opened; a correction also carries the round's values as the phone saw them (JSON).
     form_token = HiddenField()
-    confirm = HiddenField(default="")
+    round_number = HiddenField()
+    game_version = HiddenField()
+    based_on = HiddenField()
     note = StringField(
         "Why the change? (optional)",
         validators=[Optional(), Length(max=200)],

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from sqlalchemy import func, select
@@ -19,20 +19,20 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Correction, Game, Player, Round, Score, Seat
 from scorekeeper.rules import (
     RULE_OPTIONS,
-    HandError,
     HouseRules,
-    Tile,
     deal_plan,
-    engine_schedule,
     format_hand,
-    parse_hand,
-    score_hand,
-    validate_round,
 )
-from scorekeeper.rules.ranking import Standing, rank_players
-from scorekeeper.rules.schedule import DealPlan, remaining_engines, round_count, starter_text
-from scorekeeper.rules.scoring import RoundEntry, round_winners, score_round
-from scorekeeper.rules.validation import HandEntry
+from scorekeeper.rules.round_check import (
+    RoundCheck,
+    RoundContext,
+    RoundInput,
+    SeatInput,
+)
+from scorekeeper.rules.schedule import DealPlan, remaining_engines
+from scorekeeper.rules.scoreboard import RoundResult
+from scorekeeper.rules.scoring import round_winners
+from scorekeeper.rules.variants import GameVariant, variant_named
 
 MAX_NAME = 40
 EDIT_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
@@ -42,8 +42,37 @@ class GameError(ValueError):
     """A request that cannot be carried out, with a sentence for the player."""
 
 
+class RoundTaken(GameError):
+    """A form for round N arrived after round N was saved (from another phone, or an old tab).
+    Nothing was saved; ``saved`` is the round as it stands."""
+
+    def __init__(self, saved: Round) -> None:
+        super().__init__(f"Round {saved.number} was already saved from another phone.")
+        self.saved = saved
+
+
+class RoundChanged(GameError):
+    """A correction based on values that another phone has changed meanwhile. Nothing was
+    saved; ``current`` holds the round's values now, ``seen`` the ones the phone started from
+    (both keyed like ``round_values``)."""
+
+    def __init__(self, number: int, seen: dict[str, str], current: dict[str, str]) -> None:
+        super().__init__(
+            f"Round {number} was changed on another phone while you were correcting it."
+        )
+        self.number = number
+        self.seen = seen
+        self.current = current
+
+
 # --------------------------------------------------------------------------------------------
 # Loading and setting up
+
+
+def variant_of(game: Game) -> GameVariant:
+    """The game played at this table (``rules.variants``): what its rounds, checks and
+    scoreboard are."""
+    return variant_named(game.kind)
 
 
 def game_rules(game: Game) -> HouseRules:
@@ -51,23 +80,48 @@ def game_rules(game: Game) -> HouseRules:
     return HouseRules.from_dict(game.rules)
 
 
-def load_game(public_id: str) -> Game | None:
-    """The game with its seats, players, rounds and scores, in a fixed number of queries."""
+def load_game(public_id: str, for_update: bool = False) -> Game | None:
+    """The game with its seats, players, rounds and scores, in a fixed number of queries.
+
+    ``for_update`` (every request that may change the game) locks the game's row first
+    (PostgreSQL ``SELECT ... FOR UPDATE``; SQLite's write lock is already held, see
+    ``boundary``): a second phone's write waits, then reads what the first one saved. The
+    seats and rounds are read after the lock, so a check made on them stays true until commit.
+    """
+    query = select(Game).where(Game.public_id == public_id)
+    if for_update:
+        query = query.with_for_update(of=Game)
     return db.session.scalars(
-        select(Game)
-        .where(Game.public_id == public_id)
-        .options(
+        query.options(
             selectinload(Game.seats).selectinload(Seat.player),
             selectinload(Game.rounds).selectinload(Round.scores),
         )
     ).first()
 
 
+@dataclass(frozen=True)
+class GameState:
+    version: int
+    rounds: int
+    status: str
+
+
+def game_state(public_id: str) -> GameState | None:
+    """The game's version, round count and status in one query (for phones that poll)."""
+    rounds = (
+        select(func.count(Round.id)).where(Round.game_id == Game.id).correlate(Game)
+    ).scalar_subquery()
+    row = db.session.execute(
+        select(Game.version, rounds, Game.status).where(Game.public_id == public_id)
+    ).first()
+    return GameState(version=row[0], rounds=row[1], status=row[2]) if row else None
+
+
 def _new_public_id() -> str:
     return secrets.token_urlsafe(9)[:12]
 
 
-def _new_edit_code() -> str:
+def new_edit_code() -> str:
     return "".join(secrets.choice(EDIT_CODE_ALPHABET) for _ in range(6))
 
 
@@ -108,7 +162,7 @@ def create_game(
         first_starter = 0
     game = Game(
         public_id=_new_public_id(),
-        edit_code=_new_edit_code(),
+        edit_code=new_edit_code(),
         creator_device=device,
         rules=rules.to_dict(),
         first_starter=first_starter,
@@ -201,8 +255,10 @@ def engine_for(game: Game, number: int) -> int | None:
             if recorded.number == number:
                 return recorded.engine
         return None
-    schedule = engine_schedule(rules)
-    return schedule[number - 1] if 1 <= number <= len(schedule) else None
+    variant = variant_of(game)
+    if 1 <= number <= variant.round_count(rules):
+        return variant.engine_for_round(number, rules)
+    return None
 
 
 def _round_winner_seat(recorded: Round, seats: Sequence[Seat]) -> int | None:
@@ -218,22 +274,18 @@ def _round_winner_seat(recorded: Round, seats: Sequence[Seat]) -> int | None:
 def table_state(game: Game) -> TableState:
     """What the table needs to play the next round (rules.md 2.1-2.3)."""
     rules = game_rules(game)
-    total = round_count(rules)
+    variant = variant_of(game)
+    total = variant.round_count(rules)
     number = len(game.rounds) + 1
     finished = game.status == "finished" or number > total
     seats = game.seats
     names = [seat.player.name for seat in seats]
     available = remaining_engines(rules, _used_engines(game))
-    if rules.order == "highest_available":
-        engine = None
-        next_engine = None
-    else:
-        schedule = engine_schedule(rules)
-        engine = schedule[number - 1] if number <= total else None
-        next_engine = schedule[number] if number < total else None
+    engine = variant.engine_for_round(number, rules) if number <= total else None
+    next_engine = variant.engine_for_round(number + 1, rules) if number < total else None
     previous_winner = _round_winner_seat(game.rounds[-1], seats) if game.rounds else None
     starter = (
-        starter_text(
+        variant.starter_text(
             number,
             names,
             rules,
@@ -251,7 +303,7 @@ def table_state(game: Game) -> TableState:
         next_engine=next_engine,
         engines_available=available,
         starter=starter,
-        plan=deal_plan(len(seats), rules),
+        plan=variant.deal_plan(len(seats), rules),
         rules_in_play=rules.describe(),
         finished=finished,
     )
@@ -259,58 +311,6 @@ def table_state(game: Game) -> TableState:
 
 # --------------------------------------------------------------------------------------------
 # Checking and recording a round
-
-
-@dataclass(frozen=True)
-class SeatInput:
-    """What was typed for one player: ``hand`` points (None when left empty), the tiles text,
-    open-train markers."""
-
-    position: int
-    hand: int | None = None
-    tiles: str = ""
-    markers: int = 0
-
-
-@dataclass(frozen=True)
-class RoundInput:
-    seats: list[SeatInput]
-    went_out: int | None  # seat position; None with ``blocked``
-    blocked: bool = False
-    on_double: bool = False
-    engine: int | None = None  # only read in "highest available" mode
-
-
-@dataclass
-class SeatCheck:
-    position: int
-    name: str
-    tiles: list[Tile] | None = None
-    hand: int | None = None
-    points: int | None = None
-    errors: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-
-
-@dataclass
-class RoundCheck:
-    number: int
-    engine: int | None
-    seats: list[SeatCheck]
-    errors: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return not self.errors and not any(seat.errors for seat in self.seats)
-
-    @property
-    def has_warnings(self) -> bool:
-        return bool(self.warnings) or any(seat.warnings for seat in self.seats)
-
-    @property
-    def error_count(self) -> int:
-        return len(self.errors) + sum(len(seat.errors) for seat in self.seats)
 
 
 def _previous_hands(game: Game, number: int) -> dict[int, int]:
@@ -324,108 +324,23 @@ def _previous_hands(game: Game, number: int) -> dict[int, int]:
 def check_round(
     game: Game, entry: RoundInput, number: int | None = None, partial: bool = False
 ) -> RoundCheck:
-    """Check a round as typed against the rules (rules.md 4) and work out every player's score.
-
-    ``number`` is the round being corrected, or None for the next round. Problems are attached
-    to the player they concern; errors block saving, warnings ask for a confirmation.
-    ``partial`` is the live check while typing: players not entered yet and a round end not
-    chosen yet are not problems (yet).
-    """
+    """Check a round as typed (``rules.round_check``) in this game: round ``number`` (a
+    correction) or the next round. Loads what the rules need to know: the engine, the engines
+    left, the previous round's hands."""
     rules = game_rules(game)
     number = number or len(game.rounds) + 1
-    names = {seat.position: seat.player.name for seat in game.seats}
-    seats = {position: SeatCheck(position=position, name=name) for position, name in names.items()}
-    check = RoundCheck(number=number, engine=None, seats=list(seats.values()))
-
-    if rules.order == "highest_available":
-        allowed = remaining_engines(rules, _used_engines(game, skip_number=number))
-        if entry.engine is None:
-            check.errors.append("Choose which double was the engine this round.")
-        elif entry.engine not in allowed:
-            check.errors.append(
-                f"The {entry.engine}-{entry.engine} has already been an engine in this game."
-            )
-        else:
-            check.engine = entry.engine
-    else:
-        check.engine = engine_for(game, number)
-        if check.engine is None:
-            check.errors.append("All rounds of this game have been played.")
-
-    if entry.went_out is None and not entry.blocked and not partial:
-        check.errors.append("Tap who went out, or tap “Blocked round” if nobody could play.")
-    if entry.went_out is not None and entry.went_out not in seats:
-        check.errors.append("The player marked as going out is not at this table.")
-
-    hands: dict[int, HandEntry] = {}
-    for typed in entry.seats:
-        seat = seats.get(typed.position)
-        if seat is None:
-            continue
-        went_out = typed.position == entry.went_out
-        tiles: list[Tile] | None = None
-        if typed.tiles.strip():
-            try:
-                tiles = parse_hand(typed.tiles, max_pip=rules.max_pip)
-            except HandError as error:
-                seat.errors.append(str(error))
-                continue
-        if typed.markers and not rules.marker_penalty:
-            seat.errors.append("Markers only count when the house rules give them a penalty.")
-        total = typed.hand
-        if tiles is None and total is None:
-            if went_out:
-                total = 0
-            else:
-                if not partial:
-                    seat.errors.append(f"Type {seat.name}'s points, or the tiles left in the hand.")
-                continue
-        seat.tiles = tiles
-        seat.hand = score_hand(tiles, rules) if tiles is not None else total
-        hands[typed.position] = HandEntry(
-            tiles=tuple(tiles) if tiles is not None else None, total=total
-        )
-
-    if check.engine is not None and hands:
-        # The validator's messages name the player, so it is given names, not seat numbers.
-        problems = validate_round(
-            {names[position]: hand for position, hand in hands.items()},
-            check.engine,
-            rules,
-            went_out=names.get(entry.went_out) if not entry.blocked else None,  # type: ignore[arg-type]
-            previous={names[p]: v for p, v in _previous_hands(game, number).items()},
-        )
-        by_name = {name: position for position, name in names.items()}
-        for problem in problems:
-            target = seats.get(by_name[problem.player]) if problem.player is not None else None
-            if target is None:
-                bucket = check.errors if problem.level == "error" else check.warnings
-            else:
-                bucket = target.errors if problem.level == "error" else target.warnings
-            if problem.message not in bucket:
-                bucket.append(problem.message)
-
-    if check.ok and len(hands) == len(seats):
-        entries = {
-            typed.position: RoundEntry(
-                tiles=hands[typed.position].tiles,
-                total=None
-                if hands[typed.position].tiles is not None
-                else seats[typed.position].hand,
-                markers=typed.markers,
-            )
-            for typed in entry.seats
-            if typed.position in hands
-        }
-        points = score_round(
-            entries,
-            rules,
-            went_out=None if entry.blocked else entry.went_out,
-            went_out_on_double=entry.on_double and not entry.blocked,
-        )
-        for position, value in points.items():
-            seats[position].points = value
-    return check
+    return variant_of(game).check_round(
+        entry,
+        RoundContext(
+            rules=rules,
+            names={seat.position: seat.player.name for seat in game.seats},
+            number=number,
+            engine=engine_for(game, number),
+            engines_left=tuple(remaining_engines(rules, _used_engines(game, skip_number=number))),
+            previous=_previous_hands(game, number),
+        ),
+        partial=partial,
+    )
 
 
 @dataclass
@@ -433,31 +348,45 @@ class RecordOutcome:
     check: RoundCheck | None
     saved: Round | None = None
     duplicate: bool = False
-    needs_confirmation: bool = False
 
 
 def _touch(game: Game) -> None:
+    """Every write to a game moves its version on (the row is locked, so no two writes can
+    produce the same version)."""
     game.updated_at = datetime.now(UTC)
+    game.version = (game.version or 1) + 1
 
 
-def record_round(
-    game: Game, entry: RoundInput, form_token: str, confirmed: bool = False
-) -> RecordOutcome:
-    """Save the next round if it passes the checks.
+def record_round(game: Game, entry: RoundInput, form_token: str, number: int) -> RecordOutcome:
+    """Save round ``number``, the round the form was opened for, if it passes the checks.
 
-    The same form (``form_token``) never saves twice: a double tap, a resubmit or a retry after a
-    dropped connection finds the round already saved and reports it as saved.
+    - The same form (``form_token``) never saves twice: a double tap, a resubmit or a retry
+      after a dropped connection finds its round already saved and reports it as saved.
+    - A form for a round that is already saved (another phone was quicker, or an old tab) is
+      refused with ``RoundTaken``: it never becomes the next round.
+    - Warnings (a same score as last round, ...) are shown but do not stop the save.
+
+    Call it with the game loaded ``for_update`` so the checks hold until the commit; the unique
+    (game, number) and form token constraints stop whatever gets past them anyway.
     """
     existing = db.session.scalars(select(Round).where(Round.form_token == form_token)).first()
     if existing is not None:
+        if existing.game_id != game.id:
+            raise GameError("That form belongs to another game: open this game's round again.")
         return RecordOutcome(check=None, saved=existing, duplicate=True)
+    taken = next((r for r in game.rounds if r.number == number), None)
+    if taken is not None:
+        raise RoundTaken(taken)
     if game.status == "finished":
         raise GameError("This game is over: correct a round from the scoreboard instead.")
-    check = check_round(game, entry)
+    if number != len(game.rounds) + 1:
+        raise GameError(
+            f"This form is for round {number}, but the game is at round {len(game.rounds) + 1}."
+            " Open the round again from the table."
+        )
+    check = check_round(game, entry, number=number)
     if not check.ok:
         return RecordOutcome(check=check)
-    if check.has_warnings and not confirmed:
-        return RecordOutcome(check=check, needs_confirmation=True)
     seat_ids = {seat.position: seat.id for seat in game.seats}
     assert check.engine is not None
     recorded = Round(
@@ -484,17 +413,20 @@ def record_round(
             game.rounds.append(recorded)
             db.session.flush()
     except IntegrityError:
+        # Only reachable when the lock was bypassed: the constraints still keep one round.
         if recorded in game.rounds:
             game.rounds.remove(recorded)
         existing = db.session.scalars(select(Round).where(Round.form_token == form_token)).first()
         if existing is not None:
             return RecordOutcome(check=None, saved=existing, duplicate=True)
-        raise GameError(
-            f"Round {check.number} was just saved from another phone. "
-            "Check the scoreboard before entering it again."
-        ) from None
+        taken = db.session.scalars(
+            select(Round).where(Round.game_id == game.id, Round.number == number)
+        ).first()
+        if taken is not None:
+            raise RoundTaken(taken) from None
+        raise
     _touch(game)
-    if len(game.rounds) >= round_count(game_rules(game)):
+    if len(game.rounds) >= variant_of(game).round_count(game_rules(game)):
         finish_game(game)
     return RecordOutcome(check=check, saved=recorded)
 
@@ -517,7 +449,7 @@ def finish_game(game: Game) -> None:
 
 def reopen_game(game: Game) -> None:
     """Undo an early end: the game takes rounds again."""
-    if len(game.rounds) >= round_count(game_rules(game)):
+    if len(game.rounds) >= variant_of(game).round_count(game_rules(game)):
         raise GameError("Every round has been played; correct a round instead.")
     game.status = "playing"
     game.finished_at = None
@@ -566,6 +498,17 @@ def _round_values(game: Game, recorded: Round) -> dict[tuple[int | None, str], s
     return values
 
 
+def round_values(game: Game, recorded: Round) -> dict[str, str]:
+    """The values of a round as a correction form shows them, keyed ``went_out``,
+    ``on_double``, ``engine`` and ``<seat position>.hand`` / ``.tiles`` / ``.markers``: what the
+    form sends back as the base of the correction."""
+    positions = {seat.id: seat.position for seat in game.seats}
+    return {
+        (name if seat_id is None else f"{positions[seat_id]}.{name}"): value
+        for (seat_id, name), value in _round_values(game, recorded).items()
+    }
+
+
 def find_round(game: Game, number: int) -> Round:
     for recorded in game.rounds:
         if recorded.number == number:
@@ -591,18 +534,24 @@ def _apply(game: Game, recorded: Round, check: RoundCheck, entry: RoundInput) ->
 
 
 def correct_round(
-    game: Game, number: int, entry: RoundInput, note: str = "", confirmed: bool = False
+    game: Game, number: int, entry: RoundInput, based_on: dict[str, str], note: str = ""
 ) -> RecordOutcome:
     """Change a recorded round; every changed value is written to the audit trail.
 
-    The new values go through the same checks and scoring as a new round.
+    ``based_on`` is the round as the phone saw it when the correction form was opened
+    (``round_values``). If the round has changed since (another phone corrected it), nothing is
+    written and ``RoundChanged`` says what it is now, so the phone can choose; the audit trail
+    only ever records values that were really there. The new values go through the same checks
+    and scoring as a new round; warnings are shown but do not stop the save. Call it with the
+    game loaded ``for_update``.
     """
     recorded = find_round(game, number)
+    current = round_values(game, recorded)
+    if based_on != current:
+        raise RoundChanged(number, seen=based_on, current=current)
     check = check_round(game, entry, number=number)
     if not check.ok:
         return RecordOutcome(check=check)
-    if check.has_warnings and not confirmed:
-        return RecordOutcome(check=check, needs_confirmation=True)
     before = _round_values(game, recorded)
     _apply(game, recorded, check, entry)
     after = _round_values(game, recorded)
@@ -649,13 +598,29 @@ def _mark_corrected(game: Game, recorded: Round) -> None:
         score.corrected = round_level or score.seat_id in live
 
 
-def undo_last_correction(game: Game) -> list[Correction]:
-    """Put back the values of the most recent correction that is not undone yet."""
-    live = [c for c in game.corrections if c.undone_at is None]
-    if not live:
+def last_correction_batch(game: Game) -> int | None:
+    """The batch an "Undo" button would undo now (None: nothing to undo)."""
+    live = [c.batch for c in game.corrections if c.undone_at is None]
+    return max(live) if live else None
+
+
+def undo_last_correction(game: Game, batch: int | None = None) -> list[Correction]:
+    """Put back the values of the most recent correction that is not undone yet, onto its own
+    round. ``batch`` is the correction the phone saw as the latest: if another correction came
+    after it, nothing is undone and the phone is told to look again.
+
+    Batch numbers are unique per game because corrections take the game's row lock."""
+    newest = last_correction_batch(game)
+    if newest is None:
         raise GameError("There is no correction to undo.")
-    batch = max(c.batch for c in live)
-    changes = [c for c in live if c.batch == batch]
+    if batch is not None and batch != newest:
+        raise GameError(
+            "Another correction was saved since you opened this page, so nothing was undone."
+            " Look at the history below and undo again if you still want to."
+        )
+    changes = [c for c in game.corrections if c.undone_at is None and c.batch == newest]
+    if len({c.round_number for c in changes}) != 1:
+        raise GameError("That correction cannot be undone: it spans more than one round.")
     recorded = find_round(game, changes[0].round_number)
     current = round_input_of(game, recorded)
     positions = {seat.id: seat.position for seat in game.seats}
@@ -760,95 +725,74 @@ class Scoreboard:
         ]
 
 
-def _standings(
-    names: list[str],
-    rows: list[BoardRow],
-    rules: HouseRules,
-    upto: int | None = None,
-) -> list[Standing]:
-    use = rows if upto is None else rows[:upto]
-    totals = {i: (use[-1].running[i] if use else 0) for i in range(len(names))}
-    per_round = {i: [row.cells[i].points for row in use] for i in range(len(names))}
-    went_out = {i: sum(row.cells[i].went_out for row in use) for i in range(len(names))}
-    return rank_players(totals, rules, round_scores=per_round, went_out_counts=went_out)
-
-
 def scoreboard(game: Game) -> Scoreboard:
-    """Rounds by players, running totals, shared ranks, gaps, movement and round wins."""
+    """Rounds by players, running totals, shared ranks, gaps, movement and round wins: the rules
+    work them out (``rules.scoreboard``); this adds the names and what was typed."""
     rules = game_rules(game)
     seats = game.seats
     index = {seat.id: i for i, seat in enumerate(seats)}
     names = [seat.player.name for seat in seats]
-    rows: list[BoardRow] = []
-    running = [0] * len(seats)
-    for recorded in game.rounds:
-        by_seat = {index[s.seat_id]: s for s in recorded.scores}
-        points = {i: by_seat[i].points for i in by_seat}
-        winners = set(
-            round_winners(
-                points,
-                index[recorded.went_out_seat_id] if recorded.went_out_seat_id else None,
+    by_round = [{index[s.seat_id]: s for s in recorded.scores} for recorded in game.rounds]
+    variant = variant_of(game)
+    board = variant.scoreboard(
+        len(seats),
+        [
+            RoundResult(
+                points=tuple(scores[i].points for i in range(len(seats))),
+                went_out=index[recorded.went_out_seat_id] if recorded.went_out_seat_id else None,
             )
-        )
-        cells = []
-        for i in range(len(seats)):
-            score = by_seat[i]
-            running[i] += score.points
-            cells.append(
+            for recorded, scores in zip(game.rounds, by_round, strict=True)
+        ],
+        rules,
+    )
+    rows = [
+        BoardRow(
+            number=recorded.number,
+            engine=recorded.engine,
+            blocked=recorded.went_out_seat_id is None,
+            on_double=recorded.went_out_on_double,
+            cells=[
                 Cell(
-                    points=score.points,
-                    hand=score.hand,
-                    tiles=score.tiles,
-                    markers=score.markers,
+                    points=scores[i].points,
+                    hand=scores[i].hand,
+                    tiles=scores[i].tiles,
+                    markers=scores[i].markers,
                     went_out=recorded.went_out_seat_id == seats[i].id,
-                    round_win=i in winners,
-                    corrected=score.corrected,
+                    round_win=i in wins,
+                    corrected=scores[i].corrected,
                 )
-            )
-        rows.append(
-            BoardRow(
-                number=recorded.number,
-                engine=recorded.engine,
-                blocked=recorded.went_out_seat_id is None,
-                on_double=recorded.went_out_on_double,
-                cells=cells,
-                running=list(running),
-            )
+                for i in range(len(seats))
+            ],
+            running=list(running),
         )
-    now = _standings(names, rows, rules)
-    before = {s.player: s.rank for s in _standings(names, rows, rules, upto=len(rows) - 1)}
-    leader = min(s.total for s in now) if now else 0
-    by_index = {s.player: s for s in now}
-    players = []
-    for i, name in enumerate(names):
-        standing = by_index[i]
-        mine = [row.cells[i].points for row in rows]
-        players.append(
-            BoardPlayer(
-                position=i,
-                name=name,
-                total=standing.total,
-                rank=standing.rank,
-                tied=standing.tied,
-                gap=standing.total - leader,
-                movement=(before[i] - standing.rank) if len(rows) > 1 else 0,
-                rounds_won=sum(row.cells[i].round_win for row in rows),
-                went_out=sum(row.cells[i].went_out for row in rows),
-                best=min(mine) if mine else None,
-                worst=max(mine) if mine else None,
-                note=standing.note,
-            )
+        for recorded, scores, running, wins in zip(
+            game.rounds, by_round, board.running, board.round_wins, strict=True
         )
-    standings = sorted(players, key=lambda p: (p.rank, p.position))
-    finished = game.status == "finished"
-    winners = [p.name for p in standings if p.rank == 1] if rows else []
+    ]
+    players = [
+        BoardPlayer(
+            position=p.seat,
+            name=names[p.seat],
+            total=p.total,
+            rank=p.rank,
+            tied=p.tied,
+            gap=p.gap,
+            movement=p.movement,
+            rounds_won=p.rounds_won,
+            went_out=p.went_out,
+            best=p.best,
+            worst=p.worst,
+            note=p.note,
+        )
+        for p in board.players
+    ]
     return Scoreboard(
         players=players,
-        standings=standings,
+        standings=sorted(players, key=lambda p: (p.rank, p.position)),
         rows=rows,
-        rounds_total=round_count(rules),
-        finished=finished,
-        winners=winners,
+        rounds_total=variant.round_count(rules),
+        finished=game.status == "finished",
+        winners=[names[seat] for seat in board.winners],
         tie_break=dict(RULE_OPTIONS["tie_break"])[rules.tie_break],
     )
 
@@ -856,7 +800,8 @@ def scoreboard(game: Game) -> Scoreboard:
 def game_as_text(game: Game, board: Scoreboard) -> str:
     """A short plain-text summary to paste into a group chat."""
     when = game.created_at.strftime("%d %b %Y")
-    lines = [f"Mexican Train, {when}: {len(board.rows)} of {board.rounds_total} rounds"]
+    label = variant_of(game).label
+    lines = [f"{label}, {when}: {len(board.rows)} of {board.rounds_total} rounds"]
     if board.winners:
         verb = "wins" if len(board.winners) == 1 else "share the win"
         lines.append(f"{' and '.join(board.winners)} {verb}!")
@@ -953,3 +898,79 @@ def audit_trail(game: Game) -> list[AuditLine]:
         )
         for c in sorted(game.corrections, key=lambda c: c.id, reverse=True)
     ]
+
+
+# --------------------------------------------------------------------------------------------
+# Two phones: what was saved, what this phone typed, what changed meanwhile
+
+
+@dataclass(frozen=True)
+class SeatLine:
+    """One player's part of a round in words, for the "already saved" page."""
+
+    name: str
+    hand: str  # the points as typed or saved; "" when not typed
+    tiles: str
+    went_out: bool
+
+
+def describe_round(game: Game, recorded: Round) -> list[SeatLine]:
+    """A saved round, player by player in seat order."""
+    by_seat = {score.seat_id: score for score in recorded.scores}
+    return [
+        SeatLine(
+            name=seat.player.name,
+            hand=str(by_seat[seat.id].hand) if seat.id in by_seat else "",
+            tiles=(by_seat[seat.id].tiles or "") if seat.id in by_seat else "",
+            went_out=recorded.went_out_seat_id == seat.id,
+        )
+        for seat in game.seats
+    ]
+
+
+def describe_input(game: Game, entry: RoundInput) -> list[SeatLine]:
+    """What a phone typed for a round, player by player in seat order."""
+    typed = {seat.position: seat for seat in entry.seats}
+    lines = []
+    for seat in game.seats:
+        mine = typed.get(seat.position)
+        lines.append(
+            SeatLine(
+                name=seat.player.name,
+                hand="" if mine is None or mine.hand is None else str(mine.hand),
+                tiles=mine.tiles.strip() if mine else "",
+                went_out=entry.went_out == seat.position,
+            )
+        )
+    return lines
+
+
+@dataclass(frozen=True)
+class ValueChange:
+    """A value of a round that another phone changed while this phone was correcting it."""
+
+    who: str | None
+    what: str
+    seen: str
+    now: str
+
+
+def describe_changes(
+    game: Game, seen: dict[str, str], current: dict[str, str]
+) -> list[ValueChange]:
+    """The values that differ between what a phone started from and what is saved now."""
+    names = {str(seat.position): seat.player.name for seat in game.seats}
+    changes = []
+    for key in sorted(set(seen) | set(current)):
+        if seen.get(key) == current.get(key):
+            continue
+        position, _, name = key.rpartition(".")
+        changes.append(
+            ValueChange(
+                who=names.get(position) if position else None,
+                what=_FIELD_NAMES.get(name, name),
+                seen=_show(game, name, seen.get(key, "")),
+                now=_show(game, name, current.get(key, "")),
+            )
+        )
+    return changes

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import secrets
 from collections.abc import Callable
 from functools import wraps
@@ -25,6 +26,7 @@ from flask import (
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
+from scorekeeper.boundary import is_write_request, read_only
 from scorekeeper.charts import line_chart
 from scorekeeper.extensions import limiter
 from scorekeeper.games import access, photos, services
@@ -35,6 +37,7 @@ from scorekeeper.games.forms import (
     round_form,
 )
 from scorekeeper.models import Game, Round
+from scorekeeper.rules.round_check import RoundCheck, RoundInput, SeatCheck, SeatInput
 
 bp = Blueprint("games", __name__)
 
@@ -42,7 +45,8 @@ View = Callable[..., Any]
 
 
 def _game_or_404(public_id: str) -> Game:
-    game = services.load_game(public_id)
+    """The game, locked for the rest of the request when the request may change it."""
+    game = services.load_game(public_id, for_update=is_write_request())
     if game is None:
         abort(404)
     return game
@@ -197,10 +201,10 @@ def unlock(public_id: str) -> str | BaseResponse:
 # Entering a round
 
 
-def _round_input(form: Any) -> services.RoundInput:
+def _round_input(form: Any) -> RoundInput:
     went_out = form.went_out.data
     seats = [
-        services.SeatInput(
+        SeatInput(
             position=index,
             hand=entry.form.hand.data,
             tiles=entry.form.tiles.data or "",
@@ -209,7 +213,7 @@ def _round_input(form: Any) -> services.RoundInput:
         for index, entry in enumerate(form.seats)
     ]
     engine = form.engine.data
-    return services.RoundInput(
+    return RoundInput(
         seats=seats,
         went_out=int(went_out) if went_out and went_out.isdigit() else None,
         blocked=went_out == "blocked",
@@ -266,7 +270,7 @@ def _round_page(game: Game, recorded: Round | None) -> str | BaseResponse | tupl
     _engine_choices(form, state, current=recorded.engine if recorded else None)
     number = recorded.number if recorded else None
     check = None
-    confirm_needed = False
+    changed: services.RoundChanged | None = None
     photo_errors: dict[int, str] = {}
     action, _, seat_text = request.form.get("action", "").partition(":")
     photo_step = posted and action in PHOTO_ACTIONS
@@ -274,6 +278,8 @@ def _round_page(game: Game, recorded: Round | None) -> str | BaseResponse | tupl
         if recorded is not None:
             _prefill(form, game, recorded)
         form.form_token.data = secrets.token_urlsafe(16)
+        form.round_number.data = str(recorded.number if recorded else state.round_number)
+        form.game_version.data = str(game.version)
     else:
         form.form_token.data = form.form_token.data or secrets.token_urlsafe(16)
         if photo_step and seat_text.isdigit() and int(seat_text) < form.seat_count:
@@ -285,14 +291,23 @@ def _round_page(game: Game, recorded: Round | None) -> str | BaseResponse | tupl
         elif not photo_step and form.validate():
             try:
                 outcome = _save(game, form, recorded)
+            except services.RoundTaken as taken:
+                return _round_taken(game, form, taken.saved)
+            except services.RoundChanged as conflict:
+                # Show the phone's values again, now based on what is saved: saving them
+                # replaces the other phone's change knowingly.
+                changed = conflict
+                form.based_on.data = _encode_values(conflict.current)
             except services.GameError as error:
                 flash(str(error), "info" if recorded else "error")
                 return redirect(url_for("games.scoreboard", public_id=game.public_id))
-            if outcome.saved is not None:
-                photos.settle_photos(game, outcome.saved, _photo_tokens(form))
-                return _after_save(game, outcome, recorded)
-            check = outcome.check
-            confirm_needed = outcome.needs_confirmation
+            else:
+                if outcome.saved is not None:
+                    photos.settle_photos(game, outcome.saved, _photo_tokens(form))
+                    return _after_save(game, outcome, recorded)
+                check = outcome.check
+    if recorded is not None and not form.based_on.data:
+        form.based_on.data = _encode_values(services.round_values(game, recorded))
     # After a photo step nothing was meant to be saved yet, so nothing was refused.
     refused = not photo_step and (bool(form.errors) or (check is not None and not check.ok))
     photo_ok, photo_message = photos.support(services.game_rules(game).max_pip)
@@ -305,26 +320,72 @@ def _round_page(game: Game, recorded: Round | None) -> str | BaseResponse | tupl
         form=form,
         check=check,
         checks=checks,
-        confirm_needed=confirm_needed,
         rules=services.game_rules(game),
         correcting=recorded,
         refused=refused,
+        changed=_changes(game, changed) if changed else None,
         photo_ok=photo_ok,
         photo_message=photo_message,
         photo_views=photo_views,
         photo_errors=photo_errors,
-    ), (422 if refused else 200)
+    ), (409 if changed else 422 if refused else 200)
+
+
+def _encode_values(values: dict[str, str]) -> str:
+    return json.dumps(values, sort_keys=True, separators=(",", ":"))
+
+
+def _decode_values(text: str | None) -> dict[str, str] | None:
+    try:
+        values = json.loads(text or "")
+    except ValueError:
+        return None
+    if not isinstance(values, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in values.items()
+    ):
+        return None
+    return values
+
+
+def _form_number(form: Any) -> int:
+    text = form.round_number.data or ""
+    if not text.isdigit():
+        raise services.GameError(
+            "That round form is out of date: nothing was saved. Open the round again."
+        )
+    return int(text)
 
 
 def _save(game: Game, form: Any, recorded: Round | None) -> services.RecordOutcome:
-    confirmed = form.confirm.data == "yes"
     if recorded is None:
         return services.record_round(
-            game, _round_input(form), form.form_token.data, confirmed=confirmed
+            game, _round_input(form), form.form_token.data, _form_number(form)
+        )
+    based_on = _decode_values(form.based_on.data)
+    if based_on is None:
+        raise services.GameError(
+            "That correction form is out of date: nothing was changed. Open the round again."
         )
     return services.correct_round(
-        game, recorded.number, _round_input(form), note=form.note.data or "", confirmed=confirmed
+        game, recorded.number, _round_input(form), based_on, note=form.note.data or ""
     )
+
+
+def _changes(game: Game, conflict: services.RoundChanged) -> list[services.ValueChange]:
+    return services.describe_changes(game, conflict.seen, conflict.current)
+
+
+def _round_taken(game: Game, form: Any, saved: Round) -> tuple[str, int]:
+    """Round N arrived after round N was saved: nothing is saved; the page shows what was
+    saved and what this phone typed, and offers to correct round N."""
+    typed = _round_input(form)
+    return render_template(
+        "games/round_taken.html",
+        game=game,
+        saved=saved,
+        saved_values=services.describe_round(game, saved),
+        typed=services.describe_input(game, typed),
+    ), 409
 
 
 def _after_save(
@@ -333,14 +394,24 @@ def _after_save(
     assert outcome.saved is not None
     if recorded is not None:
         flash(f"Round {recorded.number} corrected. The change is in the history below.", "success")
+        for warning in _warnings(outcome.check):
+            flash(f"Saved as typed; worth a look: {warning}", "info")
         return redirect(url_for("games.scoreboard", public_id=game.public_id))
     if outcome.duplicate:
         flash(f"Round {outcome.saved.number} was already saved.", "info")
     else:
         flash(f"Round {outcome.saved.number} saved.", "success")
+        for warning in _warnings(outcome.check):
+            flash(f"Saved as typed; worth a look: {warning}", "info")
     if game.status == "finished":
         return redirect(url_for("games.summary", public_id=game.public_id))
     return redirect(url_for("games.table", public_id=game.public_id))
+
+
+def _warnings(check: RoundCheck | None) -> list[str]:
+    if check is None:
+        return []
+    return [*check.warnings, *(w for seat in check.seats for w in seat.warnings)]
 
 
 def _photo_tokens(form: Any) -> dict[int, str]:
@@ -382,7 +453,7 @@ def _photo_action(game: Game, form: Any, action: str, position: int) -> str | No
 
 
 def _photo_views(
-    game: Game, form: Any, checks: dict[int, services.SeatCheck]
+    game: Game, form: Any, checks: dict[int, SeatCheck]
 ) -> dict[int, tuple[photos.PhotoCheck, photos.Verdict]]:
     views = {}
     for position, entry in enumerate(form.seats):
@@ -414,6 +485,7 @@ def photo(game: Game, token: str) -> Response:
 
 @bp.post("/g/<public_id>/round/check")
 @editor_required
+@read_only
 def check_round(game: Game) -> str:
     """The live check while typing: every player's total and problems (htmx out-of-band)."""
     number = request.args.get("number", type=int)
@@ -447,6 +519,7 @@ def scoreboard(public_id: str) -> str:
         rules_in_play=services.game_rules(game).describe(),
         editor=access.can_edit(game),
         corrections=services.audit_trail(game),
+        undo_batch=services.last_correction_batch(game),
         chart=_chart(board),
     )
 
@@ -454,8 +527,9 @@ def scoreboard(public_id: str) -> str:
 @bp.post("/g/<public_id>/undo")
 @editor_required
 def undo(game: Game) -> BaseResponse:
+    batch = request.form.get("batch", "")
     try:
-        changes = services.undo_last_correction(game)
+        changes = services.undo_last_correction(game, int(batch) if batch.isdigit() else None)
     except services.GameError as error:
         flash(str(error), "info")
     else:
@@ -557,6 +631,25 @@ def watch_board(public_id: str) -> Response:
                 state=services.table_state(game),
                 version=etag,
             )
+        )
+    response.set_etag(etag)
+    response.cache_control.no_cache = True
+    return response
+
+
+@bp.get("/g/<public_id>/state.json")
+def state(public_id: str) -> Response:
+    """What a phone needs to notice another phone's write: the game's version, its number of
+    rounds and whether it is over. One query; 304 while the version is unchanged."""
+    row = services.game_state(public_id)
+    if row is None:
+        abort(404)
+    etag = f"v{row.version}"
+    if request.if_none_match.contains(etag):
+        response = make_response("", 304)
+    else:
+        response = make_response(
+            {"version": row.version, "rounds": row.rounds, "status": row.status}
         )
     response.set_etag(etag)
     response.cache_control.no_cache = True

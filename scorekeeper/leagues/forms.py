@@ -35,7 +35,7 @@ from scorekeeper.leagues.services import (
     MAX_TABLE_NAME,
 )
 from scorekeeper.rules import HouseRules
-from scorekeeper.rules.standings import METHOD_NAMES, Method, parse_placement_points
+from scorekeeper.rules.standings import METHOD_REGISTRY, Method, parse_placement_points
 
 PASSPHRASE_HINT = "Capitals and extra spaces do not matter."
 GUEST_FIELDS = 3
@@ -173,13 +173,8 @@ class SettingsForm(HouseRuleFields, FlaskForm):
     )
     ranking = RadioField(
         "Rank players by",
-        choices={
-            "average": "Average game total (lowest first), with a minimum number of games",
-            "wins": "Wins (a shared win counts for each co-winner)",
-            "points": "Placement points for every game, summed or best nights only",
-            "rating": "Skill rating that accounts for the opponents (OpenSkill)",
-        },
-        default="average",
+        choices={name: method.choice for name, method in METHOD_REGISTRY.items()},
+        default=next(iter(METHOD_REGISTRY)),
     )
     min_games = WholeNumberField(
         "Minimum games to be ranked (average only)",
@@ -220,7 +215,7 @@ class SettingsForm(HouseRuleFields, FlaskForm):
             self.placement_points.errors = [*self.placement_points.errors, str(error)]
             raise
         return Method(
-            kind=self.ranking.data if self.ranking.data in METHOD_NAMES else "average",
+            kind=self.ranking.data if self.ranking.data in METHOD_REGISTRY else "average",
             min_games=self.min_games.data or 3,
             min_nights_percent=self.min_nights_percent.data or 0,
             placement_points=points,

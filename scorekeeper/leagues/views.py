@@ -905,6 +905,9 @@ def import_confirm(league: League) -> Any:
     if not form.validate():
         abort(400)
     token, _, dates = (form.token.data or "").partition(":")
+    if not transfer.start_confirmed_import(league, token):
+        flash("That file was already imported (from this phone or another one).", "info")
+        return redirect(url_for("leagues.nights", code=league.code))
     pending = transfer.load_pending(league, token)
     if pending is None:
         flash("That import has expired. Please choose the file again.", "error")
@@ -914,7 +917,7 @@ def import_confirm(league: League) -> Any:
     if plan.fatal or plan.problems:
         retry = ImportForm(formdata=None)
         return _page("leagues/import.html", league, form=retry, plan=plan), 422
-    written = transfer.apply_import(league, plan, device_hash())
+    written = transfer.apply_import(league, plan, device_hash(), token, filename)
     transfer.drop_pending(league, token)
     flash(
         f"Imported {written.games} game{'s' if written.games != 1 else ''} "

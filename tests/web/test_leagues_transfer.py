@@ -116,7 +116,7 @@ def test_import_shows_a_preview_and_writes_nothing_until_confirmed(client: Flask
     assert "already in this league" in again.get_data(as_text=True)
     # A used preview cannot be confirmed twice.
     assert confirm(client, code, response.get_data(as_text=True)).status_code == 302
-    assert "expired" in client.get(f"/leagues/{code}/import").get_data(as_text=True)
+    assert "already imported" in client.get(f"/leagues/{code}/nights").get_data(as_text=True)
 
 
 def test_every_bad_row_is_reported_with_its_line_number(client: FlaskClient) -> None:

@@ -159,7 +159,13 @@ def test_photos_are_kept_only_when_the_game_says_so_and_go_with_the_game(
     public_id = start_game(client, NAMES, **({"keep_photos": "y"} if keep else {}))
     page = _upload(client, public_id, _png()).get_data(as_text=True)
     data = round_data({0: 0, 2: 9}, tiles={1: "5-12, 3-4, 0-0"}, went_out=0)
-    data.update({"seat_1-photo_token": _hidden(page, "seat_1-photo_token"), "form_token": "save-1"})
+    data.update(
+        {
+            "seat_1-photo_token": _hidden(page, "seat_1-photo_token"),
+            "form_token": "save-1",
+            "round_number": "1",
+        }
+    )
     assert client.post(f"/g/{public_id}/round", data=data).status_code == 302
     with app.app_context():
         stored = db.session.scalars(db.select(Photo)).all()
@@ -193,7 +199,13 @@ def test_a_retaken_photo_does_not_stay_behind(
     _upload(client, public_id, _png())
     page = _upload(client, public_id, _png()).get_data(as_text=True)
     data = round_data({0: 0, 2: 9}, tiles={1: "5-12, 3-4, 0-0"}, went_out=0)
-    data.update({"seat_1-photo_token": _hidden(page, "seat_1-photo_token"), "form_token": "save-1"})
+    data.update(
+        {
+            "seat_1-photo_token": _hidden(page, "seat_1-photo_token"),
+            "form_token": "save-1",
+            "round_number": "1",
+        }
+    )
     assert client.post(f"/g/{public_id}/round", data=data).status_code == 302
     with app.app_context():
         assert len(db.session.scalars(db.select(Photo)).all()) == 1
