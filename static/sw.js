@@ -112,7 +112,13 @@ function keepPage(key, path, response) {
 
 function fetchAndKeep(cache, address) {
   return fetch(address, { credentials: "same-origin", redirect: "follow" }).then(function (response) {
-    if (response.ok && !response.redirected) { return cache.put(address, response); }
+    if (response.ok && !response.redirected) {
+      // Read the whole page first: a put that streams a body the network then cuts off
+      // would lose the copy kept before.
+      return response.blob().then(function (body) {
+        return cache.put(address, new Response(body, { status: response.status, headers: response.headers }));
+      });
+    }
     if (response.redirected) { return cache.delete(address); }  // no longer this phone's to change
     return undefined;
   }).catch(function () { /* no signal: keep what we have */ });

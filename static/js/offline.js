@@ -296,6 +296,17 @@
   }
   function plain(node) { return node ? node.textContent.replace(/\s+/g, " ").trim() : ""; }
 
+  // "Ann 7 · Bob 0 (went out) · …" from the first table of the server's "already saved" page.
+  function savedThere(box) {
+    var rows = box ? box.querySelectorAll("table tbody tr") : [];
+    if (!rows.length) { return ""; }
+    var first = rows[0].closest("table");
+    return Array.prototype.filter.call(rows, function (row) { return row.closest("table") === first; })
+      .map(function (row) {
+        return plain(row.querySelector("th")) + " " + plain(row.querySelector("td")).replace(/ went out\b/, " (went out)");
+      }).join(" · ");
+  }
+
   // One entry, one answer: "arrived", "offline" (try later), "later" (server trouble) or a
   // state to show ("refused", "invalid", "denied", "failed").
   function send(entry, freshToken) {
@@ -309,7 +320,7 @@
       }
       if (response.status === 409) {
         return page(response).then(function (doc) {
-          return { state: "refused", saved: plain(doc.querySelector('[data-conflict="round"]')) };
+          return { state: "refused", saved: savedThere(doc.querySelector('[data-conflict="round"]')) };
         });
       }
       if (response.status === 422 || response.status === 200) {

@@ -39,11 +39,17 @@ def _saved_rounds(app: Flask) -> list[tuple[int, list[int]]]:
 def _keeps_game(page: Page, public_id: str) -> None:
     """Wait until the service worker controls the page and keeps the game's round form."""
     page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller")
-    page.wait_for_function(
-        "id => caches.open('pages').then(c => c.match(location.origin + '/g/' + id + '/round'))"
-        ".then(Boolean)",
-        arg=public_id,
-    )
+    # wait_for_function does not wait for a promise: ask until the answer is yes.
+    for _ in range(100):
+        kept = page.evaluate(
+            "id => caches.open('pages').then(c => c.keys())"
+            ".then(keys => keys.some(r => r.url === location.origin + '/g/' + id + '/round'))",
+            public_id,
+        )
+        if kept:
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError("the service worker did not keep the round form")
 
 
 def _queue(page: Page) -> list[dict[str, Any]]:
@@ -245,6 +251,7 @@ def test_a_kept_round_refused_by_the_server_is_shown(
     context.set_offline(False)
     refused = page.locator("[data-queued-round='1'][data-state='refused']")
     expect(refused).to_contain_text("Round 1 was already saved from another phone", timeout=15_000)
+    expect(refused).to_contain_text("Saved there: Ann 7 · Bob 0 (went out) · Cy 3 · Di 5")
     expect(refused).to_contain_text("Typed here: Ann 0 (went out) · Bob 12 · Cy 30 · Di 8")
     expect(refused.get_by_role("link", name="See what was saved")).to_be_visible()
     expect(refused.get_by_role("link", name="Correct round 1")).to_have_attribute(
