@@ -79,9 +79,14 @@
   function waitingFor(game) {
     return queue().filter(function (entry) { return entry.game === game; });
   }
-  // The round a new form is for: the first round number not already kept on this phone.
+  // The round a new form is for: the first round number not already kept on this phone to
+  // be sent (not counting a round another phone saved first, nor one to fix and save again,
+  // which opens as the round it is).
   function nextFreeRound(game, round) {
-    var taken = waitingFor(game).map(function (entry) { return entry.round; });
+    var taken = waitingFor(game).filter(function (entry) {
+      return entry.state !== "refused" && entry.state !== "invalid";
+    })
+      .map(function (entry) { return entry.round; });
     while (taken.indexOf(round) >= 0) { round += 1; }
     return round;
   }
@@ -217,7 +222,10 @@
     var button = event.submitter;
     var photo = button && button.name === "action" && button.value && button.value !== "save";
     if (newRound) { saveDraft(); }
-    var earlier = newRound && waitingFor(pageGame).some(function (entry) { return entry.round < round; });
+    // Rounds still to be sent go first: this one waits in the queue behind them.
+    var earlier = newRound && waitingFor(pageGame).some(function (entry) {
+      return entry.round < round && entry.state === "waiting";
+    });
     if (navigator.onLine !== false && !(earlier && !photo)) { return; }  // a normal post; sw.js watches it
     event.preventDefault();
     event.stopImmediatePropagation();
@@ -380,8 +388,9 @@
       if (outcome.state === "arrived") {
         forget(draftKey(next.game, next.round));
         if (next.game === pageGame) { sentRounds.push(next.round); }
-        document.dispatchEvent(new CustomEvent("scorekeeper:sent", { detail: { game: next.game } }));
       }
+      // The game may have changed on the server: the table view looks now.
+      document.dispatchEvent(new CustomEvent("scorekeeper:sent", { detail: { game: next.game } }));
       render();
       return sendAll();
     });

@@ -258,6 +258,10 @@ def test_a_kept_round_refused_by_the_server_is_shown(
         "href", f"/g/{public_id}/rounds/1"
     )
     assert _saved_rounds(live_app) == [(1, [7, 0, 3, 5])]
+    # The table view moves on to the round after the one the other phone saved.
+    expect(page.get_by_text("Round 2 of 13")).to_be_visible(timeout=10_000)
+    expect(page.get_by_role("link", name="Enter round 2 scores")).to_be_visible()
+    expect(page.get_by_text("Until round 1 reaches the server")).to_have_count(0)
     _no_a11y_problems(page)
     refused.scroll_into_view_if_needed()
     shoot("offline-refused-round", full_page=False)
@@ -348,3 +352,32 @@ def test_polling_stops_while_the_page_is_hidden(page: Page, live_server: str) ->
     page.goto(f"{live_server}/g/{public_id}")
     page.wait_for_timeout(5000)
     assert asked, "the visible table view asks for the game's state"
+
+
+def test_a_kept_round_with_a_problem_opens_again_to_fix(
+    page: Page, context: BrowserContext, live_server: str, live_app: Flask, shoot: Any
+) -> None:
+    public_id = _start_game(page, live_server, NAMES)
+    _keeps_game(page, public_id)
+    page.get_by_role("link", name="Enter round 1 scores").click()
+    context.set_offline(True)
+    page.locator("#seat-0 .went-out").click()
+    page.locator("#seat-1 input.points").fill("12")
+    page.get_by_role("button", name="Save round 1").click()
+    expect(page.locator("[data-queued-round='1']")).to_be_visible()
+    context.set_offline(False)
+    problem = page.locator("[data-queued-round='1'][data-state='invalid']")
+    expect(problem).to_contain_text("Round 1 was not saved", timeout=15_000)
+    token = _queue(page)[0]["token"]
+    expect(page.get_by_role("link", name="Enter round 1 scores")).to_be_visible()
+    shoot("offline-kept-round-problem", full_page=False)
+    problem.get_by_role("button", name="Open round 1 to fix it").click()
+    expect(page.locator("#seat-1 input.points")).to_have_value("12")
+    expect(page.locator("#seat-0 .went-out input")).to_be_checked()
+    assert page.locator("input[name=form_token]").input_value() == token
+    page.locator("#seat-2 input.points").fill("30")
+    page.locator("#seat-3 input.points").fill("8")
+    page.get_by_role("button", name="Save round 1").click()
+    expect(page.get_by_text("Round 2 of 13")).to_be_visible()
+    assert _queue(page) == []
+    assert _saved_rounds(live_app) == [(1, [0, 12, 30, 8])]
