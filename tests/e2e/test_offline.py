@@ -353,6 +353,19 @@ def test_polling_stops_while_the_page_is_hidden(page: Page, live_server: str) ->
     page.wait_for_timeout(5000)
     assert asked, "the visible table view asks for the game's state"
 
+    # The share view's own polling (htmx, every 4 s) pauses the same way.
+    page.on("request", lambda r: asked.append(r.url) if "/watch/board" in r.url else None)
+    page.goto(f"{live_server}/g/{public_id}/watch")
+    page.evaluate(
+        """() => {
+          Object.defineProperty(document, 'visibilityState', {get: () => 'hidden'});
+          document.dispatchEvent(new Event('visibilitychange'));
+        }"""
+    )
+    asked.clear()
+    page.wait_for_timeout(5000)
+    assert asked == []
+
 
 def test_a_kept_round_with_a_problem_opens_again_to_fix(
     page: Page, context: BrowserContext, live_server: str, live_app: Flask, shoot: Any
@@ -380,4 +393,24 @@ def test_a_kept_round_with_a_problem_opens_again_to_fix(
     page.get_by_role("button", name="Save round 1").click()
     expect(page.get_by_text("Round 2 of 13")).to_be_visible()
     assert _queue(page) == []
+    assert _saved_rounds(live_app) == [(1, [0, 12, 30, 8])]
+
+
+def test_two_tabs_send_a_kept_round_once(
+    page: Page, context: BrowserContext, live_server: str, live_app: Flask
+) -> None:
+    public_id = _start_game(page, live_server, NAMES)
+    _keeps_game(page, public_id)
+    page.get_by_role("link", name="Enter round 1 scores").click()
+    context.set_offline(True)
+    _enter(page, [0, 12, 30, 8], 0)
+    page.get_by_role("button", name="Save round 1").click()
+    expect(page.locator("[data-queued-round='1']")).to_be_visible()
+    second = context.new_page()
+    second.goto(f"{live_server}/g/{public_id}")
+    expect(second.locator("[data-queued-round='1']")).to_be_visible()
+    context.set_offline(False)
+    for tab in (page, second):
+        expect(tab.get_by_text("Round 2 of 13")).to_be_visible(timeout=15_000)
+        expect(tab.locator("[data-queued-round]")).to_have_count(0)
     assert _saved_rounds(live_app) == [(1, [0, 12, 30, 8])]
