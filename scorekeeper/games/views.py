@@ -10,13 +10,11 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
-import segno
 from flask import (
     Blueprint,
     Response,
     abort,
     flash,
-    make_response,
     redirect,
     render_template,
     request,
@@ -38,15 +36,17 @@ from scorekeeper.games.forms import (
 )
 from scorekeeper.models import Game, Round
 from scorekeeper.rules.round_check import RoundCheck, RoundInput, SeatCheck, SeatInput
+from scorekeeper.web import qr_svg, unless_unchanged
 
 bp = Blueprint("games", __name__)
 
 View = Callable[..., Any]
 
 
-def _game_or_404(public_id: str) -> Game:
-    """The game, locked for the rest of the request when the request may change it."""
-    game = services.load_game(public_id, for_update=is_write_request())
+def _game_or_404(public_id: str, scores: bool = True) -> Game:
+    """The game, locked for the rest of the request when the request may change it; without
+    every round's scores when the page does not show the scoreboard."""
+    game = services.load_game(public_id, for_update=is_write_request(), scores=scores)
     if game is None:
         abort(404)
     return game
@@ -58,7 +58,7 @@ def editor_required(view: View) -> View:
 
     @wraps(view)
     def wrapped(public_id: str, **kwargs: Any) -> Any:
-        game = _game_or_404(public_id)
+        game = _game_or_404(public_id, scores=False)
         if not access.can_edit(game):
             if request.method == "GET":
                 return redirect(url_for("games.unlock", public_id=public_id, next=request.path))
@@ -235,9 +235,10 @@ PHOTO_ACTIONS = ("read_photo", "use_photo", "keep_typed")
 @bp.route("/g/<public_id>/round", methods=["GET", "POST"])
 @editor_required
 def enter_round(game: Game) -> str | BaseResponse | tuple[str, int]:
-    if services.table_state(game).finished and request.method == "GET":
+    state = services.table_state(game)
+    if state.finished and request.method == "GET":
         return redirect(url_for("games.summary", public_id=game.public_id))
-    return _round_page(game, None)
+    return _round_page(game, None, state)
 
 
 @bp.route("/g/<public_id>/rounds/<int:number>", methods=["GET", "POST"])
@@ -261,10 +262,12 @@ def _prefill(form: Any, game: Game, recorded: Round) -> None:
     form.engine.data = str(recorded.engine)
 
 
-def _round_page(game: Game, recorded: Round | None) -> str | BaseResponse | tuple[str, int]:
+def _round_page(
+    game: Game, recorded: Round | None, state: services.TableState | None = None
+) -> str | BaseResponse | tuple[str, int]:
     """Enter the next round (``recorded`` None) or correct a recorded one: the same form, the
     same checks, the same photo check."""
-    state = services.table_state(game)
+    state = state or services.table_state(game)
     posted = request.method == "POST"
     form = round_form(game, request.form if posted else None)
     _engine_choices(form, state, current=recorded.engine if recorded else None)
@@ -303,7 +306,8 @@ def _round_page(game: Game, recorded: Round | None) -> str | BaseResponse | tupl
                 return redirect(url_for("games.scoreboard", public_id=game.public_id))
             else:
                 if outcome.saved is not None:
-                    photos.settle_photos(game, outcome.saved, _photo_tokens(form))
+                    if tokens := _photo_tokens(form):
+                        photos.settle_photos(game, outcome.saved, tokens)
                     return _after_save(game, outcome, recorded)
                 check = outcome.check
     if recorded is not None and not form.based_on.data:
@@ -493,7 +497,10 @@ def check_round(game: Game) -> str:
     state = services.table_state(game)
     _engine_choices(form, state, current=services.engine_for(game, number) if number else None)
     form.validate()
-    check = services.check_round(game, _round_input(form), number=number, partial=True)
+    # After a refused save the live check looks for everything the save did (a round end not
+    # chosen, a player left out), so it can tell when all of it is fixed.
+    partial = request.form.get("live") != "strict"
+    check = services.check_round(game, _round_input(form), number=number, partial=partial)
     return render_template("games/_round_check.html", form=form, check=check, game=game)
 
 
@@ -600,7 +607,7 @@ def download_csv(public_id: str) -> Response:
 
 
 def _version(game: Game) -> str:
-    return f"{game.id}-{game.updated_at.timestamp():.6f}-{len(game.rounds)}"
+    return f"v{game.version}"
 
 
 @bp.get("/g/<public_id>/watch")
@@ -617,24 +624,23 @@ def watch(public_id: str) -> str:
 
 @bp.get("/g/<public_id>/watch/board")
 def watch_board(public_id: str) -> Response:
-    """The live part of the share view; unchanged games answer 304 without rendering."""
-    game = _game_or_404(public_id)
-    etag = _version(game)
-    if request.if_none_match.contains(etag):
-        response = make_response("", 304)
-    else:
-        response = make_response(
-            render_template(
-                "games/_watch_board.html",
-                game=game,
-                board=services.scoreboard(game),
-                state=services.table_state(game),
-                version=etag,
-            )
+    """The live part of the share view. A phone whose copy is current gets 304 from one query
+    (the game's version); only a changed game is loaded and rendered."""
+    row = services.game_state(public_id)
+    if row is None:
+        abort(404)
+
+    def render() -> str:
+        game = _game_or_404(public_id)
+        return render_template(
+            "games/_watch_board.html",
+            game=game,
+            board=services.scoreboard(game),
+            state=services.table_state(game),
+            version=_version(game),
         )
-    response.set_etag(etag)
-    response.cache_control.no_cache = True
-    return response
+
+    return unless_unchanged(f"v{row.version}", render)
 
 
 @bp.get("/g/<public_id>/state.json")
@@ -644,26 +650,13 @@ def state(public_id: str) -> Response:
     row = services.game_state(public_id)
     if row is None:
         abort(404)
-    etag = f"v{row.version}"
-    if request.if_none_match.contains(etag):
-        response = make_response("", 304)
-    else:
-        response = make_response(
-            {"version": row.version, "rounds": row.rounds, "status": row.status}
-        )
-    response.set_etag(etag)
-    response.cache_control.no_cache = True
-    return response
+    return unless_unchanged(
+        f"v{row.version}",
+        lambda: {"version": row.version, "rounds": row.rounds, "status": row.status},
+    )
 
 
 @bp.get("/g/<public_id>/qr.svg")
 def qr_code(public_id: str) -> Response:
     game = _game_or_404(public_id)
-    target = url_for("games.watch", public_id=game.public_id, _external=True)
-    buffer = io.BytesIO()
-    segno.make(target, error="m").save(
-        buffer, kind="svg", scale=8, border=2, dark="#000", light="#fff"
-    )
-    response = Response(buffer.getvalue(), mimetype="image/svg+xml")
-    response.cache_control.max_age = 86400
-    return response
+    return qr_svg(url_for("games.watch", public_id=game.public_id, _external=True), 86400)

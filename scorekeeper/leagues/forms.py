@@ -22,6 +22,7 @@ from wtforms import (
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from scorekeeper.games.forms import (
+    SCORING_RULES,
     HouseRuleFields,
     PlainWordsMixin,
     WholeNumberField,
@@ -35,6 +36,7 @@ from scorekeeper.leagues.services import (
     MAX_TABLE_NAME,
 )
 from scorekeeper.rules import HouseRules
+from scorekeeper.rules.house import HOUSE_RULES
 from scorekeeper.rules.standings import METHOD_REGISTRY, Method, parse_placement_points
 
 PASSPHRASE_HINT = "Capitals and extra spaces do not matter."
@@ -163,10 +165,11 @@ class PeriodForm(Form):
     end = FriendlyDateField("To", validators=[Optional()])
 
 
-LEAGUE_RULE_FIELDS = ("max_pip", *HouseRuleFields.SCORING_RULES, "start_rule")
+LEAGUE_RULE_FIELDS = ("max_pip", *SCORING_RULES, "start_rule")
 
 
-class SettingsForm(HouseRuleFields, FlaskForm):
+class SettingsForm(HouseRuleFields, FlaskForm):  # type: ignore[valid-type,misc]
+    RULE_FIELDS = LEAGUE_RULE_FIELDS
     name = StringField(
         "League name",
         validators=[InputRequired("Give the league a name."), Length(max=MAX_LEAGUE_NAME)],
@@ -226,8 +229,7 @@ class SettingsForm(HouseRuleFields, FlaskForm):
         """The rules new tables start with; other rules stay as they were."""
         values = current.to_dict()
         for name in LEAGUE_RULE_FIELDS:
-            raw = self[name].data
-            values[name] = int(raw) if str(raw).lstrip("-").isdigit() else raw
+            values[name] = HOUSE_RULES[name].parse(self[name].data)
         return HouseRules.from_dict(values)
 
     def fill(self, league: Any, rules: HouseRules) -> None:

@@ -7,21 +7,18 @@ public read-only page lives under /p/<token>/ and offers nothing that changes an
 
 from __future__ import annotations
 
-import io
 import json
 from collections.abc import Callable
 from datetime import date
 from functools import wraps
 from typing import Any
 
-import segno
 from flask import (
     Blueprint,
     Response,
     abort,
     flash,
     g,
-    make_response,
     redirect,
     render_template,
     request,
@@ -56,6 +53,7 @@ from scorekeeper.leagues.forms import (
 from scorekeeper.leagues.standings import Period, league_table, night_view, player_report
 from scorekeeper.models import League, Night, Player
 from scorekeeper.rules.standings import METHOD_NAMES, ordinal, shown
+from scorekeeper.web import qr_svg, unless_unchanged
 
 bp = Blueprint("leagues", __name__)
 LATEST_GAMES = 30  # games listed on a player's page before "Show all"
@@ -406,16 +404,10 @@ def _night_live(league: League, night_id: int) -> Response:
     """The live tables of a night; unchanged nights answer 304 without rendering."""
     night = _night_or_404(league, night_id)
     view = night_view(league, night)
-    etag = view.version
-    if request.if_none_match.contains(etag):
-        response = make_response("", 304)
-    else:
-        response = make_response(
-            _page("leagues/_night_live.html", league, view=view, form=ConfirmForm())
-        )
-    response.set_etag(etag)
-    response.cache_control.no_cache = True
-    return response
+    return unless_unchanged(
+        view.version,
+        lambda: _page("leagues/_night_live.html", league, view=view, form=ConfirmForm()),
+    )
 
 
 @bp.get("/leagues/<code>/nights/<int:night_id>")
@@ -479,17 +471,9 @@ def night_qr(league: League, night_id: int) -> Response:
         token=access.join_token(league, night.id),
         _external=True,
     )
-    response = _qr(target)
+    response = qr_svg(target)
     response.cache_control.no_store = True
     return response
-
-
-def _qr(target: str) -> Response:
-    buffer = io.BytesIO()
-    segno.make(target, error="m").save(
-        buffer, kind="svg", scale=8, border=2, dark="#000", light="#fff"
-    )
-    return Response(buffer.getvalue(), mimetype="image/svg+xml")
 
 
 # --------------------------------------------------------------------------------------------
@@ -830,9 +814,9 @@ def public_page(league: League) -> BaseResponse:
 @bp.get("/p/<token>/qr.svg")
 def public_qr(token: str) -> Response:
     league = _public_league(token)
-    response = _qr(url_for("leagues.public_standings", token=league.public_token, _external=True))
-    response.cache_control.max_age = 3600
-    return response
+    return qr_svg(
+        url_for("leagues.public_standings", token=league.public_token, _external=True), 3600
+    )
 
 
 # --------------------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ SETUP_DEFAULTS = {
     "end_on_double": "allowed",
     "marker_penalty": "0",
     "going_out_bonus": "0",
-    "start_rule": "engine_holder",
+    "start_rule": "rotate",
     "tie_break": "co_winners",
     "first_starter": "0",
     "action": "",

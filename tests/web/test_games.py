@@ -67,7 +67,10 @@ def test_rules_are_stored_with_the_game(app: Flask, client: FlaskClient) -> None
         assert game.rules["end_on_double"] == "double_others"
     page = client.get(f"/g/{public_id}").get_data(as_text=True)
     assert "Round 1 of 13" in page
-    assert "Take out the 12-12, shuffle, deal 15 each; 30 stay in the boneyard." in page
+    assert (
+        "Take out the 12-12 and put it in the hub, shuffle, deal 15 each; "
+        "30 stay in the boneyard." in page
+    )
     assert "Double blank" in page and "50" in page
 
 
@@ -191,6 +194,21 @@ def test_penalties_of_the_house_rules(client: FlaskClient) -> None:
     assert response.status_code == 302
     rows = _csv(client, public_id)
     assert [r["points"] for r in rows] == ["-5", "20", "12", "14"]
+
+
+def test_the_csv_marks_a_blocked_round(client: FlaskClient) -> None:
+    public_id = start_game(client, NAMES)
+    assert (
+        enter_round(client, public_id, points={0: 0, 1: 5, 2: 9, 3: 4}, went_out=0).status_code
+        == 302
+    )
+    response = enter_round(client, public_id, points={0: 3, 1: 5, 2: 9, 3: 4}, went_out="blocked")
+    assert response.status_code == 302
+    rows = _csv(client, public_id)
+    assert [(r["round"], r["blocked"], r["went_out"]) for r in rows[::4]] == [
+        ("1", "no", "yes"),
+        ("2", "yes", "no"),
+    ]
 
 
 def _csv(client: FlaskClient, public_id: str) -> list[dict[str, str]]:

@@ -10,7 +10,7 @@ import re
 import zipfile
 
 import pytest
-from flask.testing import FlaskClient
+from flask.testing import FlaskClient, FlaskCliRunner
 
 from tests.web.league_helpers import start_league, text_of
 from tests.web.test_leagues import hand_league, settings_data, standings_rows
@@ -246,9 +246,10 @@ def test_round_trip_export_then_import_into_an_empty_league(client: FlaskClient)
     assert again.read("scores.csv") == first.read("scores.csv")
 
 
-def test_the_command_line_exports_and_imports(client: FlaskClient, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_the_command_line_exports_and_imports(  # type: ignore[no-untyped-def]
+    client: FlaskClient, runner: FlaskCliRunner, tmp_path
+) -> None:
     code, _, _ = hand_league(client)
-    runner = client.application.test_cli_runner()
     target = tmp_path / "league.zip"
     result = runner.invoke(args=["league-export", code, str(target)])
     assert result.exit_code == 0, result.output
