@@ -114,7 +114,7 @@
     form.querySelectorAll('input[name$="-hand"]').forEach(function (points) {
       var seat = (/^seat_(\d+)-/.exec(points.name) || [])[1];
       var box = points.closest("fieldset");
-      var legend = box ? box.querySelector("legend") : null;
+      var legend = document.getElementById("seat-" + seat + "-name") || (box ? box.querySelector("legend") : null);
       var tiles = form.querySelector('[name="seat_' + seat + '-tiles"]');
       var out = form.querySelector('input[name="went_out"][value="' + seat + '"]:checked');
       var value = points.value.trim() || (tiles && tiles.value.trim() ? "tiles " + tiles.value.trim() : "–");
@@ -156,15 +156,21 @@
   // the old round, is hidden.
   function relabel(from, to) {
     input("round_number").value = String(to);
+    var pattern = new RegExp("(round )" + from + "\\b", "i");
     var rename = function (el) {
-      if (el) { el.textContent = el.textContent.replace(new RegExp("(round )" + from + "\\b", "i"), "$1" + to); }
+      if (!el) { return; }
+      // Only the words change: the heading's engine drawing and other parts stay in place.
+      var walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      while (walker.nextNode()) {
+        walker.currentNode.nodeValue = walker.currentNode.nodeValue.replace(pattern, "$1" + to);
+      }
     };
     rename(document.querySelector("main h1"));
     form.querySelectorAll("button[type=submit]:not([name])").forEach(rename);
-    document.title = document.title.replace(new RegExp("(round )" + from + "\\b", "i"), "$1" + to);
-    var engine = document.querySelector("main p.lead .domino");
-    if (engine) { engine.closest("p").hidden = true; }
-    notes.push({ kind: "info", text: "Round " + from + " is kept on this phone until it can be sent. This form is for round " + to + "." });
+    document.title = document.title.replace(pattern, "$1" + to);
+    document.querySelectorAll("main .round-engine, main p.lead .domino").forEach(function (engine) {
+      (engine.closest("p") || engine).hidden = true;
+    });
   }
 
   function setUpRoundForm() {
@@ -193,15 +199,12 @@
     }
     form.addEventListener("input", saveDraft);
     form.addEventListener("change", saveDraft);
-    // "Cancel" throws the typed values away (unless another script stopped the click).
-    form.addEventListener("click", function (event) {
-      var link = event.target.closest("a.button");
-      if (!link) { return; }
-      window.setTimeout(function () {
-        if (!event.defaultPrevented) { forget(draftKey(pageGame, round)); }
-      }, 0);
+    // "Leave without saving" throws the typed values away, unless the player answered "no"
+    // to round.js's question (it stops the click before it reaches the document).
+    document.addEventListener("click", function (event) {
+      var leave = event.target.closest && event.target.closest("a[data-leave]");
+      if (leave && !event.defaultPrevented) { forget(draftKey(pageGame, round)); }
     });
-    form.addEventListener("scorekeeper:discard", function () { forget(draftKey(pageGame, round)); });
   }
 
   function photoNeedsSignal(button) {
@@ -215,8 +218,9 @@
     button.insertAdjacentElement("afterend", note);
   }
 
-  // Runs before the page's other submit handlers (capture on window), so a save kept on the
-  // phone never leaves the buttons disabled.
+  // Runs before the page's other submit handlers (capture on window). A round kept on the phone
+  // lets them run (round.js then knows it is saving and does not ask before leaving); a photo
+  // or a correction that cannot go stops them, so the buttons stay usable.
   window.addEventListener("submit", function (event) {
     if (!form || event.target !== form) { return; }
     var button = event.submitter;
@@ -228,7 +232,10 @@
     });
     if (navigator.onLine !== false && !(earlier && !photo)) { return; }  // a normal post; sw.js watches it
     event.preventDefault();
-    event.stopImmediatePropagation();
+    if (photo || !newRound) {
+      // Nothing is sent: the page's own submit handling (buttons disabled, "saving") stays out.
+      event.stopImmediatePropagation();
+    }
     if (photo) { photoNeedsSignal(button); return; }
     if (!newRound) {
       notes.push({ kind: "error", text: "No signal: the correction was not sent. What you typed stays here: save again when you have signal." });
@@ -323,7 +330,14 @@
       if (response.redirected) {
         // A save (or an earlier save of the same token) goes to the table view or the summary.
         var base = "/g/" + entry.game;
-        if (path === base || path === base + "/summary") { return { state: "arrived" }; }
+        if (path === base || path === base + "/summary") {
+          // The page it went to carries the server's words on it ("Saved as typed; worth a
+          // look: ..."): keep those, the player would have seen them after a normal save.
+          return page(response).then(function (doc) {
+            var said = Array.prototype.map.call(doc.querySelectorAll(".flash.info, .flash.warning"), plain);
+            return { state: "arrived", said: said };
+          });
+        }
         return { state: "failed", reason: "the server did not take it (the game may have ended)." };
       }
       if (response.status === 409) {
@@ -387,7 +401,7 @@
       });
       if (outcome.state === "arrived") {
         forget(draftKey(next.game, next.round));
-        if (next.game === pageGame) { sentRounds.push(next.round); }
+        if (next.game === pageGame) { sentRounds.push({ round: next.round, said: outcome.said || [] }); }
       }
       // The game may have changed on the server: the table view looks now.
       document.dispatchEvent(new CustomEvent("scorekeeper:sent", { detail: { game: next.game } }));
@@ -462,6 +476,13 @@
   function card(entry, items) {
     var base = "/g/" + entry.game;
     var held = entry.state === "waiting" ? heldBy(entry, items) : null;
+    if (newRound && entry.state === "waiting") {
+      // On the round form one short line each, so Save stays on the screen.
+      var line = el("p", "notice warning queued offline-note", "Round " + entry.round + ": saved on this phone, not sent yet.");
+      line.setAttribute("data-queued-round", String(entry.round));
+      line.setAttribute("data-state", held ? "held" : "waiting");
+      return line;
+    }
     var box = el("div", "notice queued " + (entry.state === "waiting" ? "warning" : "error"));
     box.setAttribute("data-queued-round", String(entry.round));
     box.setAttribute("data-state", held ? "held" : entry.state);
@@ -511,11 +532,12 @@
     // Without signal, say so once; a waiting round already says it will go with the signal.
     if (navigator.onLine === false && !waiting) {
       parts.push(el("p", "notice info offline-note", newRound
-        ? "No signal. Save keeps the round on this phone and sends it when the signal is back."
+        ? "No signal: Save keeps the round on this phone."
         : "No signal. Rounds you save are kept on this phone and sent when the signal is back."));
     }
-    sentRounds.forEach(function (number) {
-      parts.push(el("p", "notice success", "Round " + number + " was sent and saved."));
+    sentRounds.forEach(function (sent) {
+      parts.push(el("p", "notice success", "Round " + sent.round + " was sent and saved."));
+      sent.said.forEach(function (text) { parts.push(el("p", "notice info", "Round " + sent.round + ": " + text)); });
     });
     notes.forEach(function (note) { parts.push(el("p", "notice " + note.kind, note.text)); });
     mine.sort(function (a, b) { return a.game === b.game ? a.round - b.round : 0; })

@@ -95,7 +95,7 @@ def test_a_round_saved_without_signal_arrives_once(
     _keeps_game(page, public_id)
     page.get_by_role("link", name="Enter round 1 scores").click()
     context.set_offline(True)
-    expect(page.get_by_text("No signal. Save keeps the round on this phone")).to_be_visible()
+    expect(page.get_by_text("No signal: Save keeps the round on this phone.")).to_be_visible()
     _enter(page, [0, 12, 30, 8], 0)
     page.evaluate("window.scrollTo(0, 0)")
     shoot("offline-round-form", full_page=False)
@@ -144,7 +144,7 @@ def test_a_resent_round_is_stored_once(
 
 
 def test_two_rounds_without_signal_arrive_in_order(
-    page: Page, context: BrowserContext, live_server: str, live_app: Flask
+    page: Page, context: BrowserContext, live_server: str, live_app: Flask, shoot: Any
 ) -> None:
     public_id = _start_game(page, live_server, NAMES)
     _keeps_game(page, public_id)
@@ -155,8 +155,14 @@ def test_two_rounds_without_signal_arrive_in_order(
     expect(page.locator("[data-queued-round='1']")).to_be_visible()
     # The phone's copy of the round form becomes the form for round 2.
     page.get_by_role("link", name="Enter round 2 scores").click()
-    expect(page.get_by_role("heading", name="Round 2 scores")).to_be_visible()
-    _enter(page, [4, 0, 9, 2], 1)
+    expect(page.locator("h1")).to_contain_text("Round 2")
+    expect(page.locator(".round-engine")).to_be_hidden()  # the copy's engine was round 1's
+    expect(page.locator("[data-queued-round='1']")).to_have_text(
+        "Round 1: saved on this phone, not sent yet."
+    )
+    page.evaluate("window.scrollTo(0, 0)")
+    shoot("offline-next-round-form", full_page=False)
+    _enter(page, [4, 0, 30, 2], 1)  # Cy 30 again: worth a look, not a reason to refuse
     page.get_by_role("button", name="Save round 2").click()
     expect(page.locator("[data-queued-round='2']")).to_be_visible()
     tokens = [entry["token"] for entry in _queue(page)]
@@ -164,7 +170,11 @@ def test_two_rounds_without_signal_arrive_in_order(
     assert _saved_rounds(live_app) == []
     context.set_offline(False)
     expect(page.get_by_text("Round 3 of 13")).to_be_visible(timeout=20_000)
-    assert _saved_rounds(live_app) == [(1, [0, 12, 30, 8]), (2, [4, 0, 9, 2])]
+    assert _saved_rounds(live_app) == [(1, [0, 12, 30, 8]), (2, [4, 0, 30, 2])]
+    # What the server said about it after the save is shown, not swallowed.
+    expect(
+        page.get_by_text("Round 2: Saved as typed; worth a look: Cy scored 30 again")
+    ).to_be_visible()
 
 
 def test_what_was_typed_survives_a_failed_save_and_a_reload(
@@ -214,6 +224,12 @@ def test_what_was_typed_survives_a_failed_save_and_a_reload(
         page.get_by_role("link", name="Enter round 2 scores").click()
         expect(page.locator("#seat-1 input.points")).to_have_value("")
         assert page.locator("input[name=form_token]").input_value() != token
+        # "Leave without saving" (answered yes) throws the typed values away.
+        page.locator("#seat-1 input.points").fill("5")
+        page.once("dialog", lambda dialog: dialog.accept())
+        page.get_by_role("link", name="Leave without saving").click()
+        page.get_by_role("link", name="Enter round 2 scores").click()
+        expect(page.locator("#seat-1 input.points")).to_have_value("")
     finally:
         context.close()
 
@@ -263,6 +279,9 @@ def test_a_kept_round_refused_by_the_server_is_shown(
     expect(page.get_by_role("link", name="Enter round 2 scores")).to_be_visible()
     expect(page.get_by_text("Until round 1 reaches the server")).to_have_count(0)
     _no_a11y_problems(page)
+    page.emulate_media(color_scheme="dark")
+    _no_a11y_problems(page)
+    page.emulate_media(color_scheme="light")
     refused.scroll_into_view_if_needed()
     shoot("offline-refused-round", full_page=False)
 
