@@ -77,11 +77,11 @@ function networkFirst(event, url) {
     event.waitUntil(keepPage(key, url.pathname, response.clone()));
     return response;
   }).catch(function () {
-    return caches.open(PAGES_CACHE).then(function (cache) {
-      return cache.match(key).then(function (hit) {
-        return hit || caches.match(SETTINGS.offline);
-      });
-    }).then(function (hit) { return hit || Response.error(); });
+    // The kept page; else the start page as installed (the shell); else "No signal".
+    return caches.open(PAGES_CACHE).then(function (cache) { return cache.match(key); })
+      .then(function (hit) { return hit || caches.match(key, { cacheName: STATIC_CACHE }); })
+      .then(function (hit) { return hit || caches.match(SETTINGS.offline); })
+      .then(function (hit) { return hit || Response.error(); });
   });
 }
 

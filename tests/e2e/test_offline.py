@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import re
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +15,7 @@ import pytest
 from flask import Flask
 from playwright.sync_api import BrowserContext, Page, expect
 from sqlalchemy import select
+from werkzeug.serving import make_server
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Round
@@ -22,6 +25,39 @@ pytestmark = pytest.mark.e2e
 
 CHECKS = (Path(__file__).parent / "a11y.js").read_text()
 ICON = Path(__file__).resolve().parents[2] / "static" / "icons" / "icon-192.png"
+
+
+class Server:
+    """The live server, which a test can stop and start again on the same address (the
+    connection dies while the phone still believes it has signal)."""
+
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+        self.port = 0
+        self.start()
+
+    def start(self) -> None:
+        self.server = make_server("127.0.0.1", self.port, self.app, threaded=True)
+        self.port = self.server.server_port
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join(timeout=5)
+
+
+@pytest.fixture
+def server(live_app: Flask) -> Iterator[Server]:
+    running = Server(live_app)
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def live_server(server: Server) -> str:
+    return f"http://127.0.0.1:{server.port}"
 
 
 def _saved_rounds(app: Flask) -> list[tuple[int, list[int]]]:
@@ -432,4 +468,27 @@ def test_two_tabs_send_a_kept_round_once(
     for tab in (page, second):
         expect(tab.get_by_text("Round 2 of 13")).to_be_visible(timeout=15_000)
         expect(tab.locator("[data-queued-round]")).to_have_count(0)
+    assert _saved_rounds(live_app) == [(1, [0, 12, 30, 8])]
+
+
+def test_a_save_that_gets_no_answer_is_kept(
+    page: Page, server: Server, live_server: str, live_app: Flask
+) -> None:
+    public_id = _start_game(page, live_server, NAMES)
+    _keeps_game(page, public_id)
+    page.get_by_role("link", name="Enter round 1 scores").click()
+    _enter(page, [0, 12, 30, 8], 0)
+    # The phone thinks it has signal, but nothing answers: the service worker turns the
+    # failed post into the table view with the round kept on the phone.
+    server.stop()
+    try:
+        page.get_by_role("button", name="Save round 1").click()
+        waiting = page.locator("[data-queued-round='1']")
+        expect(waiting).to_contain_text("saved on this phone, not sent yet", timeout=20_000)
+        assert "unsent" not in page.url
+        assert _saved_rounds(live_app) == []
+    finally:
+        server.start()
+    page.get_by_role("button", name="Send it now").click()
+    expect(page.get_by_text("Round 1 was sent and saved.")).to_be_visible(timeout=15_000)
     assert _saved_rounds(live_app) == [(1, [0, 12, 30, 8])]
