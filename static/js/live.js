@@ -27,6 +27,8 @@
 
   function poll() {
     if (busy) { return; }
+    // offline.js is sending kept rounds: look again when it is done ("scorekeeper:sent").
+    if (document.documentElement.hasAttribute("data-sending")) { schedule(); return; }
     busy = true;
     // "no-cache": the browser asks with the ETag it has; an unchanged game costs a 304.
     fetch("/g/" + game + "/state.json", { cache: "no-cache", credentials: "same-origin" })

@@ -382,6 +382,7 @@
   }
 
   var flushing = false;
+  var answered = [];  // games with a round answered in this sending
   var retryTimer = null;
   var retryDelay = 5000;
 
@@ -403,8 +404,7 @@
         forget(draftKey(next.game, next.round));
         if (next.game === pageGame) { sentRounds.push({ round: next.round, said: outcome.said || [] }); }
       }
-      // The game may have changed on the server: the table view looks now.
-      document.dispatchEvent(new CustomEvent("scorekeeper:sent", { detail: { game: next.game } }));
+      answered.push(next.game);
       render();
       return sendAll();
     });
@@ -413,6 +413,9 @@
   function flush() {
     if (flushing || !queue().some(function (entry) { return entry.state === "waiting"; })) { return; }
     flushing = true;
+    // While rounds are being sent, live.js leaves the page alone: its fetches would take the
+    // server's one-off messages meant for the answers read here.
+    document.documentElement.setAttribute("data-sending", "");
     window.clearTimeout(retryTimer);
     // One tab at a time sends (Web Locks where the browser has them); the server's token
     // check keeps the rest safe anyway.
@@ -420,13 +423,21 @@
     var done = navigator.locks && navigator.locks.request
       ? navigator.locks.request("scorekeeper-queue", { ifAvailable: true }, run)
       : sendAll();
-    done.then(function (finished) {
+    var over = function () {
       flushing = false;
+      document.documentElement.removeAttribute("data-sending");
+      // The game may have changed on the server: the table view looks now.
+      answered.splice(0).forEach(function (game) {
+        document.dispatchEvent(new CustomEvent("scorekeeper:sent", { detail: { game: game } }));
+      });
+    };
+    done.then(function (finished) {
+      over();
       render();
       if (finished) { retryDelay = 5000; return; }
       retryTimer = window.setTimeout(flush, retryDelay);
       retryDelay = Math.min(retryDelay * 2, 60000);
-    }, function () { flushing = false; });
+    }, over);
   }
 
   // ---------------------------------------------------------------------------------------
