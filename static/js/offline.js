@@ -19,7 +19,7 @@
   var GAME_ID = /^\/g\/([A-Za-z0-9_-]+)/;
   var ROUND_ACTION = /^\/g\/([A-Za-z0-9_-]+)\/round$/;
   // Hidden fields that belong to the page, not to what was typed: never put back from a draft.
-  var PAGE_FIELDS = ["csrf_token", "form_token", "round_number", "game_version", "confirm"];
+  var PAGE_FIELDS = ["csrf_token", "form_token", "round_number", "game_version", "confirm", "live"];
 
   var match = GAME_ID.exec(location.pathname);
   var pageGame = match ? match[1] : null;
@@ -173,6 +173,12 @@
     });
   }
 
+  function typedAnything(draft) {
+    return (draft.fields || []).some(function (pair) {
+      return PAGE_FIELDS.indexOf(pair[0]) < 0 && String(pair[1]).trim() !== "";
+    });
+  }
+
   function setUpRoundForm() {
     var numberInput = input("round_number");
     var tokenInput = input("form_token");
@@ -182,6 +188,7 @@
     round = nextFreeRound(pageGame, pageRound);
     if (round !== pageRound) { relabel(pageRound, round); }
     var draft = read(draftKey(pageGame, round), null);
+    if (draft && !typedAnything(draft)) { draft = null; }
     if (draft && draft.token === tokenInput.value) {
       // The server's answer to this very draft (a refused save, a photo read): its values are
       // the newest, so they become the draft.
@@ -231,6 +238,8 @@
       return entry.round < round && entry.state === "waiting";
     });
     if (navigator.onLine !== false && !(earlier && !photo)) { return; }  // a normal post; sw.js watches it
+    var draft = newRound ? read(draftKey(pageGame, round), null) : null;
+    if (newRound && !photo && !draft) { return; }  // nothing can be kept here: post as without this script
     event.preventDefault();
     if (photo || !newRound) {
       // Nothing is sent: the page's own submit handling (buttons disabled, "saving") stays out.
@@ -243,7 +252,7 @@
       window.scrollTo(0, 0);
       return;
     }
-    keep(read(draftKey(pageGame, round), null));
+    keep(draft);
     forget(draftKey(pageGame, round));
     if (navigator.serviceWorker && navigator.serviceWorker.controller) {
       // The table view opens from the phone's copy and shows the round waiting.
