@@ -96,18 +96,28 @@ function keepPage(key, path, response) {
     var table = match ? self.location.origin + "/g/" + match[1] : null;
     return (table ? cache.match(table) : Promise.resolve(true)).then(function (kept) {
       if (!kept) { return undefined; }
-      return response.text().then(function (html) {
+      var before = key === table ? kept.text() : Promise.resolve("");
+      return Promise.all([response.text(), before]).then(function (pages) {
+        var html = pages[0];
         // A page showing a one-off message ("Round 4 saved.") is fetched again without it.
-        return html.indexOf('class="flash') >= 0
+        var done = html.indexOf('class="flash') >= 0
           ? fetchAndKeep(cache, key)
           : cache.put(key, new Response(html, { status: response.status, headers: response.headers }));
-      }).then(function () {
-        // A fresh table view may mean a new round: refresh the kept round form with it, so
+        // The game changed (a new round): refresh the kept round form with the table view, so
         // the copy used without signal is for the round the table view shows.
-        return key === table ? fetchAndKeep(cache, table + "/round") : undefined;
+        if (key === table && versionOf(html) !== versionOf(pages[1])) {
+          done = done.then(function () { return fetchAndKeep(cache, table + "/round"); });
+        }
+        return done;
       });
     });
   });
+}
+
+// The game's version written on its table view (data-version), or "" when it has none.
+function versionOf(html) {
+  var found = /data-version="(\d+)"/.exec(html);
+  return found ? found[1] : "";
 }
 
 function fetchAndKeep(cache, address) {

@@ -492,3 +492,31 @@ def test_a_save_that_gets_no_answer_is_kept(
     page.get_by_role("button", name="Send it now").click()
     expect(page.get_by_text("Round 1 was sent and saved.")).to_be_visible(timeout=15_000)
     assert _saved_rounds(live_app) == [(1, [0, 12, 30, 8])]
+
+
+def test_the_kept_round_form_follows_the_game(
+    page: Page, context: BrowserContext, live_server: str
+) -> None:
+    public_id = _start_game(page, live_server, NAMES)
+    _keeps_game(page, public_id)
+    page.get_by_role("link", name="Enter round 1 scores").click()
+    _enter(page, [0, 12, 30, 8], 0)
+    page.get_by_role("button", name="Save round 1").click()
+    expect(page.get_by_text("Round 2 of 13")).to_be_visible()
+    # The worker refreshes its copy of the round form when the game has moved on.
+    for _ in range(100):
+        kept = page.evaluate(
+            "id => caches.open('pages').then(c => c.match(location.origin + '/g/' + id + '/round'))"
+            ".then(r => r ? r.text() : '')",
+            public_id,
+        )
+        if re.search(r'name="round_number" type="hidden" value="2"', kept):
+            break
+        page.wait_for_timeout(100)
+    else:
+        raise AssertionError("the kept round form is still for round 1")
+    context.set_offline(True)
+    page.get_by_role("link", name="Enter round 2 scores").click()
+    expect(page.locator("h1")).to_contain_text("Round 2")
+    expect(page.locator(".round-engine")).to_be_visible()  # the form's own engine, 11-11
+    expect(page.locator(".round-engine")).to_contain_text("11-11")
