@@ -15,7 +15,7 @@ import numpy as np
 
 from scorekeeper.rules import Tile
 from scorekeeper.vision import detect
-from scorekeeper.vision.halves import NOT_A_HALF, CropSource, half_quads, normalise
+from scorekeeper.vision.halves import HALF_PX, NOT_A_HALF, CropSource, half_quads, normalise
 from scorekeeper.vision.images import open_upright
 from scorekeeper.vision.reading import Reading, TileReading
 
@@ -87,6 +87,55 @@ def classify_halves(crops: np.ndarray) -> np.ndarray:
     logits = logits - logits.max(axis=1, keepdims=True)
     p = np.exp(logits)
     return p / p.sum(axis=1, keepdims=True)
+
+
+INK_PLAIN = 0.004  # a half with less dark "ink" than this (fraction of its face) is plain
+BLANK_EDGE = 1.0  # outline edge strength (x the photo's typical) a double blank needs
+
+
+def ink_fraction(crops: np.ndarray) -> np.ndarray:
+    """Fraction of each half crop's face (inside the margin, above the bar) that is clearly
+    darker than the face: pips, or anything else drawn on it. A blank half has none."""
+    if len(crops) == 0:
+        return np.zeros(0)
+    n = HALF_PX
+    a, b = int(round(0.13 * n)), int(round(0.87 * n))
+    inner = crops[:, a:b, a:b].max(axis=3).astype(np.float32)
+    face = np.percentile(inner.reshape(len(crops), -1), 75, axis=1)[:, None, None]
+    dark = inner < 0.55 * np.maximum(face, 30.0)
+    return dark.reshape(len(crops), -1).mean(axis=1)
+
+
+def tile_evidence(
+    probs: np.ndarray, ink: np.ndarray, edge: np.ndarray, max_pip: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """How tile-like each outline is (N), and the pip-count probabilities of its halves
+    (N x 2 x max_pip+1).
+
+    The half counter's "not a half" class cannot tell a blank (or 1-pip) half from plain
+    surface on its own: a near-empty square looks like both. So a half that reads 0 or 1 is
+    judged with the rest of the tile: when the other half is clearly a half, the outline sits
+    on a bar in the middle of a tile and the near-empty half is a half (its "not a half"
+    weight goes to its count). A double blank has no half to lean on: it needs both halves
+    plain (no ink at all) and a clean outline around its bar.
+    """
+    if len(probs) == 0:
+        return np.zeros(0), np.zeros((0, 2, max_pip + 1))
+    q = 1 - probs[:, :, NOT_A_HALF]
+    counts = probs[:, :, : max_pip + 1]
+    counts = counts / np.maximum(counts.sum(axis=2, keepdims=True), 1e-9)
+    v = counts.argmax(axis=2)
+    pv = counts.max(axis=2)
+    clear = q >= ACCEPT_TILE
+    low = v <= 1
+    plain = ink < INK_PLAIN
+    # a 0 must really be plain; a 1 has one pip of ink
+    low_ok = low & ((v == 1) | plain)
+    other_clear = clear[:, ::-1]
+    double_blank = (v == 0).all(axis=1) & plain.all(axis=1) & (edge >= BLANK_EDGE)
+    support = other_clear | double_blank[:, None]
+    h = np.where(low_ok & support, np.maximum(q, pv), q)
+    return h.min(axis=1), counts
 
 
 def _poly_overlap(p: np.ndarray, q: np.ndarray) -> float:
@@ -227,7 +276,11 @@ def _glare_fraction(rgb: np.ndarray, corners: np.ndarray) -> float:
 
 
 def read_rgb(
-    rgb: np.ndarray, max_pip: int = 12, scale: float = 1.0, full_size: tuple[int, int] | None = None
+    rgb: np.ndarray,
+    max_pip: int = 12,
+    scale: float = 1.0,
+    full_size: tuple[int, int] | None = None,
+    debug: dict | None = None,
 ) -> Reading:
     """Read an upright RGB image (H x W x 3 uint8). ``scale`` maps its pixels to the pixels
     of the full-size photo, where the corners are reported."""
@@ -248,13 +301,12 @@ def read_rgb(
     for c in cands:
         qa, qb = half_quads(c.corners / s)
         crops += [src.crop(qa), src.crop(qb)]
-    probs = classify_halves(np.stack(crops)) if crops else np.zeros((0, NOT_A_HALF + 1))
+    crops = np.stack(crops) if crops else np.zeros((0, HALF_PX, HALF_PX, 3), np.uint8)
+    probs = classify_halves(crops) if len(crops) else np.zeros((0, NOT_A_HALF + 1))
     probs = probs.reshape(-1, 2, NOT_A_HALF + 1)
-
-    # per outline: how tile-like it is, and how sure the counts are
-    is_tile = np.min(1 - probs[:, :, NOT_A_HALF], axis=1) if len(probs) else np.zeros(0)
-    counts = probs[:, :, : max_pip + 1]
-    counts = counts / np.maximum(counts.sum(axis=2, keepdims=True), 1e-9)
+    ink = ink_fraction(crops).reshape(-1, 2)
+    edge = np.array([c.edge_score for c in cands])
+    is_tile, counts = tile_evidence(probs, ink, edge, max_pip)
     quality = is_tile * counts.max(axis=2).prod(axis=1) if len(probs) else np.zeros(0)
     # keep the best outline of each bar, then the best wherever outlines of bars overlap
     order = np.argsort(-quality, kind="stable")
@@ -284,10 +336,14 @@ def read_rgb(
         p2 = classify_halves(np.stack(extra)).reshape(len(kept), 2, 2, NOT_A_HALF + 1)
         for n, i in enumerate(kept):
             probs[i] = (probs[i] + p2[n].sum(axis=1)) / 3
-        is_tile = np.min(1 - probs[:, :, NOT_A_HALF], axis=1)
-        counts = probs[:, :, : max_pip + 1]
-        counts = counts / np.maximum(counts.sum(axis=2, keepdims=True), 1e-9)
+        is_tile, counts = tile_evidence(probs, ink, edge, max_pip)
 
+    if debug is not None:
+        debug["candidates"] = [c.corners / s for c in cands]
+        debug["probs"] = probs
+        debug["kept"] = list(kept)
+        debug["bars"] = [c.bar for c in cands]
+        debug["scale"] = s
     gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
     problems: list[str] = []
     tiles: list[TileReading] = []
