@@ -310,10 +310,17 @@ def _draw_threads(rng: np.random.Generator, img: np.ndarray, h: int, w: int) -> 
 
 
 def render_background(
-    rng: np.random.Generator, h: int, w: int, kind: str | None = None
+    rng: np.random.Generator,
+    h: int,
+    w: int,
+    kind: str | None = None,
+    colour: tuple[int, int, int] | None = None,
 ) -> np.ndarray:
-    """A table surface: ``kind`` is one of SURFACE_KINDS (random when None)."""
+    """A table surface: ``kind`` is one of SURFACE_KINDS, ``colour`` its RGB colour (random
+    when None)."""
     base = _jitter_colour(rng, SURFACES[rng.integers(len(SURFACES))], 15)
+    if colour is not None:
+        base = np.array(colour, np.float32)
     img = np.empty((h, w, 3), np.float32)
     img[:] = base
     k = rng.integers(5)
@@ -442,11 +449,13 @@ def render_hand(
     tile_width: float | None = None,
     surface: str | None = None,
     tilt_deg: float | None = None,
+    surface_colour: tuple[int, int, int] | None = None,
 ) -> Scene:
     """Render a top-down phone photo of ``tiles`` (random ones when None).
 
     ``difficulty`` scales blur, noise, glare and perspective (0 = clean, 1 = training mix).
-    ``size`` is (width, height); ``surface`` one of SURFACE_KINDS; ``tilt_deg`` the camera's
+    ``size`` is (width, height); ``surface`` one of SURFACE_KINDS and ``surface_colour`` its
+    RGB colour; ``tilt_deg`` the camera's
     tilt from straight down (random, up to 30 x difficulty degrees, when None). The returned
     scene has ``image`` (RGB) and, when ``jpeg_quality`` is set or chosen, ``jpeg`` bytes of
     the same picture.
@@ -514,7 +523,7 @@ def render_hand(
         quads = [q for q, k in zip(quads, keep, strict=True) if k]
         tiles = tiles[: len(quads)]
 
-    img = render_background(rng, h, w, surface)
+    img = render_background(rng, h, w, surface, surface_colour)
     thick = rng.uniform(0.12, 0.3) * W * (0.5 + d)
     tdir = rng.normal(0, 1, 2)
     tdir = tdir / (np.linalg.norm(tdir) + 1e-9) * thick * rng.uniform(0.1, 0.6)
