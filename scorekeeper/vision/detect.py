@@ -554,18 +554,17 @@ def fit_tiles(rgb: np.ndarray, bar: Bar, k: int = 1) -> list[Candidate]:
     # a tile seen from above (length = 2 x width, both halves alike) is the usual case and is
     # tried first; the other shapes give one extra hypothesis per bar
     usual = (ti == bi) & (np.abs(ASPECTS[ti] - 2.0) <= 0.125)
-    wide = [
-        f
-        for f in zip(
-            score[wi, ti, bi][~usual].tolist(),
-            xl[wi][~usual].tolist(),
-            xr[wi][~usual].tolist(),
-            yt[wi, ti][~usual].tolist(),
-            yb[wi, bi][~usual].tolist(),
-            weakest[~usual].tolist(),
-            strict=True,
+    wide = None  # the best of the other shapes
+    if (~usual).any():
+        j = int(np.argmax(np.where(usual, -np.inf, score[wi, ti, bi])))
+        wide = (
+            float(score[wi[j], ti[j], bi[j]]),
+            float(xl[wi[j]]),
+            float(xr[wi[j]]),
+            float(yt[wi[j], ti[j]]),
+            float(yb[wi[j], bi[j]]),
+            float(weakest[j]),
         )
-    ]
     wi, ti, bi, weakest = wi[usual], ti[usual], bi[usual], weakest[usual]
     fits = list(
         zip(
@@ -605,10 +604,8 @@ def fit_tiles(rgb: np.ndarray, bar: Bar, k: int = 1) -> list[Candidate]:
                     ):
                         picked.append(f)
                     break
-        if wide:
-            f = max(wide, key=lambda f: f[0])
-            if not fits or f[0] > fits[0][0]:
-                picked.append(f)
+        if wide is not None and (not fits or wide[0] > fits[0][0]):
+            picked.append(wide)
     M = np.vstack([A, [0, 0, 1]])
     out = []
     for _score, xl, xr, yt, yb, weakest in picked:

@@ -26,6 +26,10 @@ MODEL_PATH = Path(__file__).resolve().parent / "models" / "halves.onnx"
 # 1/2 scale, so it is not resized again); detection uses 1280
 CROP_SIDE = 2048
 TIME_BUDGET = 0.9  # CPU seconds per photo, decoding included (checked between steps)
+SMALL_TILE_PX = 48  # tiles narrower than this (detection pixels) get a closer look
+CLOSER_LOOK_SIDE = 2560  # ... at twice the detection size, at most this long side
+CLOSER_LOOK_BEFORE = 0.35  # ... if at most this part of the time budget is used
+CLOSER_LOOK_UNTIL = 0.7  # ... and it stops at this part of the budget
 CUT_MARGIN = 0.06  # an outline may run past the frame by this much (x its width): the rim
 MAX_CANDIDATES = 240
 HYPOTHESES = 3  # outline sizes tried per bar
@@ -340,6 +344,77 @@ def _glare_fraction(rgb: np.ndarray, corners: np.ndarray) -> float:
     return float(blown.sum()) / area
 
 
+def _count_halves(
+    rgb: np.ndarray, cands: list, deadline: detect.Deadline
+) -> tuple[np.ndarray, np.ndarray]:
+    """Half-counter probabilities (N x 2 x classes) and ink (N x 2) of every outline, in two
+    rounds: first the best-fitting outline of each bar; the other sizes only for bars that
+    look like a tile there (a half, or a plain face that may be a double blank). On a busy
+    surface most bars are texture and the second round is small."""
+    n = len(cands)
+    probs = np.zeros((n, 2, NOT_A_HALF + 1), np.float32)
+    probs[:, :, NOT_A_HALF] = 1.0  # outlines not looked at are not halves
+    ink = np.ones((n, 2))
+    src = CropSource(rgb)
+
+    def run(idx: list[int]) -> None:
+        if not idx:
+            return
+        crops = np.stack([src.crop(q) for i in idx for q in half_quads(cands[i].corners)])
+        probs[idx] = classify_halves(crops).reshape(-1, 2, NOT_A_HALF + 1)
+        ink[idx] = ink_fraction(crops).reshape(-1, 2)
+
+    first: dict[int, int] = {}
+    for i, c in enumerate(cands):
+        first.setdefault(c.group, i)
+    run(sorted(first.values()))
+    deadline.check()
+    promising = {
+        c.group
+        for i, c in enumerate(cands)
+        if i == first[c.group]
+        and ((1 - probs[i, :, NOT_A_HALF]).max() >= 0.2 or (ink[i] < INK_PLAIN).all())
+    }
+    run([i for i, c in enumerate(cands) if c.group in promising and i != first[c.group]])
+    deadline.check()
+    return probs, ink
+
+
+def _closer_look(
+    rgb: np.ndarray, s: float, cands: list, deadline: detect.Deadline
+) -> list[detect.Candidate]:
+    """Small tiles (a long row, a small photo): when the outlines found are narrower than
+    SMALL_TILE_PX detection pixels, look again at twice the detection size (the photo's own
+    pixels, or the photo enlarged when it is small), within what is left of the time
+    budget. Returns the extra candidates, corners in pixels of ``rgb``."""
+    widths = sorted((c.width for c in cands), reverse=True)[:40]
+    if widths and float(np.median(widths)) >= SMALL_TILE_PX:
+        return []
+    budget = deadline.seconds
+    if budget is not None and deadline.used() > CLOSER_LOOK_BEFORE * budget:
+        return []
+    h, w = rgb.shape[:2]
+    s2 = min(2 * s, CLOSER_LOOK_SIDE / max(h, w))
+    if s2 <= 1.2 * s:
+        return []
+    big = cv2.resize(
+        rgb,
+        (round(w * s2), round(h * s2)),
+        interpolation=cv2.INTER_AREA if s2 < 1 else cv2.INTER_CUBIC,
+    )
+    # its own, shorter budget: running out here keeps what the first look found
+    inner = detect.Deadline(None if budget is None else budget * CLOSER_LOOK_UNTIL)
+    inner.start = deadline.start
+    try:
+        extra = detect.find_candidates(big, per_bar=HYPOTHESES, deadline=inner)
+    except detect.OutOfTime:
+        return []
+    for c in extra:
+        c.corners = c.corners / s2
+        c.group += 100_000
+    return extra
+
+
 def _unreadable(full_size: tuple[int, int], seconds: float) -> Reading:
     return Reading(
         tiles=[],
@@ -375,19 +450,16 @@ def read_rgb(
         else rgb
     )
     cands = detect.find_candidates(small, per_bar=HYPOTHESES, deadline=deadline)
+    for c in cands:
+        c.corners = c.corners / s  # from here on: pixels of rgb
     cands.sort(key=lambda c: -c.edge_score)
     cands = cands[:MAX_CANDIDATES]
+    # a closer look adds its own best outlines (edge scores of two sizes do not compare)
+    closer = _closer_look(rgb, s, cands, deadline)
+    closer.sort(key=lambda c: -c.edge_score)
+    cands += closer[: MAX_CANDIDATES // 2]
     deadline.check()
-    src = CropSource(rgb)
-    crops = []
-    for c in cands:
-        qa, qb = half_quads(c.corners / s)
-        crops += [src.crop(qa), src.crop(qb)]
-    crops = np.stack(crops) if crops else np.zeros((0, HALF_PX, HALF_PX, 3), np.uint8)
-    probs = classify_halves(crops) if len(crops) else np.zeros((0, NOT_A_HALF + 1))
-    probs = probs.reshape(-1, 2, NOT_A_HALF + 1)
-    deadline.check()
-    ink = ink_fraction(crops).reshape(-1, 2)
+    probs, ink = _count_halves(rgb, cands, deadline)
     edge = np.array([c.edge_score for c in cands])
     is_tile, counts = tile_evidence(probs, ink, edge, max_pip)
     quality = is_tile * counts.max(axis=2).prod(axis=1) if len(probs) else np.zeros(0)
@@ -415,7 +487,7 @@ def read_rgb(
     flags = dict.fromkeys(FLAGS, False)
     tiles: list[TileReading] = []
     for i in kept:
-        c_img = cands[i].corners / s  # pixels of rgb
+        c_img = cands[i].corners  # pixels of rgb
         p = counts[i]
         va, vb = int(np.argmax(p[0])), int(np.argmax(p[1]))
         ca, cb = float(p[0, va]), float(p[1, vb])
@@ -438,7 +510,7 @@ def read_rgb(
             flags["glare"] = True
         corners_full = tuple((float(x * scale), float(y * scale)) for x, y in c_img)
         tiles.append(TileReading(Tile(va, vb), conf, corners_full, (va, vb), (ca, cb)))
-    kept_quads = [cands[i].corners for i in kept]
+    kept_quads = [cands[i].corners * s for i in kept]  # pixels of small
     flags["touching"] = _touching(kept_quads)
     # look for what was not read at half the detection size (the areas are tile-sized)
     half = cv2.resize(
@@ -456,7 +528,7 @@ def read_rgb(
     if tiles and not sure and not any(flags[f] for f in BLOCKING):
         problems.append(PROBLEM_UNSURE)
     if debug is not None:
-        debug["candidates"] = [c.corners / s for c in cands]
+        debug["candidates"] = [c.corners for c in cands]
         debug["probs"] = probs
         debug["ink"] = ink
         debug["is_tile"] = is_tile
