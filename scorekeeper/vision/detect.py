@@ -215,8 +215,9 @@ def find_bars(rgb: np.ndarray, deadline: Deadline | None = None) -> list[Bar]:
     deadline.check()
     L, T, A = comps["length"], comps["thickness"], comps["area"]
     # dark round blobs are pips: their size tells how thick a mark can be and still be a bar
-    roundish = (L < 1.6 * T) & (A >= 12) & (A > 0.55 * L * T)
-    diam = 2 * np.sqrt(A[roundish] / np.pi)
+    # (pale pips are often rings: a dark rim around a light middle)
+    roundish = (L < 1.6 * T) & (A >= 12) & (A > 0.2 * L * T)
+    diam = (L[roundish] + T[roundish]) / 2
     found = comps
     if len(diam) >= 4:
         d = float(np.median(diam))
@@ -234,7 +235,8 @@ def find_bars(rgb: np.ndarray, deadline: Deadline | None = None) -> list[Bar]:
         found = _concat(comps, _components(thin, rel))
     deadline.check()
     L, T, A = found["length"], found["thickness"], found["area"]
-    shape_ok = (L >= MIN_BAR_PX * 0.4) & (L / T >= 3.0) & (A / (L * T) >= 0.45)
+    # (a thin bar with the ring of a spinner pin on it fills less of its box)
+    shape_ok = (L >= MIN_BAR_PX * 0.4) & (L / T >= 3.0) & (A / (L * T) >= 0.4)
     found = _take(found, shape_ok)
     # the cheap test that tells bars from texture, before any limit: a tile face on both sides
     ok, face_score = face_on_both_sides(
