@@ -23,6 +23,7 @@ MAX_BARS = 60
 MAX_RAW = 400  # marks kept (after the cheap face test) for extension and pairing
 # tile length / width: 2 seen from above; 1.76..2.24 under a tilt of up to about 30 degrees
 ASPECTS = np.arange(1.76, 2.25, 0.06)
+ONE_SIDE = 0.4  # weight of an outline side pair of which only one side is seen
 MAX_HALF_DIFF = 0.13  # how much longer one half may look than the other (x tile width)
 RATIO_BINS = ((0.84, 1.0), (0.74, 0.84), (0.62, 0.74), (0.45, 0.62))  # bar length / tile width
 
@@ -547,10 +548,29 @@ def fit_tiles(rgb: np.ndarray, bar: Bar, k: int = 1) -> list[Candidate]:
     t_s, yt = look("y", cy - widths[:, None] * ASPECTS[None, :], -1)
     b_s, yb = look("y", cy + widths[:, None] * ASPECTS[None, :], 1)
     near = np.abs(ASPECTS[:, None] - ASPECTS[None, :]) <= MAX_HALF_DIFF  # top x bottom
-    lr = np.minimum(l_s, r_s)[:, None, None]
-    tb = np.minimum(t_s[:, :, None], b_s[:, None, :])
-    score = lr + tb + 0.25 * ((l_s + r_s)[:, None, None] + t_s[:, :, None] + b_s[:, None, :])
-    valid = (lr > 0) & (tb > 0) & near[None, :, :]
+    # a side a touching neighbour hides (no colour change across a tight seam) may be
+    # missing when the opposite side is there, the outline being centred on the bar; the
+    # other pair of sides must then both be seen. Only for bars no full outline fits.
+    both_lr = np.minimum(l_s, r_s)[:, None, None]
+    both_tb = np.minimum(t_s[:, :, None], b_s[:, None, :])
+    one_lr = ONE_SIDE * np.maximum(l_s, r_s)[:, None, None]
+    one_tb = ONE_SIDE * np.maximum(t_s[:, :, None], b_s[:, None, :])
+    lr = np.where(both_lr > 0, both_lr, one_lr)
+    tb = np.where(both_tb > 0, both_tb, one_tb)
+    pos = np.maximum
+    score = (
+        lr
+        + tb
+        + 0.25
+        * (
+            (pos(l_s, 0) + pos(r_s, 0))[:, None, None]
+            + pos(t_s, 0)[:, :, None]
+            + pos(b_s, 0)[:, None, :]
+        )
+    )
+    valid = (both_lr > 0) & (both_tb > 0) & near[None, :, :]
+    if not valid.any():  # only when no outline with all four sides seen fits this bar
+        valid = (lr > 0) & (tb > 0) & ((both_lr > 0) | (both_tb > 0)) & near[None, :, :]
     wi, ti, bi = np.nonzero(valid)
     weakest = np.minimum(lr[wi, 0, 0], tb[wi, ti, bi])
     # a tile seen from above (length = 2 x width, both halves alike) is the usual case and is

@@ -30,7 +30,7 @@ SMALL_TILE_PX = 48  # tiles narrower than this (detection pixels) get a closer l
 CLOSER_LOOK_SIDE = 2560  # ... at twice the detection size, at most this long side
 CLOSER_LOOK_BEFORE = 0.35  # ... if at most this part of the time budget is used
 CLOSER_LOOK_UNTIL = 0.7  # ... and it stops at this part of the budget
-CUT_MARGIN = 0.06  # an outline may run past the frame by this much (x its width): the rim
+CUT_MARGIN = 0.02  # an outline closer than this (x its width) to the frame: maybe cut off
 MAX_CANDIDATES = 240
 HYPOTHESES = 3  # outline sizes tried per bar
 MODEL_MAX_PIP = 12
@@ -130,6 +130,10 @@ def classify_halves(crops: np.ndarray) -> np.ndarray:
 
 INK_PLAIN = 0.004  # a half with less dark "ink" than this (fraction of its face) is plain
 BLANK_EDGE = 1.0  # outline edge strength (x the photo's typical) a double blank needs
+# an outline around a bar that no tile read covers counts as a missed tile when it is this
+# clean, or when the counter gives it this much "is a tile"
+UNREAD_EDGE = 1.0
+UNREAD_TILE = 0.1
 BLANK_EDGE_ONE_CLEAR = 0.6  # ... when the counter already calls one of its halves a half
 
 
@@ -344,6 +348,34 @@ def _glare_fraction(rgb: np.ndarray, corners: np.ndarray) -> float:
     return float(blown.sum()) / area
 
 
+def _unread_outlines(cands: list, kept: list[int], edge: np.ndarray, is_tile: np.ndarray) -> int:
+    """Bars with a tile outline around them, the size of the tiles read, that no tile read
+    covers and that look somewhat like a tile: a tile the counter could not read."""
+    if not kept:
+        return 0
+    quads = [_grow(cands[i].corners, 1.15).astype(np.float32) for i in kept]
+    width = float(
+        np.median([np.linalg.norm(cands[i].corners[1] - cands[i].corners[0]) for i in kept])
+    )
+    kept_groups = {cands[i].group for i in kept}
+    groups = set()
+    for i, c in enumerate(cands):
+        if c.group in kept_groups or c.group in groups:
+            continue
+        # something of a tile: a clean outline, or halves the counter half believes in
+        if edge[i] < UNREAD_EDGE and is_tile[i] < UNREAD_TILE:
+            continue
+        w_i = float(np.linalg.norm(c.corners[1] - c.corners[0]))
+        bar = c.bar.length * w_i / max(c.width, 1e-6)  # in pixels of the tiles' outlines
+        if not 0.7 * width <= w_i <= 1.4 * width or not 0.4 * width <= bar <= 1.05 * width:
+            continue
+        centre = tuple(float(v) for v in c.corners.mean(axis=0))
+        if any(cv2.pointPolygonTest(q, centre, False) >= 0 for q in quads):
+            continue
+        groups.add(c.group)
+    return len(groups)
+
+
 def _count_halves(
     rgb: np.ndarray, cands: list, deadline: detect.Deadline
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -493,8 +525,9 @@ def read_rgb(
         ca, cb = float(p[0, va]), float(p[1, vb])
         conf = ca * cb * float(is_tile[i])
         W = float(np.linalg.norm(c_img[1] - c_img[0]))
-        # a tile whose outline runs past the frame by more than its rim is cut off
-        margin = CUT_MARGIN * W
+        # a tile whose outline reaches the frame may be cut off (the outline of a cut tile
+        # often stops at the frame edge)
+        margin = -CUT_MARGIN * W
         if (
             c_img[:, 0].min() < -margin
             or c_img[:, 1].min() < -margin
@@ -518,7 +551,8 @@ def read_rgb(
     )
     missed, cut_missed, similar = _unexplained(half, [q / 2 for q in kept_quads])
     flags["cut"] |= bool(cut_missed)
-    flags["missed"] = bool(missed or rejected_strong)
+    unread = _unread_outlines(cands, kept, edge, is_tile)
+    flags["missed"] = bool(missed or rejected_strong or unread)
     flags["similar_surface"] = similar
     flags["no_tiles"] = not tiles
     score = min((t.confidence for t in tiles), default=0.0)
