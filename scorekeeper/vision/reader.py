@@ -306,11 +306,12 @@ def _unexplained(small: np.ndarray, quads: list[np.ndarray]) -> tuple[int, int, 
     part = np.zeros(n - 1, bool)  # a tile cut off by the frame
     for i in np.nonzero(st[:, cv2.CC_STAT_AREA] >= 0.15 * tile_area)[0]:
         ys, xs = np.nonzero(labels == i + 1)
-        if ring[ys, xs].mean() > 0.7:
-            continue
         (_, _), (rw, rh), _ = cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))
         fill = len(xs) / max(rw * rh, 1.0)
+        # at the frame edge, the rest of a tile cut off may lie right beside what was read
         part[i] = min(rw, rh) >= 0.5 * W and fill >= 0.7
+        if ring[ys, xs].mean() > 0.7:
+            continue
         shaped[i] = part[i] and min(rw, rh) >= 0.75 * W and max(rw, rh) >= 1.4 * W
     areas = st[:, cv2.CC_STAT_AREA]
     x0, y0 = st[:, cv2.CC_STAT_LEFT], st[:, cv2.CC_STAT_TOP]
