@@ -67,10 +67,12 @@ def register_blueprints(app: Flask) -> None:
     from scorekeeper.games import bp as games_bp
     from scorekeeper.helper import bp as helper_bp
     from scorekeeper.leagues import bp as leagues_bp
+    from scorekeeper.pwa import bp as pwa_bp
 
     app.register_blueprint(games_bp)
     app.register_blueprint(helper_bp)
     app.register_blueprint(leagues_bp)
+    app.register_blueprint(pwa_bp)
 
 
 def register_commands(app: Flask) -> None:

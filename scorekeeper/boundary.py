@@ -1,14 +1,20 @@
 """The request boundary: one commit per request, roll back on error; security headers.
 
 Services only ``flush()``; whatever a successful request changed is committed here, once.
+
+Writes are serialised where they meet: a write request (a POST not marked ``read_only``) starts
+its SQLite transaction with ``BEGIN IMMEDIATE`` (SQLite's one write lock, taken before anything
+is read, so nothing it reads can be stale when it writes), and on PostgreSQL the services take a
+row lock (``SELECT ... FOR UPDATE``) on the game, night or league they change before reading it.
 """
 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from typing import Any
 
-from flask import Flask, Response, has_request_context, request
+from flask import Flask, Response, current_app, has_request_context, request
 from flask.sessions import SecureCookieSessionInterface
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
@@ -24,13 +30,40 @@ CONTENT_SECURITY_POLICY = (
 @event.listens_for(Engine, "connect")
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     """Foreign keys are off by default on SQLite; WAL lets the share view read while a round
-    is written."""
+    is written. pysqlite's own transaction handling is switched off so that ``_sqlite_begin``
+    chooses how each transaction begins (SQLAlchemy's documented recipe)."""
     if isinstance(dbapi_connection, sqlite3.Connection):
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.close()
+        dbapi_connection.isolation_level = None
+
+
+@event.listens_for(Engine, "begin")
+def _sqlite_begin(connection: Any) -> None:
+    """A write request takes SQLite's write lock at its first statement (``BEGIN IMMEDIATE``):
+    a second phone's write waits for it instead of reading rows that are about to change."""
+    if connection.dialect.name == "sqlite":
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if is_write_request() else "BEGIN")
+
+
+View = Callable[..., Any]
+
+
+def read_only(view: View) -> View:
+    """Mark a POST view that changes nothing (a live check): it takes no write lock."""
+    view.read_only = True  # type: ignore[attr-defined]
+    return view
+
+
+def is_write_request() -> bool:
+    """True inside a request that may change data: a POST to a view not marked ``read_only``."""
+    if not has_request_context() or request.method != "POST":
+        return False
+    view = current_app.view_functions.get(request.endpoint or "")
+    return not getattr(view, "read_only", False)
 
 
 def init_app(app: Flask) -> None:

@@ -49,6 +49,25 @@ def _marker(kind: str, x: float, y: float, colour: str) -> str:
     )
 
 
+def _tick(x: float, y: float, label: str, width: int) -> str:
+    """An axis label centred on ``x``, moved along so it stays inside the chart's ``width``
+    (the first and last labels sit at the plot's edges)."""
+    half = len(label) * 4.2  # 14 px text is about 8.4 px a character
+    anchor, at = "middle", x
+    if x + half > width - 2:
+        anchor, at = "end", min(x + 4, width - 2.0)
+    elif x - half < 2:
+        anchor, at = "start", max(x - 4, 2.0)
+    return (
+        f'<text class="axis" x="{at:.1f}" y="{y:.0f}" text-anchor="{anchor}">{escape(label)}</text>'
+    )
+
+
+def _short(name: str) -> str:
+    """A name as it fits at a line's end: up to 11 characters, longer ones cut with "…"."""
+    return name if len(name) <= 11 else name[:10] + "…"
+
+
 def _nice_step(top: float) -> int:
     for step in (10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000):
         if top / step <= 6:
@@ -127,11 +146,12 @@ def line_chart(
     frame = _Frame.fit(
         [v for _, values in series for v in values],
         width=440,
-        height=320,
+        height=336,
         left=48,
-        right=104,
+        # Room for the names at the line ends (bold 15 px, about 9.5 px a character).
+        right=int(34 + 9.5 * max((len(_short(name)) for name, _ in series), default=4)),
         top=16,
-        bottom=36,
+        bottom=52 if x_label else 36,
     )
     left, height, sy = frame.left, frame.height, frame.sy
     points = max((len(values) for _, values in series), default=0)
@@ -141,16 +161,15 @@ def line_chart(
 
     parts = frame.open(title, y_label)
     every = max(1, math.ceil(len(x_labels) / 14))
+    ticks_y = frame.top + frame.plot_h + 20
     for i, label in enumerate(x_labels):
         if i % every == 0 or i == len(x_labels) - 1:
-            parts.append(
-                f'<text class="axis" x="{sx(i):.1f}" y="{height - 14}" '
-                f'text-anchor="middle">{escape(label)}</text>'
-            )
+            parts.append(_tick(sx(i), ticks_y, label, frame.width))
     if x_label:
+        # Under the round numbers, centred on the plot: never cut off at the left edge.
         parts.append(
-            f'<text class="axis" x="{left - 8}" y="{height - 14}" text-anchor="end">'
-            f"{escape(x_label)}</text>"
+            f'<text class="axis" x="{left + frame.plot_w / 2:.0f}" y="{height - 6}" '
+            f'text-anchor="middle">{escape(x_label)}</text>'
         )
     label_slots: list[float] = []
     ends = sorted(
@@ -176,7 +195,7 @@ def line_chart(
         parts.append(_marker(marker, last_x + 14, y - 5, colour))
         parts.append(
             f'<text class="label" x="{last_x + 24:.1f}" y="{y:.1f}" fill="#1a1a1a">'
-            f"{escape(name[:12])}</text></g>"
+            f"{escape(_short(name))}</text></g>"
         )
     parts.append("</svg>")
     return Markup("".join(parts))
@@ -192,7 +211,7 @@ def totals_over_time(
     as a line (the trend), as an accessible inline SVG. Dates are placed in time, so a long
     break shows as a gap."""
     values = [value for _, value in points]
-    frame = _Frame.fit(values, width=440, height=280, left=52, right=16, top=16, bottom=40)
+    frame = _Frame.fit(values, width=440, height=280, left=52, right=24, top=16, bottom=40)
     left, height, sy = frame.left, frame.height, frame.sy
     first = points[0][0].toordinal() if points else 0
     span = max((points[-1][0].toordinal() - first) if points else 0, 1)
@@ -213,10 +232,7 @@ def totals_over_time(
                 (points[-1][0], f"{points[-1][0]:%b %Y}"),
             ]
         for day, label in ticks[:: max(1, math.ceil(len(ticks) / 6))]:
-            parts.append(
-                f'<text class="axis" x="{sx(day):.1f}" y="{height - 14}" '
-                f'text-anchor="middle">{escape(label)}</text>'
-            )
+            parts.append(_tick(sx(day), height - 14, label, frame.width))
     radius = 4.5 if len(points) <= 60 else 3
     colour = LINE_COLOURS[0]
     parts.extend(

@@ -5,6 +5,7 @@ hands a league's organiser role to a new phone (a lost phone, the demo league)."
 from __future__ import annotations
 
 import json
+import secrets
 import time
 from datetime import date
 from pathlib import Path
@@ -121,7 +122,13 @@ def import_command(code: str, source: Path, month_first: bool) -> None:
         for problem in plan.problems:
             click.echo(f"line {problem.line}: {problem.message}", err=True)
         raise click.ClickException(f"{len(plan.problems)} problems: nothing was imported.")
-    written = transfer.apply_import(league, plan, device=league.organiser_device)
+    written = transfer.apply_import(
+        league,
+        plan,
+        device=league.organiser_device,
+        token=f"cli-{secrets.token_urlsafe(16)}",
+        filename=source.name,
+    )
     db.session.commit()
     click.echo(
         f"Imported {written.nights} new nights, {written.games} games, {written.scores} scores."

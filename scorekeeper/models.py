@@ -23,6 +23,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from scorekeeper.extensions import db
+from scorekeeper.rules.standings import METHOD_REGISTRY
 
 
 def utcnow() -> datetime:
@@ -65,6 +66,9 @@ class Game(db.Model):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # Bumped by every write to the game (round, correction, undo, end, reopen): a form says which
+    # version it was based on, and the live views ask "changed since version N?" cheaply.
+    version: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
     # A league game is an ordinary game played at one table of a league night.
     night_id: Mapped[int | None] = mapped_column(
         ForeignKey("night.id", ondelete="CASCADE"), index=True
@@ -90,6 +94,7 @@ class Game(db.Model):
     __table_args__ = (
         CheckConstraint("status IN ('playing', 'finished')", name="status_known"),
         CheckConstraint("first_starter >= 0", name="first_starter_non_negative"),
+        CheckConstraint("version >= 1", name="version_positive"),
     )
 
 
@@ -217,7 +222,11 @@ class League(db.Model):
     )
 
     __table_args__ = (
-        CheckConstraint("ranking IN ('average', 'wins', 'points', 'rating')", name="ranking_known"),
+        # From the standings-method registry: a new method needs a migration of this check.
+        CheckConstraint(
+            "ranking IN ({})".format(", ".join(f"'{name}'" for name in METHOD_REGISTRY)),
+            name="ranking_known",
+        ),
         CheckConstraint("min_games >= 1", name="min_games_positive"),
         CheckConstraint(
             "min_nights_percent >= 0 AND min_nights_percent <= 100", name="min_nights_percent_range"
@@ -260,6 +269,18 @@ class Season(db.Model):
 # indexes let the database answer it from the index alone (no table reads per score).
 Index("ix_score_seat_id_points", Score.seat_id, Score.points)
 Index("ix_round_went_out_seat_id", Round.went_out_seat_id)
+
+
+class LeagueImport(db.Model):
+    """A confirmed import: its preview token can be confirmed once only (a second confirm,
+    say from a double tap or two phones, finds the token taken and writes nothing)."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("league.id", ondelete="CASCADE"), index=True)
+    token: Mapped[str] = mapped_column(String(64), unique=True)
+    filename: Mapped[str] = mapped_column(String(200), default="")
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
 class Photo(db.Model):

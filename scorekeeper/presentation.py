@@ -108,9 +108,15 @@ def nav_links() -> list[tuple[str, str]]:
     ]
 
 
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """ "1 game", "3 games"; ``many`` for words that do not just take an s ("1 tile", ...)."""
+    return f"{count} {word if count == 1 else (many or word + 's')}"
+
+
 def init_app(app: Flask) -> None:
     app.add_template_global(pip_positions)
     app.add_template_global(pip_radius)
     app.add_template_global(pip_colour)
     app.add_template_global(nav_links)
     app.add_template_filter(utc_iso)
+    app.add_template_filter(plural)

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from flask.testing import FlaskClient
+from flask.testing import FlaskClient, FlaskCliRunner
 from flask_migrate import upgrade
 from sqlalchemy import inspect, text
 
@@ -100,3 +100,9 @@ def csrf_app(migrated_database: str) -> Iterator[Flask]:
 @pytest.fixture
 def client(app: Flask) -> FlaskClient:
     return app.test_client()
+
+
+@pytest.fixture
+def runner(app: Flask) -> FlaskCliRunner:
+    """The app's command-line runner (``flask seed-demo``, ``flask league-import`` ...)."""
+    return app.test_cli_runner()

@@ -31,18 +31,31 @@ def device_hash(token: str | None = None) -> str:
     return hashlib.sha256((token or device_token()).encode()).hexdigest()
 
 
+def _unlock_key(game: Game) -> str:
+    """How the session remembers an edit-code unlock. For a table of a league night it names
+    the league's passphrase version too, so a new passphrase voids it (the edit code is shown
+    to every phone with the passphrase, and rotated when the passphrase changes)."""
+    if game.night_id is None:
+        return game.public_id
+    return f"{game.public_id}@{game.night.league.passphrase_version}"
+
+
 def can_edit(game: Game) -> bool:
-    """True for the creating device, for devices that entered the edit code, and, for a table
-    of a league night, for devices with that league's rights."""
-    if "device" in session and hmac.compare_digest(game.creator_device, device_hash()):
-        return True
-    if game.public_id in session.get("unlocked", []):
-        return True
+    """Who may change a game.
+
+    - A game of its own: the device that created it, and devices that typed its edit code.
+    - A table of a league night: the organiser and devices with the league's current
+      passphrase, and devices that typed the table's edit code since the passphrase last
+      changed. Creating the table gives no right of its own there: that right came from the
+      passphrase, so a new passphrase takes it away (the organiser keeps it as organiser).
+    """
     if game.night_id is not None:
         from scorekeeper.leagues.access import league_rights  # leagues build on games
 
-        return league_rights(game.night.league)
-    return False
+        return league_rights(game.night.league) or _unlock_key(game) in session.get("unlocked", [])
+    if "device" in session and hmac.compare_digest(game.creator_device, device_hash()):
+        return True
+    return game.public_id in session.get("unlocked", [])
 
 
 def unlock(game: Game, code: str) -> bool:
@@ -50,8 +63,9 @@ def unlock(game: Game, code: str) -> bool:
     typed = "".join(ch for ch in code if ch.isalnum()).upper()
     if not hmac.compare_digest(typed.encode(), game.edit_code.encode()):
         return False
-    unlocked = [pid for pid in session.get("unlocked", []) if pid != game.public_id]
-    unlocked.append(game.public_id)
+    key = _unlock_key(game)
+    unlocked = [pid for pid in session.get("unlocked", []) if pid != key]
+    unlocked.append(key)
     session["unlocked"] = unlocked[-_UNLOCKED_KEEP:]
     session.permanent = True
     return True

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from flask import current_app
@@ -22,7 +23,7 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from scorekeeper.models import Game
 from scorekeeper.rules import HouseRules
-from scorekeeper.rules.house import RULE_LABELS, RULE_OPTIONS, first_engine_options
+from scorekeeper.rules.house import HOUSE_RULES, RULE_LABELS, RULE_OPTIONS, first_engine_options
 
 MAX_SEATS = 14
 FIRST_SEATS = 4
@@ -72,26 +73,24 @@ def rule_field(name: str, extra_choices: dict[str, str] | None = None) -> RadioF
     return RadioField(RULE_LABELS[name], choices=options, default=next(iter(options)))
 
 
-class HouseRuleFields(Form):
-    """The house rules of rules.md 2.4 that a table (or a league, for its tables) chooses."""
+#: The scoring rules a table (or a league, for its tables) chooses, from the declarations.
+SCORING_RULES = tuple(name for name, rule in HOUSE_RULES.items() if rule.section == "scoring")
 
-    double_blank = rule_field("double_blank")
-    blank_half = rule_field("blank_half")
-    end_on_double = rule_field("end_on_double")
-    marker_penalty = rule_field("marker_penalty")
-    going_out_bonus = rule_field("going_out_bonus")
-    start_rule = rule_field("start_rule")
-
-    SCORING_RULES = (
-        "double_blank",
-        "blank_half",
-        "end_on_double",
-        "marker_penalty",
-        "going_out_bonus",
-    )
+#: The house rules of rules.md 2.4 that a table (or a league, for its tables) chooses: every
+#: declared scoring rule and who starts, built from ``HOUSE_RULES`` (a new rule declared there
+#: appears in the setup form and the league settings by itself).
+HouseRuleFields = type(
+    "HouseRuleFields",
+    (Form,),
+    {
+        **{name: rule_field(name) for name in (*SCORING_RULES, "start_rule")},
+        "SCORING_RULES": SCORING_RULES,
+        "__doc__": "The house rules a table or a league chooses (from ``HOUSE_RULES``).",
+    },
+)
 
 
-class SetupForm(HouseRuleFields, FlaskForm):
+class SetupForm(HouseRuleFields, FlaskForm):  # type: ignore[valid-type,misc]
     """A new game: players in seat order, the set, the schedule and the house rules."""
 
     names = FieldList(
@@ -120,7 +119,7 @@ class SetupForm(HouseRuleFields, FlaskForm):
     )
     tie_break = rule_field("tie_break")
 
-    RULE_FIELDS = (*HouseRuleFields.SCORING_RULES, "tie_break")
+    RULE_FIELDS = (*SCORING_RULES, "tie_break")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -150,19 +149,15 @@ class SetupForm(HouseRuleFields, FlaskForm):
                 raise ValueError("Type how many tiles each player gets, or pick a deal table.")
             players = len([n for n in self.typed_names() if n.strip()])
             deal = {max(players, 2): self.custom_deal.data}
+        chosen = {
+            name: HOUSE_RULES[name].parse(self[name].data)
+            for name in ("copies", "order", *self.RULE_FIELDS, "start_rule")
+        }
         return HouseRules(
             max_pip=max_pip,
-            copies=int(self.copies.data),
-            double_blank=int(self.double_blank.data),
-            blank_half=int(self.blank_half.data),
-            end_on_double=self.end_on_double.data,
-            marker_penalty=int(self.marker_penalty.data),
-            going_out_bonus=int(self.going_out_bonus.data),
             first_engine=int(self.first_engine.data) if self.first_engine.data else None,
-            order=self.order.data,
             deal_table=deal,
-            start_rule=self.start_rule.data,
-            tie_break=self.tie_break.data,
+            **chosen,
         )
 
 
@@ -200,8 +195,12 @@ class RoundForm(FlaskForm):
     went_out = RadioField("Who went out?", validate_choice=False)
     on_double = BooleanField("Went out on a double")
     engine = SelectField("Engine double this round", validate_choice=False)
+    # What the write is based on: the round this form is for and the game's version when it was
+    # opened; a correction also carries the round's values as the phone saw them (JSON).
     form_token = HiddenField()
-    confirm = HiddenField(default="")
+    round_number = HiddenField()
+    game_version = HiddenField()
+    based_on = HiddenField()
     note = StringField(
         "Why the change? (optional)",
         validators=[Optional(), Length(max=200)],
@@ -214,13 +213,18 @@ class RoundForm(FlaskForm):
         return [self[f"seat_{position}"] for position in range(self.seat_count)]
 
 
+@cache
+def _round_form_class(seat_count: int) -> type[RoundForm]:
+    """The round form class for a table of ``seat_count`` (made once per table size)."""
+    fields = {f"seat_{position}": FormField(SeatForm) for position in range(seat_count)}
+    return type("GameRoundForm", (RoundForm,), fields)
+
+
 def round_form(game: Game, data: Any | None = None, **kwargs: Any) -> RoundForm:
     """The round form for this game's seats: one SeatForm per seat, named ``seat_N-...`` by
     seat position (not a list, so a missing field can never shift a score to a neighbour)."""
     seat_count = len(game.seats)
-    fields = {f"seat_{position}": FormField(SeatForm) for position in range(seat_count)}
-    form_class = type("GameRoundForm", (RoundForm,), fields)
-    form = form_class(formdata=data, **kwargs)
+    form = _round_form_class(seat_count)(formdata=data, **kwargs)
     form.seat_count = seat_count
     form.went_out.choices = {str(seat.position): seat.player.name for seat in game.seats} | {
         "blocked": "Blocked round: nobody went out"

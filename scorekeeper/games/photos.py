@@ -16,7 +16,7 @@ from sqlalchemy import delete, func, select
 
 from scorekeeper import throttle
 from scorekeeper.extensions import db
-from scorekeeper.games.services import GameError, game_rules
+from scorekeeper.games.setup import GameError, game_rules
 from scorekeeper.models import Game, Photo, Round
 from scorekeeper.rules import Tile, format_hand, score_hand
 from scorekeeper.vision import (
@@ -71,6 +71,41 @@ class TileMark:
     label: str
     confidence: int  # percent
     points: str  # SVG polygon points, in the pixels of the original photo
+    label_x: float = 0.0  # where the label's centre goes: inside the tile, on the photo
+    label_y: float = 0.0
+    font_size: float = 12.0
+
+
+def place_label(
+    corners: list[tuple[float, float]], label: str, width: int, height: int
+) -> tuple[str, float, float, float]:
+    """Where a tile's label is drawn: centred on the tile (the mean of its corners), as large as
+    the tile's outline allows, and kept on the photo. When the whole label ("3: 5-12") would be
+    too small to read on a phone, only the number is drawn (the list under the photo names the
+    tile), never smaller than readable: centred on its own tile it still reads as that tile's.
+    Returns (text, x, y, font size), in the photo's pixels."""
+    xs = [x for x, _ in corners]
+    ys = [y for _, y in corners]
+    centre_x = sum(xs) / len(xs)
+    centre_y = sum(ys) / len(ys)
+    room_w = (max(xs) - min(xs)) * 0.9
+    room_h = (max(ys) - min(ys)) * 0.8
+    # The photo is shown about 380 px wide on a phone: 1/28 of it is about 13 px on screen.
+    readable = max(width, height) / 28
+    biggest = max(width, height) / 14
+
+    def fit(text: str) -> float:
+        return min(biggest, room_h, room_w / (0.62 * len(text)))
+
+    text = label
+    if fit(text) < readable:
+        text = label.split(":")[0]
+    size = max(readable, fit(text))
+    half_w = 0.62 * len(text) * size / 2
+    half_h = size / 2
+    x = min(max(centre_x, half_w), width - half_w)
+    y = min(max(centre_y, half_h), height - half_h)
+    return text, round(x, 1), round(y, 1), round(size, 1)
 
 
 @dataclass(frozen=True)
@@ -108,16 +143,24 @@ def support(max_pip: int) -> tuple[bool, str]:
 def _check_from(photo: Photo, game: Game) -> PhotoCheck:
     reading: dict[str, Any] = photo.reading
     tiles = [Tile(*entry["tile"]) for entry in reading["tiles"]]
-    marks = [
-        TileMark(
-            number=index + 1,
-            tile=str(tile),
-            label=f"{index + 1}: {tile}",
-            confidence=round(entry["confidence"] * 100),
-            points=" ".join(f"{x:.0f},{y:.0f}" for x, y in entry["corners"]),
+    marks = []
+    for index, (tile, entry) in enumerate(zip(tiles, reading["tiles"], strict=True)):
+        corners = [(float(x), float(y)) for x, y in entry["corners"]]
+        text, x, y, size = place_label(
+            corners, f"{index + 1}: {tile}", reading["width"], reading["height"]
         )
-        for index, (tile, entry) in enumerate(zip(tiles, reading["tiles"], strict=True))
-    ]
+        marks.append(
+            TileMark(
+                number=index + 1,
+                tile=str(tile),
+                label=text,
+                confidence=round(entry["confidence"] * 100),
+                points=" ".join(f"{x:.0f},{y:.0f}" for x, y in corners),
+                label_x=x,
+                label_y=y,
+                font_size=size,
+            )
+        )
     confident = bool(reading["confident"])
     return PhotoCheck(
         token=photo.token,
@@ -224,20 +267,32 @@ def round_photos(game: Game) -> dict[tuple[int, int], str]:
 
 @dataclass(frozen=True)
 class Verdict:
-    """How the photo compares with what the player entered: ``agrees`` or not, in words, and
-    what the two choices would keep."""
+    """How the photo compares with what the player entered: ``agrees`` or not, in words, what
+    keeping the typed value would keep, and whether the photo's reading is offered at all (a
+    reading that found no tile never is)."""
 
     agrees: bool
     message: str
     typed: int | None = None
+    offer_photo: bool = True
 
 
 def compare(
     check: PhotoCheck, typed_hand: int | None, typed_tiles: str, tiles_hand: int | None
 ) -> Verdict:
     """Compare a reading with a typed total or typed tiles. The photo never wins on its own:
-    when they differ the player picks."""
+    when they differ the player picks, and what was typed is the safe default. A photo in
+    which no tile was found checks nothing and never offers to replace what was typed."""
     own_tiles = typed_tiles.strip() and typed_tiles.strip() != check.tiles_text
+    if not check.marks:
+        entered = tiles_hand if own_tiles and tiles_hand is not None else typed_hand
+        kept = f" Your {entered} stays." if entered is not None else ""
+        return Verdict(
+            False,
+            f"No tile was found in the photo, so it cannot check this hand.{kept}",
+            typed=entered,
+            offer_photo=False,
+        )
     if own_tiles and tiles_hand is not None and tiles_hand != check.total:
         return Verdict(
             False, f"Photo reads {check.total}, your tiles give {tiles_hand}.", typed=tiles_hand

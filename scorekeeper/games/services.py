@@ -1,955 +1,122 @@
-"""Use cases of a game at one table: set up, record and check rounds, correct, finish.
+"""Use cases of a game at one table, by sub-area (indico-style operations):
 
-Services load rows, hand plain values to ``scorekeeper.rules`` and write rows; they ``flush()``
-and never commit (the request boundary does). Nothing here renders HTML.
+- ``setup``: load and start a game, its rules and variant, delete it;
+- ``rounds``: the table's next round, checking and recording rounds, ending early;
+- ``corrections``: correcting a round against the values the phone saw, undo, the history;
+- ``presentation``: the scoreboard, the result as text and CSV, rounds in words.
+
+This module gathers them so a view needs one import (``services.record_round``). Services load
+rows, hand plain values to ``scorekeeper.rules`` and write rows; they ``flush()`` and never
+commit (the request boundary does). Nothing here renders HTML.
 """
 
 from __future__ import annotations
 
-import secrets
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
-
-from sqlalchemy import func, select
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import selectinload
-
-from scorekeeper.extensions import db
-from scorekeeper.models import Correction, Game, Player, Round, Score, Seat
-from scorekeeper.rules import (
-    RULE_OPTIONS,
-    HandError,
-    HouseRules,
-    Tile,
-    deal_plan,
-    engine_schedule,
-    format_hand,
-    parse_hand,
-    score_hand,
-    validate_round,
+from scorekeeper.games.corrections import (
+    AuditLine,
+    ValueChange,
+    audit_trail,
+    correct_round,
+    describe_changes,
+    find_round,
+    last_correction_batch,
+    round_input_of,
+    round_values,
+    undo_last_correction,
 )
-from scorekeeper.rules.ranking import Standing, rank_players
-from scorekeeper.rules.schedule import DealPlan, remaining_engines, round_count, starter_text
-from scorekeeper.rules.scoring import RoundEntry, round_winners, score_round
-from scorekeeper.rules.validation import HandEntry
-
-MAX_NAME = 40
-EDIT_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
-
-
-class GameError(ValueError):
-    """A request that cannot be carried out, with a sentence for the player."""
-
-
-# --------------------------------------------------------------------------------------------
-# Loading and setting up
-
-
-def game_rules(game: Game) -> HouseRules:
-    """The house rules stored with the game (later changes to defaults never touch them)."""
-    return HouseRules.from_dict(game.rules)
-
-
-def load_game(public_id: str) -> Game | None:
-    """The game with its seats, players, rounds and scores, in a fixed number of queries."""
-    return db.session.scalars(
-        select(Game)
-        .where(Game.public_id == public_id)
-        .options(
-            selectinload(Game.seats).selectinload(Seat.player),
-            selectinload(Game.rounds).selectinload(Round.scores),
-        )
-    ).first()
-
-
-def _new_public_id() -> str:
-    return secrets.token_urlsafe(9)[:12]
-
-
-def _new_edit_code() -> str:
-    return "".join(secrets.choice(EDIT_CODE_ALPHABET) for _ in range(6))
-
-
-def clean_names(names: Sequence[str]) -> list[str]:
-    """Names as typed, trimmed, blanks dropped. Raises GameError for duplicates or bad counts."""
-    cleaned = [" ".join(name.split())[:MAX_NAME] for name in names]
-    cleaned = [name for name in cleaned if name]
-    seen: set[str] = set()
-    for name in cleaned:
-        if name.casefold() in seen:
-            raise GameError(f"{name} is at the table twice: give each player a different name.")
-        seen.add(name.casefold())
-    if len(cleaned) < 2:
-        raise GameError("Type at least two players' names.")
-    if len(cleaned) > 14:
-        raise GameError("A table has room for at most 14 players.")
-    return cleaned
-
-
-def create_game(
-    names: Sequence[str],
-    rules: HouseRules,
-    first_starter: int,
-    device: str,
-    players: Sequence[Player] | None = None,
-    keep_photos: bool = False,
-) -> Game:
-    """Start a game with the players in seat order and the rules stored with it.
-
-    Raises GameError when the set cannot seat that many players.
-    """
-    cleaned = clean_names(names)
-    try:
-        deal_plan(len(cleaned), rules)
-    except ValueError as error:
-        raise GameError(str(error)) from error
-    if not 0 <= first_starter < len(cleaned):
-        first_starter = 0
-    game = Game(
-        public_id=_new_public_id(),
-        edit_code=_new_edit_code(),
-        creator_device=device,
-        rules=rules.to_dict(),
-        first_starter=first_starter,
-        keep_photos=keep_photos,
-    )
-    by_name = {p.name.casefold(): p for p in players or ()}
-    for position, name in enumerate(cleaned):
-        player = by_name.get(name.casefold()) or Player(name=name)
-        game.seats.append(Seat(position=position, player=player))
-    db.session.add(game)
-    db.session.flush()
-    return game
-
-
-def recent_names(device: str, limit: int = 16) -> list[str]:
-    """Names seated in this device's recent games, most recent first, for one-tap entry."""
-    rows = db.session.execute(
-        select(Player.name, func.max(Game.created_at).label("last"))
-        .join(Seat, Seat.player_id == Player.id)
-        .join(Game, Game.id == Seat.game_id)
-        .where(Game.creator_device == device)
-        .group_by(Player.name)
-        .order_by(func.max(Game.created_at).desc())
-        .limit(limit * 2)
-    ).all()
-    names: list[str] = []
-    for name, _last in rows:
-        if name.casefold() not in {n.casefold() for n in names}:
-            names.append(name)
-    return names[:limit]
-
-
-def my_games(device: str, limit: int = 10) -> list[Game]:
-    """This device's most recent games."""
-    return list(
-        db.session.scalars(
-            select(Game)
-            .where(Game.creator_device == device)
-            .options(selectinload(Game.seats).selectinload(Seat.player), selectinload(Game.rounds))
-            .order_by(Game.created_at.desc(), Game.id.desc())
-            .limit(limit)
-        )
-    )
-
-
-def play_again(game: Game, device: str) -> Game:
-    """A new game with the same players, seats and house rules; the next seat starts. A table
-    of a league night plays its next game at the same night and table."""
-    seats = game.seats
-    new = create_game(
-        [seat.player.name for seat in seats],
-        game_rules(game),
-        (game.first_starter + 1) % len(seats),
-        device,
-        players=[seat.player for seat in seats],
-        keep_photos=game.keep_photos,
-    )
-    new.night_id, new.table_name = game.night_id, game.table_name
-    db.session.flush()
-    return new
-
-
-# --------------------------------------------------------------------------------------------
-# The table: this round's engine, who starts, what to deal
-
-
-@dataclass(frozen=True)
-class TableState:
-    round_number: int
-    rounds_total: int
-    engine: int | None
-    next_engine: int | None
-    engines_available: list[int]
-    starter: str
-    plan: DealPlan
-    rules_in_play: list[str]
-    finished: bool
-
-
-def _used_engines(game: Game, skip_number: int | None = None) -> list[int]:
-    return [r.engine for r in game.rounds if r.number != skip_number]
-
-
-def engine_for(game: Game, number: int) -> int | None:
-    """The engine of round ``number``: fixed by the schedule, or None in "highest available"
-    mode where the scorekeeper records it."""
-    rules = game_rules(game)
-    if rules.order == "highest_available":
-        for recorded in game.rounds:
-            if recorded.number == number:
-                return recorded.engine
-        return None
-    schedule = engine_schedule(rules)
-    return schedule[number - 1] if 1 <= number <= len(schedule) else None
-
-
-def _round_winner_seat(recorded: Round, seats: Sequence[Seat]) -> int | None:
-    points = {s.seat_id: s.points for s in recorded.scores}
-    went_out = recorded.went_out_seat_id
-    winners = round_winners(points, went_out)
-    if len(winners) != 1:
-        return None
-    positions = {seat.id: seat.position for seat in seats}
-    return positions.get(winners[0])
-
-
-def table_state(game: Game) -> TableState:
-    """What the table needs to play the next round (rules.md 2.1-2.3)."""
-    rules = game_rules(game)
-    total = round_count(rules)
-    number = len(game.rounds) + 1
-    finished = game.status == "finished" or number > total
-    seats = game.seats
-    names = [seat.player.name for seat in seats]
-    available = remaining_engines(rules, _used_engines(game))
-    if rules.order == "highest_available":
-        engine = None
-        next_engine = None
-    else:
-        schedule = engine_schedule(rules)
-        engine = schedule[number - 1] if number <= total else None
-        next_engine = schedule[number] if number < total else None
-    previous_winner = _round_winner_seat(game.rounds[-1], seats) if game.rounds else None
-    starter = (
-        starter_text(
-            number,
-            names,
-            rules,
-            engine=engine,
-            first_starter=game.first_starter,
-            previous_winner=previous_winner,
-        )
-        if not finished
-        else ""
-    )
-    return TableState(
-        round_number=min(number, total),
-        rounds_total=total,
-        engine=engine,
-        next_engine=next_engine,
-        engines_available=available,
-        starter=starter,
-        plan=deal_plan(len(seats), rules),
-        rules_in_play=rules.describe(),
-        finished=finished,
-    )
-
-
-# --------------------------------------------------------------------------------------------
-# Checking and recording a round
-
-
-@dataclass(frozen=True)
-class SeatInput:
-    """What was typed for one player: ``hand`` points (None when left empty), the tiles text,
-    open-train markers."""
-
-    position: int
-    hand: int | None = None
-    tiles: str = ""
-    markers: int = 0
-
-
-@dataclass(frozen=True)
-class RoundInput:
-    seats: list[SeatInput]
-    went_out: int | None  # seat position; None with ``blocked``
-    blocked: bool = False
-    on_double: bool = False
-    engine: int | None = None  # only read in "highest available" mode
-
-
-@dataclass
-class SeatCheck:
-    position: int
-    name: str
-    tiles: list[Tile] | None = None
-    hand: int | None = None
-    points: int | None = None
-    errors: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-
-
-@dataclass
-class RoundCheck:
-    number: int
-    engine: int | None
-    seats: list[SeatCheck]
-    errors: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return not self.errors and not any(seat.errors for seat in self.seats)
-
-    @property
-    def has_warnings(self) -> bool:
-        return bool(self.warnings) or any(seat.warnings for seat in self.seats)
-
-    @property
-    def error_count(self) -> int:
-        return len(self.errors) + sum(len(seat.errors) for seat in self.seats)
-
-
-def _previous_hands(game: Game, number: int) -> dict[int, int]:
-    positions = {seat.id: seat.position for seat in game.seats}
-    for recorded in game.rounds:
-        if recorded.number == number - 1:
-            return {positions[s.seat_id]: s.hand for s in recorded.scores}
-    return {}
-
-
-def check_round(
-    game: Game, entry: RoundInput, number: int | None = None, partial: bool = False
-) -> RoundCheck:
-    """Check a round as typed against the rules (rules.md 4) and work out every player's score.
-
-    ``number`` is the round being corrected, or None for the next round. Problems are attached
-    to the player they concern; errors block saving, warnings ask for a confirmation.
-    ``partial`` is the live check while typing: players not entered yet and a round end not
-    chosen yet are not problems (yet).
-    """
-    rules = game_rules(game)
-    number = number or len(game.rounds) + 1
-    names = {seat.position: seat.player.name for seat in game.seats}
-    seats = {position: SeatCheck(position=position, name=name) for position, name in names.items()}
-    check = RoundCheck(number=number, engine=None, seats=list(seats.values()))
-
-    if rules.order == "highest_available":
-        allowed = remaining_engines(rules, _used_engines(game, skip_number=number))
-        if entry.engine is None:
-            check.errors.append("Choose which double was the engine this round.")
-        elif entry.engine not in allowed:
-            check.errors.append(
-                f"The {entry.engine}-{entry.engine} has already been an engine in this game."
-            )
-        else:
-            check.engine = entry.engine
-    else:
-        check.engine = engine_for(game, number)
-        if check.engine is None:
-            check.errors.append("All rounds of this game have been played.")
-
-    if entry.went_out is None and not entry.blocked and not partial:
-        check.errors.append("Tap who went out, or tap “Blocked round” if nobody could play.")
-    if entry.went_out is not None and entry.went_out not in seats:
-        check.errors.append("The player marked as going out is not at this table.")
-
-    hands: dict[int, HandEntry] = {}
-    for typed in entry.seats:
-        seat = seats.get(typed.position)
-        if seat is None:
-            continue
-        went_out = typed.position == entry.went_out
-        tiles: list[Tile] | None = None
-        if typed.tiles.strip():
-            try:
-                tiles = parse_hand(typed.tiles, max_pip=rules.max_pip)
-            except HandError as error:
-                seat.errors.append(str(error))
-                continue
-        if typed.markers and not rules.marker_penalty:
-            seat.errors.append("Markers only count when the house rules give them a penalty.")
-        total = typed.hand
-        if tiles is None and total is None:
-            if went_out:
-                total = 0
-            else:
-                if not partial:
-                    seat.errors.append(f"Type {seat.name}'s points, or the tiles left in the hand.")
-                continue
-        seat.tiles = tiles
-        seat.hand = score_hand(tiles, rules) if tiles is not None else total
-        hands[typed.position] = HandEntry(
-            tiles=tuple(tiles) if tiles is not None else None, total=total
-        )
-
-    if check.engine is not None and hands:
-        # The validator's messages name the player, so it is given names, not seat numbers.
-        problems = validate_round(
-            {names[position]: hand for position, hand in hands.items()},
-            check.engine,
-            rules,
-            went_out=names.get(entry.went_out) if not entry.blocked else None,  # type: ignore[arg-type]
-            previous={names[p]: v for p, v in _previous_hands(game, number).items()},
-        )
-        by_name = {name: position for position, name in names.items()}
-        for problem in problems:
-            target = seats.get(by_name[problem.player]) if problem.player is not None else None
-            if target is None:
-                bucket = check.errors if problem.level == "error" else check.warnings
-            else:
-                bucket = target.errors if problem.level == "error" else target.warnings
-            if problem.message not in bucket:
-                bucket.append(problem.message)
-
-    if check.ok and len(hands) == len(seats):
-        entries = {
-            typed.position: RoundEntry(
-                tiles=hands[typed.position].tiles,
-                total=None
-                if hands[typed.position].tiles is not None
-                else seats[typed.position].hand,
-                markers=typed.markers,
-            )
-            for typed in entry.seats
-            if typed.position in hands
-        }
-        points = score_round(
-            entries,
-            rules,
-            went_out=None if entry.blocked else entry.went_out,
-            went_out_on_double=entry.on_double and not entry.blocked,
-        )
-        for position, value in points.items():
-            seats[position].points = value
-    return check
-
-
-@dataclass
-class RecordOutcome:
-    check: RoundCheck | None
-    saved: Round | None = None
-    duplicate: bool = False
-    needs_confirmation: bool = False
-
-
-def _touch(game: Game) -> None:
-    game.updated_at = datetime.now(UTC)
-
-
-def record_round(
-    game: Game, entry: RoundInput, form_token: str, confirmed: bool = False
-) -> RecordOutcome:
-    """Save the next round if it passes the checks.
-
-    The same form (``form_token``) never saves twice: a double tap, a resubmit or a retry after a
-    dropped connection finds the round already saved and reports it as saved.
-    """
-    existing = db.session.scalars(select(Round).where(Round.form_token == form_token)).first()
-    if existing is not None:
-        return RecordOutcome(check=None, saved=existing, duplicate=True)
-    if game.status == "finished":
-        raise GameError("This game is over: correct a round from the scoreboard instead.")
-    check = check_round(game, entry)
-    if not check.ok:
-        return RecordOutcome(check=check)
-    if check.has_warnings and not confirmed:
-        return RecordOutcome(check=check, needs_confirmation=True)
-    seat_ids = {seat.position: seat.id for seat in game.seats}
-    assert check.engine is not None
-    recorded = Round(
-        number=check.number,
-        engine=check.engine,
-        went_out_seat_id=None if entry.blocked else seat_ids[entry.went_out],  # type: ignore[index]
-        went_out_on_double=entry.on_double and not entry.blocked,
-        form_token=form_token,
-    )
-    typed = {seat.position: seat for seat in entry.seats}
-    for seat_check in check.seats:
-        assert seat_check.hand is not None and seat_check.points is not None
-        recorded.scores.append(
-            Score(
-                seat_id=seat_ids[seat_check.position],
-                hand=seat_check.hand,
-                tiles=format_hand(seat_check.tiles) if seat_check.tiles is not None else None,
-                markers=typed[seat_check.position].markers,
-                points=seat_check.points,
-            )
-        )
-    try:
-        with db.session.begin_nested():
-            game.rounds.append(recorded)
-            db.session.flush()
-    except IntegrityError:
-        if recorded in game.rounds:
-            game.rounds.remove(recorded)
-        existing = db.session.scalars(select(Round).where(Round.form_token == form_token)).first()
-        if existing is not None:
-            return RecordOutcome(check=None, saved=existing, duplicate=True)
-        raise GameError(
-            f"Round {check.number} was just saved from another phone. "
-            "Check the scoreboard before entering it again."
-        ) from None
-    _touch(game)
-    if len(game.rounds) >= round_count(game_rules(game)):
-        finish_game(game)
-    return RecordOutcome(check=check, saved=recorded)
-
-
-def delete_game(game: Game) -> None:
-    """Delete a game with its rounds, corrections and photos (nothing of it stays stored)."""
-    db.session.delete(game)
-    db.session.flush()
-
-
-def finish_game(game: Game) -> None:
-    """Mark the game over (all rounds played, or the table stopped early)."""
-    if not game.rounds:
-        raise GameError("Record at least one round before ending the game.")
-    game.status = "finished"
-    game.finished_at = datetime.now(UTC)
-    _touch(game)
-    db.session.flush()
-
-
-def reopen_game(game: Game) -> None:
-    """Undo an early end: the game takes rounds again."""
-    if len(game.rounds) >= round_count(game_rules(game)):
-        raise GameError("Every round has been played; correct a round instead.")
-    game.status = "playing"
-    game.finished_at = None
-    _touch(game)
-    db.session.flush()
-
-
-# --------------------------------------------------------------------------------------------
-# Corrections with an audit trail
-
-
-def round_input_of(game: Game, recorded: Round) -> RoundInput:
-    """A recorded round as the form shows it, to be edited."""
-    positions = {seat.id: seat.position for seat in game.seats}
-    return RoundInput(
-        seats=[
-            SeatInput(
-                position=positions[s.seat_id],
-                hand=s.hand,
-                tiles=s.tiles or "",
-                markers=s.markers,
-            )
-            for s in sorted(recorded.scores, key=lambda s: positions[s.seat_id])
-        ],
-        went_out=positions.get(recorded.went_out_seat_id) if recorded.went_out_seat_id else None,
-        blocked=recorded.went_out_seat_id is None,
-        on_double=recorded.went_out_on_double,
-        engine=recorded.engine,
-    )
-
-
-def _round_values(game: Game, recorded: Round) -> dict[tuple[int | None, str], str]:
-    """Every value of a round that a correction can change, as text keyed (seat id, field)."""
-    names = {seat.id: seat.position for seat in game.seats}
-    values: dict[tuple[int | None, str], str] = {
-        (None, "went_out"): str(names[recorded.went_out_seat_id])
-        if recorded.went_out_seat_id
-        else "",
-        (None, "on_double"): "yes" if recorded.went_out_on_double else "no",
-        (None, "engine"): str(recorded.engine),
-    }
-    for score in recorded.scores:
-        values[(score.seat_id, "hand")] = str(score.hand)
-        values[(score.seat_id, "tiles")] = score.tiles or ""
-        values[(score.seat_id, "markers")] = str(score.markers)
-    return values
-
-
-def find_round(game: Game, number: int) -> Round:
-    for recorded in game.rounds:
-        if recorded.number == number:
-            return recorded
-    raise GameError(f"There is no round {number} in this game yet.")
-
-
-def _apply(game: Game, recorded: Round, check: RoundCheck, entry: RoundInput) -> None:
-    seat_ids = {seat.position: seat.id for seat in game.seats}
-    typed = {seat.position: seat for seat in entry.seats}
-    by_seat = {score.seat_id: score for score in recorded.scores}
-    assert check.engine is not None
-    recorded.engine = check.engine
-    recorded.went_out_seat_id = None if entry.blocked else seat_ids[entry.went_out]  # type: ignore[index]
-    recorded.went_out_on_double = entry.on_double and not entry.blocked
-    for seat_check in check.seats:
-        score = by_seat[seat_ids[seat_check.position]]
-        assert seat_check.hand is not None and seat_check.points is not None
-        score.hand = seat_check.hand
-        score.tiles = format_hand(seat_check.tiles) if seat_check.tiles is not None else None
-        score.markers = typed[seat_check.position].markers
-        score.points = seat_check.points
-
-
-def correct_round(
-    game: Game, number: int, entry: RoundInput, note: str = "", confirmed: bool = False
-) -> RecordOutcome:
-    """Change a recorded round; every changed value is written to the audit trail.
-
-    The new values go through the same checks and scoring as a new round.
-    """
-    recorded = find_round(game, number)
-    check = check_round(game, entry, number=number)
-    if not check.ok:
-        return RecordOutcome(check=check)
-    if check.has_warnings and not confirmed:
-        return RecordOutcome(check=check, needs_confirmation=True)
-    before = _round_values(game, recorded)
-    _apply(game, recorded, check, entry)
-    after = _round_values(game, recorded)
-    changed = [key for key in before if before[key] != after[key]]
-    if not changed:
-        raise GameError("Nothing was changed.")
-    batch = (
-        db.session.scalar(
-            select(func.coalesce(func.max(Correction.batch), 0)).where(
-                Correction.game_id == game.id
-            )
-        )
-        or 0
-    ) + 1
-    for seat_id, name in changed:
-        game.corrections.append(
-            Correction(
-                batch=batch,
-                round_number=number,
-                seat_id=seat_id,
-                field=name,
-                old_value=before[(seat_id, name)],
-                new_value=after[(seat_id, name)],
-                note=note.strip()[:500],
-            )
-        )
-    _mark_corrected(game, recorded)
-    _touch(game)
-    db.session.flush()
-    return RecordOutcome(check=check, saved=recorded)
-
-
-def _mark_corrected(game: Game, recorded: Round) -> None:
-    live = {
-        c.seat_id
-        for c in game.corrections
-        if c.round_number == recorded.number and c.undone_at is None and c.seat_id is not None
-    }
-    round_level = any(
-        c.round_number == recorded.number and c.undone_at is None and c.seat_id is None
-        for c in game.corrections
-    )
-    for score in recorded.scores:
-        score.corrected = round_level or score.seat_id in live
-
-
-def undo_last_correction(game: Game) -> list[Correction]:
-    """Put back the values of the most recent correction that is not undone yet."""
-    live = [c for c in game.corrections if c.undone_at is None]
-    if not live:
-        raise GameError("There is no correction to undo.")
-    batch = max(c.batch for c in live)
-    changes = [c for c in live if c.batch == batch]
-    recorded = find_round(game, changes[0].round_number)
-    current = round_input_of(game, recorded)
-    positions = {seat.id: seat.position for seat in game.seats}
-    seats = {seat.position: seat for seat in current.seats}
-    went_out, blocked = current.went_out, current.blocked
-    on_double, engine = current.on_double, current.engine
-    for change in changes:
-        old = change.old_value
-        if change.seat_id is None:
-            if change.field == "went_out":
-                went_out, blocked = (int(old), False) if old else (None, True)
-            elif change.field == "on_double":
-                on_double = old == "yes"
-            elif change.field == "engine":
-                engine = int(old)
-            continue
-        position = positions[change.seat_id]
-        seat = seats[position]
-        if change.field == "hand":
-            seats[position] = SeatInput(position, int(old), seat.tiles, seat.markers)
-        elif change.field == "tiles":
-            seats[position] = SeatInput(position, seat.hand, old, seat.markers)
-        elif change.field == "markers":
-            seats[position] = SeatInput(position, seat.hand, seat.tiles, int(old))
-    restored = RoundInput(
-        seats=list(seats.values()),
-        went_out=went_out,
-        blocked=blocked,
-        on_double=on_double,
-        engine=engine,
-    )
-    check = check_round(game, restored, number=recorded.number)
-    if not check.ok:
-        raise GameError("That correction cannot be undone: a later change depends on it.")
-    _apply(game, recorded, check, restored)
-    now = datetime.now(UTC)
-    for change in changes:
-        change.undone_at = now
-    _mark_corrected(game, recorded)
-    _touch(game)
-    db.session.flush()
-    return changes
-
-
-# --------------------------------------------------------------------------------------------
-# The scoreboard and the end of the game
-
-
-@dataclass(frozen=True)
-class Cell:
-    points: int
-    hand: int
-    tiles: str | None
-    markers: int
-    went_out: bool
-    round_win: bool
-    corrected: bool
-
-
-@dataclass(frozen=True)
-class BoardRow:
-    number: int
-    engine: int
-    blocked: bool
-    on_double: bool
-    cells: list[Cell]  # in seat order
-    running: list[int]  # running totals after this round, in seat order
-
-
-@dataclass(frozen=True)
-class BoardPlayer:
-    position: int
-    name: str
-    total: int
-    rank: int
-    tied: bool
-    gap: int
-    movement: int  # places gained since the previous round (negative: lost)
-    rounds_won: int
-    went_out: int
-    best: int | None
-    worst: int | None
-    note: str
-
-
-@dataclass(frozen=True)
-class Scoreboard:
-    players: list[BoardPlayer]  # seat order
-    standings: list[BoardPlayer]  # rank order
-    rows: list[BoardRow]
-    rounds_total: int
-    finished: bool
-    winners: list[str]
-    tie_break: str
-
-    @property
-    def series(self) -> list[tuple[str, list[int]]]:
-        """Running totals per player, starting at 0, for the chart."""
-        return [
-            (player.name, [0] + [row.running[i] for row in self.rows])
-            for i, player in enumerate(self.players)
-        ]
-
-
-def _standings(
-    names: list[str],
-    rows: list[BoardRow],
-    rules: HouseRules,
-    upto: int | None = None,
-) -> list[Standing]:
-    use = rows if upto is None else rows[:upto]
-    totals = {i: (use[-1].running[i] if use else 0) for i in range(len(names))}
-    per_round = {i: [row.cells[i].points for row in use] for i in range(len(names))}
-    went_out = {i: sum(row.cells[i].went_out for row in use) for i in range(len(names))}
-    return rank_players(totals, rules, round_scores=per_round, went_out_counts=went_out)
-
-
-def scoreboard(game: Game) -> Scoreboard:
-    """Rounds by players, running totals, shared ranks, gaps, movement and round wins."""
-    rules = game_rules(game)
-    seats = game.seats
-    index = {seat.id: i for i, seat in enumerate(seats)}
-    names = [seat.player.name for seat in seats]
-    rows: list[BoardRow] = []
-    running = [0] * len(seats)
-    for recorded in game.rounds:
-        by_seat = {index[s.seat_id]: s for s in recorded.scores}
-        points = {i: by_seat[i].points for i in by_seat}
-        winners = set(
-            round_winners(
-                points,
-                index[recorded.went_out_seat_id] if recorded.went_out_seat_id else None,
-            )
-        )
-        cells = []
-        for i in range(len(seats)):
-            score = by_seat[i]
-            running[i] += score.points
-            cells.append(
-                Cell(
-                    points=score.points,
-                    hand=score.hand,
-                    tiles=score.tiles,
-                    markers=score.markers,
-                    went_out=recorded.went_out_seat_id == seats[i].id,
-                    round_win=i in winners,
-                    corrected=score.corrected,
-                )
-            )
-        rows.append(
-            BoardRow(
-                number=recorded.number,
-                engine=recorded.engine,
-                blocked=recorded.went_out_seat_id is None,
-                on_double=recorded.went_out_on_double,
-                cells=cells,
-                running=list(running),
-            )
-        )
-    now = _standings(names, rows, rules)
-    before = {s.player: s.rank for s in _standings(names, rows, rules, upto=len(rows) - 1)}
-    leader = min(s.total for s in now) if now else 0
-    by_index = {s.player: s for s in now}
-    players = []
-    for i, name in enumerate(names):
-        standing = by_index[i]
-        mine = [row.cells[i].points for row in rows]
-        players.append(
-            BoardPlayer(
-                position=i,
-                name=name,
-                total=standing.total,
-                rank=standing.rank,
-                tied=standing.tied,
-                gap=standing.total - leader,
-                movement=(before[i] - standing.rank) if len(rows) > 1 else 0,
-                rounds_won=sum(row.cells[i].round_win for row in rows),
-                went_out=sum(row.cells[i].went_out for row in rows),
-                best=min(mine) if mine else None,
-                worst=max(mine) if mine else None,
-                note=standing.note,
-            )
-        )
-    standings = sorted(players, key=lambda p: (p.rank, p.position))
-    finished = game.status == "finished"
-    winners = [p.name for p in standings if p.rank == 1] if rows else []
-    return Scoreboard(
-        players=players,
-        standings=standings,
-        rows=rows,
-        rounds_total=round_count(rules),
-        finished=finished,
-        winners=winners,
-        tie_break=dict(RULE_OPTIONS["tie_break"])[rules.tie_break],
-    )
-
-
-def game_as_text(game: Game, board: Scoreboard) -> str:
-    """A short plain-text summary to paste into a group chat."""
-    when = game.created_at.strftime("%d %b %Y")
-    lines = [f"Mexican Train, {when}: {len(board.rows)} of {board.rounds_total} rounds"]
-    if board.winners:
-        verb = "wins" if len(board.winners) == 1 else "share the win"
-        lines.append(f"{' and '.join(board.winners)} {verb}!")
-    for player in board.standings:
-        tie = "=" if player.tied else ""
-        lines.append(
-            f"{player.rank}{tie}. {player.name}: {player.total}"
-            f" ({player.rounds_won} round{'s' if player.rounds_won != 1 else ''} won)"
-        )
-    return "\n".join(lines)
-
-
-def game_csv_rows(game: Game, board: Scoreboard) -> list[list[str]]:
-    """Every round of the game as rows for a CSV file: round, engine, player, hand, tiles,
-    markers, went out, points, running total, corrected."""
-    rows = [
-        [
-            "round",
-            "engine",
-            "player",
-            "hand",
-            "tiles",
-            "markers",
-            "went_out",
-            "points",
-            "running_total",
-            "corrected",
-        ]
-    ]
-    for row in board.rows:
-        for player, cell, running in zip(board.players, row.cells, row.running, strict=True):
-            rows.append(
-                [
-                    str(row.number),
-                    f"{row.engine}-{row.engine}",
-                    player.name,
-                    str(cell.hand),
-                    cell.tiles or "",
-                    str(cell.markers),
-                    "yes" if cell.went_out else "no",
-                    str(cell.points),
-                    str(running),
-                    "yes" if cell.corrected else "no",
-                ]
-            )
-    return rows
-
-
-@dataclass(frozen=True)
-class AuditLine:
-    round_number: int
-    who: str | None
-    what: str
-    old: str
-    new: str
-    note: str
-    at: datetime
-    undone_at: datetime | None
-
-
-_FIELD_NAMES = {
-    "hand": "points",
-    "tiles": "tiles",
-    "markers": "markers",
-    "went_out": "went out",
-    "on_double": "went out on a double",
-    "engine": "engine",
-}
-
-
-def _show(game: Game, field_name: str, value: str) -> str:
-    if field_name == "went_out":
-        names = {str(seat.position): seat.player.name for seat in game.seats}
-        return names.get(value, "nobody (blocked)") if value else "nobody (blocked)"
-    if field_name == "tiles":
-        return value or "not typed"
-    if field_name == "engine":
-        return f"{value}-{value}"
-    return value
-
-
-def audit_trail(game: Game) -> list[AuditLine]:
-    """Every correction in words, newest first: old value, new value, when, the note."""
-    return [
-        AuditLine(
-            round_number=c.round_number,
-            who=c.seat.player.name if c.seat is not None else None,
-            what=_FIELD_NAMES.get(c.field, c.field),
-            old=_show(game, c.field, c.old_value),
-            new=_show(game, c.field, c.new_value),
-            note=c.note,
-            at=c.created_at,
-            undone_at=c.undone_at,
-        )
-        for c in sorted(game.corrections, key=lambda c: c.id, reverse=True)
-    ]
+from scorekeeper.games.presentation import (
+    BoardPlayer,
+    BoardRow,
+    Cell,
+    Scoreboard,
+    SeatLine,
+    describe_input,
+    describe_round,
+    game_as_text,
+    game_csv_rows,
+    scoreboard,
+)
+from scorekeeper.games.rounds import (
+    RecordOutcome,
+    TableState,
+    check_round,
+    engine_for,
+    finish_game,
+    record_round,
+    reopen_game,
+    table_state,
+)
+from scorekeeper.games.setup import (
+    EDIT_CODE_ALPHABET,
+    MAX_NAME,
+    GameError,
+    GameState,
+    RoundChanged,
+    RoundTaken,
+    clean_names,
+    create_game,
+    delete_game,
+    game_rules,
+    game_state,
+    load_game,
+    my_games,
+    new_edit_code,
+    play_again,
+    recent_names,
+    touch,
+    variant_of,
+)
+from scorekeeper.rules.round_check import RoundCheck, RoundInput, SeatCheck, SeatInput
+
+__all__ = [
+    "EDIT_CODE_ALPHABET",
+    "MAX_NAME",
+    "AuditLine",
+    "BoardPlayer",
+    "BoardRow",
+    "Cell",
+    "GameError",
+    "GameState",
+    "RecordOutcome",
+    "RoundChanged",
+    "RoundCheck",
+    "RoundInput",
+    "RoundTaken",
+    "Scoreboard",
+    "SeatCheck",
+    "SeatInput",
+    "SeatLine",
+    "TableState",
+    "ValueChange",
+    "audit_trail",
+    "check_round",
+    "clean_names",
+    "correct_round",
+    "create_game",
+    "delete_game",
+    "describe_changes",
+    "describe_input",
+    "describe_round",
+    "engine_for",
+    "find_round",
+    "finish_game",
+    "game_as_text",
+    "game_csv_rows",
+    "game_rules",
+    "game_state",
+    "last_correction_batch",
+    "load_game",
+    "my_games",
+    "new_edit_code",
+    "play_again",
+    "recent_names",
+    "record_round",
+    "reopen_game",
+    "round_input_of",
+    "round_values",
+    "scoreboard",
+    "table_state",
+    "touch",
+    "undo_last_correction",
+    "variant_of",
+]

@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import io
+import json
 import secrets
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
-import segno
 from flask import (
     Blueprint,
     Response,
     abort,
     flash,
-    make_response,
     redirect,
     render_template,
     request,
@@ -25,6 +23,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper import throttle
+from scorekeeper.boundary import is_write_request, read_only
 from scorekeeper.charts import line_chart
 from scorekeeper.extensions import limiter
 from scorekeeper.games import access, photos, services
@@ -35,15 +34,19 @@ from scorekeeper.games.forms import (
     round_form,
 )
 from scorekeeper.models import Game, Round
+from scorekeeper.rules.round_check import RoundCheck, RoundInput, SeatCheck, SeatInput
 from scorekeeper.safety import csv_text
+from scorekeeper.web import qr_svg, unless_unchanged
 
 bp = Blueprint("games", __name__)
 
 View = Callable[..., Any]
 
 
-def _game_or_404(public_id: str) -> Game:
-    game = services.load_game(public_id)
+def _game_or_404(public_id: str, scores: bool = True) -> Game:
+    """The game, locked for the rest of the request when the request may change it; without
+    every round's scores when the page does not show the scoreboard."""
+    game = services.load_game(public_id, for_update=is_write_request(), scores=scores)
     if game is None:
         abort(404)
     return game
@@ -55,7 +58,7 @@ def editor_required(view: View) -> View:
 
     @wraps(view)
     def wrapped(public_id: str, **kwargs: Any) -> Any:
-        game = _game_or_404(public_id)
+        game = _game_or_404(public_id, scores=False)
         if not access.can_edit(game):
             if request.method == "GET":
                 return redirect(url_for("games.unlock", public_id=public_id, next=request.path))
@@ -203,10 +206,10 @@ def unlock(public_id: str) -> str | BaseResponse:
 # Entering a round
 
 
-def _round_input(form: Any) -> services.RoundInput:
+def _round_input(form: Any) -> RoundInput:
     went_out = form.went_out.data
     seats = [
-        services.SeatInput(
+        SeatInput(
             position=index,
             hand=entry.form.hand.data,
             tiles=entry.form.tiles.data or "",
@@ -215,7 +218,7 @@ def _round_input(form: Any) -> services.RoundInput:
         for index, entry in enumerate(form.seats)
     ]
     engine = form.engine.data
-    return services.RoundInput(
+    return RoundInput(
         seats=seats,
         went_out=int(went_out) if went_out and went_out.isdigit() else None,
         blocked=went_out == "blocked",
@@ -237,9 +240,10 @@ PHOTO_ACTIONS = ("read_photo", "use_photo", "keep_typed")
 @bp.route("/g/<public_id>/round", methods=["GET", "POST"])
 @editor_required
 def enter_round(game: Game) -> str | BaseResponse | tuple[str, int]:
-    if services.table_state(game).finished and request.method == "GET":
+    state = services.table_state(game)
+    if state.finished and request.method == "GET":
         return redirect(url_for("games.summary", public_id=game.public_id))
-    return _round_page(game, None)
+    return _round_page(game, None, state)
 
 
 @bp.route("/g/<public_id>/rounds/<int:number>", methods=["GET", "POST"])
@@ -263,16 +267,18 @@ def _prefill(form: Any, game: Game, recorded: Round) -> None:
     form.engine.data = str(recorded.engine)
 
 
-def _round_page(game: Game, recorded: Round | None) -> str | BaseResponse | tuple[str, int]:
+def _round_page(
+    game: Game, recorded: Round | None, state: services.TableState | None = None
+) -> str | BaseResponse | tuple[str, int]:
     """Enter the next round (``recorded`` None) or correct a recorded one: the same form, the
     same checks, the same photo check."""
-    state = services.table_state(game)
+    state = state or services.table_state(game)
     posted = request.method == "POST"
     form = round_form(game, request.form if posted else None)
     _engine_choices(form, state, current=recorded.engine if recorded else None)
     number = recorded.number if recorded else None
     check = None
-    confirm_needed = False
+    changed: services.RoundChanged | None = None
     photo_errors: dict[int, str] = {}
     action, _, seat_text = request.form.get("action", "").partition(":")
     photo_step = posted and action in PHOTO_ACTIONS
@@ -280,6 +286,8 @@ def _round_page(game: Game, recorded: Round | None) -> str | BaseResponse | tupl
         if recorded is not None:
             _prefill(form, game, recorded)
         form.form_token.data = secrets.token_urlsafe(16)
+        form.round_number.data = str(recorded.number if recorded else state.round_number)
+        form.game_version.data = str(game.version)
     else:
         form.form_token.data = form.form_token.data or secrets.token_urlsafe(16)
         if photo_step and seat_text.isdigit() and int(seat_text) < form.seat_count:
@@ -291,14 +299,24 @@ def _round_page(game: Game, recorded: Round | None) -> str | BaseResponse | tupl
         elif not photo_step and form.validate():
             try:
                 outcome = _save(game, form, recorded)
+            except services.RoundTaken as taken:
+                return _round_taken(game, form, taken.saved)
+            except services.RoundChanged as conflict:
+                # Show the phone's values again, now based on what is saved: saving them
+                # replaces the other phone's change knowingly.
+                changed = conflict
+                form.based_on.data = _encode_values(conflict.current)
             except services.GameError as error:
                 flash(str(error), "info" if recorded else "error")
                 return redirect(url_for("games.scoreboard", public_id=game.public_id))
-            if outcome.saved is not None:
-                photos.settle_photos(game, outcome.saved, _photo_tokens(form))
-                return _after_save(game, outcome, recorded)
-            check = outcome.check
-            confirm_needed = outcome.needs_confirmation
+            else:
+                if outcome.saved is not None:
+                    if tokens := _photo_tokens(form):
+                        photos.settle_photos(game, outcome.saved, tokens)
+                    return _after_save(game, outcome, recorded)
+                check = outcome.check
+    if recorded is not None and not form.based_on.data:
+        form.based_on.data = _encode_values(services.round_values(game, recorded))
     # After a photo step nothing was meant to be saved yet, so nothing was refused.
     refused = not photo_step and (bool(form.errors) or (check is not None and not check.ok))
     photo_ok, photo_message = photos.support(services.game_rules(game).max_pip)
@@ -311,26 +329,72 @@ def _round_page(game: Game, recorded: Round | None) -> str | BaseResponse | tupl
         form=form,
         check=check,
         checks=checks,
-        confirm_needed=confirm_needed,
         rules=services.game_rules(game),
         correcting=recorded,
         refused=refused,
+        changed=_changes(game, changed) if changed else None,
         photo_ok=photo_ok,
         photo_message=photo_message,
         photo_views=photo_views,
         photo_errors=photo_errors,
-    ), (422 if refused else 200)
+    ), (409 if changed else 422 if refused else 200)
+
+
+def _encode_values(values: dict[str, str]) -> str:
+    return json.dumps(values, sort_keys=True, separators=(",", ":"))
+
+
+def _decode_values(text: str | None) -> dict[str, str] | None:
+    try:
+        values = json.loads(text or "")
+    except ValueError:
+        return None
+    if not isinstance(values, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in values.items()
+    ):
+        return None
+    return values
+
+
+def _form_number(form: Any) -> int:
+    text = form.round_number.data or ""
+    if not text.isdigit():
+        raise services.GameError(
+            "That round form is out of date: nothing was saved. Open the round again."
+        )
+    return int(text)
 
 
 def _save(game: Game, form: Any, recorded: Round | None) -> services.RecordOutcome:
-    confirmed = form.confirm.data == "yes"
     if recorded is None:
         return services.record_round(
-            game, _round_input(form), form.form_token.data, confirmed=confirmed
+            game, _round_input(form), form.form_token.data, _form_number(form)
+        )
+    based_on = _decode_values(form.based_on.data)
+    if based_on is None:
+        raise services.GameError(
+            "That correction form is out of date: nothing was changed. Open the round again."
         )
     return services.correct_round(
-        game, recorded.number, _round_input(form), note=form.note.data or "", confirmed=confirmed
+        game, recorded.number, _round_input(form), based_on, note=form.note.data or ""
     )
+
+
+def _changes(game: Game, conflict: services.RoundChanged) -> list[services.ValueChange]:
+    return services.describe_changes(game, conflict.seen, conflict.current)
+
+
+def _round_taken(game: Game, form: Any, saved: Round) -> tuple[str, int]:
+    """Round N arrived after round N was saved: nothing is saved; the page shows what was
+    saved and what this phone typed, and offers to correct round N."""
+    typed = _round_input(form)
+    return render_template(
+        "games/round_taken.html",
+        game=game,
+        saved=saved,
+        saved_values=services.describe_round(game, saved),
+        typed=services.describe_input(game, typed),
+    ), 409
 
 
 def _after_save(
@@ -339,14 +403,24 @@ def _after_save(
     assert outcome.saved is not None
     if recorded is not None:
         flash(f"Round {recorded.number} corrected. The change is in the history below.", "success")
+        for warning in _warnings(outcome.check):
+            flash(f"Saved as typed; worth a look: {warning}", "info")
         return redirect(url_for("games.scoreboard", public_id=game.public_id))
     if outcome.duplicate:
         flash(f"Round {outcome.saved.number} was already saved.", "info")
     else:
         flash(f"Round {outcome.saved.number} saved.", "success")
+        for warning in _warnings(outcome.check):
+            flash(f"Saved as typed; worth a look: {warning}", "info")
     if game.status == "finished":
         return redirect(url_for("games.summary", public_id=game.public_id))
     return redirect(url_for("games.table", public_id=game.public_id))
+
+
+def _warnings(check: RoundCheck | None) -> list[str]:
+    if check is None:
+        return []
+    return [*check.warnings, *(w for seat in check.seats for w in seat.warnings)]
 
 
 def _photo_tokens(form: Any) -> dict[int, str]:
@@ -388,7 +462,7 @@ def _photo_action(game: Game, form: Any, action: str, position: int) -> str | No
 
 
 def _photo_views(
-    game: Game, form: Any, checks: dict[int, services.SeatCheck]
+    game: Game, form: Any, checks: dict[int, SeatCheck]
 ) -> dict[int, tuple[photos.PhotoCheck, photos.Verdict]]:
     views = {}
     for position, entry in enumerate(form.seats):
@@ -420,6 +494,7 @@ def photo(game: Game, token: str) -> Response:
 
 @bp.post("/g/<public_id>/round/check")
 @editor_required
+@read_only
 def check_round(game: Game) -> str:
     """The live check while typing: every player's total and problems (htmx out-of-band)."""
     number = request.args.get("number", type=int)
@@ -427,7 +502,10 @@ def check_round(game: Game) -> str:
     state = services.table_state(game)
     _engine_choices(form, state, current=services.engine_for(game, number) if number else None)
     form.validate()
-    check = services.check_round(game, _round_input(form), number=number, partial=True)
+    # After a refused save the live check looks for everything the save did (a round end not
+    # chosen, a player left out), so it can tell when all of it is fixed.
+    partial = request.form.get("live") != "strict"
+    check = services.check_round(game, _round_input(form), number=number, partial=partial)
     return render_template("games/_round_check.html", form=form, check=check, game=game)
 
 
@@ -453,6 +531,7 @@ def scoreboard(public_id: str) -> str:
         rules_in_play=services.game_rules(game).describe(),
         editor=access.can_edit(game),
         corrections=services.audit_trail(game),
+        undo_batch=services.last_correction_batch(game),
         chart=_chart(board),
     )
 
@@ -460,8 +539,9 @@ def scoreboard(public_id: str) -> str:
 @bp.post("/g/<public_id>/undo")
 @editor_required
 def undo(game: Game) -> BaseResponse:
+    batch = request.form.get("batch", "")
     try:
-        changes = services.undo_last_correction(game)
+        changes = services.undo_last_correction(game, int(batch) if batch.isdigit() else None)
     except services.GameError as error:
         flash(str(error), "info")
     else:
@@ -531,7 +611,7 @@ def download_csv(public_id: str) -> Response:
 
 
 def _version(game: Game) -> str:
-    return f"{game.id}-{game.updated_at.timestamp():.6f}-{len(game.rounds)}"
+    return f"v{game.version}"
 
 
 @bp.get("/g/<public_id>/watch")
@@ -548,34 +628,39 @@ def watch(public_id: str) -> str:
 
 @bp.get("/g/<public_id>/watch/board")
 def watch_board(public_id: str) -> Response:
-    """The live part of the share view; unchanged games answer 304 without rendering."""
-    game = _game_or_404(public_id)
-    etag = _version(game)
-    if request.if_none_match.contains(etag):
-        response = make_response("", 304)
-    else:
-        response = make_response(
-            render_template(
-                "games/_watch_board.html",
-                game=game,
-                board=services.scoreboard(game),
-                state=services.table_state(game),
-                version=etag,
-            )
+    """The live part of the share view. A phone whose copy is current gets 304 from one query
+    (the game's version); only a changed game is loaded and rendered."""
+    row = services.game_state(public_id)
+    if row is None:
+        abort(404)
+
+    def render() -> str:
+        game = _game_or_404(public_id)
+        return render_template(
+            "games/_watch_board.html",
+            game=game,
+            board=services.scoreboard(game),
+            state=services.table_state(game),
+            version=_version(game),
         )
-    response.set_etag(etag)
-    response.cache_control.no_cache = True
-    return response
+
+    return unless_unchanged(f"v{row.version}", render)
+
+
+@bp.get("/g/<public_id>/state.json")
+def state(public_id: str) -> Response:
+    """What a phone needs to notice another phone's write: the game's version, its number of
+    rounds and whether it is over. One query; 304 while the version is unchanged."""
+    row = services.game_state(public_id)
+    if row is None:
+        abort(404)
+    return unless_unchanged(
+        f"v{row.version}",
+        lambda: {"version": row.version, "rounds": row.rounds, "status": row.status},
+    )
 
 
 @bp.get("/g/<public_id>/qr.svg")
 def qr_code(public_id: str) -> Response:
     game = _game_or_404(public_id)
-    target = url_for("games.watch", public_id=game.public_id, _external=True)
-    buffer = io.BytesIO()
-    segno.make(target, error="m").save(
-        buffer, kind="svg", scale=8, border=2, dark="#000", light="#fff"
-    )
-    response = Response(buffer.getvalue(), mimetype="image/svg+xml")
-    response.cache_control.max_age = 86400
-    return response
+    return qr_svg(url_for("games.watch", public_id=game.public_id, _external=True), 86400)

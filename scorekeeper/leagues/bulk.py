@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import insert
 
 from scorekeeper.extensions import db
-from scorekeeper.games.services import EDIT_CODE_ALPHABET
+from scorekeeper.games.setup import EDIT_CODE_ALPHABET
 from scorekeeper.models import Game, Night, Round, Score, Seat
 
 

@@ -22,6 +22,7 @@ from wtforms import (
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from scorekeeper.games.forms import (
+    SCORING_RULES,
     HouseRuleFields,
     PlainWordsMixin,
     WholeNumberField,
@@ -35,7 +36,8 @@ from scorekeeper.leagues.services import (
     MAX_TABLE_NAME,
 )
 from scorekeeper.rules import HouseRules
-from scorekeeper.rules.standings import METHOD_NAMES, Method, parse_placement_points
+from scorekeeper.rules.house import HOUSE_RULES
+from scorekeeper.rules.standings import METHOD_REGISTRY, Method, parse_placement_points
 
 PASSPHRASE_HINT = "Capitals and extra spaces do not matter."
 GUEST_FIELDS = 3
@@ -163,23 +165,19 @@ class PeriodForm(Form):
     end = FriendlyDateField("To", validators=[Optional()])
 
 
-LEAGUE_RULE_FIELDS = ("max_pip", *HouseRuleFields.SCORING_RULES, "start_rule")
+LEAGUE_RULE_FIELDS = ("max_pip", *SCORING_RULES, "start_rule")
 
 
-class SettingsForm(HouseRuleFields, FlaskForm):
+class SettingsForm(HouseRuleFields, FlaskForm):  # type: ignore[valid-type,misc]
+    RULE_FIELDS = LEAGUE_RULE_FIELDS
     name = StringField(
         "League name",
         validators=[InputRequired("Give the league a name."), Length(max=MAX_LEAGUE_NAME)],
     )
     ranking = RadioField(
         "Rank players by",
-        choices={
-            "average": "Average game total (lowest first), with a minimum number of games",
-            "wins": "Wins (a shared win counts for each co-winner)",
-            "points": "Placement points for every game, summed or best nights only",
-            "rating": "Skill rating that accounts for the opponents (OpenSkill)",
-        },
-        default="average",
+        choices={name: method.choice for name, method in METHOD_REGISTRY.items()},
+        default=next(iter(METHOD_REGISTRY)),
     )
     min_games = WholeNumberField(
         "Minimum games to be ranked (average only)",
@@ -220,7 +218,7 @@ class SettingsForm(HouseRuleFields, FlaskForm):
             self.placement_points.errors = [*self.placement_points.errors, str(error)]
             raise
         return Method(
-            kind=self.ranking.data if self.ranking.data in METHOD_NAMES else "average",
+            kind=self.ranking.data if self.ranking.data in METHOD_REGISTRY else "average",
             min_games=self.min_games.data or 3,
             min_nights_percent=self.min_nights_percent.data or 0,
             placement_points=points,
@@ -231,8 +229,7 @@ class SettingsForm(HouseRuleFields, FlaskForm):
         """The rules new tables start with; other rules stay as they were."""
         values = current.to_dict()
         for name in LEAGUE_RULE_FIELDS:
-            raw = self[name].data
-            values[name] = int(raw) if str(raw).lstrip("-").isdigit() else raw
+            values[name] = HOUSE_RULES[name].parse(self[name].data)
         return HouseRules.from_dict(values)
 
     def fill(self, league: Any, rules: HouseRules) -> None:

@@ -18,6 +18,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 
 from scorekeeper.extensions import db
 from scorekeeper.games import services as games
+from scorekeeper.locks import lock_row
 from scorekeeper.models import Game, League, Night, Player, Round, Season, Seat
 from scorekeeper.rules import HouseRules
 from scorekeeper.rules.standings import (
@@ -127,6 +128,11 @@ def change_passphrase(league: League, new: str) -> None:
     working): the version they were unlocked under is no longer the league's."""
     league.passphrase_hash = generate_password_hash(check_new_passphrase(new))
     league.passphrase_version += 1
+    # The tables' edit codes were shown to every phone with the old passphrase: new ones.
+    for game in db.session.scalars(
+        select(Game).join(Night, Game.night_id == Night.id).where(Night.league_id == league.id)
+    ):
+        game.edit_code = games.new_edit_code()
     db.session.flush()
 
 
@@ -286,6 +292,35 @@ def edit_player(league: League, player: Player, name: str, guest: bool) -> None:
         )
     player.name = cleaned
     player.is_guest = guest
+    db.session.flush()
+
+
+def split_names(typed: str) -> list[str]:
+    """The names in ``typed`` when it looks like several ("Alice, Boris; Cy"): commas,
+    semicolons and new lines separate them. One name (or fewer) gives []."""
+    parts = [part.strip() for part in typed.replace(";", ",").replace("\n", ",").split(",")]
+    names = [part for part in parts if part]
+    return names if len(names) > 1 else []
+
+
+def player_games(player: Player) -> int:
+    """How many games a player (or an entry merged into them) has sat at, finished or not."""
+    return db.session.scalar(select(func.count(Seat.id)).where(Seat.player_id == player.id)) or 0
+
+
+def delete_player(league: League, player: Player) -> None:
+    """Remove an entry typed by mistake. Only one that has never sat at a table: a player's
+    games are history (renaming, marking as a guest or merging keeps them)."""
+    games = player_games(player)
+    if games:
+        raise LeagueError(
+            f"{player.name} has {games} game{'' if games == 1 else 's'} in the league, so the "
+            "entry stays: removing it would change the standings and old score sheets. Rename "
+            "it, mark it as a guest, or merge it with the right entry instead."
+        )
+    # Entries merged into this one have no games left either: they go with it.
+    db.session.execute(delete(Player).where(Player.merged_into_id == player.id))
+    db.session.delete(player)
     db.session.flush()
 
 
@@ -504,7 +539,11 @@ def add_table(
 ) -> Game:
     """Start a table of the night: a game under the league's house rules with the chosen roster
     players and guests, in the order given. A guest's name that matches someone in the league
-    seats that player. Refused when someone is already playing at another table tonight."""
+    seats that player. Refused when someone is already playing at another table tonight.
+
+    The night's row is locked first, so two phones seating the same player at two tables at
+    the same moment cannot both succeed: the second sees the first's table."""
+    lock_row(Night, night.id)
     name = clean_text(table_name, MAX_TABLE_NAME) or next_table_name(night)
     busy = {
         game.table_name.casefold()

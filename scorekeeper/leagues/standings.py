@@ -115,7 +115,7 @@ class LeagueTable:
 
 
 def _ratings_for(method: Method, results: Sequence[SeatResult]) -> dict[Hashable, float] | None:
-    return rating.ratings(results) if method.kind == "rating" else None
+    return rating.ratings(results) if method.spec.ratings else None
 
 
 def league_table(league: League, period: Period = Period()) -> LeagueTable:
@@ -182,7 +182,7 @@ def player_report(league: League, player: Player, period: Period = Period()) -> 
     lines = player_lines(
         results,
         method.placement_points,
-        method.best_nights if method.kind == "points" else None,
+        method.best_nights if method.spec.best_nights else None,
         ratings,
         placed=placed,
     )

@@ -39,9 +39,20 @@ from sqlalchemy import select
 from scorekeeper.extensions import db
 from scorekeeper.leagues import bulk, services
 from scorekeeper.leagues.standings import league_table
-from scorekeeper.models import Game, League, Night, Player, Round, Score, Season, Seat
+from scorekeeper.locks import lock_row
+from scorekeeper.models import (
+    Game,
+    League,
+    LeagueImport,
+    Night,
+    Player,
+    Round,
+    Score,
+    Season,
+    Seat,
+)
 from scorekeeper.rules import HandError, deal_plan, engine_schedule, format_hand, parse_hand
-from scorekeeper.rules.standings import shown
+from scorekeeper.rules.standings import game_placings, shown
 from scorekeeper.safety import clean_text, csv_text, from_spreadsheet_cell
 
 FORMAT = "scorekeeper-league"
@@ -349,9 +360,9 @@ def export_zip(league: League) -> bytes:
     for game in rows["games"]:
         night, _, number = game_info[game.id]
         seats = seats_of[game.id]
-        game_totals = {seat.id: totals[seat.id][0] for seat in seats}
+        places = game_placings({seat.id: totals[seat.id][0] for seat in seats})
         for seat in seats:
-            place = 1 + sum(1 for other in game_totals.values() if other < game_totals[seat.id])
+            place = places[seat.id].place
             games_csv.append(
                 [
                     night.played_on.isoformat(),
@@ -992,8 +1003,22 @@ def _sentence(reasons: list[str]) -> str:
     return text[0].upper() + text[1:] + "."
 
 
-def apply_import(league: League, plan: ImportPlan, device: str) -> bulk.Written:
-    """Write a checked plan: new players, nights, games, rounds and scores (bulk inserts)."""
+def start_confirmed_import(league: League, token: str) -> bool:
+    """Take the league's row lock and say whether the preview ``token`` may still be written
+    (False: it was confirmed already, from this phone or another). Call before reading the
+    file; ``apply_import`` then records the token, so a file is written once per preview."""
+    lock_row(League, league.id)
+    return (
+        db.session.scalars(select(LeagueImport.id).where(LeagueImport.token == token)).first()
+        is None
+    )
+
+
+def apply_import(
+    league: League, plan: ImportPlan, device: str, token: str, filename: str
+) -> bulk.Written:
+    """Write a checked plan: new players, nights, games, rounds and scores (bulk inserts), and
+    record the preview token so the same confirmation can never write twice."""
     assert not plan.problems and plan.fatal is None
     ids = dict(plan.player_ids)
     for name in plan.new_players:
@@ -1049,6 +1074,9 @@ def apply_import(league: League, plan: ImportPlan, device: str) -> bulk.Written:
             )
         specs.append(spec)
     written = bulk.write_nights(league.id, specs, device)
+    db.session.add(
+        LeagueImport(league_id=league.id, token=token, filename=filename[:200], games=written.games)
+    )
     db.session.flush()
     return written
 

@@ -4,21 +4,42 @@ validation and rankings (docs: rules.md). Standard library only; no Flask, no da
 
 from scorekeeper.rules.house import (
     DEAL_PRESETS,
+    HOUSE_RULES,
     PRESET_DESCRIPTIONS,
     RULE_LABELS,
     RULE_OPTIONS,
     CustomDeal,
+    HouseRule,
     HouseRules,
     first_engine_options,
 )
 from scorekeeper.rules.notation import HandError, format_hand, parse_hand, tile_label
-from scorekeeper.rules.ranking import Standing, rank_movement, rank_players, rank_values, winners
+from scorekeeper.rules.ranking import (
+    Criterion,
+    Ranked,
+    Standing,
+    rank_by,
+    rank_movement,
+    rank_players,
+    rank_values,
+    winners,
+)
+from scorekeeper.rules.round_check import (
+    RoundCheck,
+    RoundContext,
+    RoundInput,
+    SeatCheck,
+    SeatInput,
+    check_round,
+)
 from scorekeeper.rules.schedule import (
     DEAL_TABLE,
     PLAYER_LIMITS,
     DealPlan,
     deal_count,
     deal_plan,
+    deal_text,
+    engine_dealt,
     engine_for_round,
     engine_schedule,
     highest_available_engine,
@@ -29,6 +50,7 @@ from scorekeeper.rules.schedule import (
     starter_text,
     suggest_set,
 )
+from scorekeeper.rules.scoreboard import Board, PlayerSummary, RoundResult, scoreboard
 from scorekeeper.rules.scoring import (
     RoundEntry,
     game_totals,
@@ -44,27 +66,45 @@ from scorekeeper.rules.scoring import (
 )
 from scorekeeper.rules.tiles import SETS, DominoSet, Tile
 from scorekeeper.rules.validation import HandEntry, Problem, validate_round
+from scorekeeper.rules.variants import VARIANTS, GameVariant, variant_named
 
 __all__ = [
     "DEAL_PRESETS",
     "DEAL_TABLE",
+    "HOUSE_RULES",
     "PLAYER_LIMITS",
     "PRESET_DESCRIPTIONS",
     "RULE_LABELS",
     "RULE_OPTIONS",
     "SETS",
+    "VARIANTS",
+    "Board",
+    "Criterion",
     "CustomDeal",
     "DealPlan",
     "DominoSet",
+    "GameVariant",
     "HandEntry",
     "HandError",
+    "HouseRule",
     "HouseRules",
+    "PlayerSummary",
     "Problem",
+    "Ranked",
+    "RoundCheck",
+    "RoundContext",
     "RoundEntry",
+    "RoundInput",
+    "RoundResult",
+    "SeatCheck",
+    "SeatInput",
     "Standing",
     "Tile",
+    "check_round",
     "deal_count",
     "deal_plan",
+    "deal_text",
+    "engine_dealt",
     "engine_for_round",
     "engine_schedule",
     "first_engine_options",
@@ -75,6 +115,7 @@ __all__ = [
     "late_joiner_start",
     "max_players",
     "parse_hand",
+    "rank_by",
     "rank_movement",
     "rank_players",
     "rank_values",
@@ -85,6 +126,7 @@ __all__ = [
     "running_totals",
     "score_hand",
     "score_round",
+    "scoreboard",
     "set_score",
     "starter_for_round",
     "starter_text",
@@ -92,5 +134,6 @@ __all__ = [
     "tile_label",
     "tile_score",
     "validate_round",
+    "variant_named",
     "winners",
 ]

@@ -7,7 +7,7 @@ with a one-line explanation so the setup form can be generated from the domain.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, fields
 from types import MappingProxyType
 from typing import Any
@@ -39,108 +39,307 @@ PRESET_DESCRIPTIONS: Mapping[str, str] = MappingProxyType(
     }
 )
 
-END_ON_DOUBLE = ("allowed", "penalty", "double_others")
-ORDERS = ("descending", "ascending", "highest_available")
-START_RULES = ("engine_holder", "rotate", "previous_winner", "left_of_setter")
-TIE_BREAKS = ("co_winners", "chain")
-LATE_JOINERS = ("none", "highest_total")
-DOUBLE_BLANK_VALUES = (0, 25, 50)
-BLANK_HALF_VALUES = (0, 25)
-MARKER_PENALTIES = (0, 5, 10, 25)
-GOING_OUT_BONUSES = (0, -5, -10)
-COPIES = (1, 2)
 #: Extra points for going out on a double under end_on_double="penalty".
 END_ON_DOUBLE_PENALTY = 50
 
-#: Plain labels for the setup form, by field.
-RULE_LABELS: Mapping[str, str] = MappingProxyType(
+
+@dataclass(frozen=True)
+class HouseRule:
+    """A house rule, declared once: its name (the ``HouseRules`` field and the key in the JSON
+    stored with each game), its label, the allowed values each with a one-line explanation (the
+    rule book's default first), where the setup form shows it, how it changes the score (""
+    when it does not), and its line in "Rules in play" (``in_play``; None when another rule's
+    line covers it). The setup form, the league settings, validation, the stored JSON and
+    "Rules in play" all read this declaration."""
+
+    name: str
+    label: str
+    options: tuple[tuple[Any, str], ...]
+    section: str  # "set", "schedule", "scoring", "play", "ties"
+    in_play: Callable[[HouseRules], str | None]
+    scoring: str = ""
+    #: False for max_pip, first_engine and deal_table: checked apart (any set size the rules
+    #: know; a double of the set; a preset or a custom deal).
+    fixed: bool = True
+
+    @property
+    def default(self) -> Any:
+        return self.options[0][0]
+
+    @property
+    def values(self) -> tuple[Any, ...]:
+        return tuple(value for value, _ in self.options)
+
+    def parse(self, text: object) -> Any:
+        """The value a form sent (text) as the rule's own type; raises ValueError when it is
+        not one of the choices."""
+        for value in self.values:
+            if str(value) == str(text):
+                return value
+        raise ValueError(f"{text!r} is not a choice for {self.label.lower()}")
+
+
+def _set_line(rules: HouseRules) -> str:
+    if rules.copies == 1:
+        return f"Set: {set_name(rules.max_pip)}"
+    return f"Set: two {set_name(rules.max_pip)} sets mixed (every tile twice)"
+
+
+def _engines_line(rules: HouseRules) -> str:
+    top = rules.highest_engine
+    rounds = top + 1
+    word = "round" if rounds == 1 else "rounds"
+    short = " (shortened game)" if top < rules.max_pip else ""
+    if rules.order == "descending":
+        return f"Engines: {top}-{top} down to 0-0, {rounds} {word}{short}"
+    if rules.order == "ascending":
+        return f"Engines: 0-0 up to {top}-{top}, {rounds} {word}{short}"
+    return (
+        "Engines: each round the highest double anyone holds that has not been an "
+        f"engine yet, {rounds} {word}{short}"
+    )
+
+
+def _blanks_line(rules: HouseRules) -> str:
+    if rules.blank_half:
+        return (
+            f"Blank halves count {rules.blank_half} each; double blank counts "
+            f"{2 * rules.blank_half}"
+        )
+    return f"Double blank counts {rules.double_blank}"
+
+
+def _deal_line(rules: HouseRules) -> str:
+    if not isinstance(rules.deal_table, str):
+        numbers = ", ".join(f"{p} players {t}" for p, t in rules.deal_table.items())
+        return f"Deal: custom ({numbers})"
+    if rules.copies > 1:
+        return "Deal: computed suggestion (the tables are for one set)"
+    if rules.deal_table == "standard":
+        return "Deal: standard table"
+    if rules.max_pip == PRESET_MAX_PIP:
+        return f"Deal: {rules.deal_table} sheet"
+    return f"Deal: standard table (the {rules.deal_table} sheet is for one double-12 set)"
+
+
+def _line(lines: Mapping[Any, str], name: str) -> Callable[[HouseRules], str]:
+    """The "Rules in play" line of a rule that is one sentence per value."""
+    return lambda rules: lines[getattr(rules, name)]
+
+
+#: Every house rule of rules.md 2.1-2.4, in the order "Rules in play" lists them.
+HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType(
     {
-        "max_pip": "Set",
-        "copies": "Copies of each tile",
-        "double_blank": "Double blank (0-0) left in hand",
-        "blank_half": "Each blank half left in hand",
-        "end_on_double": "Going out on a double",
-        "marker_penalty": "Open-train marker still out at round end",
-        "going_out_bonus": "Going-out bonus",
-        "first_engine": "First engine",
-        "order": "Engine order",
-        "deal_table": "Tiles to deal",
-        "start_rule": "Who starts a round",
-        "tie_break": "Tie for the lowest total",
-        "late_joiner": "A player who joins late",
+        rule.name: rule
+        for rule in (
+            HouseRule(
+                "max_pip",
+                "Set",
+                (
+                    (12, "Double-12: 91 tiles, 13 rounds, 5-8 players (up to 10)"),
+                    (6, "Double-6: 28 tiles, 7 rounds, 2-4 players"),
+                    (9, "Double-9: 55 tiles, 10 rounds, 2-8 players"),
+                    (15, "Double-15: 136 tiles, 16 rounds, 9-12 players"),
+                    (18, "Double-18: 190 tiles, 19 rounds, 13-16 players"),
+                ),
+                "set",
+                _set_line,
+                fixed=False,  # any set check_max_pip allows; these are the form's choices
+            ),
+            HouseRule(
+                "copies",
+                "Copies of each tile",
+                (
+                    (1, "One set"),
+                    (2, "Two identical sets mixed: every tile exists twice"),
+                ),
+                "set",
+                lambda rules: None,  # in the set's line
+            ),
+            HouseRule(
+                "first_engine",
+                "First engine",
+                ((None, "The set's highest double (full game)"),),
+                "schedule",
+                lambda rules: None,  # in the engines' line
+                fixed=False,
+            ),
+            HouseRule(
+                "order",
+                "Engine order",
+                (
+                    ("descending", "Highest double first, down to 0-0"),
+                    ("ascending", "0-0 first, up to the highest double (house option)"),
+                    (
+                        "highest_available",
+                        "Each round the highest double anyone holds that has not been an "
+                        "engine yet",
+                    ),
+                ),
+                "schedule",
+                _engines_line,
+            ),
+            HouseRule(
+                "double_blank",
+                "Double blank (0-0) left in hand",
+                ((0, "Counts 0, like its pips"), (25, "Counts 25"), (50, "Counts 50")),
+                "scoring",
+                _blanks_line,
+                scoring="The 0-0 left in hand counts this instead of 0.",
+            ),
+            HouseRule(
+                "blank_half",
+                "Each blank half left in hand",
+                (
+                    (0, "Counts 0, like its pips"),
+                    (25, "Counts 25 (the double blank then counts 50)"),
+                ),
+                "scoring",
+                lambda rules: None,  # in the double blank's line
+                scoring="Every blank half left in hand counts this; the 0-0 counts it twice "
+                "and the double-blank rule is not added on top.",
+            ),
+            HouseRule(
+                "end_on_double",
+                "Going out on a double",
+                (
+                    ("allowed", "Allowed, no penalty"),
+                    ("penalty", "Allowed, but +50 to the player who does it"),
+                    ("double_others", "The other players' round scores are doubled"),
+                ),
+                "scoring",
+                _line(
+                    {
+                        "allowed": "Going out on a double: allowed, no penalty",
+                        "penalty": f"Going out on a double: +{END_ON_DOUBLE_PENALTY} to the "
+                        "player who does it",
+                        "double_others": "Going out on a double: others' scores doubled",
+                    },
+                    "end_on_double",
+                ),
+                scoring="When a player goes out on a double: +50 to that player, or the "
+                "others' hand scores doubled.",
+            ),
+            HouseRule(
+                "marker_penalty",
+                "Open-train marker still out at round end",
+                (
+                    (0, "No penalty"),
+                    (5, "5 points per marker"),
+                    (10, "10 points per marker"),
+                    (25, "25 points per marker"),
+                ),
+                "scoring",
+                lambda rules: (
+                    f"Open-train markers still out: {rules.marker_penalty} points each"
+                    if rules.marker_penalty
+                    else "Open-train markers still out: no penalty"
+                ),
+                scoring="Added for each marker still out (not doubled).",
+            ),
+            HouseRule(
+                "going_out_bonus",
+                "Going-out bonus",
+                (
+                    (0, "None"),
+                    (-5, "5 points off for the player who goes out"),
+                    (-10, "10 points off for the player who goes out"),
+                ),
+                "scoring",
+                lambda rules: (
+                    f"Going-out bonus: {rules.going_out_bonus} to the player who goes out"
+                    if rules.going_out_bonus
+                    else "Going-out bonus: none"
+                ),
+                scoring="Added to the round score of the player who went out.",
+            ),
+            HouseRule(
+                "deal_table",
+                "Tiles to deal",
+                tuple((name, text) for name, text in PRESET_DESCRIPTIONS.items()),
+                "schedule",
+                _deal_line,
+                fixed=False,
+            ),
+            HouseRule(
+                "start_rule",
+                "Who starts a round",
+                (
+                    (
+                        "rotate",
+                        "Rotate clockwise: the engine is taken out before the deal; the seat "
+                        "chosen for round 1 starts, then the starting seat moves one to the "
+                        "left each round",
+                    ),
+                    (
+                        "engine_holder",
+                        "Whoever holds the engine places it and starts (the engine is "
+                        "shuffled in and dealt)",
+                    ),
+                    ("previous_winner", "The previous round's winner starts"),
+                    ("left_of_setter", "The player left of whoever set the engine starts"),
+                ),
+                "play",
+                _line(
+                    {
+                        "engine_holder": "Who starts: whoever holds the engine",
+                        "rotate": "Who starts: rotates clockwise, one seat to the left each round",
+                        "previous_winner": "Who starts: the previous round's winner",
+                        "left_of_setter": "Who starts: the player left of whoever set the engine",
+                    },
+                    "start_rule",
+                ),
+            ),
+            HouseRule(
+                "tie_break",
+                "Tie for the lowest total",
+                (
+                    ("co_winners", "Players tied for the lowest total are co-winners"),
+                    (
+                        "chain",
+                        "Break ties by most rounds gone out, then lowest worst round, "
+                        "then lowest final round",
+                    ),
+                ),
+                "ties",
+                _line(
+                    {
+                        "co_winners": "Ties: co-winners",
+                        "chain": "Ties: broken by most rounds gone out, then lowest worst "
+                        "round, then lowest final round",
+                    },
+                    "tie_break",
+                ),
+            ),
+            HouseRule(
+                "late_joiner",
+                "A player who joins late",
+                (
+                    ("none", "Starts at 0"),
+                    ("highest_total", "Starts with the highest current total at the table"),
+                ),
+                "play",
+                _line(
+                    {
+                        "none": "Late joiner: starts at 0",
+                        "highest_total": "Late joiner: starts with the highest current total",
+                    },
+                    "late_joiner",
+                ),
+            ),
+        )
     }
 )
 
-#: For each rule field, the allowed values with a one-line explanation (default first).
-#: first_engine also takes any double of the set: see ``first_engine_options``; deal_table "custom"
-#: stands for a mapping players -> tiles typed by the group.
+#: Plain labels for the setup form, by field (read from ``HOUSE_RULES``).
+RULE_LABELS: Mapping[str, str] = MappingProxyType(
+    {name: rule.label for name, rule in HOUSE_RULES.items()}
+)
+#: For each rule field, the allowed values with a one-line explanation (default first), read from
+#: ``HOUSE_RULES``. first_engine also takes any double of the set: see ``first_engine_options``;
+#: deal_table "custom" stands for a mapping players -> tiles typed by the group.
 RULE_OPTIONS: Mapping[str, tuple[tuple[Any, str], ...]] = MappingProxyType(
-    {
-        "max_pip": (
-            (12, "Double-12: 91 tiles, 13 rounds, 5-8 players (up to 10)"),
-            (6, "Double-6: 28 tiles, 7 rounds, 2-4 players"),
-            (9, "Double-9: 55 tiles, 10 rounds, 2-8 players"),
-            (15, "Double-15: 136 tiles, 16 rounds, 9-12 players"),
-            (18, "Double-18: 190 tiles, 19 rounds, 13-16 players"),
-        ),
-        "copies": (
-            (1, "One set"),
-            (2, "Two identical sets mixed: every tile exists twice"),
-        ),
-        "double_blank": (
-            (0, "Counts 0, like its pips"),
-            (25, "Counts 25"),
-            (50, "Counts 50"),
-        ),
-        "blank_half": (
-            (0, "Counts 0, like its pips"),
-            (25, "Counts 25 (the double blank then counts 50)"),
-        ),
-        "end_on_double": (
-            ("allowed", "Allowed, no penalty"),
-            ("penalty", "Allowed, but +50 to the player who does it"),
-            ("double_others", "The other players' round scores are doubled"),
-        ),
-        "marker_penalty": (
-            (0, "No penalty"),
-            (5, "5 points per marker"),
-            (10, "10 points per marker"),
-            (25, "25 points per marker"),
-        ),
-        "going_out_bonus": (
-            (0, "None"),
-            (-5, "5 points off for the player who goes out"),
-            (-10, "10 points off for the player who goes out"),
-        ),
-        "first_engine": ((None, "The set's highest double (full game)"),),
-        "order": (
-            ("descending", "Highest double first, down to 0-0"),
-            ("ascending", "0-0 first, up to the highest double (house option)"),
-            (
-                "highest_available",
-                "Each round the highest double anyone holds that has not been an engine yet",
-            ),
-        ),
-        "deal_table": tuple((name, text) for name, text in PRESET_DESCRIPTIONS.items()),
-        "start_rule": (
-            ("engine_holder", "Whoever holds the engine places it and starts"),
-            ("rotate", "Rotate clockwise: the starting seat moves one to the left each round"),
-            ("previous_winner", "The previous round's winner starts"),
-            ("left_of_setter", "The player left of whoever set the engine starts"),
-        ),
-        "tie_break": (
-            ("co_winners", "Players tied for the lowest total are co-winners"),
-            (
-                "chain",
-                "Break ties by most rounds gone out, then lowest worst round, "
-                "then lowest final round",
-            ),
-        ),
-        "late_joiner": (
-            ("none", "Starts at 0"),
-            ("highest_total", "Starts with the highest current total at the table"),
-        ),
-    }
+    {name: rule.options for name, rule in HOUSE_RULES.items()}
 )
 
 
@@ -267,18 +466,15 @@ class HouseRules:
     first_engine: int | None = None
     order: str = "descending"
     deal_table: str | Mapping[int, int] = "standard"
-    start_rule: str = "engine_holder"
+    start_rule: str = "rotate"
     tie_break: str = "co_winners"
     late_joiner: str = "none"
 
     def __post_init__(self) -> None:
         check_max_pip(self.max_pip)
-        _choice("copies", self.copies, COPIES)
-        _choice("double_blank", self.double_blank, DOUBLE_BLANK_VALUES)
-        _choice("blank_half", self.blank_half, BLANK_HALF_VALUES)
-        _choice("end_on_double", self.end_on_double, END_ON_DOUBLE)
-        _choice("marker_penalty", self.marker_penalty, MARKER_PENALTIES)
-        _choice("going_out_bonus", self.going_out_bonus, GOING_OUT_BONUSES)
+        for rule in HOUSE_RULES.values():
+            if rule.fixed:
+                _choice(rule.name, getattr(self, rule.name), rule.values)
         if self.first_engine is not None and (
             not _is_int(self.first_engine) or not 0 <= self.first_engine <= self.max_pip
         ):
@@ -286,10 +482,6 @@ class HouseRules:
                 f"first_engine must be None or a double of the set (0 to {self.max_pip}), "
                 f"got {self.first_engine!r}"
             )
-        _choice("order", self.order, ORDERS)
-        _choice("start_rule", self.start_rule, START_RULES)
-        _choice("tie_break", self.tie_break, TIE_BREAKS)
-        _choice("late_joiner", self.late_joiner, LATE_JOINERS)
 
         deal = _normalise_deal(self.deal_table)
         if isinstance(deal, str):
@@ -351,84 +543,6 @@ class HouseRules:
         return cls(**dict(data))
 
     def describe(self) -> list[str]:
-        """The "Rules in play" lines shown on the scoreboard, in plain language."""
-        lines: list[str] = []
-        if self.copies == 1:
-            lines.append(f"Set: {set_name(self.max_pip)}")
-        else:
-            lines.append(f"Set: two {set_name(self.max_pip)} sets mixed (every tile twice)")
-
-        top = self.highest_engine
-        rounds = top + 1
-        word = "round" if rounds == 1 else "rounds"
-        short = " (shortened game)" if top < self.max_pip else ""
-        if self.order == "descending":
-            lines.append(f"Engines: {top}-{top} down to 0-0, {rounds} {word}{short}")
-        elif self.order == "ascending":
-            lines.append(f"Engines: 0-0 up to {top}-{top}, {rounds} {word}{short}")
-        else:
-            lines.append(
-                "Engines: each round the highest double anyone holds that has not been an "
-                f"engine yet, {rounds} {word}{short}"
-            )
-
-        if self.blank_half:
-            lines.append(
-                f"Blank halves count {self.blank_half} each; double blank counts "
-                f"{2 * self.blank_half}"
-            )
-        else:
-            lines.append(f"Double blank counts {self.double_blank}")
-
-        lines.append(
-            {
-                "allowed": "Going out on a double: allowed, no penalty",
-                "penalty": f"Going out on a double: +{END_ON_DOUBLE_PENALTY} to the player who "
-                "does it",
-                "double_others": "Going out on a double: others' scores doubled",
-            }[self.end_on_double]
-        )
-        if self.marker_penalty:
-            lines.append(f"Open-train markers still out: {self.marker_penalty} points each")
-        else:
-            lines.append("Open-train markers still out: no penalty")
-        if self.going_out_bonus:
-            lines.append(f"Going-out bonus: {self.going_out_bonus} to the player who goes out")
-        else:
-            lines.append("Going-out bonus: none")
-
-        if isinstance(self.deal_table, str):
-            if self.copies > 1:
-                lines.append("Deal: computed suggestion (the tables are for one set)")
-            elif self.deal_table == "standard":
-                lines.append("Deal: standard table")
-            elif self.max_pip == PRESET_MAX_PIP:
-                lines.append(f"Deal: {self.deal_table} sheet")
-            else:
-                lines.append(
-                    f"Deal: standard table (the {self.deal_table} sheet is for one double-12 set)"
-                )
-        else:
-            numbers = ", ".join(f"{p} players {t}" for p, t in self.deal_table.items())
-            lines.append(f"Deal: custom ({numbers})")
-
-        lines.append(
-            {
-                "engine_holder": "Who starts: whoever holds the engine",
-                "rotate": "Who starts: rotates clockwise, one seat to the left each round",
-                "previous_winner": "Who starts: the previous round's winner",
-                "left_of_setter": "Who starts: the player left of whoever set the engine",
-            }[self.start_rule]
-        )
-        if self.tie_break == "co_winners":
-            lines.append("Ties: co-winners")
-        else:
-            lines.append(
-                "Ties: broken by most rounds gone out, then lowest worst round, "
-                "then lowest final round"
-            )
-        if self.late_joiner == "highest_total":
-            lines.append("Late joiner: starts with the highest current total")
-        else:
-            lines.append("Late joiner: starts at 0")
-        return lines
+        """The "Rules in play" lines shown on the scoreboard, in plain language: each rule's
+        declared line (``HOUSE_RULES``), in order."""
+        return [line for rule in HOUSE_RULES.values() if (line := rule.in_play(self))]

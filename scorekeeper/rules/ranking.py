@@ -1,28 +1,154 @@
-"""Ranking players in a game (rules.md 2.4) with helpers shared by the league standings (6).
+"""Ranking: the one engine behind a table's ranks (rules.md 2.4) and a league's standings (6).
 
-Standard competition ranking: equal values share a rank and the next rank skips (1, 1, 3).
-Mexican Train: the lowest total wins. The points games of rules.md 5 rank the highest first
-(``lower_is_better=False``).
+Standard competition ranking: things equal on every step of the chain share a rank and the next
+rank skips (1, 1, 3). A chain is a list of criteria: the first ranks, the later ones break ties
+in order. Mexican Train ranks the lowest total first; the points games of rules.md 5 rank the
+highest first (``lower_is_better=False``).
+
+The engine (``rank_by``) says, for each place, which criterion decided it against the place
+above and the place below; a table and a league put that into words differently
+(``game_note`` here, ``league_note`` in ``rules.standings``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, TypeVar
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Generic, TypeVar
 
 from scorekeeper.rules.house import HouseRules
 
 P = TypeVar("P", bound=Hashable)
+T = TypeVar("T")
 Number = int | float
 
 _DEFAULT_RULES = HouseRules()
 
 
 @dataclass(frozen=True)
+class Criterion(Generic[T]):
+    """One step of a ranking: ``label`` in plain words ("more wins"), the value it compares,
+    and whether higher is better. ``name`` is what the value is called in a note: "wins" in
+    "ahead on wins: 5 to 3"."""
+
+    label: str
+    value: Callable[[T], Any]
+    higher_is_better: bool
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """How a tie on the first criterion was decided against a neighbouring place: by
+    ``criterion``, this place's value ``mine`` against the neighbour's ``theirs``."""
+
+    criterion: Criterion[Any]
+    mine: Any
+    theirs: Any
+
+
+@dataclass(frozen=True)
+class Ranked(Generic[T]):
+    """A ranked thing: ``rank`` is shared by things level on the whole chain (``tied``);
+    ``value`` is the first criterion's value; ``above`` / ``below`` say how a tie on it with
+    the neighbouring place was decided (None: no tie there); ``note`` puts it into words."""
+
+    item: T
+    rank: int
+    tied: bool
+    value: Any
+    above: Decision | None = None
+    below: Decision | None = None
+    note: str = ""
+
+    @property
+    def line(self) -> T:
+        """The league's name for the ranked item (a ``PlayerLine``)."""
+        return self.item
+
+
+def _refine(
+    block: list[T], chain: Sequence[Criterion[T]], index: int
+) -> tuple[list[list[T]], list[int]]:
+    """Split a block level on ``chain[:index]`` by the criteria from ``index`` on. Returns the
+    ordered groups and, for each boundary between consecutive groups, the index of the criterion
+    that decided it. A criterion with no value (None) for someone in the block is skipped for
+    that block: missing data decides nothing."""
+    if len(block) == 1 or index >= len(chain):
+        return [block], []
+    criterion = chain[index]
+    values = [criterion.value(item) for item in block]
+    if any(value is None for value in values):
+        return _refine(block, chain, index + 1)
+    groups: list[list[T]] = []
+    boundaries: list[int] = []
+    for position, value in enumerate(sorted(set(values), reverse=criterion.higher_is_better)):
+        sub_groups, sub_boundaries = _refine(
+            [item for item, mine in zip(block, values, strict=True) if mine == value],
+            chain,
+            index + 1,
+        )
+        if position:
+            boundaries.append(index)
+        groups.extend(sub_groups)
+        boundaries.extend(sub_boundaries)
+    return groups, boundaries
+
+
+def rank_by(
+    items: Iterable[T],
+    chain: Sequence[Criterion[T]],
+    order: Callable[[T], Any] | None = None,
+    note: Callable[[Ranked[T]], str] | None = None,
+) -> list[Ranked[T]]:
+    """Rank ``items`` by ``chain[0]``, breaking ties by the later criteria in order. Items equal
+    on every criterion share a rank and the next rank skips. ``order`` only orders items within
+    a shared rank (for display, such as by name); ``note`` words each place's ties."""
+    listed = list(items)
+    if order is not None:
+        listed.sort(key=order)
+    groups, boundaries = _refine(listed, chain, 0) if listed else ([], [])
+
+    def decided(mine: T, theirs: T, boundary: int) -> Decision | None:
+        if boundary == 0:  # apart on the first criterion: no tie to break
+            return None
+        criterion = chain[boundary]
+        return Decision(criterion, criterion.value(mine), criterion.value(theirs))
+
+    ranked: list[Ranked[T]] = []
+    place = 1
+    for index, group in enumerate(groups):
+        first = group[0]
+        above = decided(first, groups[index - 1][0], boundaries[index - 1]) if index else None
+        below = (
+            decided(first, groups[index + 1][0], boundaries[index])
+            if index + 1 < len(groups)
+            else None
+        )
+        for item in group:
+            entry = Ranked(item, place, len(group) > 1, chain[0].value(item), above, below)
+            if note is not None:
+                entry = replace(entry, note=note(entry))
+            ranked.append(entry)
+        place += len(group)
+    return ranked
+
+
+def rank_values(values: Mapping[P, Number], lower_is_better: bool = True) -> dict[P, int]:
+    """Standard competition ranks of ``values``: equal values share a rank, the next rank skips
+    (totals 10, 10, 12 -> ranks 1, 1, 3)."""
+    value = Criterion("value", lambda player: values[player], not lower_is_better)
+    return {entry.item: entry.rank for entry in rank_by(values, [value])}
+
+
+# --------------------------------------------------------------------------------------------
+# A game's table
+
+
+@dataclass(frozen=True)
 class Standing:
-    """One line of a ranking: ``rank`` is shared by tied players (``tied`` True); ``note`` says how
-    a tie was broken or that it stands ("" when there was no tie)."""
+    """One line of a game's ranking: ``rank`` is shared by tied players (``tied`` True); ``note``
+    says how a tie was broken or that it stands ("" when there was no tie)."""
 
     player: Any
     total: Number
@@ -32,74 +158,76 @@ class Standing:
 
 
 @dataclass(frozen=True)
-class _Step:
-    label: str
-    value: Callable[[Any], Number | None]
-    higher_is_better: bool
+class GameLine:
+    """What the game's tie-break chain compares for one player."""
+
+    player: Any
+    total: Number
+    went_out: int
+    worst: Number | None  # None: no rounds known for this player
+    final: Number | None
 
 
-def rank_values(values: Mapping[P, Number], lower_is_better: bool = True) -> dict[P, int]:
-    """Standard competition ranks of ``values``: equal values share a rank, the next rank skips
-    (totals 10, 10, 12 -> ranks 1, 1, 3)."""
-    ordered = sorted(values.values(), reverse=not lower_is_better)
-    first_place: dict[Number, int] = {}
-    for index, value in enumerate(ordered):
-        first_place.setdefault(value, index + 1)
-    return {player: first_place[value] for player, value in values.items()}
-
-
-def _chain_steps(
-    round_scores: Mapping[Any, Sequence[Number]] | None,
-    went_out_counts: Mapping[Any, int] | None,
-    lower_is_better: bool,
-) -> list[_Step]:
-    steps: list[_Step] = []
-    if went_out_counts is not None:
-        steps.append(_Step("rounds gone out", lambda p: went_out_counts.get(p, 0), True))
-    if round_scores is not None:
-
-        def worst(player: Any) -> Number | None:
-            scores = round_scores.get(player)
-            if not scores:
-                return None
-            return max(scores) if lower_is_better else min(scores)
-
-        def final(player: Any) -> Number | None:
-            scores = round_scores.get(player)
-            return scores[-1] if scores else None
-
-        steps.append(_Step("worst round", worst, not lower_is_better))
-        steps.append(_Step("final round", final, not lower_is_better))
-    return steps
-
-
-def _refine(block: list[Any], steps: list[_Step], index: int) -> tuple[list[list[Any]], list[int]]:
-    """Split a tied block by the tie-break steps from ``index`` on. Returns the ordered sub-blocks
-    and, for each boundary between consecutive sub-blocks, the step that decided it."""
-    if len(block) == 1 or index >= len(steps):
-        return [block], []
-    step = steps[index]
-    values = {player: step.value(player) for player in block}
-    if any(value is None for value in values.values()):
-        return _refine(block, steps, index + 1)
-    distinct = sorted({v for v in values.values() if v is not None}, reverse=step.higher_is_better)
-    blocks: list[list[Any]] = []
-    boundaries: list[int] = []
-    for position, value in enumerate(distinct):
-        sub_blocks, sub_boundaries = _refine(
-            [player for player in block if values[player] == value], steps, index + 1
-        )
-        if position:
-            boundaries.append(index)
-        blocks.extend(sub_blocks)
-        boundaries.extend(sub_boundaries)
-    return blocks, boundaries
-
-
-def _fmt(value: Number | None) -> str:
+def _fmt(value: Any) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)
+
+
+def game_chain(
+    rules: HouseRules,
+    has_rounds: bool,
+    has_went_out: bool,
+    lower_is_better: bool = True,
+) -> list[Criterion[GameLine]]:
+    """A game's ranking chain (rules.md 2.4): the total; then, when ``rules.tie_break`` is
+    "chain", most rounds gone out, the lowest worst round and the lowest final round (the
+    highest for points games), leaving out steps whose data is missing."""
+    chain: list[Criterion[GameLine]] = [
+        Criterion("total", lambda line: line.total, not lower_is_better, "total")
+    ]
+    if rules.tie_break != "chain":
+        return chain
+    if has_went_out:
+        chain.append(
+            Criterion("most rounds gone out", lambda line: line.went_out, True, "rounds gone out")
+        )
+    if has_rounds:
+        chain.append(
+            Criterion(
+                "lowest worst round", lambda line: line.worst, not lower_is_better, "worst round"
+            )
+        )
+        chain.append(
+            Criterion(
+                "lowest final round", lambda line: line.final, not lower_is_better, "final round"
+            )
+        )
+    return chain
+
+
+def game_note(entry: Ranked[GameLine], chain_rule: bool) -> str:
+    """A table's tie note: "tied on 40" (co-winners), or with the chain "tied on 40; ahead on
+    rounds gone out: 3 to 1", and "tied on 40 after every tie-break" when it still stands."""
+    total = _fmt(entry.item.total)
+    if not chain_rule:
+        return f"tied on {total}" if entry.tied else ""
+    notes = []
+    if entry.above:
+        notes.append(
+            f"behind on {entry.above.criterion.name}: "
+            f"{_fmt(entry.above.mine)} to {_fmt(entry.above.theirs)}"
+        )
+    if entry.below:
+        notes.append(
+            f"ahead on {entry.below.criterion.name}: "
+            f"{_fmt(entry.below.mine)} to {_fmt(entry.below.theirs)}"
+        )
+    if entry.tied:
+        notes.append(f"tied on {total} after every tie-break")
+    if not notes:
+        return ""
+    return ("" if entry.tied else f"tied on {total}; ") + "; ".join(notes)
 
 
 def rank_players(
@@ -121,50 +249,32 @@ def rank_players(
     skipping a step whose data is missing. The note says which step decided ("ahead on rounds
     gone out: 3 to 1"); players still level after every step keep sharing the rank.
     """
-    order = list(totals)
-    ordered = sorted(order, key=lambda p: totals[p], reverse=not lower_is_better)
-    chain = rules.tie_break == "chain"
-    steps = _chain_steps(round_scores, went_out_counts, lower_is_better) if chain else []
-
-    standings: list[Standing] = []
-    start = 0
-    while start < len(ordered):
-        end = start
-        while end < len(ordered) and totals[ordered[end]] == totals[ordered[start]]:
-            end += 1
-        group = ordered[start:end]
-        total_text = _fmt(totals[group[0]])
-        if len(group) == 1:
-            standings.append(Standing(group[0], totals[group[0]], start + 1, False, ""))
-        elif not chain:
-            for player in group:
-                standings.append(
-                    Standing(player, totals[player], start + 1, True, f"tied on {total_text}")
-                )
-        else:
-            blocks, boundaries = _refine(group, steps, 0)
-            place = start
-            for number, block in enumerate(blocks):
-                notes: list[str] = []
-                if number > 0:
-                    step = steps[boundaries[number - 1]]
-                    mine, theirs = step.value(block[0]), step.value(blocks[number - 1][0])
-                    notes.append(f"behind on {step.label}: {_fmt(mine)} to {_fmt(theirs)}")
-                if number < len(blocks) - 1:
-                    step = steps[boundaries[number]]
-                    mine, theirs = step.value(block[0]), step.value(blocks[number + 1][0])
-                    notes.append(f"ahead on {step.label}: {_fmt(mine)} to {_fmt(theirs)}")
-                if len(block) > 1:
-                    notes.append(f"tied on {total_text} after every tie-break")
-                note = f"tied on {total_text}; " if len(block) == 1 else ""
-                note += "; ".join(notes)
-                for player in block:
-                    standings.append(
-                        Standing(player, totals[player], place + 1, len(block) > 1, note)
-                    )
-                place += len(block)
-        start = end
-    return standings
+    lines = []
+    for player in totals:
+        scores = list(round_scores.get(player, ())) if round_scores is not None else []
+        lines.append(
+            GameLine(
+                player=player,
+                total=totals[player],
+                went_out=went_out_counts.get(player, 0) if went_out_counts is not None else 0,
+                worst=(max(scores) if lower_is_better else min(scores)) if scores else None,
+                final=scores[-1] if scores else None,
+            )
+        )
+    chain = game_chain(
+        rules, round_scores is not None, went_out_counts is not None, lower_is_better
+    )
+    position = {player: index for index, player in enumerate(totals)}
+    chain_rule = rules.tie_break == "chain"
+    return [
+        Standing(entry.item.player, entry.item.total, entry.rank, entry.tied, entry.note)
+        for entry in rank_by(
+            lines,
+            chain,
+            order=lambda line: position[line.player],
+            note=lambda entry: game_note(entry, chain_rule),
+        )
+    ]
 
 
 def winners(standings: Sequence[Standing]) -> list[Any]:

@@ -319,7 +319,9 @@ def starter_text(
     engine_holder: int | None = None,
     engine_setter: int | None = None,
 ) -> str:
-    """Who starts, as a sentence: "Ann starts", "Whoever holds the 9-9 starts"."""
+    """Who starts, as a sentence that is true at the table: "Ann starts", "Whoever holds the
+    9-9 places it and starts". Under "engine_holder" the engine is dealt with the other tiles
+    (see ``deal_text``), so somebody can hold it."""
     seat = starter_for_round(
         round_number,
         players,
@@ -330,15 +332,50 @@ def starter_text(
         engine_setter=engine_setter,
     )
     tile = f"the {engine}-{engine}" if engine is not None else "the engine"
+    rule = rules.start_rule
     if seat is not None:
-        if rules.start_rule == "engine_holder":
+        if rule == "engine_holder":
             return f"{players[seat]} holds {tile} and starts"
+        if rule == "previous_winner" and round_number > 1:
+            return f"{players[seat]} starts (won round {round_number - 1})"
         return f"{players[seat]} starts"
-    if rules.start_rule == "engine_holder":
-        return f"Whoever holds {tile} starts"
-    if rules.start_rule == "previous_winner":
-        return "The winner of the previous round starts"
-    return "The player left of whoever sets the engine starts"
+    if rule == "engine_holder":
+        return (
+            f"Whoever holds {tile} places it in the hub and starts; if nobody has it, "
+            "everyone draws one tile in turn until it turns up"
+        )
+    if rule == "previous_winner":
+        return f"Round {round_number - 1} had more than one winner: one of them starts"
+    return "The player left of whoever sets the engine in the hub starts"
+
+
+def engine_dealt(rules: HouseRules) -> bool:
+    """True when the engine is shuffled in and dealt (someone finds it in their hand): when each
+    round's engine is the highest double anyone holds, or when whoever holds the engine starts.
+    Otherwise the engine is taken out before the deal (rules.md 2.2, 2.3)."""
+    return rules.order == "highest_available" or rules.start_rule == "engine_holder"
+
+
+def deal_text(plan: DealPlan, rules: HouseRules = _DEFAULT_RULES, engine: int | None = None) -> str:
+    """What to do before a round, as one sentence: take the engine out (or not), shuffle, deal.
+    The deal tables count the boneyard with the engine held out, so when the engine is dealt
+    the boneyard holds one tile more until someone places it."""
+    each = f"deal {plan.tiles_each} each"
+    if rules.order == "highest_available" or engine is None:
+        return (
+            f"Shuffle all the tiles, {each}; {plan.boneyard + 1} stay in the boneyard. "
+            "The highest double anyone holds that has not been an engine yet is this round's "
+            "engine: whoever holds it places it in the hub"
+        )
+    if engine_dealt(rules):
+        return (
+            f"Shuffle all the tiles, the {engine}-{engine} too, {each}; "
+            f"{plan.boneyard + 1} stay in the boneyard"
+        )
+    return (
+        f"Take out the {engine}-{engine} and put it in the hub, shuffle, {each}; "
+        f"{plan.boneyard} stay in the boneyard"
+    )
 
 
 def seats_in_order(players: Sequence[str], starter: int) -> list[str]:

@@ -38,18 +38,12 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-METHODS = ("average", "wins", "points", "rating")
+from scorekeeper.rules.ranking import Criterion, Ranked, rank_by
+
 DEFAULT_PLACEMENT_POINTS = (5, 3, 2, 1)
 DEFAULT_MIN_GAMES = 3
 MAX_PLACEMENT_PLACES = 16
 MAX_PLACEMENT_VALUE = 1000
-
-METHOD_NAMES = {
-    "average": "Average game total",
-    "wins": "Wins",
-    "points": "Placement points",
-    "rating": "Skill rating",
-}
 
 
 class SeatResult(NamedTuple):
@@ -86,7 +80,7 @@ class Method:
     best_nights: int | None = None
 
     def __post_init__(self) -> None:
-        if self.kind not in METHODS:
+        if self.kind not in METHOD_REGISTRY:
             raise ValueError(f"Unknown ranking method {self.kind!r}.")
         if self.min_games < 1:
             raise ValueError("The minimum number of games is at least 1.")
@@ -94,6 +88,11 @@ class Method:
             raise ValueError("The share of nights is a percentage from 0 to 100.")
         if self.best_nights is not None and self.best_nights < 1:
             raise ValueError("Best N nights needs N of at least 1.")
+
+    @property
+    def spec(self) -> StandingsMethod:
+        """The declaration of this ranking method (``METHOD_REGISTRY``)."""
+        return METHOD_REGISTRY[self.kind]
 
 
 # --------------------------------------------------------------------------------------------
@@ -283,82 +282,34 @@ def player_lines(
 # Ranking with a written-down tie-break chain
 
 
-@dataclass(frozen=True)
-class Criterion:
-    """One step of a ranking: ``label`` in plain words ("more wins"), the shown value of a line,
-    and whether higher is better."""
-
-    label: str
-    value: Callable[[PlayerLine], Decimal | int]
-    higher_is_better: bool
-    name: str = ""  # what the value is called in a note: "wins" in "ahead on wins: 5 to 3"
-
-
-@dataclass(frozen=True)
-class Ranked:
-    """A ranked line: ``rank`` is shared by players level after the whole chain (``tied``);
-    ``value`` is the shown ranking value; ``note`` says how a tie with the place above was
-    decided, or that the place is shared."""
-
-    line: PlayerLine
-    rank: int
-    tied: bool
-    value: Decimal | int
-    note: str = ""
+def league_note(entry: Ranked[PlayerLine]) -> str:
+    """A league table's tie note: how a tie with the place above was decided, or that the place
+    is shared."""
+    notes: list[str] = []
+    if entry.above is not None:
+        step = entry.above.criterion
+        notes.append(
+            f"Level on {entry.value} with the place above; decided by "
+            f"{step.name or step.label}: {entry.above.mine} to {entry.above.theirs}."
+        )
+    if entry.tied:
+        notes.append("Level on every tie-break: the place is shared.")
+    return " ".join(notes)
 
 
-def _sort_key(line: PlayerLine, chain: Sequence[Criterion]) -> tuple[Any, ...]:
-    key: list[Any] = []
-    for criterion in chain:
-        value = criterion.value(line)
-        key.append(-value if criterion.higher_is_better else value)
-    return tuple(key)
-
-
-def _fmt(value: Decimal | int) -> str:
-    return f"{value}"
-
-
-def rank_by(
+def rank_lines(
     lines: Iterable[PlayerLine],
-    chain: Sequence[Criterion],
+    chain: Sequence[Criterion[PlayerLine]],
     order: Callable[[Any], Any] | None = None,
-) -> list[Ranked]:
-    """Rank lines by ``chain[0]``, breaking ties by the later criteria in order. Lines equal on
-    every criterion share a rank and the next rank skips. ``order`` only orders players within
-    a shared rank (for display, such as by name)."""
-    keyed = [(_sort_key(line, chain), line) for line in lines]
-    keyed.sort(key=lambda pair: (pair[0], order(pair[1].player) if order else 0))
-    ranked: list[Ranked] = []
-    start = 0
-    groups: list[list[tuple[tuple[Any, ...], PlayerLine]]] = []
-    while start < len(keyed):
-        end = start
-        while end < len(keyed) and keyed[end][0] == keyed[start][0]:
-            end += 1
-        groups.append(keyed[start:end])
-        start = end
-    place = 1
-    for index, group in enumerate(groups):
-        line = group[0][1]
-        primary = chain[0].value(line)
-        notes: list[str] = []
-        if index > 0:
-            above = groups[index - 1][0][1]
-            if chain[0].value(above) == primary:
-                step = next(c for c in chain[1:] if c.value(line) != c.value(above))
-                notes.append(
-                    f"Level on {_fmt(primary)} with the place above; decided by "
-                    f"{step.name or step.label}: {_fmt(step.value(line))} to "
-                    f"{_fmt(step.value(above))}."
-                )
-        if len(group) > 1:
-            notes.append("Level on every tie-break: the place is shared.")
-        note = " ".join(notes)
-        for _, member in group:
-            ranked.append(Ranked(member, place, len(group) > 1, primary, note))
-        place += len(group)
-    return ranked
+) -> list[Ranked[PlayerLine]]:
+    """Rank player lines with ``chain`` (the one ranking engine, ``rules.ranking.rank_by``);
+    ``order`` orders players within a shared rank."""
+    return rank_by(
+        lines,
+        chain,
+        order=(lambda line: order(line.player)) if order else None,
+        note=league_note,
+    )
 
 
 def _average(line: PlayerLine) -> Decimal:
@@ -375,19 +326,16 @@ def _rating(line: PlayerLine) -> Decimal:
     return value if value is not None else Decimal("-Infinity")
 
 
-AVERAGE = Criterion("lowest average game total", _average, False, "average")
-WINS = Criterion("more wins", lambda line: line.wins, True, "wins")
-MORE_GAMES = Criterion("more games played", lambda line: line.games, True, "games")
-FEWER_GAMES = Criterion("fewer games played", lambda line: line.games, False, "games")
-POINTS = Criterion("most placement points", _points, True, "points")
-RATING = Criterion("highest skill rating", _rating, True, "rating")
-
-CHAINS: Mapping[str, tuple[Criterion, ...]] = {
-    "average": (AVERAGE, MORE_GAMES, WINS),
-    "wins": (WINS, FEWER_GAMES, AVERAGE),
-    "points": (POINTS, WINS, AVERAGE),
-    "rating": (RATING, MORE_GAMES, WINS),
-}
+AVERAGE: Criterion[PlayerLine] = Criterion("lowest average game total", _average, False, "average")
+WINS: Criterion[PlayerLine] = Criterion("more wins", lambda line: line.wins, True, "wins")
+MORE_GAMES: Criterion[PlayerLine] = Criterion(
+    "more games played", lambda line: line.games, True, "games"
+)
+FEWER_GAMES: Criterion[PlayerLine] = Criterion(
+    "fewer games played", lambda line: line.games, False, "games"
+)
+POINTS: Criterion[PlayerLine] = Criterion("most placement points", _points, True, "points")
+RATING: Criterion[PlayerLine] = Criterion("highest skill rating", _rating, True, "rating")
 
 
 def min_games_needed(method: Method, nights_held: int) -> int:
@@ -411,48 +359,131 @@ class Standings:
     tie_break_text: str
 
 
-def method_text(method: Method, min_games: int, nights_held: int) -> str:
-    """The ranking method in one or two plain sentences."""
-    if method.kind == "average":
-        text = (
-            "Ranked by average game total: a player's game totals added up and divided by "
-            "their number of games. The lowest average leads."
+def _explain_average(method: Method, min_games: int, nights_held: int) -> str:
+    text = (
+        "Ranked by average game total: a player's game totals added up and divided by "
+        "their number of games. The lowest average leads."
+    )
+    need = f"{min_games} game{'s' if min_games != 1 else ''}"
+    if method.min_nights_percent:
+        return text + (
+            f" Only players with at least {need} are ranked ({method.min_games} or "
+            f"{method.min_nights_percent}% of the {nights_held} nights held, whichever is "
+            "more)."
         )
-        need = f"{min_games} game{'s' if min_games != 1 else ''}"
-        if method.min_nights_percent:
-            text += (
-                f" Only players with at least {need} are ranked ({method.min_games} or "
-                f"{method.min_nights_percent}% of the {nights_held} nights held, whichever is "
-                "more)."
-            )
-        else:
-            text += f" Only players with at least {need} are ranked."
-        return text
-    if method.kind == "wins":
-        return (
-            "Ranked by wins: the lowest total at a table wins the game; players who tie for "
-            "the lowest total each get a win."
+    return text + f" Only players with at least {need} are ranked."
+
+
+def _explain_wins(method: Method, min_games: int, nights_held: int) -> str:
+    return (
+        "Ranked by wins: the lowest total at a table wins the game; players who tie for "
+        "the lowest total each get a win."
+    )
+
+
+def _explain_points(method: Method, min_games: int, nights_held: int) -> str:
+    points = placement_points_text(method.placement_points)
+    text = (
+        f"Ranked by placement points, for every game: {points}. "
+        "Players who tie at a table share the points of the places they cover."
+    )
+    if method.best_nights:
+        return text + (
+            f" Only each player's best {method.best_nights} nights count "
+            f"(best {method.best_nights} of {nights_held})."
         )
-    if method.kind == "points":
-        points = placement_points_text(method.placement_points)
-        text = (
-            f"Ranked by placement points, for every game: {points}. "
-            "Players who tie at a table share the points of the places they cover."
-        )
-        if method.best_nights:
-            text += (
-                f" Only each player's best {method.best_nights} nights count "
-                f"(best {method.best_nights} of {nights_held})."
-            )
-        else:
-            text += " Every game counts."
-        return text
+    return text + " Every game counts."
+
+
+def _explain_rating(method: Method, min_games: int, nights_held: int) -> str:
     return (
         "Ranked by skill rating (OpenSkill, Plackett-Luce): everyone starts equal, and after "
         "every game the rating moves by where you finished and how strong the others at your "
         "table were. It is shown as a careful estimate (skill minus three times its "
         "uncertainty), so it grows as you play more games."
     )
+
+
+@dataclass(frozen=True)
+class StandingsMethod:
+    """A way to rank a league, declared once: its name (stored with the league), its label and
+    one-line choice for the settings form, its ranking chain (the first criterion ranks, the
+    others break ties), how a value is shown ("12 wins"), how it is explained in words, and
+    what it needs: a minimum number of games, best-N-nights placement points, ratings."""
+
+    name: str
+    label: str
+    choice: str
+    chain: tuple[Criterion[PlayerLine], ...]
+    unit: str  # "average", "win", "points", "rating": shown after the value
+    explain: Callable[[Method, int, int], str]
+    minimum_games: bool = False
+    best_nights: bool = False
+    ratings: bool = False
+
+    def value_text(self, value: Any) -> str:
+        """A ranking value in words: "average 85.3", "12 wins", "24 points", "rating 21.4"."""
+        if self.unit == "win":
+            return f"{value} win{'' if value == 1 else 's'}"
+        if self.unit == "points":
+            number = f"{value}"
+            number = number[:-2] if number.endswith(".0") else number
+            return f"{number} points"
+        return f"{self.unit} {value}"
+
+
+METHOD_REGISTRY: Mapping[str, StandingsMethod] = {
+    method.name: method
+    for method in (
+        StandingsMethod(
+            "average",
+            "Average game total",
+            "Average game total (lowest first), with a minimum number of games",
+            (AVERAGE, MORE_GAMES, WINS),
+            "average",
+            _explain_average,
+            minimum_games=True,
+        ),
+        StandingsMethod(
+            "wins",
+            "Wins",
+            "Wins (a shared win counts for each co-winner)",
+            (WINS, FEWER_GAMES, AVERAGE),
+            "win",
+            _explain_wins,
+        ),
+        StandingsMethod(
+            "points",
+            "Placement points",
+            "Placement points for every game, summed or best nights only",
+            (POINTS, WINS, AVERAGE),
+            "points",
+            _explain_points,
+            best_nights=True,
+        ),
+        StandingsMethod(
+            "rating",
+            "Skill rating",
+            "Skill rating that accounts for the opponents (OpenSkill)",
+            (RATING, MORE_GAMES, WINS),
+            "rating",
+            _explain_rating,
+            ratings=True,
+        ),
+    )
+}
+CHAINS: Mapping[str, tuple[Criterion[PlayerLine], ...]] = {
+    name: method.chain for name, method in METHOD_REGISTRY.items()
+}
+
+
+def method_text(method: Method, min_games: int, nights_held: int) -> str:
+    """The ranking method in one or two plain sentences."""
+    return METHOD_REGISTRY[method.kind].explain(method, min_games, nights_held)
+
+
+METHODS = tuple(METHOD_REGISTRY)
+METHOD_NAMES: Mapping[str, str] = {name: m.label for name, m in METHOD_REGISTRY.items()}
 
 
 def tie_break_text(method: Method) -> str:
@@ -487,13 +518,13 @@ def standings(
         lines = player_lines(
             results,
             method.placement_points,
-            method.best_nights if method.kind == "points" else None,
+            method.best_nights if method.spec.best_nights else None,
             ratings,
         )
     if ranked_players is not None:
         wanted = set(ranked_players)
         lines = {player: line for player, line in lines.items() if player in wanted}
-    needed = min_games_needed(method, nights_held) if method.kind == "average" else 1
+    needed = min_games_needed(method, nights_held) if method.spec.minimum_games else 1
     eligible = [line for line in lines.values() if line.games >= needed]
     waiting = sorted(
         (line for line in lines.values() if line.games < needed),
@@ -501,7 +532,7 @@ def standings(
     )
     return Standings(
         method=method,
-        ranked=rank_by(eligible, CHAINS[method.kind], order),
+        ranked=rank_lines(eligible, CHAINS[method.kind], order),
         unranked=waiting,
         min_games=needed,
         nights_held=nights_held,
@@ -524,7 +555,7 @@ def night_results(
 ) -> list[Ranked]:
     """One night's results across its tables: every player by their game total (the average
     when they played more than one game), lowest first; ties: more wins, then shared."""
-    return rank_by(player_lines(results, table).values(), NIGHT_CHAIN, order)
+    return rank_lines(player_lines(results, table).values(), NIGHT_CHAIN, order)
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ stored canonically as (low, high) and written "low-high" everywhere.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 
 #: The sets sold in shops, by highest double.
 SETS: tuple[int, ...] = (6, 9, 12, 15, 18)
@@ -87,6 +88,12 @@ def set_name(max_pip: int) -> str:
     return f"double-{max_pip}"
 
 
+@cache
+def _set_tiles(n: int) -> tuple[Tile, ...]:
+    """The tiles of one double-``n`` set, made once per set size (tiles are immutable)."""
+    return tuple(Tile(a, b) for a in range(n + 1) for b in range(a, n + 1))
+
+
 @dataclass(frozen=True)
 class DominoSet:
     """A double-``max_pip`` set, possibly ``copies`` identical sets mixed together.
@@ -105,9 +112,7 @@ class DominoSet:
         check_max_pip(self.max_pip)
         if isinstance(self.copies, bool) or not isinstance(self.copies, int) or self.copies < 1:
             raise ValueError(f"copies must be a whole number of at least 1, got {self.copies!r}")
-        n = self.max_pip
-        tiles = tuple(Tile(a, b) for a in range(n + 1) for b in range(a, n + 1))
-        object.__setattr__(self, "tiles", tiles)
+        object.__setattr__(self, "tiles", _set_tiles(self.max_pip))
 
     @property
     def highest(self) -> int:

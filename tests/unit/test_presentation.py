@@ -35,3 +35,20 @@ def test_chart_has_a_line_and_a_label_per_player() -> None:
 def test_chart_handles_negative_totals_and_a_single_point() -> None:
     svg = str(line_chart([("Ann", [-10])], ["start"], "T"))
     assert "<polyline" in svg
+
+
+@pytest.mark.parametrize(
+    ("count", "word", "many", "text"),
+    [
+        (1, "game", None, "1 game"),
+        (0, "game", None, "0 games"),
+        (3, "night", None, "3 nights"),
+        (2, "tile", None, "2 tiles"),
+        (2, "person", "people", "2 people"),
+        (1, "person", "people", "1 person"),
+    ],
+)
+def test_plural(count: int, word: str, many: str | None, text: str) -> None:
+    from scorekeeper.presentation import plural
+
+    assert plural(count, word, many) == text

@@ -31,7 +31,7 @@ def test_defaults_follow_rules_md() -> None:
     assert rules.first_engine is None
     assert rules.order == "descending"
     assert rules.deal_table == "standard"
-    assert rules.start_rule == "engine_holder"
+    assert rules.start_rule == "rotate"
     assert rules.tie_break == "co_winners"
     assert rules.late_joiner == "none"
     assert rules.domino_set == DominoSet(12)
@@ -204,3 +204,27 @@ def test_first_engine_options() -> None:
     assert options[1] == (11, "11-11 (12 rounds)")
     assert options[-1] == (0, "0-0 (1 round)")
     assert len(options) == 13
+
+
+def test_every_house_rule_is_declared_once_and_read_from_its_declaration() -> None:
+    from dataclasses import fields
+
+    from scorekeeper.rules.house import HOUSE_RULES
+
+    assert sorted(HOUSE_RULES) == sorted(f.name for f in fields(HouseRules))
+    for rule in HOUSE_RULES.values():
+        assert rule.default == getattr(HouseRules(), rule.name), rule.name
+        for value in rule.values:
+            assert rule.parse(str(value)) == value
+        with pytest.raises(ValueError):
+            rule.parse("no such choice")
+        if rule.section == "scoring":
+            assert rule.scoring, f"{rule.name} does not say how it scores"
+    # "Rules in play" is the declared lines, in declaration order.
+    rules = HouseRules(double_blank=50, marker_penalty=10, tie_break="chain")
+    lines = [line for rule in HOUSE_RULES.values() if (line := rule.in_play(rules))]
+    assert rules.describe() == lines
+    assert (
+        "Double blank counts 50" in lines
+        and "Open-train markers still out: 10 points each" in lines
+    )

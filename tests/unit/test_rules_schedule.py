@@ -8,6 +8,8 @@ from scorekeeper.rules import (
     HouseRules,
     deal_count,
     deal_plan,
+    deal_text,
+    engine_dealt,
     engine_for_round,
     engine_schedule,
     highest_available_engine,
@@ -314,21 +316,63 @@ def test_starter_for_round_checks_its_input() -> None:
 
 def test_starter_text() -> None:
     players = ["Ann", "Bob", "Cy"]
-    assert (
-        starter_text(4, players, HouseRules(max_pip=9), engine=9) == "Whoever holds the 9-9 starts"
+    holder = HouseRules(max_pip=9, start_rule="engine_holder")
+    assert starter_text(4, players, holder, engine=9).startswith(
+        "Whoever holds the 9-9 places it in the hub and starts"
     )
-    assert (
-        starter_text(4, players, HouseRules(), engine=9, engine_holder=1)
-        == "Bob holds the 9-9 and starts"
+    assert starter_text(4, players, holder, engine=9, engine_holder=1) == (
+        "Bob holds the 9-9 and starts"
     )
     assert starter_text(2, players, HouseRules(start_rule="rotate")) == "Bob starts"
-    assert (
-        starter_text(2, players, HouseRules(start_rule="previous_winner"))
-        == "The winner of the previous round starts"
+    # The default rule takes the engine out and uses the seat chosen for round 1.
+    assert starter_text(1, players, HouseRules(), engine=12, first_starter=2) == "Cy starts"
+    assert starter_text(3, players, HouseRules(), engine=10, first_starter=2) == "Bob starts"
+    previous = HouseRules(start_rule="previous_winner")
+    assert starter_text(1, players, previous, first_starter=1) == "Bob starts"
+    assert starter_text(3, players, previous, previous_winner=2) == "Cy starts (won round 2)"
+    assert starter_text(3, players, previous) == (
+        "Round 2 had more than one winner: one of them starts"
     )
     assert "left of whoever sets the engine" in starter_text(
         2, players, HouseRules(start_rule="left_of_setter")
     )
+
+
+@pytest.mark.parametrize(
+    ("rules", "engine", "text"),
+    [
+        (
+            HouseRules(),
+            12,
+            "Take out the 12-12 and put it in the hub, shuffle, deal 12 each; "
+            "30 stay in the boneyard",
+        ),
+        (
+            HouseRules(start_rule="previous_winner"),
+            12,
+            "Take out the 12-12 and put it in the hub, shuffle, deal 12 each; "
+            "30 stay in the boneyard",
+        ),
+        (
+            HouseRules(start_rule="engine_holder"),
+            11,
+            "Shuffle all the tiles, the 11-11 too, deal 12 each; 31 stay in the boneyard",
+        ),
+        (
+            HouseRules(order="highest_available"),
+            None,
+            "Shuffle all the tiles, deal 12 each; 31 stay in the boneyard. The highest double",
+        ),
+    ],
+)
+def test_deal_text_takes_the_engine_out_only_when_nobody_needs_to_hold_it(
+    rules: HouseRules, engine: int | None, text: str
+) -> None:
+    """Nobody can hold a tile that was taken out: only the engine-holder rule (and the
+    highest-double order) deal the engine."""
+    sentence = deal_text(deal_plan(5, rules), rules, engine)
+    assert sentence.startswith(text)
+    assert engine_dealt(rules) == sentence.startswith("Shuffle all")
 
 
 def test_seats_in_order() -> None:

@@ -44,7 +44,7 @@ from scorekeeper.rules.standings import (
     parse_placement_points,
     placings,
     player_lines,
-    rank_by,
+    rank_lines,
     shared_points,
     shown,
     standings,
@@ -379,7 +379,7 @@ def test_rank_by_orders_within_a_shared_rank() -> None:
     lines = [
         PlayerLine(name, 1, 1, 10, 1, 0, 10, 10, 1, Fraction(0)) for name in ("Cy", "Ann", "Bob")
     ]
-    ranked = rank_by(lines, (WINS,), order=lambda p: p)
+    ranked = rank_lines(lines, (WINS,), order=lambda p: p)
     assert [(r.line.player, r.rank) for r in ranked] == [("Ann", 1), ("Bob", 1), ("Cy", 1)]
     assert ranked[0].value == 1 and isinstance(shown(Fraction(1)), Decimal)
 

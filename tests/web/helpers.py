@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 from typing import Any
 
@@ -18,7 +19,7 @@ SETUP_DEFAULTS = {
     "end_on_double": "allowed",
     "marker_penalty": "0",
     "going_out_bonus": "0",
-    "start_rule": "engine_holder",
+    "start_rule": "rotate",
     "tie_break": "co_winners",
     "first_starter": "0",
     "action": "",
@@ -39,11 +40,30 @@ def start_game(client: FlaskClient, names: list[str], **rules: Any) -> str:
     return response.headers["Location"].rsplit("/", 1)[1]
 
 
+HIDDEN_FIELDS = ("form_token", "round_number", "game_version", "based_on")
+
+
+def hidden_fields(page: str) -> dict[str, str]:
+    """The hidden fields a round or correction form says its write is based on."""
+    found = {}
+    for name in HIDDEN_FIELDS:
+        match = re.search(rf'name="{name}" type="hidden" value="([^"]*)"', page)
+        if match:
+            found[name] = html.unescape(match.group(1))
+    return found
+
+
+def round_form_fields(client: FlaskClient, public_id: str, number: int | None = None) -> dict:
+    """The hidden fields of the next round's form (or of round ``number``'s correction)."""
+    url = f"/g/{public_id}/rounds/{number}" if number else f"/g/{public_id}/round"
+    page = client.get(url).get_data(as_text=True)
+    fields = hidden_fields(page)
+    assert "form_token" in fields, page
+    return fields
+
+
 def form_token(client: FlaskClient, public_id: str) -> str:
-    page = client.get(f"/g/{public_id}/round").get_data(as_text=True)
-    match = re.search(r'name="form_token" type="hidden" value="([^"]+)"', page)
-    assert match, page
-    return match.group(1)
+    return round_form_fields(client, public_id)["form_token"]
 
 
 def round_data(
@@ -72,8 +92,26 @@ def enter_round(
     **extra: Any,
 ) -> Any:
     data = round_data(points, tiles, went_out, **extra)
-    data.setdefault("form_token", form_token(client, public_id))
+    if "form_token" not in data or "round_number" not in data:
+        for name, value in round_form_fields(client, public_id).items():
+            data.setdefault(name, value)
     return client.post(f"/g/{public_id}/round", data=data)
+
+
+def correct_round(
+    client: FlaskClient,
+    public_id: str,
+    number: int,
+    points: dict[int, Any] | None = None,
+    tiles: dict[int, str] | None = None,
+    went_out: int | str | None = None,
+    **extra: Any,
+) -> Any:
+    """Open round ``number``'s correction form and save it with these values."""
+    data = round_data(points, tiles, went_out, **extra)
+    for name, value in round_form_fields(client, public_id, number).items():
+        data.setdefault(name, value)
+    return client.post(f"/g/{public_id}/rounds/{number}", data=data)
 
 
 def errors_in(page: str) -> list[str]:

@@ -75,7 +75,6 @@ def play(client: FlaskClient, public_id: str, totals: list[int]) -> None:
         public_id,
         points=dict(enumerate(totals)),
         went_out=went_out if went_out is not None else "blocked",
-        confirm="yes",
     )
     assert response.status_code == 302, response.get_data(as_text=True)
     assert client.post(f"/g/{public_id}/finish").status_code == 302

@@ -17,7 +17,7 @@ def _game_with_a_round(client: FlaskClient) -> str:
 
 
 WRITE_ROUTES = [
-    ("/g/{id}/round", round_data({0: 0, 1: 3, 2: 4}, went_out=0, form_token="t-1")),
+    ("/g/{id}/round", round_data({0: 0, 1: 3, 2: 4}, went_out=0, form_token="t-1", round_number=2)),
     ("/g/{id}/round/check", round_data({0: 0, 1: 3, 2: 4}, went_out=0)),
     ("/g/{id}/rounds/1", round_data({0: 0, 1: 9, 2: 7}, went_out=0)),
     ("/g/{id}/undo", {}),

@@ -12,7 +12,13 @@ from flask.testing import FlaskClient
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Correction, Game, Round
-from tests.web.helpers import enter_round, form_token, round_data, start_game
+from tests.web.helpers import (
+    correct_round,
+    enter_round,
+    round_data,
+    round_form_fields,
+    start_game,
+)
 
 NAMES = ["Ann", "Bob", "Cy", "Di"]
 
@@ -61,7 +67,10 @@ def test_rules_are_stored_with_the_game(app: Flask, client: FlaskClient) -> None
         assert game.rules["end_on_double"] == "double_others"
     page = client.get(f"/g/{public_id}").get_data(as_text=True)
     assert "Round 1 of 13" in page
-    assert "Take out the 12-12, shuffle, deal 15 each; 30 stay in the boneyard." in page
+    assert (
+        "Take out the 12-12 and put it in the hub, shuffle, deal 15 each; "
+        "30 stay in the boneyard." in page
+    )
     assert "Double blank" in page and "50" in page
 
 
@@ -84,7 +93,7 @@ def test_a_round_is_scored_by_the_rules(client: FlaskClient) -> None:
 def test_the_same_form_never_records_twice(app: Flask, client: FlaskClient) -> None:
     public_id = start_game(client, NAMES)
     data = round_data({0: 0, 1: 5, 2: 6, 3: 7}, went_out=0)
-    data["form_token"] = form_token(client, public_id)
+    data.update(round_form_fields(client, public_id))
     first = client.post(f"/g/{public_id}/round", data=data)
     second = client.post(f"/g/{public_id}/round", data=data)
     assert first.status_code == second.status_code == 302
@@ -126,17 +135,19 @@ def test_bad_rounds_are_refused_with_what_was_typed_kept(
         assert f'value="{value}"' in page
 
 
-def test_warnings_need_one_confirmation(client: FlaskClient) -> None:
+def test_warnings_show_but_do_not_block(client: FlaskClient) -> None:
     public_id = start_game(client, NAMES)
     enter_round(client, public_id, points={0: 0, 1: 5, 2: 6, 3: 7}, went_out=0)
-    token = form_token(client, public_id)
-    data = round_data({0: 9, 1: 5, 2: 0, 3: 8}, went_out=2, form_token=token)
-    response = client.post(f"/g/{public_id}/round", data=data)
-    assert response.status_code == 200
-    page = response.get_data(as_text=True)
-    assert "Save anyway" in page and "same as last round" in page
-    response = client.post(f"/g/{public_id}/round", data={**data, "confirm": "yes"})
+    # The live check shows the warning while typing...
+    data = round_data({0: 9, 1: 5, 2: 0, 3: 8}, went_out=2)
+    live = client.post(f"/g/{public_id}/round/check", data=data).get_data(as_text=True)
+    assert "same as last round" in live
+    # ...and Save saves at once, as typed, saying what was worth a look.
+    response = enter_round(client, public_id, points={0: 9, 1: 5, 2: 0, 3: 8}, went_out=2)
     assert response.status_code == 302
+    table = client.get(f"/g/{public_id}").get_data(as_text=True)
+    assert "Round 2 saved" in table and "same as last round" in table
+    assert "Round 3 of 13" in table
 
 
 def test_live_check_returns_out_of_band_feedback(client: FlaskClient) -> None:
@@ -185,6 +196,21 @@ def test_penalties_of_the_house_rules(client: FlaskClient) -> None:
     assert [r["points"] for r in rows] == ["-5", "20", "12", "14"]
 
 
+def test_the_csv_marks_a_blocked_round(client: FlaskClient) -> None:
+    public_id = start_game(client, NAMES)
+    assert (
+        enter_round(client, public_id, points={0: 0, 1: 5, 2: 9, 3: 4}, went_out=0).status_code
+        == 302
+    )
+    response = enter_round(client, public_id, points={0: 3, 1: 5, 2: 9, 3: 4}, went_out="blocked")
+    assert response.status_code == 302
+    rows = _csv(client, public_id)
+    assert [(r["round"], r["blocked"], r["went_out"]) for r in rows[::4]] == [
+        ("1", "no", "yes"),
+        ("2", "yes", "no"),
+    ]
+
+
 def _csv(client: FlaskClient, public_id: str) -> list[dict[str, str]]:
     text = client.get(f"/g/{public_id}/game.csv").get_data(as_text=True)
     return list(csv.DictReader(io.StringIO(text)))
@@ -196,9 +222,8 @@ def test_correction_is_recorded_marked_and_undoable(app: Flask, client: FlaskCli
     enter_round(client, public_id, points={0: 10, 1: 0, 2: 3, 3: 9}, went_out=1)
     form = client.get(f"/g/{public_id}/rounds/1").get_data(as_text=True)
     assert 'value="12"' in form
-    response = client.post(
-        f"/g/{public_id}/rounds/1",
-        data=round_data({0: 0, 1: 21, 2: 30, 3: 8}, went_out=0, note="misread a 9"),
+    response = correct_round(
+        client, public_id, 1, points={0: 0, 1: 21, 2: 30, 3: 8}, went_out=0, note="misread a 9"
     )
     assert response.status_code == 302
     board = client.get(f"/g/{public_id}/scoreboard").get_data(as_text=True)
@@ -216,7 +241,7 @@ def test_correction_is_recorded_marked_and_undoable(app: Flask, client: FlaskCli
 def test_a_correction_that_changes_nothing_is_not_logged(client: FlaskClient) -> None:
     public_id = start_game(client, NAMES)
     enter_round(client, public_id, points={0: 0, 1: 12, 2: 30, 3: 8}, went_out=0)
-    client.post(f"/g/{public_id}/rounds/1", data=round_data({0: 0, 1: 12, 2: 30, 3: 8}, went_out=0))
+    correct_round(client, public_id, 1, points={0: 0, 1: 12, 2: 30, 3: 8}, went_out=0)
     assert "Nothing was changed" in client.get(f"/g/{public_id}/scoreboard").get_data(as_text=True)
 
 

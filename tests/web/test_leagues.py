@@ -222,7 +222,7 @@ def test_night_page_shows_every_table_live_and_the_results(client: FlaskClient) 
     play(client, first, [0, 25])
     from tests.web.helpers import enter_round
 
-    enter_round(client, second, points={0: 0, 1: 12}, went_out=0, confirm="yes")
+    enter_round(client, second, points={0: 0, 1: 12}, went_out=0)
     live = client.get(f"/leagues/{code}/nights/{night}/live")
     page = text_of(live.get_data(as_text=True))
     assert "Game over: Ann wins" in page

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from flask import Flask
-from flask.testing import FlaskClient
+from flask.testing import FlaskClient, FlaskCliRunner
 from sqlalchemy import event
 
 from scorekeeper.extensions import db
@@ -82,8 +82,9 @@ def test_queries_per_page_do_not_grow_with_the_nights(app: Flask, client: FlaskC
     assert rating[0] == rating[1]
 
 
-def test_seed_demo_builds_the_same_league_for_the_same_seed(app: Flask) -> None:
-    runner = app.test_cli_runner()
+def test_seed_demo_builds_the_same_league_for_the_same_seed(
+    app: Flask, runner: FlaskCliRunner
+) -> None:
     outputs = []
     for _ in range(2):
         result = runner.invoke(

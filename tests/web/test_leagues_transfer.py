@@ -10,7 +10,7 @@ import re
 import zipfile
 
 import pytest
-from flask.testing import FlaskClient
+from flask.testing import FlaskClient, FlaskCliRunner
 
 from tests.web.league_helpers import start_league, text_of
 from tests.web.test_leagues import hand_league, settings_data, standings_rows
@@ -116,7 +116,7 @@ def test_import_shows_a_preview_and_writes_nothing_until_confirmed(client: Flask
     assert "already in this league" in again.get_data(as_text=True)
     # A used preview cannot be confirmed twice.
     assert confirm(client, code, response.get_data(as_text=True)).status_code == 302
-    assert "expired" in client.get(f"/leagues/{code}/import").get_data(as_text=True)
+    assert "already imported" in client.get(f"/leagues/{code}/nights").get_data(as_text=True)
 
 
 def test_every_bad_row_is_reported_with_its_line_number(client: FlaskClient) -> None:
@@ -246,9 +246,10 @@ def test_round_trip_export_then_import_into_an_empty_league(client: FlaskClient)
     assert again.read("scores.csv") == first.read("scores.csv")
 
 
-def test_the_command_line_exports_and_imports(client: FlaskClient, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_the_command_line_exports_and_imports(  # type: ignore[no-untyped-def]
+    client: FlaskClient, runner: FlaskCliRunner, tmp_path
+) -> None:
     code, _, _ = hand_league(client)
-    runner = client.application.test_cli_runner()
     target = tmp_path / "league.zip"
     result = runner.invoke(args=["league-export", code, str(target)])
     assert result.exit_code == 0, result.output

@@ -159,7 +159,13 @@ def test_photos_are_kept_only_when_the_game_says_so_and_go_with_the_game(
     public_id = start_game(client, NAMES, **({"keep_photos": "y"} if keep else {}))
     page = _upload(client, public_id, _png()).get_data(as_text=True)
     data = round_data({0: 0, 2: 9}, tiles={1: "5-12, 3-4, 0-0"}, went_out=0)
-    data.update({"seat_1-photo_token": _hidden(page, "seat_1-photo_token"), "form_token": "save-1"})
+    data.update(
+        {
+            "seat_1-photo_token": _hidden(page, "seat_1-photo_token"),
+            "form_token": "save-1",
+            "round_number": "1",
+        }
+    )
     assert client.post(f"/g/{public_id}/round", data=data).status_code == 302
     with app.app_context():
         stored = db.session.scalars(db.select(Photo)).all()
@@ -193,7 +199,13 @@ def test_a_retaken_photo_does_not_stay_behind(
     _upload(client, public_id, _png())
     page = _upload(client, public_id, _png()).get_data(as_text=True)
     data = round_data({0: 0, 2: 9}, tiles={1: "5-12, 3-4, 0-0"}, went_out=0)
-    data.update({"seat_1-photo_token": _hidden(page, "seat_1-photo_token"), "form_token": "save-1"})
+    data.update(
+        {
+            "seat_1-photo_token": _hidden(page, "seat_1-photo_token"),
+            "form_token": "save-1",
+            "round_number": "1",
+        }
+    )
     assert client.post(f"/g/{public_id}/round", data=data).status_code == 302
     with app.app_context():
         assert len(db.session.scalars(db.select(Photo)).all()) == 1
@@ -217,6 +229,7 @@ def test_without_the_photo_extra_the_camera_explains_what_to_install(
     public_id = start_game(client, NAMES)
     page = client.get(f"/g/{public_id}/round").get_data(as_text=True)
     assert "scorekeeper[photo]" in page and 'type="file"' not in page
+    assert page.count("No photo check for this game") == 1  # once, not once per player
 
 
 def test_keep_photos_default_comes_from_the_site_setting(app: Flask) -> None:
@@ -226,3 +239,52 @@ def test_keep_photos_default_comes_from_the_site_setting(app: Flask) -> None:
     app.config["KEEP_PHOTOS"] = False
     page = app.test_client().get("/games/new").get_data(as_text=True)
     assert not re.search(r'<input checked id="keep_photos"', page)
+
+
+def test_a_photo_with_no_tile_never_offers_to_replace_a_typed_total(
+    client: FlaskClient, fake_reader: dict[str, Any]
+) -> None:
+    fake_reader["reading"] = _reading([], confident=False)
+    public_id = start_game(client, NAMES)
+    page = _upload(client, public_id, _png(), points={1: 65}).get_data(as_text=True)
+    assert "No tile was found in the photo" in page and "Your 65 stays." in page
+    assert "Use the photo" not in page
+    assert 'value="65"' in page
+
+
+def test_keeping_what_was_typed_is_the_main_choice(
+    client: FlaskClient, fake_reader: dict[str, Any]
+) -> None:
+    public_id = start_game(client, NAMES)
+    page = _upload(client, public_id, _png(), points={1: 22}).get_data(as_text=True)
+    keep = page.index(">Keep 22</button>")
+    use = page.index(">Use the photo: 24</button>")
+    assert keep < use  # the typed value comes first, in the main button's style
+    assert re.search(
+        r'<button type="submit" class="secondary" name="action" value="use_photo', page
+    )
+
+
+@pytest.mark.parametrize(
+    ("corners", "width", "height"),
+    [
+        # A tile in the middle, one in a corner of the photo, one tilted, a small one.
+        (((400, 300), (600, 300), (600, 400), (400, 400)), 1280, 960),
+        (((0, 0), (90, 0), (90, 180), (0, 180)), 1280, 960),
+        (((1200, 880), (1280, 900), (1260, 960), (1180, 940)), 1280, 960),
+        (((100, 100), (130, 100), (130, 160), (100, 160)), 1600, 1200),
+    ],
+)
+def test_tile_labels_sit_inside_their_tile_and_on_the_photo(
+    corners: tuple[tuple[int, int], ...], width: int, height: int
+) -> None:
+    text, x, y, size = photos.place_label(
+        [(float(a), float(b)) for a, b in corners], "12: 11-12", width, height
+    )
+    half_w = 0.62 * len(text) * size / 2
+    xs = [a for a, _ in corners]
+    ys = [b for _, b in corners]
+    assert x - half_w >= 0 and x + half_w <= width
+    assert y - size / 2 >= 0 and y + size / 2 <= height
+    assert min(xs) <= x <= max(xs) and min(ys) <= y <= max(ys)  # the label's own tile
+    assert text in ("12: 11-12", "12")

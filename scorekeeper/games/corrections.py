@@ -1,0 +1,310 @@
+"""Corrections with an audit trail: a recorded round's values, changing them when the phone's
+base still holds, undoing the newest correction onto its own round, and the history in words."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from sqlalchemy import func, select
+
+from scorekeeper.extensions import db
+from scorekeeper.games.rounds import RecordOutcome, check_round
+from scorekeeper.games.setup import GameError, RoundChanged, touch
+from scorekeeper.models import Correction, Game, Round
+from scorekeeper.rules import (
+    format_hand,
+)
+from scorekeeper.rules.round_check import (
+    RoundCheck,
+    RoundInput,
+    SeatInput,
+)
+
+# --------------------------------------------------------------------------------------------
+# Corrections with an audit trail
+
+
+def round_input_of(game: Game, recorded: Round) -> RoundInput:
+    """A recorded round as the form shows it, to be edited."""
+    positions = {seat.id: seat.position for seat in game.seats}
+    return RoundInput(
+        seats=[
+            SeatInput(
+                position=positions[s.seat_id],
+                hand=s.hand,
+                tiles=s.tiles or "",
+                markers=s.markers,
+            )
+            for s in sorted(recorded.scores, key=lambda s: positions[s.seat_id])
+        ],
+        went_out=positions.get(recorded.went_out_seat_id) if recorded.went_out_seat_id else None,
+        blocked=recorded.went_out_seat_id is None,
+        on_double=recorded.went_out_on_double,
+        engine=recorded.engine,
+    )
+
+
+def _round_values(game: Game, recorded: Round) -> dict[tuple[int | None, str], str]:
+    """Every value of a round that a correction can change, as text keyed (seat id, field)."""
+    names = {seat.id: seat.position for seat in game.seats}
+    values: dict[tuple[int | None, str], str] = {
+        (None, "went_out"): str(names[recorded.went_out_seat_id])
+        if recorded.went_out_seat_id
+        else "",
+        (None, "on_double"): "yes" if recorded.went_out_on_double else "no",
+        (None, "engine"): str(recorded.engine),
+    }
+    for score in recorded.scores:
+        values[(score.seat_id, "hand")] = str(score.hand)
+        values[(score.seat_id, "tiles")] = score.tiles or ""
+        values[(score.seat_id, "markers")] = str(score.markers)
+    return values
+
+
+def round_values(game: Game, recorded: Round) -> dict[str, str]:
+    """The values of a round as a correction form shows them, keyed ``went_out``,
+    ``on_double``, ``engine`` and ``<seat position>.hand`` / ``.tiles`` / ``.markers``: what the
+    form sends back as the base of the correction."""
+    positions = {seat.id: seat.position for seat in game.seats}
+    return {
+        (name if seat_id is None else f"{positions[seat_id]}.{name}"): value
+        for (seat_id, name), value in _round_values(game, recorded).items()
+    }
+
+
+def find_round(game: Game, number: int) -> Round:
+    for recorded in game.rounds:
+        if recorded.number == number:
+            return recorded
+    raise GameError(f"There is no round {number} in this game yet.")
+
+
+def _apply(game: Game, recorded: Round, check: RoundCheck, entry: RoundInput) -> None:
+    seat_ids = {seat.position: seat.id for seat in game.seats}
+    typed = {seat.position: seat for seat in entry.seats}
+    by_seat = {score.seat_id: score for score in recorded.scores}
+    assert check.engine is not None
+    recorded.engine = check.engine
+    recorded.went_out_seat_id = None if entry.blocked else seat_ids[entry.went_out]  # type: ignore[index]
+    recorded.went_out_on_double = entry.on_double and not entry.blocked
+    for seat_check in check.seats:
+        score = by_seat[seat_ids[seat_check.position]]
+        assert seat_check.hand is not None and seat_check.points is not None
+        score.hand = seat_check.hand
+        score.tiles = format_hand(seat_check.tiles) if seat_check.tiles is not None else None
+        score.markers = typed[seat_check.position].markers
+        score.points = seat_check.points
+
+
+def correct_round(
+    game: Game, number: int, entry: RoundInput, based_on: dict[str, str], note: str = ""
+) -> RecordOutcome:
+    """Change a recorded round; every changed value is written to the audit trail.
+
+    ``based_on`` is the round as the phone saw it when the correction form was opened
+    (``round_values``). If the round has changed since (another phone corrected it), nothing is
+    written and ``RoundChanged`` says what it is now, so the phone can choose; the audit trail
+    only ever records values that were really there. The new values go through the same checks
+    and scoring as a new round; warnings are shown but do not stop the save. Call it with the
+    game loaded ``for_update``.
+    """
+    recorded = find_round(game, number)
+    current = round_values(game, recorded)
+    if based_on != current:
+        raise RoundChanged(number, seen=based_on, current=current)
+    check = check_round(game, entry, number=number)
+    if not check.ok:
+        return RecordOutcome(check=check)
+    before = _round_values(game, recorded)
+    _apply(game, recorded, check, entry)
+    after = _round_values(game, recorded)
+    changed = [key for key in before if before[key] != after[key]]
+    if not changed:
+        raise GameError("Nothing was changed.")
+    batch = (
+        db.session.scalar(
+            select(func.coalesce(func.max(Correction.batch), 0)).where(
+                Correction.game_id == game.id
+            )
+        )
+        or 0
+    ) + 1
+    for seat_id, name in changed:
+        game.corrections.append(
+            Correction(
+                batch=batch,
+                round_number=number,
+                seat_id=seat_id,
+                field=name,
+                old_value=before[(seat_id, name)],
+                new_value=after[(seat_id, name)],
+                note=note.strip()[:500],
+            )
+        )
+    _mark_corrected(game, recorded)
+    touch(game)
+    db.session.flush()
+    return RecordOutcome(check=check, saved=recorded)
+
+
+def _mark_corrected(game: Game, recorded: Round) -> None:
+    live = {
+        c.seat_id
+        for c in game.corrections
+        if c.round_number == recorded.number and c.undone_at is None and c.seat_id is not None
+    }
+    round_level = any(
+        c.round_number == recorded.number and c.undone_at is None and c.seat_id is None
+        for c in game.corrections
+    )
+    for score in recorded.scores:
+        score.corrected = round_level or score.seat_id in live
+
+
+def last_correction_batch(game: Game) -> int | None:
+    """The batch an "Undo" button would undo now (None: nothing to undo)."""
+    live = [c.batch for c in game.corrections if c.undone_at is None]
+    return max(live) if live else None
+
+
+def undo_last_correction(game: Game, batch: int | None = None) -> list[Correction]:
+    """Put back the values of the most recent correction that is not undone yet, onto its own
+    round. ``batch`` is the correction the phone saw as the latest: if another correction came
+    after it, nothing is undone and the phone is told to look again.
+
+    Batch numbers are unique per game because corrections take the game's row lock."""
+    newest = last_correction_batch(game)
+    if newest is None:
+        raise GameError("There is no correction to undo.")
+    if batch is not None and batch != newest:
+        raise GameError(
+            "Another correction was saved since you opened this page, so nothing was undone."
+            " Look at the history below and undo again if you still want to."
+        )
+    changes = [c for c in game.corrections if c.undone_at is None and c.batch == newest]
+    if len({c.round_number for c in changes}) != 1:
+        raise GameError("That correction cannot be undone: it spans more than one round.")
+    recorded = find_round(game, changes[0].round_number)
+    current = round_input_of(game, recorded)
+    positions = {seat.id: seat.position for seat in game.seats}
+    seats = {seat.position: seat for seat in current.seats}
+    went_out, blocked = current.went_out, current.blocked
+    on_double, engine = current.on_double, current.engine
+    for change in changes:
+        old = change.old_value
+        if change.seat_id is None:
+            if change.field == "went_out":
+                went_out, blocked = (int(old), False) if old else (None, True)
+            elif change.field == "on_double":
+                on_double = old == "yes"
+            elif change.field == "engine":
+                engine = int(old)
+            continue
+        position = positions[change.seat_id]
+        seat = seats[position]
+        if change.field == "hand":
+            seats[position] = SeatInput(position, int(old), seat.tiles, seat.markers)
+        elif change.field == "tiles":
+            seats[position] = SeatInput(position, seat.hand, old, seat.markers)
+        elif change.field == "markers":
+            seats[position] = SeatInput(position, seat.hand, seat.tiles, int(old))
+    restored = RoundInput(
+        seats=list(seats.values()),
+        went_out=went_out,
+        blocked=blocked,
+        on_double=on_double,
+        engine=engine,
+    )
+    check = check_round(game, restored, number=recorded.number)
+    if not check.ok:
+        raise GameError("That correction cannot be undone: a later change depends on it.")
+    _apply(game, recorded, check, restored)
+    now = datetime.now(UTC)
+    for change in changes:
+        change.undone_at = now
+    _mark_corrected(game, recorded)
+    touch(game)
+    db.session.flush()
+    return changes
+
+
+@dataclass(frozen=True)
+class AuditLine:
+    round_number: int
+    who: str | None
+    what: str
+    old: str
+    new: str
+    note: str
+    at: datetime
+    undone_at: datetime | None
+
+
+_FIELD_NAMES = {
+    "hand": "points",
+    "tiles": "tiles",
+    "markers": "markers",
+    "went_out": "went out",
+    "on_double": "went out on a double",
+    "engine": "engine",
+}
+
+
+def _show(game: Game, field_name: str, value: str) -> str:
+    if field_name == "went_out":
+        names = {str(seat.position): seat.player.name for seat in game.seats}
+        return names.get(value, "nobody (blocked)") if value else "nobody (blocked)"
+    if field_name == "tiles":
+        return value or "not typed"
+    if field_name == "engine":
+        return f"{value}-{value}"
+    return value
+
+
+def audit_trail(game: Game) -> list[AuditLine]:
+    """Every correction in words, newest first: old value, new value, when, the note."""
+    return [
+        AuditLine(
+            round_number=c.round_number,
+            who=c.seat.player.name if c.seat is not None else None,
+            what=_FIELD_NAMES.get(c.field, c.field),
+            old=_show(game, c.field, c.old_value),
+            new=_show(game, c.field, c.new_value),
+            note=c.note,
+            at=c.created_at,
+            undone_at=c.undone_at,
+        )
+        for c in sorted(game.corrections, key=lambda c: c.id, reverse=True)
+    ]
+
+
+@dataclass(frozen=True)
+class ValueChange:
+    """A value of a round that another phone changed while this phone was correcting it."""
+
+    who: str | None
+    what: str
+    seen: str
+    now: str
+
+
+def describe_changes(
+    game: Game, seen: dict[str, str], current: dict[str, str]
+) -> list[ValueChange]:
+    """The values that differ between what a phone started from and what is saved now."""
+    names = {str(seat.position): seat.player.name for seat in game.seats}
+    changes = []
+    for key in sorted(set(seen) | set(current)):
+        if seen.get(key) == current.get(key):
+            continue
+        position, _, name = key.rpartition(".")
+        changes.append(
+            ValueChange(
+                who=names.get(position) if position else None,
+                what=_FIELD_NAMES.get(name, name),
+                seen=_show(game, name, seen.get(key, "")),
+                now=_show(game, name, current.get(key, "")),
+            )
+        )
+    return changes

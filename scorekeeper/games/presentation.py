@@ -1,0 +1,248 @@
+"""What a game shows: the scoreboard (worked out by the rules), the result as text and CSV,
+and a round in words for the "already saved from another phone" page."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scorekeeper.games.setup import game_rules, variant_of
+from scorekeeper.models import Game, Round
+from scorekeeper.rules import (
+    RULE_OPTIONS,
+)
+from scorekeeper.rules.round_check import (
+    RoundInput,
+)
+from scorekeeper.rules.scoreboard import RoundResult
+
+# --------------------------------------------------------------------------------------------
+# The scoreboard and the end of the game
+
+
+@dataclass(frozen=True)
+class Cell:
+    points: int
+    hand: int
+    tiles: str | None
+    markers: int
+    went_out: bool
+    round_win: bool
+    corrected: bool
+
+
+@dataclass(frozen=True)
+class BoardRow:
+    number: int
+    engine: int
+    blocked: bool
+    on_double: bool
+    cells: list[Cell]  # in seat order
+    running: list[int]  # running totals after this round, in seat order
+
+
+@dataclass(frozen=True)
+class BoardPlayer:
+    position: int
+    name: str
+    total: int
+    rank: int
+    tied: bool
+    gap: int
+    movement: int  # places gained since the previous round (negative: lost)
+    rounds_won: int
+    went_out: int
+    best: int | None
+    worst: int | None
+    note: str
+
+
+@dataclass(frozen=True)
+class Scoreboard:
+    players: list[BoardPlayer]  # seat order
+    standings: list[BoardPlayer]  # rank order
+    rows: list[BoardRow]
+    rounds_total: int
+    finished: bool
+    winners: list[str]
+    tie_break: str
+
+    @property
+    def series(self) -> list[tuple[str, list[int]]]:
+        """Running totals per player, starting at 0, for the chart."""
+        return [
+            (player.name, [0] + [row.running[i] for row in self.rows])
+            for i, player in enumerate(self.players)
+        ]
+
+
+def scoreboard(game: Game) -> Scoreboard:
+    """Rounds by players, running totals, shared ranks, gaps, movement and round wins: the rules
+    work them out (``rules.scoreboard``); this adds the names and what was typed."""
+    rules = game_rules(game)
+    seats = game.seats
+    index = {seat.id: i for i, seat in enumerate(seats)}
+    names = [seat.player.name for seat in seats]
+    by_round = [{index[s.seat_id]: s for s in recorded.scores} for recorded in game.rounds]
+    variant = variant_of(game)
+    board = variant.scoreboard(
+        len(seats),
+        [
+            RoundResult(
+                points=tuple(scores[i].points for i in range(len(seats))),
+                went_out=index[recorded.went_out_seat_id] if recorded.went_out_seat_id else None,
+            )
+            for recorded, scores in zip(game.rounds, by_round, strict=True)
+        ],
+        rules,
+    )
+    rows = [
+        BoardRow(
+            number=recorded.number,
+            engine=recorded.engine,
+            blocked=recorded.went_out_seat_id is None,
+            on_double=recorded.went_out_on_double,
+            cells=[
+                Cell(
+                    points=scores[i].points,
+                    hand=scores[i].hand,
+                    tiles=scores[i].tiles,
+                    markers=scores[i].markers,
+                    went_out=recorded.went_out_seat_id == seats[i].id,
+                    round_win=i in wins,
+                    corrected=scores[i].corrected,
+                )
+                for i in range(len(seats))
+            ],
+            running=list(running),
+        )
+        for recorded, scores, running, wins in zip(
+            game.rounds, by_round, board.running, board.round_wins, strict=True
+        )
+    ]
+    players = [
+        BoardPlayer(
+            position=p.seat,
+            name=names[p.seat],
+            total=p.total,
+            rank=p.rank,
+            tied=p.tied,
+            gap=p.gap,
+            movement=p.movement,
+            rounds_won=p.rounds_won,
+            went_out=p.went_out,
+            best=p.best,
+            worst=p.worst,
+            note=p.note,
+        )
+        for p in board.players
+    ]
+    return Scoreboard(
+        players=players,
+        standings=sorted(players, key=lambda p: (p.rank, p.position)),
+        rows=rows,
+        rounds_total=variant.round_count(rules),
+        finished=game.status == "finished",
+        winners=[names[seat] for seat in board.winners],
+        tie_break=dict(RULE_OPTIONS["tie_break"])[rules.tie_break],
+    )
+
+
+def game_as_text(game: Game, board: Scoreboard) -> str:
+    """A short plain-text summary to paste into a group chat."""
+    when = game.created_at.strftime("%d %b %Y")
+    label = variant_of(game).label
+    lines = [f"{label}, {when}: {len(board.rows)} of {board.rounds_total} rounds"]
+    if board.winners:
+        verb = "wins" if len(board.winners) == 1 else "share the win"
+        lines.append(f"{' and '.join(board.winners)} {verb}!")
+    for player in board.standings:
+        tie = "=" if player.tied else ""
+        lines.append(
+            f"{player.rank}{tie}. {player.name}: {player.total}"
+            f" ({player.rounds_won} round{'s' if player.rounds_won != 1 else ''} won)"
+        )
+    return "\n".join(lines)
+
+
+def game_csv_rows(game: Game, board: Scoreboard) -> list[list[str]]:
+    """Every round of the game as rows for a CSV file: round, engine, player, hand, tiles,
+    markers, went out, blocked (the round ended with nobody able to play), points, running
+    total, corrected."""
+    rows = [
+        [
+            "round",
+            "engine",
+            "player",
+            "hand",
+            "tiles",
+            "markers",
+            "went_out",
+            "blocked",
+            "points",
+            "running_total",
+            "corrected",
+        ]
+    ]
+    for row in board.rows:
+        for player, cell, running in zip(board.players, row.cells, row.running, strict=True):
+            rows.append(
+                [
+                    str(row.number),
+                    f"{row.engine}-{row.engine}",
+                    player.name,
+                    str(cell.hand),
+                    cell.tiles or "",
+                    str(cell.markers),
+                    "yes" if cell.went_out else "no",
+                    "yes" if row.blocked else "no",
+                    str(cell.points),
+                    str(running),
+                    "yes" if cell.corrected else "no",
+                ]
+            )
+    return rows
+
+
+# --------------------------------------------------------------------------------------------
+# Two phones: what was saved, what this phone typed, what changed meanwhile
+
+
+@dataclass(frozen=True)
+class SeatLine:
+    """One player's part of a round in words, for the "already saved" page."""
+
+    name: str
+    hand: str  # the points as typed or saved; "" when not typed
+    tiles: str
+    went_out: bool
+
+
+def describe_round(game: Game, recorded: Round) -> list[SeatLine]:
+    """A saved round, player by player in seat order."""
+    by_seat = {score.seat_id: score for score in recorded.scores}
+    return [
+        SeatLine(
+            name=seat.player.name,
+            hand=str(by_seat[seat.id].hand) if seat.id in by_seat else "",
+            tiles=(by_seat[seat.id].tiles or "") if seat.id in by_seat else "",
+            went_out=recorded.went_out_seat_id == seat.id,
+        )
+        for seat in game.seats
+    ]
+
+
+def describe_input(game: Game, entry: RoundInput) -> list[SeatLine]:
+    """What a phone typed for a round, player by player in seat order."""
+    typed = {seat.position: seat for seat in entry.seats}
+    lines = []
+    for seat in game.seats:
+        mine = typed.get(seat.position)
+        lines.append(
+            SeatLine(
+                name=seat.player.name,
+                hand="" if mine is None or mine.hand is None else str(mine.hand),
+                tiles=mine.tiles.strip() if mine else "",
+                went_out=entry.went_out == seat.position,
+            )
+        )
+    return lines

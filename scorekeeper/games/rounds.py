@@ -1,0 +1,255 @@
+"""The table and its rounds: what the next round needs (engine, starter, deal), checking a
+round as typed, recording it exactly once, ending the game early and carrying on."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from sqlalchemy import insert, select
+from sqlalchemy.exc import IntegrityError
+
+from scorekeeper.extensions import db
+from scorekeeper.games.setup import GameError, RoundTaken, game_rules, touch, variant_of
+from scorekeeper.models import Game, Round, Score, Seat
+from scorekeeper.rules import (
+    format_hand,
+)
+from scorekeeper.rules.round_check import (
+    RoundCheck,
+    RoundContext,
+    RoundInput,
+)
+from scorekeeper.rules.schedule import DealPlan, deal_text, remaining_engines
+from scorekeeper.rules.scoring import round_winners
+
+# --------------------------------------------------------------------------------------------
+# The table: this round's engine, who starts, what to deal
+
+
+@dataclass(frozen=True)
+class TableState:
+    round_number: int
+    rounds_total: int
+    engine: int | None
+    next_engine: int | None
+    engines_available: list[int]
+    starter: str
+    deal: str
+    plan: DealPlan
+    rules_in_play: list[str]
+    finished: bool
+
+
+def _used_engines(game: Game, skip_number: int | None = None) -> list[int]:
+    return [r.engine for r in game.rounds if r.number != skip_number]
+
+
+def engine_for(game: Game, number: int) -> int | None:
+    """The engine of round ``number``: fixed by the schedule, or None in "highest available"
+    mode where the scorekeeper records it."""
+    rules = game_rules(game)
+    if rules.order == "highest_available":
+        for recorded in game.rounds:
+            if recorded.number == number:
+                return recorded.engine
+        return None
+    variant = variant_of(game)
+    if 1 <= number <= variant.round_count(rules):
+        return variant.engine_for_round(number, rules)
+    return None
+
+
+def _round_winner_seat(recorded: Round, seats: Sequence[Seat]) -> int | None:
+    points = {s.seat_id: s.points for s in recorded.scores}
+    went_out = recorded.went_out_seat_id
+    winners = round_winners(points, went_out)
+    if len(winners) != 1:
+        return None
+    positions = {seat.id: seat.position for seat in seats}
+    return positions.get(winners[0])
+
+
+def table_state(game: Game) -> TableState:
+    """What the table needs to play the next round (rules.md 2.1-2.3)."""
+    rules = game_rules(game)
+    variant = variant_of(game)
+    total = variant.round_count(rules)
+    number = len(game.rounds) + 1
+    finished = game.status == "finished" or number > total
+    seats = game.seats
+    names = [seat.player.name for seat in seats]
+    available = remaining_engines(rules, _used_engines(game))
+    engine = variant.engine_for_round(number, rules) if number <= total else None
+    next_engine = variant.engine_for_round(number + 1, rules) if number < total else None
+    previous_winner = _round_winner_seat(game.rounds[-1], seats) if game.rounds else None
+    starter = (
+        variant.starter_text(
+            number,
+            names,
+            rules,
+            engine=engine,
+            first_starter=game.first_starter,
+            previous_winner=previous_winner,
+        )
+        if not finished
+        else ""
+    )
+    plan = variant.deal_plan(len(seats), rules)
+    return TableState(
+        round_number=min(number, total),
+        rounds_total=total,
+        engine=engine,
+        next_engine=next_engine,
+        engines_available=available,
+        starter=starter,
+        deal=deal_text(plan, rules, engine),
+        plan=plan,
+        rules_in_play=rules.describe(),
+        finished=finished,
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Checking and recording a round
+
+
+def _previous_hands(game: Game, number: int) -> dict[int, int]:
+    positions = {seat.id: seat.position for seat in game.seats}
+    for recorded in game.rounds:
+        if recorded.number == number - 1:
+            return {positions[s.seat_id]: s.hand for s in recorded.scores}
+    return {}
+
+
+def check_round(
+    game: Game, entry: RoundInput, number: int | None = None, partial: bool = False
+) -> RoundCheck:
+    """Check a round as typed (``rules.round_check``) in this game: round ``number`` (a
+    correction) or the next round. Loads what the rules need to know: the engine, the engines
+    left, the previous round's hands."""
+    rules = game_rules(game)
+    number = number or len(game.rounds) + 1
+    return variant_of(game).check_round(
+        entry,
+        RoundContext(
+            rules=rules,
+            names={seat.position: seat.player.name for seat in game.seats},
+            number=number,
+            engine=engine_for(game, number),
+            engines_left=tuple(remaining_engines(rules, _used_engines(game, skip_number=number))),
+            previous=_previous_hands(game, number),
+        ),
+        partial=partial,
+    )
+
+
+@dataclass
+class RecordOutcome:
+    check: RoundCheck | None
+    saved: Round | None = None
+    duplicate: bool = False
+
+
+def record_round(game: Game, entry: RoundInput, form_token: str, number: int) -> RecordOutcome:
+    """Save round ``number``, the round the form was opened for, if it passes the checks.
+
+    - The same form (``form_token``) never saves twice: a double tap, a resubmit or a retry
+      after a dropped connection finds its round already saved and reports it as saved.
+    - A form for a round that is already saved (another phone was quicker, or an old tab) is
+      refused with ``RoundTaken``: it never becomes the next round.
+    - Warnings (a same score as last round, ...) are shown but do not stop the save.
+
+    Call it with the game loaded ``for_update`` so the checks hold until the commit; the unique
+    (game, number) and form token constraints stop whatever gets past them anyway.
+    """
+    # The game's rounds were read under the lock: a token saved before is among them (a token
+    # of another game is stopped by its unique constraint below).
+    existing = next((r for r in game.rounds if r.form_token == form_token), None)
+    if existing is not None:
+        return RecordOutcome(check=None, saved=existing, duplicate=True)
+    taken = next((r for r in game.rounds if r.number == number), None)
+    if taken is not None:
+        raise RoundTaken(taken)
+    if game.status == "finished":
+        raise GameError("This game is over: correct a round from the scoreboard instead.")
+    if number != len(game.rounds) + 1:
+        raise GameError(
+            f"This form is for round {number}, but the game is at round {len(game.rounds) + 1}."
+            " Open the round again from the table."
+        )
+    check = check_round(game, entry, number=number)
+    if not check.ok:
+        return RecordOutcome(check=check)
+    seat_ids = {seat.position: seat.id for seat in game.seats}
+    assert check.engine is not None
+    recorded = Round(
+        number=check.number,
+        engine=check.engine,
+        went_out_seat_id=None if entry.blocked else seat_ids[entry.went_out],  # type: ignore[index]
+        went_out_on_double=entry.on_double and not entry.blocked,
+        form_token=form_token,
+    )
+    typed = {seat.position: seat for seat in entry.seats}
+    scores = []
+    for seat_check in check.seats:
+        assert seat_check.hand is not None and seat_check.points is not None
+        scores.append(
+            {
+                "seat_id": seat_ids[seat_check.position],
+                "hand": seat_check.hand,
+                "tiles": format_hand(seat_check.tiles) if seat_check.tiles is not None else None,
+                "markers": typed[seat_check.position].markers,
+                "points": seat_check.points,
+                "corrected": False,
+            }
+        )
+    try:
+        with db.session.begin_nested():
+            game.rounds.append(recorded)
+            db.session.flush()
+            # Every seat's score in one statement (executemany), not one INSERT per player.
+            db.session.execute(insert(Score), [{**row, "round_id": recorded.id} for row in scores])
+    except IntegrityError:
+        # Only reachable when the lock was bypassed: the constraints still keep one round.
+        if recorded in game.rounds:
+            game.rounds.remove(recorded)
+        existing = db.session.scalars(select(Round).where(Round.form_token == form_token)).first()
+        if existing is not None:
+            if existing.game_id != game.id:
+                raise GameError(
+                    "That form belongs to another game: open this game's round again."
+                ) from None
+            return RecordOutcome(check=None, saved=existing, duplicate=True)
+        taken = db.session.scalars(
+            select(Round).where(Round.game_id == game.id, Round.number == number)
+        ).first()
+        if taken is not None:
+            raise RoundTaken(taken) from None
+        raise
+    db.session.expire(recorded, ["scores"])  # written above; read again when asked for
+    touch(game)
+    if len(game.rounds) >= variant_of(game).round_count(game_rules(game)):
+        finish_game(game)
+    return RecordOutcome(check=check, saved=recorded)
+
+
+def finish_game(game: Game) -> None:
+    """Mark the game over (all rounds played, or the table stopped early)."""
+    if not game.rounds:
+        raise GameError("Record at least one round before ending the game.")
+    game.status = "finished"
+    game.finished_at = datetime.now(UTC)
+    touch(game)
+    db.session.flush()
+
+
+def reopen_game(game: Game) -> None:
+    """Undo an early end: the game takes rounds again."""
+    if len(game.rounds) >= variant_of(game).round_count(game_rules(game)):
+        raise GameError("Every round has been played; correct a round instead.")
+    game.status = "playing"
+    game.finished_at = None
+    touch(game)
+    db.session.flush()

@@ -1,0 +1,234 @@
+"""Setting up a game and loading it: the players, the rules stored with it, the game's
+variant; the errors every game use case raises; deleting a game.
+
+Services load rows, hand plain values to ``scorekeeper.rules`` and write rows; they ``flush()``
+and never commit (the request boundary does). Nothing here renders HTML."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import selectinload
+
+from scorekeeper.extensions import db
+from scorekeeper.models import Game, Player, Round, Seat
+from scorekeeper.rules import (
+    HouseRules,
+    deal_plan,
+)
+from scorekeeper.rules.variants import GameVariant, variant_named
+
+MAX_NAME = 40
+EDIT_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
+
+
+class GameError(ValueError):
+    """A request that cannot be carried out, with a sentence for the player."""
+
+
+class RoundTaken(GameError):
+    """A form for round N arrived after round N was saved (from another phone, or an old tab).
+    Nothing was saved; ``saved`` is the round as it stands."""
+
+    def __init__(self, saved: Round) -> None:
+        super().__init__(f"Round {saved.number} was already saved from another phone.")
+        self.saved = saved
+
+
+class RoundChanged(GameError):
+    """A correction based on values that another phone has changed meanwhile. Nothing was
+    saved; ``current`` holds the round's values now, ``seen`` the ones the phone started from
+    (both keyed like ``round_values``)."""
+
+    def __init__(self, number: int, seen: dict[str, str], current: dict[str, str]) -> None:
+        super().__init__(
+            f"Round {number} was changed on another phone while you were correcting it."
+        )
+        self.number = number
+        self.seen = seen
+        self.current = current
+
+
+# --------------------------------------------------------------------------------------------
+# Loading and setting up
+
+
+def variant_of(game: Game) -> GameVariant:
+    """The game played at this table (``rules.variants``): what its rounds, checks and
+    scoreboard are."""
+    return variant_named(game.kind)
+
+
+def game_rules(game: Game) -> HouseRules:
+    """The house rules stored with the game (later changes to defaults never touch them).
+    Read once per loaded game: the stored rules never change after the game is created."""
+    cached = game.__dict__.get("_house_rules")
+    if cached is None or cached[0] is not game.rules:
+        cached = (game.rules, HouseRules.from_dict(game.rules))
+        game.__dict__["_house_rules"] = cached
+    return cached[1]
+
+
+def load_game(public_id: str, for_update: bool = False, scores: bool = True) -> Game | None:
+    """The game with its seats, players and rounds, in a fixed number of queries; with
+    ``scores`` every round's scores too (the scoreboard). Without, a page that needs one
+    round's scores (the previous round's hands, the round being corrected) reads just those.
+
+    ``for_update`` (every request that may change the game) locks the game's row first
+    (PostgreSQL ``SELECT ... FOR UPDATE``; SQLite's write lock is already held, see
+    ``boundary``): a second phone's write waits, then reads what the first one saved. The
+    seats and rounds are read after the lock, so a check made on them stays true until commit.
+    """
+    query = select(Game).where(Game.public_id == public_id)
+    if for_update:
+        query = query.with_for_update(of=Game)
+    rounds = selectinload(Game.rounds)
+    return db.session.scalars(
+        query.options(
+            selectinload(Game.seats).selectinload(Seat.player),
+            rounds.selectinload(Round.scores) if scores else rounds,
+        )
+    ).first()
+
+
+@dataclass(frozen=True)
+class GameState:
+    version: int
+    rounds: int
+    status: str
+
+
+def game_state(public_id: str) -> GameState | None:
+    """The game's version, round count and status in one query (for phones that poll)."""
+    rounds = (
+        select(func.count(Round.id)).where(Round.game_id == Game.id).correlate(Game)
+    ).scalar_subquery()
+    row = db.session.execute(
+        select(Game.version, rounds, Game.status).where(Game.public_id == public_id)
+    ).first()
+    return GameState(version=row[0], rounds=row[1], status=row[2]) if row else None
+
+
+def touch(game: Game) -> None:
+    """Every write to a game moves its version on (the row is locked, so no two writes can
+    produce the same version)."""
+    game.updated_at = datetime.now(UTC)
+    game.version = (game.version or 1) + 1
+
+
+def _new_public_id() -> str:
+    return secrets.token_urlsafe(9)[:12]
+
+
+def new_edit_code() -> str:
+    return "".join(secrets.choice(EDIT_CODE_ALPHABET) for _ in range(6))
+
+
+def clean_names(names: Sequence[str]) -> list[str]:
+    """Names as typed, trimmed, blanks dropped. Raises GameError for duplicates or bad counts."""
+    cleaned = [" ".join(name.split())[:MAX_NAME] for name in names]
+    cleaned = [name for name in cleaned if name]
+    seen: set[str] = set()
+    for name in cleaned:
+        if name.casefold() in seen:
+            raise GameError(f"{name} is at the table twice: give each player a different name.")
+        seen.add(name.casefold())
+    if len(cleaned) < 2:
+        raise GameError("Type at least two players' names.")
+    if len(cleaned) > 14:
+        raise GameError("A table has room for at most 14 players.")
+    return cleaned
+
+
+def create_game(
+    names: Sequence[str],
+    rules: HouseRules,
+    first_starter: int,
+    device: str,
+    players: Sequence[Player] | None = None,
+    keep_photos: bool = False,
+) -> Game:
+    """Start a game with the players in seat order and the rules stored with it.
+
+    Raises GameError when the set cannot seat that many players.
+    """
+    cleaned = clean_names(names)
+    try:
+        deal_plan(len(cleaned), rules)
+    except ValueError as error:
+        raise GameError(str(error)) from error
+    if not 0 <= first_starter < len(cleaned):
+        first_starter = 0
+    game = Game(
+        public_id=_new_public_id(),
+        edit_code=new_edit_code(),
+        creator_device=device,
+        rules=rules.to_dict(),
+        first_starter=first_starter,
+        keep_photos=keep_photos,
+    )
+    by_name = {p.name.casefold(): p for p in players or ()}
+    for position, name in enumerate(cleaned):
+        player = by_name.get(name.casefold()) or Player(name=name)
+        game.seats.append(Seat(position=position, player=player))
+    db.session.add(game)
+    db.session.flush()
+    return game
+
+
+def recent_names(device: str, limit: int = 16) -> list[str]:
+    """Names seated in this device's recent games, most recent first, for one-tap entry."""
+    rows = db.session.execute(
+        select(Player.name, func.max(Game.created_at).label("last"))
+        .join(Seat, Seat.player_id == Player.id)
+        .join(Game, Game.id == Seat.game_id)
+        .where(Game.creator_device == device)
+        .group_by(Player.name)
+        .order_by(func.max(Game.created_at).desc())
+        .limit(limit * 2)
+    ).all()
+    names: list[str] = []
+    for name, _last in rows:
+        if name.casefold() not in {n.casefold() for n in names}:
+            names.append(name)
+    return names[:limit]
+
+
+def my_games(device: str, limit: int = 10) -> list[Game]:
+    """This device's most recent games."""
+    return list(
+        db.session.scalars(
+            select(Game)
+            .where(Game.creator_device == device)
+            .options(selectinload(Game.seats).selectinload(Seat.player), selectinload(Game.rounds))
+            .order_by(Game.created_at.desc(), Game.id.desc())
+            .limit(limit)
+        )
+    )
+
+
+def play_again(game: Game, device: str) -> Game:
+    """A new game with the same players, seats and house rules; the next seat starts. A table
+    of a league night plays its next game at the same night and table."""
+    seats = game.seats
+    new = create_game(
+        [seat.player.name for seat in seats],
+        game_rules(game),
+        (game.first_starter + 1) % len(seats),
+        device,
+        players=[seat.player for seat in seats],
+        keep_photos=game.keep_photos,
+    )
+    new.night_id, new.table_name = game.night_id, game.table_name
+    db.session.flush()
+    return new
+
+
+def delete_game(game: Game) -> None:
+    """Delete a game with its rounds, corrections and photos (nothing of it stays stored)."""
+    db.session.delete(game)
+    db.session.flush()

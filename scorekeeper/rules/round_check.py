@@ -1,0 +1,198 @@
+"""Checking a round as it was typed (rules.md 4): the tiles parse, the hands fit together,
+the round has an end, and every player's round score under the house rules.
+
+Plain values in (what was typed per seat, and a ``RoundContext`` of what the game knows), a
+``RoundCheck`` out with each problem attached to the player it concerns. The web layer shows
+it while typing and refuses a save with errors; warnings never stop a save.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from scorekeeper.rules.house import HouseRules
+from scorekeeper.rules.notation import HandError, parse_hand
+from scorekeeper.rules.scoring import RoundEntry, score_hand, score_round
+from scorekeeper.rules.tiles import Tile
+from scorekeeper.rules.validation import HandEntry, validate_round
+
+
+@dataclass(frozen=True)
+class RoundContext:
+    """What the game knows that a round's check needs: the rules, the players by seat position
+    (messages name them), the round's number and scheduled engine (None: chosen each round
+    under "highest available", or no round left), the engines not used by other rounds, and
+    the previous round's hands by seat position."""
+
+    rules: HouseRules
+    names: Mapping[int, str]
+    number: int
+    engine: int | None
+    engines_left: tuple[int, ...] = ()
+    previous: Mapping[int, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SeatInput:
+    """What was typed for one player: ``hand`` points (None when left empty), the tiles text,
+    open-train markers."""
+
+    position: int
+    hand: int | None = None
+    tiles: str = ""
+    markers: int = 0
+
+
+@dataclass(frozen=True)
+class RoundInput:
+    seats: list[SeatInput]
+    went_out: int | None  # seat position; None with ``blocked``
+    blocked: bool = False
+    on_double: bool = False
+    engine: int | None = None  # only read in "highest available" mode
+
+
+@dataclass
+class SeatCheck:
+    position: int
+    name: str
+    tiles: list[Tile] | None = None
+    hand: int | None = None
+    points: int | None = None
+    errors: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass
+class RoundCheck:
+    number: int
+    engine: int | None
+    seats: list[SeatCheck]
+    errors: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors and not any(seat.errors for seat in self.seats)
+
+    @property
+    def has_warnings(self) -> bool:
+        return bool(self.warnings) or any(seat.warnings for seat in self.seats)
+
+    @property
+    def error_count(self) -> int:
+        return len(self.errors) + sum(len(seat.errors) for seat in self.seats)
+
+
+def check_round(entry: RoundInput, context: RoundContext, partial: bool = False) -> RoundCheck:
+    """Check a round as typed against the rules (rules.md 4) and work out every player's score.
+
+    - The engine: the scheduled one, or under "highest available" the double chosen, which must
+      not have been an engine in another round. No scheduled engine: the game is over.
+    - The end of the round: who went out, or blocked (not needed yet while typing).
+    - Each player: the tiles typed must parse on this set; markers need a marker penalty; a
+      player with neither points nor tiles must be entered, except the one who went out (0).
+    - The validator (rules.md 4, V1-V10) on all hands together, with the previous round's
+      hands for "same score as last round".
+    - When everything is right, every player's round score under the house rules.
+
+    Problems are attached to the player they concern; errors stop a save, warnings are shown.
+    ``partial`` is the live check while typing: players not entered yet and a round end not
+    chosen yet are not problems (yet).
+    """
+    rules = context.rules
+    number = context.number
+    names = dict(context.names)
+    seats = {position: SeatCheck(position=position, name=name) for position, name in names.items()}
+    check = RoundCheck(number=number, engine=None, seats=list(seats.values()))
+
+    if rules.order == "highest_available":
+        allowed = context.engines_left
+        if entry.engine is None:
+            check.errors.append("Choose which double was the engine this round.")
+        elif entry.engine not in allowed:
+            check.errors.append(
+                f"The {entry.engine}-{entry.engine} has already been an engine in this game."
+            )
+        else:
+            check.engine = entry.engine
+    else:
+        check.engine = context.engine
+        if check.engine is None:
+            check.errors.append("All rounds of this game have been played.")
+
+    if entry.went_out is None and not entry.blocked and not partial:
+        check.errors.append("Tap who went out, or tap “Blocked round” if nobody could play.")
+    if entry.went_out is not None and entry.went_out not in seats:
+        check.errors.append("The player marked as going out is not at this table.")
+
+    hands: dict[int, HandEntry] = {}
+    for typed in entry.seats:
+        seat = seats.get(typed.position)
+        if seat is None:
+            continue
+        went_out = typed.position == entry.went_out
+        tiles: list[Tile] | None = None
+        if typed.tiles.strip():
+            try:
+                tiles = parse_hand(typed.tiles, max_pip=rules.max_pip)
+            except HandError as error:
+                seat.errors.append(str(error))
+                continue
+        if typed.markers and not rules.marker_penalty:
+            seat.errors.append("Markers only count when the house rules give them a penalty.")
+        total = typed.hand
+        if tiles is None and total is None:
+            if went_out:
+                total = 0
+            else:
+                if not partial:
+                    seat.errors.append(f"Type {seat.name}'s points, or the tiles left in the hand.")
+                continue
+        seat.tiles = tiles
+        seat.hand = score_hand(tiles, rules) if tiles is not None else total
+        hands[typed.position] = HandEntry(
+            tiles=tuple(tiles) if tiles is not None else None, total=total
+        )
+
+    if check.engine is not None and hands:
+        # The validator's messages name the player, so it is given names, not seat numbers.
+        problems = validate_round(
+            {names[position]: hand for position, hand in hands.items()},
+            check.engine,
+            rules,
+            went_out=names.get(entry.went_out) if not entry.blocked else None,  # type: ignore[arg-type]
+            previous={names[p]: v for p, v in context.previous.items()},
+        )
+        by_name = {name: position for position, name in names.items()}
+        for problem in problems:
+            target = seats.get(by_name[problem.player]) if problem.player is not None else None
+            if target is None:
+                bucket = check.errors if problem.level == "error" else check.warnings
+            else:
+                bucket = target.errors if problem.level == "error" else target.warnings
+            if problem.message not in bucket:
+                bucket.append(problem.message)
+
+    if check.ok and len(hands) == len(seats):
+        entries = {
+            typed.position: RoundEntry(
+                tiles=hands[typed.position].tiles,
+                total=None
+                if hands[typed.position].tiles is not None
+                else seats[typed.position].hand,
+                markers=typed.markers,
+            )
+            for typed in entry.seats
+            if typed.position in hands
+        }
+        points = score_round(
+            entries,
+            rules,
+            went_out=None if entry.blocked else entry.went_out,
+            went_out_on_double=entry.on_double and not entry.blocked,
+        )
+        for position, value in points.items():
+            seats[position].points = value
+    return check

@@ -1,0 +1,110 @@
+"""A game as a value the rules understand (rules.md 2.4): rounds in; running totals, round
+wins, ranks, movement and winners out.
+
+Players are seat indexes 0..n-1. Each recorded round gives every seat's round score (already
+scored under the house rules) and who went out (None: a blocked round). The lowest total leads;
+ties share a rank unless the house rules break them with the chain (``rules.ranking``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from scorekeeper.rules.house import HouseRules
+from scorekeeper.rules.ranking import Standing, rank_movement, rank_players, winners
+from scorekeeper.rules.scoring import round_winners, running_totals
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """One recorded round: every seat's round score in seat order, and the seat that went out
+    (None: blocked)."""
+
+    points: tuple[int, ...]
+    went_out: int | None = None
+
+
+@dataclass(frozen=True)
+class PlayerSummary:
+    """A seat's game so far: total, shared rank (and how a tie was decided), the gap to the
+    leader, places gained since the previous round (negative: lost), rounds won, rounds gone
+    out, best and worst round."""
+
+    seat: int
+    total: int
+    rank: int
+    tied: bool
+    gap: int
+    movement: int
+    rounds_won: int
+    went_out: int
+    best: int | None
+    worst: int | None
+    note: str
+
+
+@dataclass(frozen=True)
+class Board:
+    """The whole scoreboard: per round the running totals and the seats that won it; per seat
+    the summary (seat order, and rank order in ``standings``); the seats ranked first."""
+
+    running: list[tuple[int, ...]]
+    round_wins: list[frozenset[int]]
+    players: list[PlayerSummary]
+    standings: list[PlayerSummary]
+    winners: list[int]
+
+
+def _ranking(seats: int, rounds: Sequence[RoundResult], rules: HouseRules) -> list[Standing]:
+    totals = {seat: sum(r.points[seat] for r in rounds) for seat in range(seats)}
+    per_round = {seat: [r.points[seat] for r in rounds] for seat in range(seats)}
+    went_out = {seat: sum(r.went_out == seat for r in rounds) for seat in range(seats)}
+    return rank_players(totals, rules, round_scores=per_round, went_out_counts=went_out)
+
+
+def scoreboard(seats: int, rounds: Sequence[RoundResult], rules: HouseRules) -> Board:
+    """Work out the scoreboard of a game with ``seats`` players from its recorded ``rounds``.
+
+    - Running totals add each round's scores.
+    - A round is won by the player who went out; in a blocked round by the lowest score (all of
+      them when tied).
+    - Ranks: lowest total first, ties shared (or broken by the chain when the house rules say
+      so); movement compares with the ranks before the last round (0 after one round).
+    - Winners: the seats ranked first, once at least one round was played.
+    """
+    running = [
+        tuple(row[seat] for seat in range(seats))
+        for row in running_totals([dict(enumerate(r.points)) for r in rounds])
+    ]
+    round_wins = [frozenset(round_winners(dict(enumerate(r.points)), r.went_out)) for r in rounds]
+    now = _ranking(seats, rounds, rules)
+    movement = rank_movement(_ranking(seats, rounds[:-1], rules), now) if len(rounds) > 1 else {}
+    leader = min((s.total for s in now), default=0)
+    by_seat = {standing.player: standing for standing in now}
+    players = []
+    for seat in range(seats):
+        standing = by_seat[seat]
+        mine = [r.points[seat] for r in rounds]
+        players.append(
+            PlayerSummary(
+                seat=seat,
+                total=int(standing.total),
+                rank=standing.rank,
+                tied=standing.tied,
+                gap=int(standing.total) - leader,
+                movement=movement.get(seat) or 0,
+                rounds_won=sum(seat in wins for wins in round_wins),
+                went_out=sum(r.went_out == seat for r in rounds),
+                best=min(mine) if mine else None,
+                worst=max(mine) if mine else None,
+                note=standing.note,
+            )
+        )
+    return Board(
+        running=running,
+        round_wins=round_wins,
+        players=players,
+        standings=sorted(players, key=lambda p: (p.rank, p.seat)),
+        winners=winners(now) if rounds else [],
+    )

@@ -1,0 +1,194 @@
+// The service worker: lets the phone open the games it keeps score for without signal.
+// Served from /sw.js by scorekeeper/pwa.py, which puts self.SCOREKEEPER in front of this file:
+// {version, shell, offline, static}. The server stays the one truth: pages always come from
+// the network when there is any, the cache is only the fallback. Unsent rounds are kept by
+// static/js/offline.js in the page (localStorage), not here.
+"use strict";
+
+var SETTINGS = self.SCOREKEEPER;
+// Static files are versioned by their content (the hash in SETTINGS.version): a deploy that
+// changes one serves a new worker, which fills a new static cache and deletes the old one.
+var STATIC_CACHE = "static-" + SETTINGS.version;
+// Pages are not versioned: losing them on a deploy would lose the offline copies of the
+// games in play. Each one is replaced whenever it is fetched with signal.
+var PAGES_CACHE = "pages";
+// Games whose pages are kept: the most recent ones this phone keeps score for.
+var KEEP_GAMES = 12;
+// A save that gets no answer in this time is kept on the phone (the form's one-time token
+// makes the later resend safe even if this one did arrive).
+var SAVE_TIMEOUT_MS = 15000;
+
+var GAME_PAGE = /^\/g\/([A-Za-z0-9_-]+)(\/round|\/scoreboard)?$/;
+var ROUND_POST = /^\/g\/([A-Za-z0-9_-]+)\/round$/;
+
+self.addEventListener("install", function (event) {
+  event.waitUntil(
+    caches.open(STATIC_CACHE).then(function (cache) { return cache.addAll(SETTINGS.shell); })
+      .then(function () { return self.skipWaiting(); })
+  );
+});
+
+self.addEventListener("activate", function (event) {
+  event.waitUntil(
+    caches.keys().then(function (names) {
+      return Promise.all(names.filter(function (name) {
+        return name.indexOf("static-") === 0 && name !== STATIC_CACHE;
+      }).map(function (name) { return caches.delete(name); }));
+    }).then(function () { return self.clients.claim(); })
+  );
+});
+
+self.addEventListener("fetch", function (event) {
+  var request = event.request;
+  var url = new URL(request.url);
+  if (url.origin !== self.location.origin) { return; }
+  if (request.method === "POST") {
+    // Never cached. Only a round save is watched, so a save without signal is not lost.
+    if (request.mode === "navigate" && ROUND_POST.test(url.pathname)) {
+      event.respondWith(saveRound(event));
+    }
+    return;
+  }
+  if (request.method !== "GET") { return; }
+  if (url.pathname.indexOf(SETTINGS.static) === 0) {
+    event.respondWith(cacheFirst(request));
+  } else if (request.mode === "navigate") {
+    event.respondWith(networkFirst(event, url));
+  }
+  // Anything else (state.json, the live board, QR codes, photos): network and HTTP caching.
+});
+
+// Static files: from the cache; fetched (and kept) when missing.
+function cacheFirst(request) {
+  return caches.open(STATIC_CACHE).then(function (cache) {
+    return cache.match(request, { ignoreSearch: true }).then(function (hit) {
+      return hit || fetch(request).then(function (response) {
+        if (response.ok) { cache.put(request, response.clone()); }
+        return response;
+      });
+    });
+  });
+}
+
+// Pages: from the network; the kept copy only when there is no network.
+function networkFirst(event, url) {
+  var key = url.origin + url.pathname;  // the query string never picks a different copy
+  return fetch(event.request).then(function (response) {
+    event.waitUntil(keepPage(key, url.pathname, response.clone()));
+    return response;
+  }).catch(function () {
+    // The kept page; else the start page as installed (the shell); else "No signal".
+    return caches.open(PAGES_CACHE).then(function (cache) { return cache.match(key); })
+      .then(function (hit) { return hit || caches.match(key, { cacheName: STATIC_CACHE }); })
+      .then(function (hit) { return hit || caches.match(SETTINGS.offline); })
+      .then(function (hit) { return hit || Response.error(); });
+  });
+}
+
+// Keep the start page, and the pages of games already kept (a game is kept when one of its
+// pages asks for it: see "keep" below). A redirect (to the edit-code form, to the summary) or
+// an error page is never kept in place of the page.
+function keepPage(key, path, response) {
+  if (!response.ok || response.redirected || response.type !== "basic") { return Promise.resolve(); }
+  var match = GAME_PAGE.exec(path);
+  if (path !== "/" && !match) { return Promise.resolve(); }
+  return caches.open(PAGES_CACHE).then(function (cache) {
+    var table = match ? self.location.origin + "/g/" + match[1] : null;
+    return (table ? cache.match(table) : Promise.resolve(true)).then(function (kept) {
+      if (!kept) { return undefined; }
+      var before = key === table ? kept.text() : Promise.resolve("");
+      return Promise.all([response.text(), before]).then(function (pages) {
+        var html = pages[0];
+        // A page showing a one-off message ("Round 4 saved.") is fetched again without it.
+        var done = html.indexOf('class="flash') >= 0
+          ? fetchAndKeep(cache, key)
+          : cache.put(key, new Response(html, { status: response.status, headers: response.headers }));
+        // The game changed (a new round): refresh the kept round form with the table view, so
+        // the copy used without signal is for the round the table view shows.
+        if (key === table && versionOf(html) !== versionOf(pages[1])) {
+          done = done.then(function () { return fetchAndKeep(cache, table + "/round"); });
+        }
+        return done;
+      });
+    });
+  });
+}
+
+// The game's version written on its table view (data-version), or "" when it has none.
+function versionOf(html) {
+  var found = /data-version="(\d+)"/.exec(html);
+  return found ? found[1] : "";
+}
+
+function fetchAndKeep(cache, address) {
+  return fetch(address, { credentials: "same-origin", redirect: "follow" }).then(function (response) {
+    if (response.ok && !response.redirected) {
+      // Read the whole page first: a put that streams a body the network then cuts off
+      // would lose the copy kept before.
+      return response.blob().then(function (body) {
+        return cache.put(address, new Response(body, { status: response.status, headers: response.headers }));
+      });
+    }
+    if (response.redirected) { return cache.delete(address); }  // no longer this phone's to change
+    return undefined;
+  }).catch(function () { /* no signal: keep what we have */ });
+}
+
+// A page asks to keep its game (this phone keeps score for it): its table view, round form
+// and scoreboard. Only the most recent KEEP_GAMES games are kept.
+self.addEventListener("message", function (event) {
+  var data = event.data || {};
+  if (data.type !== "keep" || !/^[A-Za-z0-9_-]+$/.test(data.game || "")) { return; }
+  var base = self.location.origin + "/g/" + data.game;
+  event.waitUntil(caches.open(PAGES_CACHE).then(function (cache) {
+    return Promise.all(["", "/round", "/scoreboard"].map(function (suffix) {
+      return fetchAndKeep(cache, base + suffix);
+    })).then(function () { return forgetOldGames(cache, data.game); });
+  }));
+});
+
+function forgetOldGames(cache, newest) {
+  return cache.keys().then(function (requests) {
+    var games = [];
+    requests.forEach(function (request) {
+      var match = GAME_PAGE.exec(new URL(request.url).pathname);
+      if (match && match[1] !== newest && games.indexOf(match[1]) < 0) { games.push(match[1]); }
+    });
+    // keys() lists in the order the entries were stored: the oldest games come first.
+    var old = games.slice(0, Math.max(0, games.length - (KEEP_GAMES - 1)));
+    return Promise.all(requests.filter(function (request) {
+      var match = GAME_PAGE.exec(new URL(request.url).pathname);
+      return match && old.indexOf(match[1]) >= 0;
+    }).map(function (request) { return cache.delete(request); }));
+  });
+}
+
+// A round save (a normal form post). With signal it goes through untouched. When the network
+// fails or gives no answer in time, the browser would show its own error page and the round
+// would be gone from view; instead the phone goes to the table view with ?unsent=<token>,
+// where offline.js puts the typed round (kept as a draft while typing) in the queue of rounds
+// to send. A photo button needs the server: those posts are never redirected.
+function saveRound(event) {
+  var request = event.request;
+  var copy = request.clone();
+  var game = ROUND_POST.exec(new URL(request.url).pathname)[1];
+  var sent = fetch(request);
+  event.waitUntil(sent.catch(function () {}));
+  var timer;
+  var late = new Promise(function (resolve) {
+    timer = setTimeout(function () { resolve(null); }, SAVE_TIMEOUT_MS);
+  });
+  return Promise.race([sent, late]).then(function (response) {
+    clearTimeout(timer);
+    if (response) { return response; }
+    throw new Error("no answer in time");
+  }).catch(function (error) {
+    return copy.formData().then(function (form) {
+      var action = String(form.get("action") || "");
+      if (action && action !== "save") { throw error; }
+      var token = String(form.get("form_token") || "");
+      var target = "/g/" + game + "?unsent=" + encodeURIComponent(token);
+      return Response.redirect(new URL(target, self.location.origin).href, 303);
+    });
+  });
+}

@@ -1,0 +1,522 @@
+"""No signal at the table: the installable app, drafts kept while typing, rounds kept on the
+phone and sent by themselves exactly once, a kept round that another phone beat, and the table
+view following another phone's saves."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from playwright.sync_api import BrowserContext, Page, expect
+from sqlalchemy import select
+from werkzeug.serving import make_server
+
+from scorekeeper.extensions import db
+from scorekeeper.models import Round
+from tests.e2e.test_game_flow import NAMES, _enter, _start_game
+
+pytestmark = pytest.mark.e2e
+
+CHECKS = (Path(__file__).parent / "a11y.js").read_text()
+ICON = Path(__file__).resolve().parents[2] / "static" / "icons" / "icon-192.png"
+
+
+class Server:
+    """The live server, which a test can stop and start again on the same address (the
+    connection dies while the phone still believes it has signal)."""
+
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+        self.port = 0
+        self.start()
+
+    def start(self) -> None:
+        self.server = make_server("127.0.0.1", self.port, self.app, threaded=True)
+        self.port = self.server.server_port
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join(timeout=5)
+
+
+@pytest.fixture
+def server(live_app: Flask) -> Iterator[Server]:
+    running = Server(live_app)
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def live_server(server: Server) -> str:
+    return f"http://127.0.0.1:{server.port}"
+
+
+def _saved_rounds(app: Flask) -> list[tuple[int, list[int]]]:
+    """(number, points by seat) of every round the server stored."""
+    with app.app_context():
+        rounds = db.session.scalars(select(Round).order_by(Round.number)).all()
+        saved = [
+            (r.number, [s.points for s in sorted(r.scores, key=lambda s: s.seat.position)])
+            for r in rounds
+        ]
+        db.session.remove()
+    return saved
+
+
+def _keeps_game(page: Page, public_id: str) -> None:
+    """Wait until the service worker controls the page and keeps the game's round form."""
+    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller")
+    # wait_for_function does not wait for a promise: ask until the answer is yes.
+    for _ in range(100):
+        kept = page.evaluate(
+            "id => caches.open('pages').then(c => c.keys())"
+            ".then(keys => keys.some(r => r.url === location.origin + '/g/' + id + '/round'))",
+            public_id,
+        )
+        if kept:
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError("the service worker did not keep the round form")
+
+
+def _queue(page: Page) -> list[dict[str, Any]]:
+    return json.loads(page.evaluate("localStorage.getItem('scorekeeper:queue') || '[]'"))
+
+
+def _second_phone(
+    browser: Any, browser_context_args: dict[str, Any], live_server: str, public_id: str, code: str
+) -> tuple[BrowserContext, Page]:
+    context = browser.new_context(**browser_context_args)
+    other = context.new_page()
+    other.goto(f"{live_server}/g/{public_id}/unlock")
+    other.get_by_label("Edit code").fill(code)
+    other.get_by_role("button", name=re.compile("Unlock|Keep score|Continue|OK", re.I)).click()
+    return context, other
+
+
+def _edit_code(page: Page) -> str:
+    return page.locator(".code").first.inner_text().strip()
+
+
+def _no_a11y_problems(page: Page) -> None:
+    assert page.evaluate(CHECKS) == []
+
+
+def test_the_app_is_installable(page: Page, live_server: str) -> None:
+    page.goto(f"{live_server}/")
+    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller")
+    cdp = page.context.new_cdp_session(page)
+    manifest = cdp.send("Page.getAppManifest")
+    assert manifest["url"].endswith("/manifest.webmanifest")
+    assert manifest["errors"] == []
+    errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    # Playwright's browser contexts are incognito, where Chromium never offers to install;
+    # anything else (manifest, icons, start_url, service worker) would be listed here.
+    assert [e["errorId"] for e in errors if e["errorId"] != "in-incognito"] == []
+
+
+def test_a_round_saved_without_signal_arrives_once(
+    page: Page, context: BrowserContext, live_server: str, live_app: Flask, shoot: Any
+) -> None:
+    public_id = _start_game(page, live_server, NAMES)
+    _keeps_game(page, public_id)
+    page.get_by_role("link", name="Enter round 1 scores").click()
+    context.set_offline(True)
+    expect(page.get_by_text("No signal: Save keeps the round on this phone.")).to_be_visible()
+    _enter(page, [0, 12, 30, 8], 0)
+    page.evaluate("window.scrollTo(0, 0)")
+    shoot("offline-round-form", full_page=False)
+    page.get_by_role("button", name="Save round 1").click()
+
+    # The table view opens from the phone's copy and says plainly what happened.
+    waiting = page.locator("[data-queued-round='1']")
+    expect(waiting).to_contain_text(
+        "Round 1: saved on this phone, not sent yet: it will be sent when you have signal."
+    )
+    expect(waiting).to_contain_text("Ann 0 (went out) · Bob 12 · Cy 30 · Di 8")
+    expect(page.get_by_role("link", name="Enter round 2 scores")).to_be_visible()
+    assert _saved_rounds(live_app) == []
+    assert len(_queue(page)) == 1
+    _no_a11y_problems(page)
+    shoot("offline-queue-table-view", full_page=False)
+
+    context.set_offline(False)
+    expect(page.get_by_text("Round 1 was sent and saved.")).to_be_visible(timeout=15_000)
+    expect(waiting).to_have_count(0)
+    # The table view updates by itself to the next round.
+    expect(page.get_by_text("Round 2 of 13")).to_be_visible(timeout=10_000)
+    assert _saved_rounds(live_app) == [(1, [0, 12, 30, 8])]
+    assert _queue(page) == []
+
+
+def test_a_resent_round_is_stored_once(
+    page: Page, context: BrowserContext, live_server: str, live_app: Flask
+) -> None:
+    public_id = _start_game(page, live_server, NAMES)
+    _keeps_game(page, public_id)
+    page.get_by_role("link", name="Enter round 1 scores").click()
+    context.set_offline(True)
+    _enter(page, [0, 5, 6, 7], 0)
+    page.get_by_role("button", name="Save round 1").click()
+    expect(page.locator("[data-queued-round='1']")).to_be_visible()
+    kept = _queue(page)
+    context.set_offline(False)
+    expect(page.get_by_text("Round 1 was sent and saved.")).to_be_visible(timeout=15_000)
+    # As if the first answer had been lost: the same round, the same token, sent again.
+    page.evaluate("q => localStorage.setItem('scorekeeper:queue', JSON.stringify(q))", kept)
+    page.reload()
+    expect(page.get_by_text("Round 1 was sent and saved.")).to_be_visible(timeout=15_000)
+    assert _queue(page) == []
+    assert _saved_rounds(live_app) == [(1, [0, 5, 6, 7])]
+
+
+def test_two_rounds_without_signal_arrive_in_order(
+    page: Page, context: BrowserContext, live_server: str, live_app: Flask, shoot: Any
+) -> None:
+    public_id = _start_game(page, live_server, NAMES)
+    _keeps_game(page, public_id)
+    context.set_offline(True)
+    page.get_by_role("link", name="Enter round 1 scores").click()
+    _enter(page, [0, 12, 30, 8], 0)
+    page.get_by_role("button", name="Save round 1").click()
+    expect(page.locator("[data-queued-round='1']")).to_be_visible()
+    # The phone's copy of the round form becomes the form for round 2.
+    page.get_by_role("link", name="Enter round 2 scores").click()
+    expect(page.locator("h1")).to_contain_text("Round 2")
+    expect(page.locator(".round-engine")).to_be_hidden()  # the copy's engine was round 1's
+    expect(page.locator("[data-queued-round='1']")).to_have_text(
+        "Round 1: saved on this phone, not sent yet."
+    )
+    page.evaluate("window.scrollTo(0, 0)")
+    shoot("offline-next-round-form", full_page=False)
+    _enter(page, [4, 0, 30, 2], 1)  # Cy 30 again: worth a look, not a reason to refuse
+    page.get_by_role("button", name="Save round 2").click()
+    expect(page.locator("[data-queued-round='2']")).to_be_visible()
+    tokens = [entry["token"] for entry in _queue(page)]
+    assert len(set(tokens)) == 2
+    assert _saved_rounds(live_app) == []
+    context.set_offline(False)
+    expect(page.get_by_text("Round 3 of 13")).to_be_visible(timeout=20_000)
+    assert _saved_rounds(live_app) == [(1, [0, 12, 30, 8]), (2, [4, 0, 30, 2])]
+    # What the server said about it after the save is shown, not swallowed.
+    expect(
+        page.get_by_text("Round 2: Saved as typed; worth a look: Cy scored 30 again")
+    ).to_be_visible()
+
+
+def test_what_was_typed_survives_a_failed_save_and_a_reload(
+    browser: Any, browser_context_args: dict[str, Any], live_server: str, live_app: Flask
+) -> None:
+    # Without a service worker, as on a first visit: the browser shows its own error page.
+    context = browser.new_context(**browser_context_args, service_workers="block")
+    page = context.new_page()
+    try:
+        public_id = _start_game(page, live_server, NAMES)
+        page.get_by_role("link", name="Enter round 1 scores").click()
+        _enter(page, [0, 12, 30, 8], 0)
+        page.locator("#seat-3 summary").click()
+        page.locator("#seat-3 textarea").fill("4-4")
+        page.route(
+            f"**/g/{public_id}/round",
+            lambda route: route.abort() if route.request.method == "POST" else route.continue_(),
+        )
+        page.get_by_role("button", name="Save round 1").click()
+        page.wait_for_url(re.compile("^chrome-error"))
+        page.wait_for_timeout(300)
+        # Back from the browser's error page lands on the table view (as in the issue);
+        # the round form has everything that was typed.
+        page.go_back()
+        page.wait_for_load_state()
+        if page.locator("#round-form").count() == 0:
+            page.get_by_role("link", name="Enter round 1 scores").click()
+        expect(page.locator("#seat-1 input.points")).to_have_value("12")
+        expect(page.locator("#seat-0 .went-out input")).to_be_checked()
+        expect(page.locator("#seat-3 textarea")).to_have_value("4-4")
+
+        # Away to the table view and back, then a reload: still there, same token.
+        token = page.locator("input[name=form_token]").input_value()
+        page.goto(f"{live_server}/g/{public_id}")
+        page.get_by_role("link", name="Enter round 1 scores").click()
+        expect(page.get_by_text("What you typed on this phone is back")).to_be_visible()
+        expect(page.locator("#seat-2 input.points")).to_have_value("30")
+        page.reload()
+        expect(page.locator("#seat-2 input.points")).to_have_value("30")
+        assert page.locator("input[name=form_token]").input_value() == token
+
+        page.unroute(f"**/g/{public_id}/round")
+        page.get_by_role("button", name="Save round 1").click()
+        expect(page.get_by_text("Round 2 of 13")).to_be_visible()
+        assert _saved_rounds(live_app) == [(1, [0, 12, 30, 8])]
+        # Saved: the next round starts empty.
+        page.get_by_role("link", name="Enter round 2 scores").click()
+        expect(page.locator("#seat-1 input.points")).to_have_value("")
+        assert page.locator("input[name=form_token]").input_value() != token
+        # "Leave without saving" (answered yes) throws the typed values away.
+        page.locator("#seat-1 input.points").fill("5")
+        page.once("dialog", lambda dialog: dialog.accept())
+        page.get_by_role("link", name="Leave without saving").click()
+        page.get_by_role("link", name="Enter round 2 scores").click()
+        expect(page.locator("#seat-1 input.points")).to_have_value("")
+    finally:
+        context.close()
+
+
+def test_a_kept_round_refused_by_the_server_is_shown(
+    page: Page,
+    context: BrowserContext,
+    browser: Any,
+    browser_context_args: dict[str, Any],
+    live_server: str,
+    live_app: Flask,
+    shoot: Any,
+) -> None:
+    public_id = _start_game(page, live_server, NAMES)
+    page.locator("#share summary").click()
+    code = _edit_code(page)
+    _keeps_game(page, public_id)
+    context.set_offline(True)
+    page.get_by_role("link", name="Enter round 1 scores").click()
+    _enter(page, [0, 12, 30, 8], 0)
+    page.get_by_role("button", name="Save round 1").click()
+    expect(page.locator("[data-queued-round='1']")).to_be_visible()
+
+    other_context, other = _second_phone(
+        browser, browser_context_args, live_server, public_id, code
+    )
+    try:
+        other.goto(f"{live_server}/g/{public_id}/round")
+        _enter(other, [7, 0, 3, 5], 1)
+        other.get_by_role("button", name="Save round 1").click()
+        expect(other.get_by_text("Round 2 of 13")).to_be_visible()
+    finally:
+        other_context.close()
+
+    context.set_offline(False)
+    refused = page.locator("[data-queued-round='1'][data-state='refused']")
+    expect(refused).to_contain_text("Round 1 was already saved from another phone", timeout=15_000)
+    expect(refused).to_contain_text("Saved there: Ann 7 · Bob 0 (went out) · Cy 3 · Di 5")
+    expect(refused).to_contain_text("Typed here: Ann 0 (went out) · Bob 12 · Cy 30 · Di 8")
+    expect(refused.get_by_role("link", name="See what was saved")).to_be_visible()
+    expect(refused.get_by_role("link", name="Correct round 1")).to_have_attribute(
+        "href", f"/g/{public_id}/rounds/1"
+    )
+    assert _saved_rounds(live_app) == [(1, [7, 0, 3, 5])]
+    # The table view moves on to the round after the one the other phone saved.
+    expect(page.get_by_text("Round 2 of 13")).to_be_visible(timeout=10_000)
+    expect(page.get_by_role("link", name="Enter round 2 scores")).to_be_visible()
+    expect(page.get_by_text("Until round 1 reaches the server")).to_have_count(0)
+    _no_a11y_problems(page)
+    page.emulate_media(color_scheme="dark")
+    _no_a11y_problems(page)
+    page.emulate_media(color_scheme="light")
+    refused.scroll_into_view_if_needed()
+    shoot("offline-refused-round", full_page=False)
+
+    # Still shown after a reload; gone once the player says so.
+    page.reload()
+    expect(refused).to_be_visible()
+    refused.get_by_role("button", name="I have seen it").click()
+    expect(page.locator("[data-queued-round]")).to_have_count(0)
+    assert _queue(page) == []
+
+
+def test_an_expired_security_token_is_renewed_once(
+    page: Page, context: BrowserContext, live_server: str, live_app: Flask
+) -> None:
+    public_id = _start_game(page, live_server, NAMES)
+    _keeps_game(page, public_id)
+    page.get_by_role("link", name="Enter round 1 scores").click()
+    context.set_offline(True)
+    _enter(page, [0, 12, 30, 8], 0)
+    page.get_by_role("button", name="Save round 1").click()
+    expect(page.locator("[data-queued-round='1']")).to_be_visible()
+    kept = _queue(page)
+    kept[0]["fields"] = [
+        [name, "expired" if name == "csrf_token" else value] for name, value in kept[0]["fields"]
+    ]
+    page.evaluate("q => localStorage.setItem('scorekeeper:queue', JSON.stringify(q))", kept)
+    context.set_offline(False)
+    expect(page.get_by_text("Round 1 was sent and saved.")).to_be_visible(timeout=15_000)
+    assert _saved_rounds(live_app) == [(1, [0, 12, 30, 8])]
+
+
+def test_a_photo_without_signal_says_it_needs_signal(
+    page: Page, context: BrowserContext, live_server: str
+) -> None:
+    public_id = _start_game(page, live_server, NAMES)
+    _keeps_game(page, public_id)
+    page.get_by_role("link", name="Enter round 1 scores").click()
+    if page.locator("#seat-1 input[type=file]").count() == 0:
+        pytest.skip("photo check not installed (pip install 'scorekeeper[photo]')")
+    page.locator("#seat-0 input.points").fill("17")
+    context.set_offline(True)
+    page.locator("#seat-1 summary").click()
+    page.locator("#seat-1 input[type=file]").set_input_files(str(ICON))
+    expect(page.locator("#seat-1").get_by_role("alert")).to_contain_text(
+        "Reading a photo needs signal"
+    )
+    expect(page.locator("#seat-0 input.points")).to_have_value("17")
+    assert _queue(page) == []
+
+
+def test_the_table_view_follows_another_phone(
+    page: Page, browser: Any, browser_context_args: dict[str, Any], live_server: str
+) -> None:
+    public_id = _start_game(page, live_server, NAMES)
+    page.locator("#share summary").click()
+    code = _edit_code(page)
+    page.evaluate("window.__sameDocument = true")
+    other_context, other = _second_phone(
+        browser, browser_context_args, live_server, public_id, code
+    )
+    try:
+        other.goto(f"{live_server}/g/{public_id}/round")
+        _enter(other, [7, 0, 3, 5], 1)
+        other.get_by_role("button", name="Save round 1").click()
+        expect(other.get_by_text("Round 2 of 13")).to_be_visible()
+    finally:
+        other_context.close()
+    expect(page.get_by_text("Round 2 of 13")).to_be_visible(timeout=10_000)
+    assert page.evaluate("window.__sameDocument") is True
+    # The section this phone had open stays open.
+    expect(page.locator("#share")).to_have_attribute("open", "")
+
+
+def test_polling_stops_while_the_page_is_hidden(page: Page, live_server: str) -> None:
+    public_id = _start_game(page, live_server, NAMES)
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "state.json" in r.url else None)
+    page.evaluate(
+        """() => {
+          Object.defineProperty(document, 'visibilityState', {get: () => 'hidden'});
+          document.dispatchEvent(new Event('visibilitychange'));
+        }"""
+    )
+    asked.clear()
+    page.wait_for_timeout(6000)
+    assert asked == []
+    page.goto(f"{live_server}/g/{public_id}")
+    page.wait_for_timeout(5000)
+    assert asked, "the visible table view asks for the game's state"
+
+    # The share view's own polling (htmx, every 4 s) pauses the same way.
+    page.on("request", lambda r: asked.append(r.url) if "/watch/board" in r.url else None)
+    page.goto(f"{live_server}/g/{public_id}/watch")
+    page.evaluate(
+        """() => {
+          Object.defineProperty(document, 'visibilityState', {get: () => 'hidden'});
+          document.dispatchEvent(new Event('visibilitychange'));
+        }"""
+    )
+    asked.clear()
+    page.wait_for_timeout(5000)
+    assert asked == []
+
+
+def test_a_kept_round_with_a_problem_opens_again_to_fix(
+    page: Page, context: BrowserContext, live_server: str, live_app: Flask, shoot: Any
+) -> None:
+    public_id = _start_game(page, live_server, NAMES)
+    _keeps_game(page, public_id)
+    page.get_by_role("link", name="Enter round 1 scores").click()
+    context.set_offline(True)
+    page.locator("#seat-0 .went-out").click()
+    page.locator("#seat-1 input.points").fill("12")
+    page.get_by_role("button", name="Save round 1").click()
+    expect(page.locator("[data-queued-round='1']")).to_be_visible()
+    context.set_offline(False)
+    problem = page.locator("[data-queued-round='1'][data-state='invalid']")
+    expect(problem).to_contain_text("Round 1 was not saved", timeout=15_000)
+    token = _queue(page)[0]["token"]
+    expect(page.get_by_role("link", name="Enter round 1 scores")).to_be_visible()
+    shoot("offline-kept-round-problem", full_page=False)
+    problem.get_by_role("button", name="Open round 1 to fix it").click()
+    expect(page.locator("#seat-1 input.points")).to_have_value("12")
+    expect(page.locator("#seat-0 .went-out input")).to_be_checked()
+    assert page.locator("input[name=form_token]").input_value() == token
+    page.locator("#seat-2 input.points").fill("30")
+    page.locator("#seat-3 input.points").fill("8")
+    page.get_by_role("button", name="Save round 1").click()
+    expect(page.get_by_text("Round 2 of 13")).to_be_visible()
+    assert _queue(page) == []
+    assert _saved_rounds(live_app) == [(1, [0, 12, 30, 8])]
+
+
+def test_two_tabs_send_a_kept_round_once(
+    page: Page, context: BrowserContext, live_server: str, live_app: Flask
+) -> None:
+    public_id = _start_game(page, live_server, NAMES)
+    _keeps_game(page, public_id)
+    page.get_by_role("link", name="Enter round 1 scores").click()
+    context.set_offline(True)
+    _enter(page, [0, 12, 30, 8], 0)
+    page.get_by_role("button", name="Save round 1").click()
+    expect(page.locator("[data-queued-round='1']")).to_be_visible()
+    second = context.new_page()
+    second.goto(f"{live_server}/g/{public_id}")
+    expect(second.locator("[data-queued-round='1']")).to_be_visible()
+    context.set_offline(False)
+    for tab in (page, second):
+        expect(tab.get_by_text("Round 2 of 13")).to_be_visible(timeout=15_000)
+        expect(tab.locator("[data-queued-round]")).to_have_count(0)
+    assert _saved_rounds(live_app) == [(1, [0, 12, 30, 8])]
+
+
+def test_a_save_that_gets_no_answer_is_kept(
+    page: Page, server: Server, live_server: str, live_app: Flask
+) -> None:
+    public_id = _start_game(page, live_server, NAMES)
+    _keeps_game(page, public_id)
+    page.get_by_role("link", name="Enter round 1 scores").click()
+    _enter(page, [0, 12, 30, 8], 0)
+    # The phone thinks it has signal, but nothing answers: the service worker turns the
+    # failed post into the table view with the round kept on the phone.
+    server.stop()
+    try:
+        page.get_by_role("button", name="Save round 1").click()
+        waiting = page.locator("[data-queued-round='1']")
+        expect(waiting).to_contain_text("saved on this phone, not sent yet", timeout=20_000)
+        assert "unsent" not in page.url
+        assert _saved_rounds(live_app) == []
+    finally:
+        server.start()
+    page.get_by_role("button", name="Send it now").click()
+    expect(page.get_by_text("Round 1 was sent and saved.")).to_be_visible(timeout=15_000)
+    assert _saved_rounds(live_app) == [(1, [0, 12, 30, 8])]
+
+
+def test_the_kept_round_form_follows_the_game(
+    page: Page, context: BrowserContext, live_server: str
+) -> None:
+    public_id = _start_game(page, live_server, NAMES)
+    _keeps_game(page, public_id)
+    page.get_by_role("link", name="Enter round 1 scores").click()
+    _enter(page, [0, 12, 30, 8], 0)
+    page.get_by_role("button", name="Save round 1").click()
+    expect(page.get_by_text("Round 2 of 13")).to_be_visible()
+    # The worker refreshes its copy of the round form when the game has moved on.
+    for _ in range(100):
+        kept = page.evaluate(
+            "id => caches.open('pages').then(c => c.match(location.origin + '/g/' + id + '/round'))"
+            ".then(r => r ? r.text() : '')",
+            public_id,
+        )
+        if re.search(r'name="round_number" type="hidden" value="2"', kept):
+            break
+        page.wait_for_timeout(100)
+    else:
+        raise AssertionError("the kept round form is still for round 1")
+    context.set_offline(True)
+    page.get_by_role("link", name="Enter round 2 scores").click()
+    expect(page.locator("h1")).to_contain_text("Round 2")
+    expect(page.locator(".round-engine")).to_be_visible()  # the form's own engine, 11-11
+    expect(page.locator(".round-engine")).to_contain_text("11-11")

@@ -1,0 +1,70 @@
+"""The installable app: the manifest, the service worker and the page shown without signal."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper import pwa
+
+STATIC = Path(__file__).resolve().parents[2] / "static"
+
+
+def test_every_page_links_the_manifest_and_the_offline_script(client: FlaskClient) -> None:
+    page = client.get("/").get_data(as_text=True)
+    assert '<link rel="manifest" href="/manifest.webmanifest">' in page
+    assert 'src="/static/js/offline.js" data-worker="/sw.js"' in page
+    assert 'id="phone-status"' in page and 'aria-live="polite"' in page
+
+
+def test_manifest_makes_the_app_installable(client: FlaskClient) -> None:
+    response = client.get("/manifest.webmanifest")
+    assert response.status_code == 200
+    assert response.mimetype == "application/manifest+json"
+    manifest = json.loads(response.get_data(as_text=True))
+    assert manifest["display"] == "standalone"
+    assert manifest["start_url"] == "/" and manifest["scope"] == "/"
+    assert manifest["name"] and manifest["short_name"] and manifest["theme_color"]
+    sizes = {(icon["sizes"], icon["purpose"]) for icon in manifest["icons"]}
+    assert {("192x192", "any"), ("512x512", "any"), ("512x512", "maskable")} <= sizes
+    for icon in manifest["icons"]:
+        image = client.get(icon["src"])
+        assert image.status_code == 200 and image.mimetype == "image/png"
+        width, height = int.from_bytes(image.data[16:20]), int.from_bytes(image.data[20:24])
+        assert f"{width}x{height}" == icon["sizes"]
+        image.close()
+
+
+def test_service_worker_is_served_from_the_root_with_its_shell(client: FlaskClient) -> None:
+    response = client.get("/sw.js")
+    assert response.status_code == 200
+    assert response.mimetype == "text/javascript"
+    assert "no-cache" in response.headers["Cache-Control"]
+    first_line, source = response.get_data(as_text=True).split("\n", 1)
+    settings = json.loads(first_line.removeprefix("self.SCOREKEEPER = ").removesuffix(";"))
+    assert source == (STATIC / "sw.js").read_text()
+    shell = set(settings["shell"])
+    assert {"/", "/offline", "/static/css/app.css", "/static/js/offline.js"} <= shell
+    assert "/static/sw.js" not in settings["shell"]
+    for address in settings["shell"]:
+        shell_file = client.get(address)
+        assert shell_file.status_code == 200, address
+        shell_file.close()
+
+
+def test_a_changed_static_file_changes_the_worker_version(app: Flask, tmp_path: Path) -> None:
+    (tmp_path / "sw.js").write_text("// worker")
+    (tmp_path / "app.css").write_text("body {}")
+    before = pwa._version_of(str(tmp_path))
+    (tmp_path / "app.css").write_text("body { color: red }")
+    pwa._version_of.cache_clear()
+    assert pwa._version_of(str(tmp_path)) != before
+
+
+def test_offline_page_says_what_is_kept(client: FlaskClient) -> None:
+    page = client.get("/offline").get_data(as_text=True)
+    assert "No signal" in page
+    assert "sent by themselves when the signal is back" in page
