@@ -10,8 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
 
-from scorekeeper import boundary, errors, presentation
+from scorekeeper import boundary, errors, presentation, safety
 from scorekeeper.config import load_config
 from scorekeeper.extensions import csrf, db, limiter, migrate
 
@@ -34,13 +35,23 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         static_folder=_project_folder("static"),
     )
     load_config(app, test_config)
+    trust_proxies(app)
     register_extensions(app)
+    safety.init_app(app)
     register_blueprints(app)
     errors.init_app(app)
     presentation.init_app(app)
     boundary.init_app(app)
     register_commands(app)
     return app
+
+
+def trust_proxies(app: Flask) -> None:
+    """Behind TRUSTED_PROXIES reverse proxies, take the client's address, scheme and host from
+    their X-Forwarded-* headers (werkzeug's ProxyFix); with none, those headers are ignored."""
+    count = int(app.config.get("TRUSTED_PROXIES") or 0)
+    if count > 0:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=count, x_proto=count, x_host=count)  # type: ignore[method-assign]
 
 
 def register_extensions(app: Flask) -> None:

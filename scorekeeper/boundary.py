@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from flask import Flask, Response, current_app, has_request_context, request
+from flask.sessions import SecureCookieSessionInterface
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
@@ -85,4 +86,26 @@ def init_app(app: Flask) -> None:
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("Referrer-Policy", "same-origin")
         response.headers.setdefault("X-Frame-Options", "DENY")
+        if served_over_https(app):
+            response.headers.setdefault("Strict-Transport-Security", HSTS)
         return response
+
+    app.session_interface = HttpsAwareSessions()
+
+
+HSTS = "max-age=31536000"  # a year; no includeSubDomains: other sites may share the domain
+
+
+def served_over_https(app: Flask) -> bool:
+    """HTTPS when the request came over it (X-Forwarded-Proto counts only from a trusted
+    proxy) or when the HTTPS setting says so."""
+    return bool(app.config.get("HTTPS")) or (has_request_context() and request.is_secure)
+
+
+class HttpsAwareSessions(SecureCookieSessionInterface):
+    """The session cookie (it proves which phone may keep score) is Secure on HTTPS, so it is
+    never sent over plain HTTP. It lasts PERMANENT_SESSION_LIFETIME (400 days, the longest a
+    browser keeps a cookie): a table phone stays signed in for a season."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return bool(app.config.get("SESSION_COOKIE_SECURE")) or served_over_https(app)

@@ -22,7 +22,17 @@ class Defaults:
     SESSION_COOKIE_HTTPONLY = True
     PERMANENT_SESSION_LIFETIME = 60 * 60 * 24 * 400  # a table phone stays signed in for a season
     MAX_CONTENT_LENGTH = 16 * 1024 * 1024  # photos up to 15 MB plus form fields
+    # Where rate-limit counts live: memory:// is one process and forgets on a restart; several
+    # server processes share redis://host:6379 (pip install "scorekeeper[redis]").
     RATELIMIT_STORAGE_URI = "memory://"
+    # How many reverse proxies in front of the app set X-Forwarded-For/-Proto/-Host. 0 (the
+    # default): those headers are ignored, so nobody can pretend to be another address.
+    TRUSTED_PROXIES = 0
+    # The site is served over HTTPS (behind a proxy that ends TLS without X-Forwarded-Proto):
+    # the session cookie is Secure and HSTS is sent. Both happen anyway on an HTTPS request.
+    HTTPS = False
+    PHOTO_READERS = 2  # photos read at the same time in one server process (1 core each)
+    PHOTO_WAIT = 5.0  # seconds a photo waits for a free reader before "busy, try again"
     RATELIMIT_HEADERS_ENABLED = True
     SEND_FILE_MAX_AGE_DEFAULT = 60 * 60 * 24 * 7
     KEEP_PHOTOS = False
@@ -58,8 +68,14 @@ def load_config(app: Flask, test_config: dict[str, Any] | None) -> None:
         for name in ("SECRET_KEY", "DATABASE_URL"):
             if os.environ.get(name):
                 app.config[name] = os.environ[name]
-        if os.environ.get("KEEP_PHOTOS"):
-            app.config["KEEP_PHOTOS"] = os.environ["KEEP_PHOTOS"].lower() in ("1", "true", "yes")
+        if os.environ.get("RATELIMIT_STORAGE_URI"):
+            app.config["RATELIMIT_STORAGE_URI"] = os.environ["RATELIMIT_STORAGE_URI"]
+        for name in ("KEEP_PHOTOS", "HTTPS"):
+            if os.environ.get(name):
+                app.config[name] = os.environ[name].lower() in ("1", "true", "yes")
+        for name in ("TRUSTED_PROXIES", "PHOTO_READERS"):
+            if os.environ.get(name, "").isdigit():
+                app.config[name] = int(os.environ[name])
     else:
         app.config.update(test_config)
     if app.config.get("DATABASE_URL"):

@@ -158,7 +158,7 @@ def build_model():
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--scenes", type=int, default=600)
-    ap.add_argument("--epochs", type=int, default=10)
+    ap.add_argument("--epochs", type=int, default=6)
     ap.add_argument("--seed", type=int, default=20240613)
     ap.add_argument("--out", default=str(ROOT / "scorekeeper/vision/models/halves.onnx"))
     ap.add_argument("--cache", default="", help="optional .npz to reuse generated crops")

@@ -5,13 +5,16 @@ typed tiles apply; it never replaces a typed total without the player choosing i
 from __future__ import annotations
 
 import secrets
+import threading
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import cache
 from typing import Any
 
-from sqlalchemy import delete, select
+from flask import current_app
+from sqlalchemy import delete, func, select
 
+from scorekeeper import throttle
 from scorekeeper.extensions import db
 from scorekeeper.games.setup import GameError, game_rules
 from scorekeeper.models import Game, Photo, Round
@@ -30,6 +33,37 @@ STORED_SIDE = 1600  # px: enough to check the pips on a phone, a few hundred KB
 PENDING_FOR = timedelta(hours=6)  # a photo read but never saved with a round
 
 
+MAX_PENDING_PHOTOS = 40  # photos of one game read but not yet saved with a round
+TOO_MANY_PENDING = (
+    f"This game already has {MAX_PENDING_PHOTOS} photos waiting for a round. "
+    "Save the round first, then take more photos."
+)
+BUSY = "The photo reader is busy with other tables. Try again in a moment."
+
+
+def _readers() -> threading.BoundedSemaphore:
+    """How many photos this server process reads at once (PHOTO_READERS): each takes a core
+    and up to a few hundred MB for a second, so more wait their turn or hear "busy"."""
+    readers = current_app.extensions.get("scorekeeper.photo_readers")
+    if readers is None:
+        readers = current_app.extensions.setdefault(
+            "scorekeeper.photo_readers",
+            threading.BoundedSemaphore(max(1, int(current_app.config.get("PHOTO_READERS", 2)))),
+        )
+    return readers
+
+
+def _pending_count(game: Game) -> int:
+    return (
+        db.session.scalar(
+            select(func.count())
+            .select_from(Photo)
+            .where(Photo.game_id == game.id, Photo.round_id.is_(None))
+        )
+        or 0
+    )
+
+
 @dataclass(frozen=True)
 class TileMark:
     number: int
@@ -45,26 +79,28 @@ class TileMark:
 def place_label(
     corners: list[tuple[float, float]], label: str, width: int, height: int
 ) -> tuple[str, float, float, float]:
-    """Where a tile's label is drawn: centred on the tile (the mean of its corners), at a size
-    that fits its width inside the tile's outline, and kept on the photo. When the whole label
-    ("3: 5-12") would be too small to read, only the number is drawn (the list under the photo
-    names the tile). Returns (text, x, y, font size)."""
+    """Where a tile's label is drawn: centred on the tile (the mean of its corners), as large as
+    the tile's outline allows, and kept on the photo. When the whole label ("3: 5-12") would be
+    too small to read on a phone, only the number is drawn (the list under the photo names the
+    tile), never smaller than readable: centred on its own tile it still reads as that tile's.
+    Returns (text, x, y, font size), in the photo's pixels."""
     xs = [x for x, _ in corners]
     ys = [y for _, y in corners]
     centre_x = sum(xs) / len(xs)
     centre_y = sum(ys) / len(ys)
-    # The largest upright box around the centre that stays inside a convex outline is at
-    # least half its bounding box: size the text to that.
-    room_w = (max(xs) - min(xs)) / 2
-    room_h = (max(ys) - min(ys)) / 2
-    readable = max(width, height) / 60  # smaller than this is not read at arm's length
-    biggest = max(width, height) / 20
+    room_w = (max(xs) - min(xs)) * 0.9
+    room_h = (max(ys) - min(ys)) * 0.8
+    # The photo is shown about 380 px wide on a phone: 1/28 of it is about 13 px on screen.
+    readable = max(width, height) / 28
+    biggest = max(width, height) / 14
+
+    def fit(text: str) -> float:
+        return min(biggest, room_h, room_w / (0.62 * len(text)))
+
     text = label
-    size = min(biggest, room_h * 0.8, room_w / (0.62 * len(label)))
-    if size < readable:
+    if fit(text) < readable:
         text = label.split(":")[0]
-        size = min(biggest, room_h * 0.8, room_w / (0.62 * len(text)))
-    size = max(size, 1.0)
+    size = max(readable, fit(text))
     half_w = 0.62 * len(text) * size / 2
     half_h = size / 2
     x = min(max(centre_x, half_w), width - half_w)
@@ -149,6 +185,14 @@ def read_photo(game: Game, position: int, data: bytes) -> PhotoCheck:
         raise GameError(message)
     if not data:
         raise GameError("No photo arrived. Take the photo again.")
+    _purge_pending(game)
+    if _pending_count(game) >= MAX_PENDING_PHOTOS:
+        raise GameError(TOO_MANY_PENDING)
+    if not throttle.photo_reads.spend(throttle.client()):
+        raise GameError(throttle.BUSY_PHOTOS)
+    readers = _readers()
+    if not readers.acquire(timeout=float(current_app.config.get("PHOTO_WAIT", 5.0))):
+        raise GameError(BUSY)
     try:
         reading = read_hand(data, max_pip=rules.max_pip)
         stored = sanitize_image(data, max_side=STORED_SIDE)
@@ -156,7 +200,8 @@ def read_photo(game: Game, position: int, data: bytes) -> PhotoCheck:
         raise GameError(str(error)) from None
     except VisionError as error:
         raise GameError(f"The photo could not be read: {error}") from None
-    _purge_pending(game)
+    finally:
+        readers.release()
     photo = Photo(
         game_id=game.id,
         seat_position=position,

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import secrets
 from collections.abc import Callable
@@ -24,6 +22,7 @@ from flask import (
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
+from scorekeeper import throttle
 from scorekeeper.boundary import is_write_request, read_only
 from scorekeeper.charts import line_chart
 from scorekeeper.extensions import limiter
@@ -36,6 +35,7 @@ from scorekeeper.games.forms import (
 )
 from scorekeeper.models import Game, Round
 from scorekeeper.rules.round_check import RoundCheck, RoundInput, SeatCheck, SeatInput
+from scorekeeper.safety import csv_text
 from scorekeeper.web import qr_svg, unless_unchanged
 
 bp = Blueprint("games", __name__)
@@ -182,7 +182,12 @@ def table(public_id: str) -> str:
 
 
 @bp.route("/g/<public_id>/unlock", methods=["GET", "POST"])
-@limiter.limit("10 per minute", methods=["POST"])
+@limiter.limit(
+    throttle.EDIT_CODE_LIMIT,
+    key_func=throttle.game_and_client,
+    methods=["POST"],
+    deduct_when=throttle.refused,
+)
 def unlock(public_id: str) -> str | BaseResponse:
     game = _game_or_404(public_id)
     form = EditCodeForm()
@@ -592,11 +597,10 @@ def summary(public_id: str) -> str:
 @bp.get("/g/<public_id>/game.csv")
 def download_csv(public_id: str) -> Response:
     game = _game_or_404(public_id)
-    buffer = io.StringIO()
-    csv.writer(buffer).writerows(services.game_csv_rows(game, services.scoreboard(game)))
+    body = csv_text(services.game_csv_rows(game, services.scoreboard(game)))
     day = game.created_at.strftime("%Y-%m-%d")
     return Response(
-        buffer.getvalue(),
+        body,
         mimetype="text/csv",
         headers={"Content-Disposition": f'attachment; filename="mexican-train-{day}.csv"'},
     )

@@ -1,14 +1,17 @@
-"""Who may do what in a league.
+"""Who may do what in a league: three rights, each a superset of the one before.
 
-- The organiser is the device that created the league (the league keeps a hash of its token,
-  like ``Game.creator_device``). Only the organiser changes the settings, the passphrase and the
-  public page.
-- A device that typed the passphrase (or opened a join link from the organiser's QR code) has
-  league rights: it may run nights, seat tables, keep score at every table of the league's
-  nights, manage the roster, import and export. The session remembers the league's code with
-  the ``passphrase_version`` it was unlocked under; changing the passphrase bumps the version,
-  so every other device loses its rights at once.
-- Everyone else may read only the public page, when the organiser has turned it on.
+- **Reading** (a member): the standings, nights, players, seasons and the downloads. A phone
+  gets it from the members' link (shown on every league phone and at every league table), a
+  signed link tied to the passphrase version, so a new passphrase also makes a new link.
+- **Keeping score at a table** (the passphrase, or the join QR code on a night's page): reading,
+  plus every table of the league's nights (games/access.py asks ``league_rights``). The session
+  remembers the league's code with the ``passphrase_version`` it was unlocked under; changing
+  the passphrase bumps the version, so every other phone loses its rights at once.
+- **Running the league** (the organiser: the device that created the league, whose token the
+  league keeps hashed like ``Game.creator_device``): nights and their tables, the roster,
+  seasons, import, the settings, the passphrase and the public page.
+
+Everyone else may read only the public page, when the organiser has turned it on.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from scorekeeper.games.access import device_hash
 from scorekeeper.models import League
 
 SESSION_KEY = "leagues"
+READERS_KEY = "league_readers"
 _KEEP = 50  # leagues a device remembers
 JOIN_LINK_DAYS = 3
 
@@ -32,11 +36,41 @@ def is_organiser(league: League) -> bool:
 
 
 def league_rights(league: League) -> bool:
-    """True for the organiser and for devices that unlocked the league's current passphrase."""
+    """May keep score at the league's tables: the organiser and devices that unlocked the
+    league's current passphrase."""
     if is_organiser(league):
         return True
     remembered: dict[str, Any] = session.get(SESSION_KEY, {})
     return remembered.get(league.code) == league.passphrase_version
+
+
+def can_read(league: League) -> bool:
+    """May read the league's pages: anyone who may keep score, and devices that opened the
+    current members' link."""
+    if league_rights(league):
+        return True
+    return session.get(READERS_KEY, {}).get(league.code) == league.passphrase_version
+
+
+def level(league: League) -> str:
+    """This device's right in ``league``: "organiser", "scorer", "reader" or ""."""
+    if is_organiser(league):
+        return "organiser"
+    if league_rights(league):
+        return "scorer"
+    return "reader" if can_read(league) else ""
+
+
+def grant_reading(league: League) -> None:
+    """Remember on this device that it may read ``league`` (the members' link)."""
+    remembered = {
+        code: version
+        for code, version in session.get(READERS_KEY, {}).items()
+        if code != league.code
+    }
+    remembered[league.code] = league.passphrase_version
+    session[READERS_KEY] = dict(list(remembered.items())[-_KEEP:])
+    session.permanent = True
 
 
 def grant(league: League) -> None:
@@ -52,13 +86,37 @@ def grant(league: League) -> None:
 
 
 def forget(league: League) -> None:
-    remembered = dict(session.get(SESSION_KEY, {}))
-    remembered.pop(league.code, None)
-    session[SESSION_KEY] = remembered
+    for key in (SESSION_KEY, READERS_KEY):
+        remembered = dict(session.get(key, {}))
+        remembered.pop(league.code, None)
+        session[key] = remembered
 
 
 def remembered_codes() -> list[str]:
-    return list(session.get(SESSION_KEY, {}))
+    codes = list(session.get(SESSION_KEY, {}))
+    return codes + [code for code in session.get(READERS_KEY, {}) if code not in codes]
+
+
+def _members_serializer() -> URLSafeTimedSerializer:
+    return URLSafeTimedSerializer(current_app.secret_key or "", salt="league-members")
+
+
+def members_token(league: League) -> str:
+    """The members' link: read-only, for everyone in the club. It does not expire; a new
+    passphrase replaces it (and signs out the phones that used the old one)."""
+    return _members_serializer().dumps({"l": league.code, "v": league.passphrase_version})
+
+
+def read_members_token(league: League, token: str) -> bool:
+    try:
+        data = _members_serializer().loads(token)
+    except BadSignature:
+        return False
+    return (
+        isinstance(data, dict)
+        and data.get("l") == league.code
+        and data.get("v") == league.passphrase_version
+    )
 
 
 def _serializer() -> URLSafeTimedSerializer:

@@ -295,6 +295,35 @@ def edit_player(league: League, player: Player, name: str, guest: bool) -> None:
     db.session.flush()
 
 
+def split_names(typed: str) -> list[str]:
+    """The names in ``typed`` when it looks like several ("Alice, Boris; Cy"): commas,
+    semicolons and new lines separate them. One name (or fewer) gives []."""
+    parts = [part.strip() for part in typed.replace(";", ",").replace("\n", ",").split(",")]
+    names = [part for part in parts if part]
+    return names if len(names) > 1 else []
+
+
+def player_games(player: Player) -> int:
+    """How many games a player (or an entry merged into them) has sat at, finished or not."""
+    return db.session.scalar(select(func.count(Seat.id)).where(Seat.player_id == player.id)) or 0
+
+
+def delete_player(league: League, player: Player) -> None:
+    """Remove an entry typed by mistake. Only one that has never sat at a table: a player's
+    games are history (renaming, marking as a guest or merging keeps them)."""
+    games = player_games(player)
+    if games:
+        raise LeagueError(
+            f"{player.name} has {games} game{'' if games == 1 else 's'} in the league, so the "
+            "entry stays: removing it would change the standings and old score sheets. Rename "
+            "it, mark it as a guest, or merge it with the right entry instead."
+        )
+    # Entries merged into this one have no games left either: they go with it.
+    db.session.execute(delete(Player).where(Player.merged_into_id == player.id))
+    db.session.delete(player)
+    db.session.flush()
+
+
 @dataclass(frozen=True)
 class MergePlan:
     source: Player

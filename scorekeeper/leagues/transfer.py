@@ -53,10 +53,20 @@ from scorekeeper.models import (
 )
 from scorekeeper.rules import HandError, deal_plan, engine_schedule, format_hand, parse_hand
 from scorekeeper.rules.standings import game_placings, shown
+from scorekeeper.safety import clean_text, csv_text, from_spreadsheet_cell
 
 FORMAT = "scorekeeper-league"
 FORMAT_VERSION = 1
-MAX_IMPORT_BYTES = 12 * 1024 * 1024
+MAX_IMPORT_BYTES = 12 * 1024 * 1024  # the uploaded file
+MAX_MEMBER_BYTES = 12 * 1024 * 1024  # one file inside a .zip, unpacked
+MAX_ARCHIVE_BYTES = 24 * 1024 * 1024  # every file inside a .zip together, unpacked
+MAX_RATIO = 100  # unpacked / packed size of a file inside a .zip
+RATIO_FROM_BYTES = 1024 * 1024  # small files may shrink as much as they like
+MAX_IMPORT_LINES = 300_000  # a busy league's ten years are about 250,000 round scores
+TOO_MANY_LINES = (
+    f"The file has more than {MAX_IMPORT_LINES:,} lines. Split it into smaller files "
+    "(a season each) and import them one after the other."
+)
 PENDING_HOURS = 24
 SCORE_COLUMNS = (
     "night",
@@ -275,9 +285,7 @@ def export_document(league: League) -> dict[str, Any]:
 
 
 def _csv(rows: Iterable[Iterable[Any]]) -> bytes:
-    buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="\r\n").writerows(rows)
-    return buffer.getvalue().encode("utf-8-sig")  # the BOM makes spreadsheets read UTF-8
+    return csv_text(rows).encode("utf-8-sig")  # the BOM makes spreadsheets read UTF-8
 
 
 def _yes(value: bool) -> str:
@@ -524,10 +532,92 @@ def _decode(content: bytes) -> str:
     return content.decode("latin-1")
 
 
-def _reader(text: str) -> Iterator[list[str]]:
-    first_line = text.split("\n", 1)[0]
-    delimiter = max((",", ";", "\t"), key=first_line.count)
-    return csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+class TooManyLines(Exception):
+    """A file longer than any league's history (or a file of empty lines)."""
+
+
+def _lines(text: str) -> Iterator[str]:
+    """The lines of ``text`` one at a time (no copy of the whole text)."""
+    start = 0
+    while start < len(text):
+        end = text.find("\n", start)
+        if end < 0:
+            yield text[start:]
+            return
+        yield text[start : end + 1]
+        start = end + 1
+
+
+class _Rows:
+    """The rows of a CSV text, read one at a time: every cell cleaned of control characters and
+    of the ``'`` an export puts in front of a formula-like cell (see scorekeeper.safety)."""
+
+    def __init__(self, text: str) -> None:
+        end = text.find("\n")
+        first_line = text[: end if end >= 0 else 2000]
+        delimiter = max((",", ";", "\t"), key=first_line.count)
+        self._reader = csv.reader(_lines(text), delimiter=delimiter)
+
+    @property
+    def line_num(self) -> int:
+        return self._reader.line_num
+
+    def __iter__(self) -> Iterator[list[str]]:
+        return self
+
+    def __next__(self) -> list[str]:
+        row = next(self._reader)
+        if self._reader.line_num > MAX_IMPORT_LINES:
+            raise TooManyLines
+        return [from_spreadsheet_cell(clean_text(cell)) for cell in row]
+
+
+def _reader(text: str) -> _Rows:
+    return _Rows(text)
+
+
+class ArchiveRefused(Exception):
+    """A .zip that is not read: the message says why in plain words."""
+
+
+def _archive_sizes(archive: zipfile.ZipFile) -> None:
+    """Refuse a zip bomb from its directory, before a single byte is decompressed: each file
+    and the whole archive have a size cap, and a file may not shrink more than MAX_RATIO
+    times (a league export shrinks about ten times)."""
+    total = 0
+    for info in archive.infolist():
+        total += info.file_size
+        if info.file_size > MAX_MEMBER_BYTES:
+            raise ArchiveRefused(
+                f"{info.filename[:60]} in this .zip is too big: at most "
+                f"{MAX_MEMBER_BYTES // 2**20} MB a file."
+            )
+        if info.file_size > RATIO_FROM_BYTES and info.file_size > MAX_RATIO * max(
+            info.compress_size, 1
+        ):
+            raise ArchiveRefused(
+                f"{info.filename[:60]} in this .zip is packed too tightly to be a league export."
+            )
+    if total > MAX_ARCHIVE_BYTES:
+        raise ArchiveRefused(
+            f"This .zip holds too much: at most {MAX_ARCHIVE_BYTES // 2**20} MB unpacked."
+        )
+
+
+def _member(archive: zipfile.ZipFile, name: str) -> str:
+    """One file of the archive, read in pieces and never beyond its cap (even if the directory
+    understated its size)."""
+    pieces: list[bytes] = []
+    size = 0
+    with archive.open(name) as member:
+        while piece := member.read(64 * 1024):
+            size += len(piece)
+            if size > MAX_MEMBER_BYTES:
+                raise ArchiveRefused(
+                    f"{name} in this .zip is too big: at most {MAX_MEMBER_BYTES // 2**20} MB."
+                )
+            pieces.append(piece)
+    return _decode(b"".join(pieces))
 
 
 def _column(name: str) -> str:
@@ -554,15 +644,22 @@ def read_upload(league: League, filename: str, content: bytes, month_first: bool
     if filename.lower().endswith(".zip") or content[:4] == b"PK\x03\x04":
         try:
             with zipfile.ZipFile(io.BytesIO(content)) as archive:
+                _archive_sizes(archive)
                 names = set(archive.namelist())
                 if "scores.csv" not in names:
                     return ImportPlan(fatal="This .zip has no scores.csv: is it a league export?")
-                scores_text = _decode(archive.read("scores.csv"))
+                scores_text = _member(archive, "scores.csv")
                 if "players.csv" in names:
-                    roster = _roster_rows(_decode(archive.read("players.csv")))
+                    roster = _roster_rows(_member(archive, "players.csv"))
                 if "seasons.csv" in names:
-                    seasons = _season_rows(_decode(archive.read("seasons.csv")))
-        except (zipfile.BadZipFile, KeyError, RuntimeError):
+                    seasons = _season_rows(_member(archive, "seasons.csv"))
+        except ArchiveRefused as refused:
+            return ImportPlan(fatal=str(refused))
+        except TooManyLines:
+            return ImportPlan(fatal=TOO_MANY_LINES)
+        except (zipfile.BadZipFile, zipfile.LargeZipFile, KeyError, RuntimeError, EOFError):
+            return ImportPlan(fatal="This .zip file cannot be read.")
+        except (NotImplementedError, ValueError, OSError):  # unknown compression, bad header
             return ImportPlan(fatal="This .zip file cannot be read.")
     else:
         if b"\x00" in content[:4096]:
@@ -619,6 +716,13 @@ def _season_rows(text: str) -> list[tuple[str, date, date]]:
 
 def check_scores(league: League, text: str, month_first: bool = False) -> ImportPlan:
     """Read and check every row of a scores CSV; see the module docstring for the format."""
+    try:
+        return _check_scores(league, text, month_first)
+    except TooManyLines:
+        return ImportPlan(fatal=TOO_MANY_LINES)
+
+
+def _check_scores(league: League, text: str, month_first: bool) -> ImportPlan:
     plan = ImportPlan()
     rows = _reader(text)
     try:

@@ -11,7 +11,7 @@ import json
 from collections.abc import Callable
 from datetime import date
 from functools import wraps
-from typing import Any
+from typing import Any, NoReturn
 
 from flask import (
     Blueprint,
@@ -27,6 +27,7 @@ from flask import (
 )
 from werkzeug.wrappers import Response as BaseResponse
 
+from scorekeeper import throttle
 from scorekeeper.charts import totals_over_time
 from scorekeeper.extensions import limiter
 from scorekeeper.games.access import device_hash
@@ -59,8 +60,19 @@ bp = Blueprint("leagues", __name__)
 LATEST_GAMES = 30  # games listed on a player's page before "Show all"
 
 View = Callable[..., Any]
-# One budget for every way of guessing a passphrase (or a link standing for one), per address.
-passphrase_attempts = limiter.shared_limit("10 per minute", scope="passphrase", methods=["POST"])
+# One budget for every way of guessing a passphrase (or a link standing for one), per league
+# and address; only refused attempts count.
+passphrase_attempts = limiter.shared_limit(
+    throttle.PASSPHRASE_LIMIT,
+    scope="passphrase",
+    key_func=throttle.league_and_client,
+    methods=["POST"],
+    deduct_when=throttle.refused,
+)
+# Typing league codes on the join form: a budget per address, whatever the code.
+join_attempts = limiter.limit(
+    throttle.JOIN_LIMIT, key_func=throttle.client, methods=["POST"], deduct_when=throttle.refused
+)
 
 
 # --------------------------------------------------------------------------------------------
@@ -70,52 +82,86 @@ passphrase_attempts = limiter.shared_limit("10 per minute", scope="passphrase", 
 def _league_or_404(code: str) -> League:
     league = services.load_league(code)
     if league is None:
-        abort(404)
+        _missed_lookup()
     return league
+
+
+def _missed_lookup() -> NoReturn:
+    """A league code or public link that leads nowhere: 404, and after too many from one
+    address, 429 (guessing codes would find private leagues)."""
+    abort(404 if throttle.lookups.spend(throttle.client()) else 429)
 
 
 def _to_unlock(league: League) -> BaseResponse:
     return redirect(url_for("leagues.unlock", code=league.code, next=request.path))
 
 
-def rights_required(view: View) -> View:
-    """League rights needed: a page (GET) sends others to the passphrase form, a change (POST)
-    is refused with 403."""
+_LEVELS = {"reader": 1, "scorer": 2, "organiser": 3}
+# What a phone without the right needed is told, by the right it lacks (league wording, never
+# the single game's "edit code").
+_REFUSALS = {
+    "scorer": (
+        "Keeping score needs the passphrase",
+        "This phone can read the league. To keep score at a table, type the league's "
+        "passphrase on this phone (ask the organiser), or scan the code on the night's page.",
+    ),
+    "organiser": (
+        "Only the organiser's phone can do this",
+        "Nights and their tables, the roster, seasons, imports and the settings are changed on "
+        "the organiser's phone. This phone can {can}.",
+    ),
+}
+_CAN = {"reader": "read the league", "scorer": "keep score at the league's tables"}
 
-    @wraps(view)
-    def wrapped(code: str, **kwargs: Any) -> Any:
-        league = _league_or_404(code)
-        if not access.league_rights(league):
-            if request.method == "GET":
-                return _to_unlock(league)
-            abort(403)
-        g.league = league
-        return view(league, **kwargs)
 
-    return wrapped
+def _refused(league: League, needed: str, have: str) -> tuple[str, int]:
+    title, detail = _REFUSALS[needed]
+    page = render_template(
+        "error.html",
+        code=403,
+        title=title,
+        detail=detail.format(can=_CAN.get(have, "")),
+        back=url_for("leagues.standings", code=league.code),
+        back_label=f"Back to {league.name}",
+    )
+    return page, 403
 
 
-def organiser_required(view: View) -> View:
-    """Only the organiser's phone: others with rights are refused (403); a page asked for by a
-    phone without any rights goes to the passphrase form first."""
+def league_view(read: str = "reader", write: str = "organiser") -> Callable[[View], View]:
+    """Check this phone's right in the league (see access.py): ``read`` for a page (GET),
+    ``write`` for a change (POST). A phone without any right is sent to the passphrase page
+    (a page) or refused (a change); a phone with a lesser right is told, in the league's
+    words, who may do it."""
 
-    @wraps(view)
-    def wrapped(code: str, **kwargs: Any) -> Any:
-        league = _league_or_404(code)
-        if not access.is_organiser(league):
-            if request.method == "GET" and not access.league_rights(league):
-                return _to_unlock(league)
-            abort(403)
-        g.league = league
-        return view(league, **kwargs)
+    def decorate(view: View) -> View:
+        @wraps(view)
+        def wrapped(code: str, **kwargs: Any) -> Any:
+            league = _league_or_404(code)
+            needed = read if request.method in ("GET", "HEAD") else write
+            have = access.level(league)
+            if _LEVELS.get(have, 0) < _LEVELS[needed]:
+                if not have:
+                    if request.method in ("GET", "HEAD"):
+                        return _to_unlock(league)
+                    abort(403)
+                return _refused(league, needed, have)
+            g.league = league
+            return view(league, **kwargs)
 
-    return wrapped
+        return wrapped
+
+    return decorate
+
+
+reader_required = league_view("reader", "reader")
+scorer_required = league_view("scorer", "scorer")
+organiser_required = league_view("organiser", "organiser")
 
 
 def _public_league(token: str) -> League:
     league = services.league_by_public_token(token)
     if league is None:
-        abort(404)
+        _missed_lookup()
     g.public_token = token
     g.league = league
     return league
@@ -141,6 +187,8 @@ def league_link(league: League, name: str, **kwargs: Any) -> str:
 def league_helpers() -> dict[str, Any]:
     return {
         "league_link": league_link,
+        "members_url": members_url,
+        "members_qr_url": members_qr_url,
         "shown": shown,
         "ordinal": ordinal,
         "METHOD_NAMES": METHOD_NAMES,
@@ -157,12 +205,14 @@ def _trim(value: Any) -> str:
 
 def _page(template: str, league: League, **context: Any) -> str:
     public = bool(g.get("public_token"))
+    level = "" if public else access.level(league)
     return render_template(
         template,
         league=league,
         public=public,
-        rights=not public and access.league_rights(league),
-        organiser=not public and access.is_organiser(league),
+        level=level,
+        rights=level in ("scorer", "organiser"),
+        organiser=level == "organiser",
         **context,
     )
 
@@ -175,7 +225,7 @@ def _page(template: str, league: League, **context: Any) -> str:
 def index() -> str:
     device = device_hash() if "device" in session else None
     leagues = services.leagues_for(device, access.remembered_codes())
-    mine = [league for league in leagues if access.league_rights(league)]
+    mine = [league for league in leagues if access.can_read(league)]
     return render_template("leagues/index.html", leagues=mine)
 
 
@@ -203,6 +253,7 @@ def _form_page(template: str, form: Any, **context: Any) -> Any:
 
 
 @bp.route("/leagues/join", methods=["GET", "POST"])
+@join_attempts
 @passphrase_attempts
 def join() -> str | BaseResponse:
     form = JoinForm()
@@ -256,6 +307,46 @@ def join_link(code: str, token: str) -> str | BaseResponse:
     return render_template("leagues/join_link.html", league=league, form=form, valid=valid), status
 
 
+@bp.get("/leagues/<code>/members/<token>")
+def members_link(code: str, token: str) -> str | BaseResponse | tuple[str, int]:
+    """The members' link: this phone may read the league from now on (no tap needed: reading
+    changes nothing, and the link is signed)."""
+    league = _league_or_404(code)
+    if not access.read_members_token(league, token):
+        page = render_template(
+            "error.html",
+            code=410,
+            title="This members' link is out of date",
+            detail="The league's passphrase has changed since, and with it the members' link. "
+            "Ask someone at the club to show you the new one.",
+        )
+        return page, 410
+    if not access.can_read(league):
+        access.grant_reading(league)
+        flash(f"This phone can now follow {league.name}: standings, nights and players.", "success")
+    return redirect(url_for("leagues.standings", code=league.code))
+
+
+def members_url(league: League) -> str:
+    """The members' link of ``league``, to show to everyone at its tables."""
+    return url_for(
+        "leagues.members_link", code=league.code, token=access.members_token(league), _external=True
+    )
+
+
+def members_qr_url(league: League) -> str:
+    return url_for("leagues.members_qr", code=league.code, token=access.members_token(league))
+
+
+@bp.get("/leagues/<code>/members/<token>/qr.svg")
+def members_qr(code: str, token: str) -> Response:
+    """The members' link as a QR code: whoever may show the link may show its code."""
+    league = _league_or_404(code)
+    if not access.read_members_token(league, token):
+        abort(404)
+    return qr_svg(url_for("leagues.members_link", code=league.code, token=token, _external=True))
+
+
 @bp.route("/leagues/<code>/organiser/<token>", methods=["GET", "POST"])
 @passphrase_attempts
 def claim_organiser(code: str, token: str) -> str | BaseResponse:
@@ -273,7 +364,7 @@ def claim_organiser(code: str, token: str) -> str | BaseResponse:
 
 
 @bp.post("/leagues/<code>/forget")
-@rights_required
+@reader_required
 def forget(league: League) -> BaseResponse:
     access.forget(league)
     if access.is_organiser(league):
@@ -328,15 +419,13 @@ def _standings_page(league: League) -> str:
         period=period,
         period_form=form,
         result=table,
-        tonight=services.tonight(league, date.today())
-        if not g.get("public_token") and access.league_rights(league)
-        else None,
+        tonight=services.tonight(league, date.today()) if not g.get("public_token") else None,
         recent=services.recent_nights(league),
     )
 
 
 @bp.get("/leagues/<code>")
-@rights_required
+@reader_required
 def standings(league: League) -> str:
     return _standings_page(league)
 
@@ -351,13 +440,13 @@ def public_standings(token: str) -> str:
 
 
 @bp.get("/leagues/<code>/nights")
-@rights_required
+@reader_required
 def nights(league: League) -> str:
     return _page("leagues/nights.html", league, nights=services.league_nights(league))
 
 
 @bp.route("/leagues/<code>/nights/new", methods=["GET", "POST"])
-@rights_required
+@organiser_required
 def new_night(league: League) -> str | BaseResponse:
     form = NightForm()
     if request.method == "GET":
@@ -411,13 +500,13 @@ def _night_live(league: League, night_id: int) -> Response:
 
 
 @bp.get("/leagues/<code>/nights/<int:night_id>")
-@rights_required
+@reader_required
 def night(league: League, night_id: int) -> str:
     return _night_page(league, night_id)
 
 
 @bp.get("/leagues/<code>/nights/<int:night_id>/live")
-@rights_required
+@reader_required
 def night_live(league: League, night_id: int) -> Response:
     return _night_live(league, night_id)
 
@@ -433,7 +522,7 @@ def public_night_live(token: str, night_id: int) -> Response:
 
 
 @bp.route("/leagues/<code>/nights/<int:night_id>/edit", methods=["GET", "POST"])
-@rights_required
+@organiser_required
 def edit_night(league: League, night_id: int) -> str | BaseResponse:
     night = _night_or_404(league, night_id)
     form = NightForm(obj=night if request.method == "GET" else None)
@@ -449,7 +538,7 @@ def edit_night(league: League, night_id: int) -> str | BaseResponse:
 
 
 @bp.post("/leagues/<code>/nights/<int:night_id>/delete")
-@rights_required
+@organiser_required
 def delete_night(league: League, night_id: int) -> BaseResponse:
     night = _night_or_404(league, night_id)
     try:
@@ -462,7 +551,7 @@ def delete_night(league: League, night_id: int) -> BaseResponse:
 
 
 @bp.get("/leagues/<code>/nights/<int:night_id>/qr.svg")
-@rights_required
+@scorer_required
 def night_qr(league: League, night_id: int) -> Response:
     night = _night_or_404(league, night_id)
     target = url_for(
@@ -495,7 +584,7 @@ def _roster_choices(league: League, night: Night) -> tuple[list[Player], dict[in
 
 
 @bp.route("/leagues/<code>/nights/<int:night_id>/tables/new", methods=["GET", "POST"])
-@rights_required
+@organiser_required
 def new_table(league: League, night_id: int) -> str | BaseResponse:
     night = _night_or_404(league, night_id)
     players, busy = _roster_choices(league, night)
@@ -538,7 +627,7 @@ def new_table(league: League, night_id: int) -> str | BaseResponse:
 
 
 @bp.post("/leagues/<code>/nights/<int:night_id>/tables/<public_id>/remove")
-@rights_required
+@organiser_required
 def remove_table(league: League, night_id: int, public_id: str) -> BaseResponse:
     night = _night_or_404(league, night_id)
     try:
@@ -555,29 +644,44 @@ def remove_table(league: League, night_id: int, public_id: str) -> BaseResponse:
 
 
 @bp.get("/leagues/<code>/players")
-@rights_required
+@reader_required
 def players(league: League) -> str:
     return _players_page(league, PlayerForm())
 
 
-def _players_page(league: League, form: PlayerForm) -> Any:
+def _players_page(league: League, form: PlayerForm, several: list[str] | None = None) -> Any:
     counts = services.roster_counts(league)
     everyone = [p for p in services.league_players(league) if p.merged_into_id is None]
     everyone.sort(key=lambda p: p.name.casefold())
-    return _league_form("leagues/players.html", league, form, everyone=everyone, counts=counts)
+    return _league_form(
+        "leagues/players.html", league, form, everyone=everyone, counts=counts, several=several
+    )
 
 
 @bp.post("/leagues/<code>/players/new")
-@rights_required
+@organiser_required
 def add_player(league: League) -> str | BaseResponse:
+    """Add a player. "Alice, Boris" is asked about first: two players, or one name with a
+    comma (the answer is the ``split`` button)."""
     form = PlayerForm()
     if form.validate():
-        try:
-            player = services.add_player(league, form.name.data or "")
-        except services.LeagueError as error:
-            form.name.errors = [*form.name.errors, str(error)]
-        else:
-            flash(f"{player.name} is on the roster.", "success")
+        typed = form.name.data or ""
+        several = services.split_names(typed)
+        split = request.form.get("split", "")
+        if several and split not in ("yes", "no"):
+            return _players_page(league, form, several)
+        added: list[str] = []
+        for name in several if several and split == "yes" else [typed]:
+            try:
+                added.append(services.add_player(league, name).name)
+            except services.LeagueError as error:
+                form.name.errors = [*form.name.errors, str(error)]
+        if added:
+            flash(
+                f"{' and '.join(added)} {'is' if len(added) == 1 else 'are'} on the roster.",
+                "success",
+            )
+        if not form.name.errors:
             return redirect(url_for("leagues.players", code=league.code))
     return _players_page(league, form)
 
@@ -624,7 +728,7 @@ def _player_page(league: League, player_id: int) -> str | BaseResponse:
 
 
 @bp.get("/leagues/<code>/players/<int:player_id>")
-@rights_required
+@reader_required
 def player(league: League, player_id: int) -> str | BaseResponse:
     return _player_page(league, player_id)
 
@@ -635,7 +739,7 @@ def public_player(token: str, player_id: int) -> str | BaseResponse:
 
 
 @bp.route("/leagues/<code>/players/<int:player_id>/edit", methods=["GET", "POST"])
-@rights_required
+@organiser_required
 def edit_player(league: League, player_id: int) -> str | BaseResponse:
     player = _player_or_404(league, player_id)
     if player.merged_into_id is not None:
@@ -652,11 +756,34 @@ def edit_player(league: League, player_id: int) -> str | BaseResponse:
         else:
             flash(f"Saved. Every game shows {player.name} now.", "success")
             return redirect(url_for("leagues.player", code=league.code, player_id=player.id))
-    return _league_form("leagues/player_edit.html", league, form, player=player)
+    return _league_form(
+        "leagues/player_edit.html",
+        league,
+        form,
+        player=player,
+        games=services.player_games(player),
+        delete_form=ConfirmForm(),
+    )
+
+
+@bp.post("/leagues/<code>/players/<int:player_id>/delete")
+@organiser_required
+def delete_player(league: League, player_id: int) -> str | BaseResponse:
+    player = _player_or_404(league, player_id)
+    if player.merged_into_id is not None:
+        abort(404)
+    name = player.name
+    try:
+        services.delete_player(league, player)
+    except services.LeagueError as error:
+        flash(str(error), "error")
+        return redirect(url_for("leagues.edit_player", code=league.code, player_id=player_id))
+    flash(f"{name} is no longer on the roster.", "success")
+    return redirect(url_for("leagues.players", code=league.code))
 
 
 @bp.route("/leagues/<code>/players/<int:player_id>/merge", methods=["GET", "POST"])
-@rights_required
+@organiser_required
 def merge_player(league: League, player_id: int) -> str | BaseResponse:
     source = _player_or_404(league, player_id)
     if source.merged_into_id is not None:
@@ -699,7 +826,7 @@ def merge_player(league: League, player_id: int) -> str | BaseResponse:
 
 
 @bp.route("/leagues/<code>/seasons", methods=["GET", "POST"])
-@rights_required
+@league_view("reader", "organiser")
 def seasons(league: League) -> str | BaseResponse:
     form = SeasonForm()
     if request.method == "POST" and form.validate():
@@ -716,7 +843,7 @@ def seasons(league: League) -> str | BaseResponse:
 
 
 @bp.post("/leagues/<code>/seasons/<int:season_id>/delete")
-@rights_required
+@organiser_required
 def delete_season(league: League, season_id: int) -> BaseResponse:
     try:
         services.delete_season(league, season_id)
@@ -829,14 +956,14 @@ def _file_stem(league: League) -> str:
 
 
 @bp.get("/leagues/<code>/manage")
-@rights_required
+@reader_required
 def manage(league: League) -> str:
     """The league tab: how phones join, seasons, export and import, settings, signing out."""
     return _page("leagues/manage.html", league, form=ConfirmForm())
 
 
 @bp.get("/leagues/<code>/export.json")
-@rights_required
+@reader_required
 def export_json(league: League) -> Response:
     body = json.dumps(transfer.export_document(league), ensure_ascii=False, indent=1)
     return Response(
@@ -847,7 +974,7 @@ def export_json(league: League) -> Response:
 
 
 @bp.get("/leagues/<code>/export.zip")
-@rights_required
+@reader_required
 def export_zip(league: League) -> Response:
     return Response(
         transfer.export_zip(league),
@@ -857,7 +984,7 @@ def export_zip(league: League) -> Response:
 
 
 @bp.route("/leagues/<code>/import", methods=["GET", "POST"])
-@rights_required
+@organiser_required
 def import_file(league: League) -> Any:
     form = ImportForm()
     plan = None
@@ -883,7 +1010,7 @@ def import_file(league: League) -> Any:
 
 
 @bp.post("/leagues/<code>/import/confirm")
-@rights_required
+@organiser_required
 def import_confirm(league: League) -> Any:
     form = ImportConfirmForm()
     if not form.validate():

@@ -11,6 +11,7 @@ All in a working copy whose long side is ``DETECT_SIDE`` pixels. Needs numpy and
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import cv2
@@ -19,6 +20,11 @@ import numpy as np
 DETECT_SIDE = 1280
 MIN_BAR_PX = 14
 MAX_BARS = 60
+MAX_RAW = 400  # marks kept (after the cheap face test) for extension and pairing
+# tile length / width: 2 seen from above; 1.76..2.24 under a tilt of up to about 30 degrees
+ASPECTS = np.arange(1.76, 2.25, 0.06)
+ONE_SIDE = 0.4  # weight of an outline side pair of which only one side is seen
+MAX_HALF_DIFF = 0.13  # how much longer one half may look than the other (x tile width)
 RATIO_BINS = ((0.84, 1.0), (0.74, 0.84), (0.62, 0.74), (0.45, 0.62))  # bar length / tile width
 
 
@@ -43,33 +49,93 @@ class Candidate:
     group: int = -1
 
 
+class OutOfTime(Exception):
+    """The photo took longer than its time budget (see :class:`Deadline`)."""
+
+
+class Deadline:
+    """A CPU-time budget (``time.process_time``) checked between the steps of a reading."""
+
+    def __init__(self, seconds: float | None):
+        self.start = time.process_time()
+        self.seconds = seconds
+
+    def used(self) -> float:
+        return time.process_time() - self.start
+
+    def check(self) -> None:
+        if self.seconds is not None and self.used() > self.seconds:
+            raise OutOfTime(f"over {self.seconds:.1f} s of CPU time")
+
+
 def _unit(v):
     n = float(np.hypot(v[0], v[1]))
     return v / n if n > 0 else v
 
 
-def _components(mask: np.ndarray, rel: np.ndarray):
-    """Shape summary of every connected component of ``mask``."""
+def _components(mask: np.ndarray, rel: np.ndarray) -> dict[str, np.ndarray]:
+    """Shape summary of every connected component of ``mask``, all at once (no loop over
+    components): centre, major direction (second moments), length and thickness (extents
+    along and across it), area and mean darkness. Arrays, one entry per component."""
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    out = []
-    for i in range(1, n):
-        x, y, bw, bhh, area = stats[i]
-        if area < 6 or max(bw, bhh) < 4:
-            continue
-        ys, xs = np.nonzero(labels[y : y + bhh, x : x + bw] == i)
-        pts = np.column_stack([xs + x, ys + y]).astype(np.float32)
-        mean = pts.mean(axis=0)
-        cov = np.cov((pts - mean).T) if len(pts) > 2 else np.eye(2)
-        evals, evecs = np.linalg.eigh(cov)
-        major = evecs[:, 1]
-        proj = (pts - mean) @ major
-        perp = (pts - mean) @ evecs[:, 0]
-        length = float(proj.max() - proj.min() + 1)
-        thick = float(min(max(1.0, 4 * np.sqrt(max(evals[0], 1e-6))), perp.max() - perp.min() + 1))
-        dark = float(rel[ys + y, xs + x].mean())
-        centre = mean + major * (proj.max() + proj.min()) / 2
-        out.append((centre, _unit(major), length, thick, int(area), dark))
-    return out
+    ys, xs = np.nonzero(labels)
+    lab = labels[ys, xs]
+    xs = xs.astype(np.float64)
+    ys = ys.astype(np.float64)
+    area = np.bincount(lab, minlength=n).astype(np.float64)
+    safe = np.maximum(area, 1)
+    mx = np.bincount(lab, xs, n) / safe
+    my = np.bincount(lab, ys, n) / safe
+    dx = xs - mx[lab]
+    dy = ys - my[lab]
+    cxx = np.bincount(lab, dx * dx, n) / safe
+    cyy = np.bincount(lab, dy * dy, n) / safe
+    cxy = np.bincount(lab, dx * dy, n) / safe
+    dark = np.bincount(lab, rel[ys.astype(int), xs.astype(int)], n) / safe
+    half_tr = (cxx + cyy) / 2
+    disc = np.sqrt(((cxx - cyy) / 2) ** 2 + cxy**2)
+    l0 = np.maximum(half_tr - disc, 0)
+    theta = 0.5 * np.arctan2(2 * cxy, cxx - cyy)
+    # extents along and across the major direction (a bar with a pip or a spinner ring
+    # stuck to it keeps its true length)
+    ct, st_ = np.cos(theta), np.sin(theta)
+    pa = dx * ct[lab] + dy * st_[lab]
+    pp = -dx * st_[lab] + dy * ct[lab]
+    hi_a = np.full(n, -np.inf)
+    lo_a = np.full(n, np.inf)
+    hi_p = np.full(n, -np.inf)
+    lo_p = np.full(n, np.inf)
+    np.maximum.at(hi_a, lab, pa)
+    np.minimum.at(lo_a, lab, pa)
+    np.maximum.at(hi_p, lab, pp)
+    np.minimum.at(lo_p, lab, pp)
+    seen = area > 0
+    for arr in (hi_a, lo_a, hi_p, lo_p):
+        arr[~seen] = 0.0
+    length = hi_a - lo_a + 1
+    thick = np.minimum(np.maximum(1.0, 4 * np.sqrt(l0)), hi_p - lo_p + 1)
+    mid = (hi_a + lo_a) / 2
+    centre = np.column_stack([mx + ct * mid, my + st_ * mid])
+    keep = (area >= 6) & (
+        np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) >= 4
+    )
+    keep[0] = False
+    return {
+        "centre": centre[keep],
+        "direction": np.column_stack([ct, st_])[keep],
+        "length": length[keep],
+        "thickness": thick[keep],
+        "area": area[keep],
+        "darkness": dark[keep],
+    }
+
+
+def _concat(a: dict, b: dict) -> dict:
+    return {k: np.concatenate([a[k], b[k]]) for k in a}
+
+
+def _take(c: dict, idx) -> dict:
+    return {k: v[idx] for k, v in c.items()}
 
 
 def dark_mask(rgb: np.ndarray):
@@ -86,17 +152,74 @@ def dark_mask(rgb: np.ndarray):
     return mask, rel
 
 
-def find_bars(rgb: np.ndarray) -> list[Bar]:
+def _sample(img: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    h, w = img.shape[:2]
+    xs = np.clip(np.round(pts[..., 0]).astype(int), 0, w - 1)
+    ys = np.clip(np.round(pts[..., 1]).astype(int), 0, h - 1)
+    return img[ys, xs]
+
+
+def face_on_both_sides(
+    centre: np.ndarray, direction: np.ndarray, length: np.ndarray, thick: np.ndarray, rgb
+) -> tuple[np.ndarray, np.ndarray]:
+    """For every mark at once: whether a bright surface of one colour lies on both sides of it
+    (a tile's bar has its face all round; a thread of a dark cloth, the grain of wood or a
+    table edge does not), and a 0..1 score of how face-like the sides are.
+
+    ``rgb`` is the image (only the samples are turned into CIE Lab). Samples: 5 points along
+    the mark at 3 distances on each side, within the face that a bar of that length must
+    have around it.
+    """
+    n = len(centre)
+    if n == 0:
+        return np.zeros(0, bool), np.zeros(0)
+    u = direction
+    nrm = np.column_stack([-u[:, 1], u[:, 0]])
+    along = np.array([-0.35, -0.17, 0.0, 0.17, 0.35])
+    dist = np.array([0.12, 0.2, 0.3])
+    off_a = along[None, :, None] * length[:, None, None]  # n x 5 x 1
+    off_n = thick[:, None] / 2 + dist[None, :] * length[:, None]  # n x 3
+    sides = []
+    for sign in (-1.0, 1.0):
+        pts = (
+            centre[:, None, None, :]
+            + off_a[..., None] * u[:, None, None, :]
+            + sign * off_n[:, None, :, None] * nrm[:, None, None, :]
+        )  # n x 5 x 3 x 2
+        px = _sample(rgb, pts).reshape(-1, 1, 3)
+        sides.append(cv2.cvtColor(px, cv2.COLOR_RGB2LAB).astype(np.float32).reshape(n, 15, 3))
+    a, b = sides
+
+    def face_of(x):
+        """The side's face colour: lightness and chroma of its brighter samples (pips, dark
+        or coloured, take some of the others)."""
+        top = np.percentile(x[:, :, 0], 75, axis=1)
+        bright = x[:, :, 0] >= 0.85 * top[:, None]
+        ch = np.where(bright[:, :, None], x[:, :, 1:], np.nan)
+        return top, np.nanmedian(ch, axis=1)
+
+    top_a, ch_a = face_of(a)
+    top_b, ch_b = face_of(b)
+    light = np.minimum(top_a, top_b)
+    # shading may make one side lighter; the colour (chroma) of a face is the same
+    same = np.sqrt(((ch_a - ch_b) ** 2).sum(axis=1)) + np.maximum(np.abs(top_a - top_b) - 20, 0) / 3
+    ok = (light >= 90) & (same < 25)
+    score = np.clip((light - 80) / 80, 0, 1) * np.clip(1 - same / 40, 0, 1)
+    return ok, score
+
+
+def find_bars(rgb: np.ndarray, deadline: Deadline | None = None) -> list[Bar]:
     """Dark thin straight marks that could be the bar of a tile (or a piece of one)."""
+    deadline = deadline or Deadline(None)
     mask, rel = dark_mask(rgb)
     comps = _components(mask, rel)
+    deadline.check()
+    L, T, A = comps["length"], comps["thickness"], comps["area"]
     # dark round blobs are pips: their size tells how thick a mark can be and still be a bar
-    diam = [
-        2 * np.sqrt(a / np.pi)
-        for (_, _, L, T, a, _) in comps
-        if L < 1.6 * T and a >= 12 and a > 0.55 * L * T
-    ]
-    found = [c for c in comps]
+    # (pale pips are often rings: a dark rim around a light middle)
+    roundish = (L < 1.6 * T) & (A >= 12) & (A > 0.2 * L * T)
+    diam = (L[roundish] + T[roundish]) / 2
+    found = comps
     if len(diam) >= 4:
         d = float(np.median(diam))
         r = max(2, int(round(0.65 * d)))
@@ -110,133 +233,224 @@ def find_bars(rgb: np.ndarray) -> list[Bar]:
         blobs = cv2.morphologyEx(filled, cv2.MORPH_OPEN, disk)
         blobs = cv2.dilate(blobs, np.ones((3, 3), np.uint8))
         thin = mask & (1 - blobs)
-        found += _components(thin, rel)
-    raw = []
-    for centre, u, length, thick, area, dark in found:
-        if length < MIN_BAR_PX * 0.4 or length / thick < 3.0:
-            continue
-        fill = area / (length * thick)
-        if fill < 0.45:
-            continue
-        raw.append(Bar(centre, u, length, thick, dark))
+        found = _concat(comps, _components(thin, rel))
+    deadline.check()
+    L, T, A = found["length"], found["thickness"], found["area"]
+    # (a thin bar with the ring of a spinner pin on it fills less of its box)
+    shape_ok = (L >= MIN_BAR_PX * 0.4) & (L / T >= 3.0) & (A / (L * T) >= 0.4)
+    found = _take(found, shape_ok)
+    # the cheap test that tells bars from texture, before any limit: a tile face on both sides
+    ok, face_score = face_on_both_sides(
+        found["centre"], found["direction"], found["length"], found["thickness"], rgb
+    )
+    found = _take(found, ok)
+    face_score = face_score[ok]
+    rank = found["darkness"] * np.minimum(found["length"] / found["thickness"], 10) * face_score
+    order = np.argsort(-rank)[:MAX_RAW]
+    found = _take(found, order)
+    deadline.check()
+    raw = [
+        Bar(
+            found["centre"][i],
+            found["direction"][i],
+            float(found["length"][i]),
+            float(found["thickness"][i]),
+            float(found["darkness"][i]),
+        )
+        for i in range(len(found["length"]))
+    ]
     v = rgb.max(axis=2)
-    raw = _dedupe([_extend(b, rel, v) for b in raw])
+    raw = _dedupe(_extend_all(raw, rel, v))
+    deadline.check()
     bars = [b for b in raw if b.length >= MIN_BAR_PX and b.length / b.thickness >= 5.0]
-    bars += _joined(raw)
+    bars += _joined(raw, v)
     bars = _dedupe(bars)
     # a photo of a hand has a few dozen bars at most; keep the darkest, longest marks
     bars.sort(key=lambda b: -(b.darkness * min(b.length / b.thickness, 10.0)))
     return bars[:MAX_BARS]
 
 
-def _extend(bar: Bar, rel: np.ndarray, v: np.ndarray) -> Bar:
-    """Follow the bar beyond the ends found, while it stays somewhat darker than its
-    surroundings and has the bright face on both sides (a highlight on a glossy bar can make
-    the first threshold stop short)."""
+def _extend_all(bars: list[Bar], rel: np.ndarray, v: np.ndarray) -> list[Bar]:
+    """Follow every bar beyond the ends found (all bars at once), while it stays somewhat
+    darker than its surroundings and has the bright face on both sides: a highlight on a
+    glossy bar can make the first threshold stop short. A gap of three steps ends a bar;
+    so does, at once, a step where the sides turn dark: the seam between two touching
+    tiles, or the tile's edge."""
+    n = len(bars)
+    if n == 0:
+        return []
     h, w = rel.shape
-    u = bar.direction
-    nrm = np.array([-u[1], u[0]])
-    half_t = max(1.0, bar.thickness / 2)
-    offs = np.linspace(-half_t, half_t, 5)
-    flank = half_t + max(2.0, bar.thickness)
-
-    def sample(img, pts):
-        xs = np.clip(np.round(pts[..., 0]).astype(int), 0, w - 1)
-        ys = np.clip(np.round(pts[..., 1]).astype(int), 0, h - 1)
-        return img[ys, xs].astype(np.float32)
-
-    along = bar.centre[None, :] + np.outer(np.linspace(-0.4, 0.4, 9) * bar.length, u)
-    face_v = float(
-        np.median(np.concatenate([sample(v, along + flank * nrm), sample(v, along - flank * nrm)]))
+    c, u, L, T = _bar_arrays(bars)
+    nrm = np.column_stack([-u[:, 1], u[:, 0]])
+    half_t = np.maximum(1.0, T / 2)
+    flank = half_t + np.maximum(2.0, T)
+    # the face brightness beside each bar
+    along = np.linspace(-0.4, 0.4, 9)[None, :, None] * L[:, None, None] * u[:, None, :]
+    beside = c[:, None, :] + along
+    fl = (flank[:, None] * nrm)[:, None, :]
+    face_v = np.median(
+        np.concatenate([_sample(v, beside + fl), _sample(v, beside - fl)], axis=1).astype(
+            np.float32
+        ),
+        axis=1,
     )
+    k = int(np.ceil(0.6 * L.max())) + 1
+    steps = np.arange(1.0, k + 1.0)
+    reach = steps[None, :] <= 0.6 * L[:, None] + 1.0  # n x k
+    offs = np.linspace(-1.0, 1.0, 5)
     ends = []
-    steps = np.arange(1.0, bar.length * 0.6 + 1.0)
     for sign in (-1.0, 1.0):
-        pos = bar.length / 2 + steps
-        p = bar.centre[None, :] + sign * np.outer(pos, u)
-        inside = (p[:, 0] >= 0) & (p[:, 0] < w) & (p[:, 1] >= 0) & (p[:, 1] < h)
-        pts = p[:, None, :] + offs[None, :, None] * nrm[None, None, :]
-        xs = np.clip(np.round(pts[..., 0]).astype(int), 0, w - 1)
-        ys = np.clip(np.round(pts[..., 1]).astype(int), 0, h - 1)
-        beside = np.minimum(sample(v, p + flank * nrm), sample(v, p - flank * nrm))
-        dark = (rel[ys, xs].max(axis=1) > 0.18) & inside & (beside >= 0.75 * face_v)
-        # stop at the first gap of three steps (or at the frame)
-        last = bar.length / 2
-        gap = 0
-        for k in range(len(pos)):
-            if not inside[k]:
-                break
-            if dark[k]:
-                last = float(pos[k])
-                gap = 0
-            else:
-                gap += 1
-                if gap > 2:
-                    break
-        ends.append(sign * last)
-    lo, hi = ends[0], ends[1]
-    if hi - lo <= bar.length + 1:
-        return bar
-    return Bar(bar.centre + u * (lo + hi) / 2, u, float(hi - lo), bar.thickness, bar.darkness)
-
-
-def _dedupe(bars: list[Bar]) -> list[Bar]:
-    out: list[Bar] = []
-    for b in sorted(bars, key=lambda b: -b.length):
-        same = False
-        for o in out:
-            if (
-                abs(float(np.dot(b.direction, o.direction))) > 0.98
-                and np.linalg.norm(b.centre - o.centre) < 0.1 * o.length + 1.5
-                and abs(b.length - o.length) < 0.1 * o.length + 2
-            ):
-                same = True
-                break
-        if not same:
-            out.append(b)
-    return out
-
-
-def _joined(bars: list[Bar]) -> list[Bar]:
-    """Extra hypotheses: two collinear pieces of one bar (split by a spinner pin or glare)."""
+        pos = L[:, None] / 2 + steps[None, :]  # n x k
+        p = c[:, None, :] + sign * pos[..., None] * u[:, None, :]  # n x k x 2
+        inside = (p[..., 0] >= 0) & (p[..., 0] < w) & (p[..., 1] >= 0) & (p[..., 1] < h)
+        side = np.minimum(
+            _sample(v, p + fl).astype(np.float32), _sample(v, p - fl).astype(np.float32)
+        )
+        good = inside & reach & (side >= 0.75 * face_v[:, None])
+        across = p[:, :, None, :] + (
+            offs[None, None, :, None] * half_t[:, None, None, None] * nrm[:, None, None, :]
+        )
+        dark = (_sample(rel, across).max(axis=2) > 0.18) & good
+        # the first step that ends the bar: sides not face, or three steps without bar
+        gap3 = ~dark[:, :-2] & ~dark[:, 1:-1] & ~dark[:, 2:]
+        gap3 = np.concatenate([gap3, np.ones((n, 2), bool)], axis=1)
+        stop = np.minimum(_first(~good, k), _first(gap3, k))
+        idx = np.arange(k)[None, :]
+        lastk = np.where(dark & (idx < stop[:, None]), idx, -1).max(axis=1)
+        ends.append(np.where(lastk >= 0, L / 2 + lastk + 1.0, L / 2))
+    lo, hi = -ends[0], ends[1]
     out = []
     for i, b in enumerate(bars):
-        nb = np.array([-b.direction[1], b.direction[0]])
-        for o in bars[i + 1 :]:
-            if abs(float(np.dot(b.direction, o.direction))) < 0.98:
-                continue
-            d = o.centre - b.centre
-            if abs(float(np.dot(d, nb))) > max(2.0, 0.7 * max(b.thickness, o.thickness)):
-                continue
-            along = float(np.dot(d, b.direction))
-            gap = abs(along) - b.length / 2 - o.length / 2
-            if gap < -2 or gap > 0.8 * max(b.length, o.length):
-                continue
-            if min(b.length, o.length) < 0.5 * max(b.length, o.length):
-                continue
-            ends = np.array(
-                [
-                    b.centre - b.direction * b.length / 2,
-                    b.centre + b.direction * b.length / 2,
-                    o.centre - o.direction * o.length / 2,
-                    o.centre + o.direction * o.length / 2,
-                ]
-            )
-            p = (ends - b.centre) @ b.direction
-            lo, hi = float(p.min()), float(p.max())
-            thick = max(b.thickness, o.thickness)
-            if hi - lo < MIN_BAR_PX:
-                continue
+        if hi[i] - lo[i] <= b.length + 1:
+            out.append(b)
+        else:
+            mid = (lo[i] + hi[i]) / 2
             out.append(
                 Bar(
-                    b.centre + b.direction * (lo + hi) / 2,
+                    b.centre + u[i] * mid,
                     b.direction,
-                    hi - lo,
-                    thick,
-                    min(b.darkness, o.darkness),
+                    float(hi[i] - lo[i]),
+                    b.thickness,
+                    b.darkness,
                 )
             )
     return out
+
+
+def _first(flags: np.ndarray, default: int) -> np.ndarray:
+    """Index of the first True in each row, or ``default``."""
+    any_ = flags.any(axis=1)
+    return np.where(any_, flags.argmax(axis=1), default)
+
+
+def _bar_arrays(bars: list[Bar]):
+    c = np.array([b.centre for b in bars], np.float64).reshape(-1, 2)
+    d = np.array([b.direction for b in bars], np.float64).reshape(-1, 2)
+    L = np.array([b.length for b in bars], np.float64)
+    T = np.array([b.thickness for b in bars], np.float64)
+    return c, d, L, T
+
+
+def _dedupe(bars: list[Bar]) -> list[Bar]:
+    """Drop near-copies (same direction, centre and length), longest first. Pair tests are
+    done for all pairs at once."""
+    if len(bars) < 2:
+        return list(bars)
+    bars = sorted(bars, key=lambda b: -b.length)
+    c, d, L, _ = _bar_arrays(bars)
+    para = np.abs(d @ d.T) > 0.98
+    near = np.linalg.norm(c[:, None, :] - c[None, :, :], axis=2) < 0.1 * L[None, :] + 1.5
+    alike = np.abs(L[:, None] - L[None, :]) < 0.1 * L[None, :] + 2
+    same = para & near & alike  # same[i, j]: i is a copy of the (longer or equal) j
+    out: list[int] = []
+    for i in range(len(bars)):
+        if not out or not same[i, out].any():
+            out.append(i)
+    return [bars[i] for i in out]
+
+
+def _joined(bars: list[Bar], v: np.ndarray | None = None) -> list[Bar]:
+    """Extra hypotheses: two collinear pieces of one bar (split by a spinner pin or glare).
+    Not across a seam: where the sides of the gap are dark, the pieces are the bars of two
+    touching tiles."""
+    n = len(bars)
+    if n < 2:
+        return []
+    c, d, L, T = _bar_arrays(bars)
+    para = np.abs(d @ d.T) >= 0.98
+    nb = np.column_stack([-d[:, 1], d[:, 0]])
+    diff = c[None, :, :] - c[:, None, :]  # diff[i, j] = c[j] - c[i]
+    across = np.abs(np.einsum("ijk,ik->ij", diff, nb))
+    along = np.abs(np.einsum("ijk,ik->ij", diff, d))
+    maxT = np.maximum(T[:, None], T[None, :])
+    maxL = np.maximum(L[:, None], L[None, :])
+    minL = np.minimum(L[:, None], L[None, :])
+    gap = along - L[:, None] / 2 - L[None, :] / 2
+    ok = (
+        para
+        & (across <= np.maximum(2.0, 0.7 * maxT))
+        & (gap >= -2)
+        & (gap <= 0.8 * maxL)
+        & (minL >= 0.5 * maxL)
+    )
+    ok = np.triu(ok, 1)
+    out = []
+    for i, j in zip(*np.nonzero(ok), strict=True):
+        b, o = bars[i], bars[j]
+        ends = np.array(
+            [
+                b.centre - b.direction * b.length / 2,
+                b.centre + b.direction * b.length / 2,
+                o.centre - o.direction * o.length / 2,
+                o.centre + o.direction * o.length / 2,
+            ]
+        )
+        p = (ends - b.centre) @ b.direction
+        lo, hi = float(p.min()), float(p.max())
+        thick = max(b.thickness, o.thickness)
+        if hi - lo < MIN_BAR_PX:
+            continue
+        if v is not None and _seam_between(b, o, v):
+            continue
+        out.append(
+            Bar(
+                b.centre + b.direction * (lo + hi) / 2,
+                b.direction,
+                hi - lo,
+                thick,
+                min(b.darkness, o.darkness),
+            )
+        )
+    return out
+
+
+def _seam_between(b: Bar, o: Bar, v: np.ndarray) -> bool:
+    """Whether a dark line crosses the gap between two collinear bar pieces, across the bar
+    direction: the seam between two tiles lying side by side."""
+    u = b.direction
+    nrm = np.array([-u[1], u[0]])
+    pb = float((o.centre - b.centre) @ u)
+    sign = 1.0 if pb > 0 else -1.0
+    g0 = b.length / 2
+    g1 = abs(pb) - o.length / 2
+    if g1 - g0 < 1:
+        return False
+    ts = np.linspace(g0 + 0.5, g1 - 0.5, max(2, int(g1 - g0) + 1))
+    # far enough out to pass a spinner pin (radius up to about a sixth of the bar), within
+    # the face a bar this long has on each side
+    span = g1 + o.length / 2 + b.length / 2 - g0
+    offs = np.linspace(0.2, 0.45, 5) * span
+    pts = (
+        b.centre[None, None, :]
+        + sign * ts[:, None, None] * u[None, None, :]
+        + np.concatenate([offs, -offs])[None, :, None] * nrm[None, None, :]
+    )
+    vals = _sample(v, pts).astype(np.float32)  # along the gap x across
+    ref = float(np.percentile(vals, 90))
+    dark = vals < 0.7 * ref
+    # a seam: somewhere in the gap the face is dark on both sides, most of the way out
+    dark_both = (dark[:, :5].mean(axis=1) >= 0.6) & (dark[:, 5:].mean(axis=1) >= 0.6)
+    return bool(dark_both.any())
 
 
 def fit_tile(rgb: np.ndarray, bar: Bar) -> Candidate | None:
@@ -258,7 +472,7 @@ def fit_tiles(rgb: np.ndarray, bar: Bar, k: int = 1) -> list[Candidate]:
     a_lo, a_hi = 0.5 * lb / 0.97, 0.5 * lb / 0.45  # half-width: the bar covers 45..97 %
     S = min(1.0, 100.0 / a_hi)  # patch pixels per image pixel
     pw = int(np.ceil(2 * a_hi * 1.15 * S)) + 8
-    ph = int(np.ceil(4 * a_hi * 1.12 * S)) + 8
+    ph = int(np.ceil(4 * a_hi * 1.2 * S)) + 8
     cx, cy = pw / 2, ph / 2
     A = np.array(
         [
@@ -315,27 +529,76 @@ def fit_tiles(rgb: np.ndarray, bar: Bar, k: int = 1) -> list[Candidate]:
             else:
                 tables[name, sign] = (np.zeros(0), np.zeros(0, int))
 
-    def peak(name, pos, sign):
-        i0 = int(round(pos)) - tol
+    def look(name, pos, sign):
+        """Edge strength and refined position for an array of positions."""
         vals, idx = tables[name, sign]
-        if i0 < 0 or i0 >= len(vals):
-            return -1.0, pos
-        return float(vals[i0]), float(i0 + idx[i0])
+        pos = np.asarray(pos, np.float64)
+        if len(vals) == 0:
+            return np.full(pos.shape, -1.0), pos
+        i0 = np.round(pos).astype(int) - tol
+        inside = (i0 >= 0) & (i0 < len(vals))
+        ic = np.clip(i0, 0, len(vals) - 1)
+        return np.where(inside, vals[ic], -1.0), np.where(inside, ic + idx[ic], pos)
 
-    fits = []
-    for a in np.arange(a_lo * S, a_hi * S, max(0.5, 0.012 * a_lo * S)):
-        l_s, xl = peak("x", cx - a, -1)
-        r_s, xr = peak("x", cx + a, 1)
-        if min(l_s, r_s) <= 0:
-            continue
-        for asp in (1.88, 1.94, 2.0, 2.06, 2.12):
-            b = a * asp
-            t_s, yt = peak("y", cy - b, -1)
-            b_s, yb = peak("y", cy + b, 1)
-            if min(t_s, b_s) <= 0:
-                continue
-            score = min(l_s, r_s) + min(t_s, b_s) + 0.25 * (l_s + r_s + t_s + b_s)
-            fits.append((score, xl, xr, yt, yb, min(l_s, r_s, t_s, b_s)))
+    # every half-width at once; the two halves' lengths each within the aspect range (a
+    # tilted camera foreshortens a tile, and its nearer half looks a little longer)
+    widths = np.arange(a_lo * S, a_hi * S, max(0.5, 0.012 * a_lo * S))
+    l_s, xl = look("x", cx - widths, -1)
+    r_s, xr = look("x", cx + widths, 1)
+    t_s, yt = look("y", cy - widths[:, None] * ASPECTS[None, :], -1)
+    b_s, yb = look("y", cy + widths[:, None] * ASPECTS[None, :], 1)
+    near = np.abs(ASPECTS[:, None] - ASPECTS[None, :]) <= MAX_HALF_DIFF  # top x bottom
+    # a side a touching neighbour hides (no colour change across a tight seam) may be
+    # missing when the opposite side is there, the outline being centred on the bar; the
+    # other pair of sides must then both be seen. Only for bars no full outline fits.
+    both_lr = np.minimum(l_s, r_s)[:, None, None]
+    both_tb = np.minimum(t_s[:, :, None], b_s[:, None, :])
+    one_lr = ONE_SIDE * np.maximum(l_s, r_s)[:, None, None]
+    one_tb = ONE_SIDE * np.maximum(t_s[:, :, None], b_s[:, None, :])
+    lr = np.where(both_lr > 0, both_lr, one_lr)
+    tb = np.where(both_tb > 0, both_tb, one_tb)
+    pos = np.maximum
+    score = (
+        lr
+        + tb
+        + 0.25
+        * (
+            (pos(l_s, 0) + pos(r_s, 0))[:, None, None]
+            + pos(t_s, 0)[:, :, None]
+            + pos(b_s, 0)[:, None, :]
+        )
+    )
+    valid = (both_lr > 0) & (both_tb > 0) & near[None, :, :]
+    if not valid.any():  # only when no outline with all four sides seen fits this bar
+        valid = (lr > 0) & (tb > 0) & ((both_lr > 0) | (both_tb > 0)) & near[None, :, :]
+    wi, ti, bi = np.nonzero(valid)
+    weakest = np.minimum(lr[wi, 0, 0], tb[wi, ti, bi])
+    # a tile seen from above (length = 2 x width, both halves alike) is the usual case and is
+    # tried first; the other shapes give one extra hypothesis per bar
+    usual = (ti == bi) & (np.abs(ASPECTS[ti] - 2.0) <= 0.125)
+    wide = None  # the best of the other shapes
+    if (~usual).any():
+        j = int(np.argmax(np.where(usual, -np.inf, score[wi, ti, bi])))
+        wide = (
+            float(score[wi[j], ti[j], bi[j]]),
+            float(xl[wi[j]]),
+            float(xr[wi[j]]),
+            float(yt[wi[j], ti[j]]),
+            float(yb[wi[j], bi[j]]),
+            float(weakest[j]),
+        )
+    wi, ti, bi, weakest = wi[usual], ti[usual], bi[usual], weakest[usual]
+    fits = list(
+        zip(
+            score[wi, ti, bi].tolist(),
+            xl[wi].tolist(),
+            xr[wi].tolist(),
+            yt[wi, ti].tolist(),
+            yb[wi, bi].tolist(),
+            weakest.tolist(),
+            strict=True,
+        )
+    )
     fits.sort(key=lambda f: -f[0])
     picked: list[tuple] = []
     for f in fits:
@@ -363,6 +626,8 @@ def fit_tiles(rgb: np.ndarray, bar: Bar, k: int = 1) -> list[Candidate]:
                     ):
                         picked.append(f)
                     break
+        if wide is not None and (not fits or wide[0] > fits[0][0]):
+            picked.append(wide)
     M = np.vstack([A, [0, 0, 1]])
     out = []
     for _score, xl, xr, yt, yb, weakest in picked:
@@ -372,11 +637,15 @@ def fit_tiles(rgb: np.ndarray, bar: Bar, k: int = 1) -> list[Candidate]:
     return out
 
 
-def find_candidates(rgb: np.ndarray, per_bar: int = 1) -> list[Candidate]:
+def find_candidates(
+    rgb: np.ndarray, per_bar: int = 1, deadline: Deadline | None = None
+) -> list[Candidate]:
     """Tile outlines around every bar candidate: the ``per_bar`` best-fitting sizes each
     (``Candidate.group`` tells which bar they came from)."""
+    deadline = deadline or Deadline(None)
     out = []
-    for g, bar in enumerate(find_bars(rgb)):
+    for g, bar in enumerate(find_bars(rgb, deadline)):
+        deadline.check()
         for c in fit_tiles(rgb, bar, per_bar):
             c.group = g
             out.append(c)

@@ -1,12 +1,15 @@
 """Measure the reader on labelled photos.
 
-    python -m scorekeeper.vision.evaluate DIR [--json OUT] [--halves]
+    python -m scorekeeper.vision.evaluate DIR [--overlays OUT_DIR] [--json OUT] [--halves]
     python -m scorekeeper.vision.evaluate --synthetic 200 [--seed 7]
 
 ``DIR`` holds ``manifest.json`` in the format of the development set (``hands[]`` with
 ``file``, ``tiles`` as [low, high] pairs and ``pip_total``). Prints, per photo, the tiles read
-against the truth, then the exact-total rate, the within-3-pips rate, per-tile and per-half
-accuracy, the rate of confident but wrong readings, seconds per photo and peak memory.
+against the truth, whether the reading was confident and its CPU time, then for all photos
+and separately for photos taken from above and side views: exact totals (and exact tile
+lists), tiles and halves read, confident readings and confident-but-wrong ones, CPU seconds
+per photo (mean and worst), photos given up on (time budget), and the peak memory of the
+process. ``--overlays`` writes each photo with its tiles outlined and labelled as a PNG.
 With ``--halves`` it also scores the half counter alone on ``halves[]`` crops.
 ``--synthetic N`` renders N synthetic photos instead (``scorekeeper.vision.synth``, tiles
 cut off by the frame are not counted in the truth) and writes them with a manifest to a
@@ -50,44 +53,120 @@ def match_tiles(truth: list[tuple[int, int]], read: list[tuple[int, int]]) -> tu
     return tiles, halves
 
 
-def evaluate(directory: Path, out=None, halves: bool = False) -> dict:
+def _is_side_view(hand: dict) -> bool:
+    return "side view" in str(hand.get("conditions", "")).lower()
+
+
+def _summary(rows: list[dict]) -> dict:
+    n = len(rows)
+    d = max(1, n)
+    n_tiles = max(1, sum(r["n_truth"] for r in rows))
+    conf = [r for r in rows if r["confident"]]
+    return {
+        "photos": n,
+        "exact_total": sum(r["total_ok"] for r in rows),
+        "exact_total_rate": sum(r["total_ok"] for r in rows) / d,
+        "exact_tiles": sum(r["tiles_exact"] for r in rows),
+        "within_3_rate": sum(abs(r["total"] - r["true_total"]) <= 3 for r in rows) / d,
+        "tiles_ok": sum(r["tiles_ok"] for r in rows),
+        "tiles_truth": sum(r["n_truth"] for r in rows),
+        "tile_accuracy": sum(r["tiles_ok"] for r in rows) / n_tiles,
+        "half_accuracy": sum(r["halves_ok"] for r in rows) / (2 * n_tiles),
+        "extra_tiles": sum(max(0, r["n_read"] - r["n_truth"]) for r in rows),
+        "missed_tiles": sum(max(0, r["n_truth"] - r["n_read"]) for r in rows),
+        "confident": len(conf),
+        "confident_rate": len(conf) / d,
+        "confident_wrong_total": sum(not r["total_ok"] for r in conf),
+        "confident_wrong_tiles": sum(not r["tiles_exact"] for r in conf),
+        "unreadable": sum(r["unreadable"] for r in rows),
+        "cpu_mean": sum(r["cpu"] for r in rows) / d,
+        "cpu_max": max((r["cpu"] for r in rows), default=0.0),
+        "wall_max": max((r["seconds"] for r in rows), default=0.0),
+    }
+
+
+def _print_summary(name: str, sm: dict, out) -> None:
+    n = sm["photos"]
+    print(f"\n{name} ({n} photos)", file=out)
+    if not n:
+        return
+    print(
+        f"  exact total:           {sm['exact_total']}/{n} ({sm['exact_total_rate']:.0%}); "
+        f"exact tiles {sm['exact_tiles']}/{n}; within 3 pips {sm['within_3_rate']:.0%}",
+        file=out,
+    )
+    print(
+        f"  tiles read exactly:    {sm['tiles_ok']}/{sm['tiles_truth']} "
+        f"({sm['tile_accuracy']:.0%}; {sm['missed_tiles']} missed, {sm['extra_tiles']} extra); "
+        f"halves {sm['half_accuracy']:.0%}",
+        file=out,
+    )
+    print(
+        f"  confident:             {sm['confident']}/{n} ({sm['confident_rate']:.0%}); "
+        f"confident but wrong: total {sm['confident_wrong_total']}, "
+        f"tiles {sm['confident_wrong_tiles']}",
+        file=out,
+    )
+    print(
+        f"  CPU per photo:         mean {sm['cpu_mean']:.2f} s, max {sm['cpu_max']:.2f} s "
+        f"(wall max {sm['wall_max']:.2f} s); could not read (time budget): {sm['unreadable']}",
+        file=out,
+    )
+
+
+def evaluate(
+    directory: Path,
+    out=None,
+    halves: bool = False,
+    overlays: Path | None = None,
+    only: str | None = None,
+) -> dict:
+    """Read every photo of ``directory``/manifest.json and score the readings; with
+    ``overlays`` also write a PNG per photo there (tiles outlined and labelled)."""
     out = out or sys.stdout
     from scorekeeper.vision import read_hand
 
     manifest = json.loads((directory / "manifest.json").read_text())
+    hands = [h for h in manifest.get("hands", []) if not only or only in h["file"]]
+    if hands:  # load the model before timing
+        read_hand((directory / hands[0]["file"]).read_bytes())
     rows = []
-    times = []
-    for hand in manifest.get("hands", []):
+    for hand in hands:
         path = directory / hand["file"]
         data = path.read_bytes()
         truth = [_tile_key(t) for t in hand["tiles"]]
         true_total = int(hand.get("pip_total", sum(a + b for a, b in truth)))
-        t0 = time.perf_counter()
+        c0, t0 = time.process_time(), time.perf_counter()
         reading = read_hand(data, max_pip=int(hand.get("max_pip", 12)))
-        dt = time.perf_counter() - t0
-        times.append(dt)
+        cpu, dt = time.process_time() - c0, time.perf_counter() - t0
         read = [_tile_key(t.halves) for t in reading.tiles]
         tiles_ok, halves_ok = match_tiles(truth, read)
         row = {
             "file": hand["file"],
+            "side_view": _is_side_view(hand),
             "truth": truth,
             "read": read,
             "true_total": true_total,
             "total": reading.total,
+            "total_ok": reading.total == true_total,
+            "tiles_exact": sorted(read) == sorted(truth),
             "confident": reading.confident,
+            "unreadable": reading.unreadable,
             "problems": reading.problems,
             "tiles_ok": tiles_ok,
             "halves_ok": halves_ok,
             "n_truth": len(truth),
             "n_read": len(read),
             "seconds": dt,
+            "cpu": cpu,
             "confidences": [round(t.confidence, 2) for t in reading.tiles],
         }
         rows.append(row)
-        mark = "OK " if reading.total == true_total else "BAD"
+        mark = "OK " if row["total_ok"] else "BAD"
         print(
             f"{mark} {hand['file']}: total {reading.total} (truth {true_total}), "
-            f"{'confident' if reading.confident else 'not confident'}, {dt:.2f}s",
+            f"{'confident' if reading.confident else 'not confident'}, "
+            f"CPU {cpu:.2f}s (wall {dt:.2f}s)",
             file=out,
         )
         print(f"    truth: {' '.join(f'{a}|{b}' for a, b in sorted(truth))}", file=out)
@@ -98,46 +177,43 @@ def evaluate(directory: Path, out=None, halves: bool = False) -> dict:
         )
         for p in reading.problems:
             print(f"    problem: {p}", file=out)
-    n = max(1, len(rows))
-    n_tiles = max(1, sum(r["n_truth"] for r in rows))
-    summary = {
-        "photos": len(rows),
-        "exact_total_rate": sum(r["total"] == r["true_total"] for r in rows) / n,
-        "within_3_rate": sum(abs(r["total"] - r["true_total"]) <= 3 for r in rows) / n,
-        "tile_accuracy": sum(r["tiles_ok"] for r in rows) / n_tiles,
-        "half_accuracy": sum(r["halves_ok"] for r in rows) / (2 * n_tiles),
-        "extra_tiles": sum(max(0, r["n_read"] - r["n_truth"]) for r in rows),
-        "missed_tiles": sum(max(0, r["n_truth"] - r["n_read"]) for r in rows),
-        "confident_rate": sum(r["confident"] for r in rows) / n,
-        "confident_wrong_rate": sum(r["confident"] and r["total"] != r["true_total"] for r in rows)
-        / n,
-        "seconds_per_photo": sum(times) / n,
-        "max_seconds": max(times) if times else 0.0,
-        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-    }
+        if overlays is not None:
+            _write_overlay(overlays, hand["file"], data, reading, row)
+    top = [r for r in rows if not r["side_view"]]
+    side = [r for r in rows if r["side_view"]]
+    summary = {"all": _summary(rows), "top_down": _summary(top), "side_view": _summary(side)}
+    summary["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     if halves and manifest.get("halves"):
         summary["half_crop_accuracy"] = _halves(directory, manifest["halves"])
-    print("", file=out)
-    print(f"photos:                 {summary['photos']}", file=out)
-    print(f"exact total:            {summary['exact_total_rate']:.1%}", file=out)
-    print(f"within 3 pips:          {summary['within_3_rate']:.1%}", file=out)
-    print(
-        f"tiles read exactly:     {summary['tile_accuracy']:.1%} "
-        f"({summary['missed_tiles']} missed, {summary['extra_tiles']} extra)",
-        file=out,
-    )
-    print(f"halves read exactly:    {summary['half_accuracy']:.1%}", file=out)
-    print(f"confident:              {summary['confident_rate']:.1%}", file=out)
-    print(f"confident but wrong:    {summary['confident_wrong_rate']:.1%}", file=out)
-    print(
-        f"seconds per photo:      {summary['seconds_per_photo']:.2f} "
-        f"(max {summary['max_seconds']:.2f})",
-        file=out,
-    )
-    print(f"peak memory (RSS):      {summary['peak_rss_mb']:.0f} MB", file=out)
+    _print_summary("all photos", summary["all"], out)
+    if top and side:
+        _print_summary("taken from above", summary["top_down"], out)
+        _print_summary("side views (tiles standing on edge)", summary["side_view"], out)
+    print(f"\npeak memory of the process (RSS): {summary['peak_rss_mb']:.0f} MB", file=out)
     if "half_crop_accuracy" in summary:
-        print(f"half crops (counter):   {summary['half_crop_accuracy']:.1%}", file=out)
+        print(f"half crops (counter alone): {summary['half_crop_accuracy']:.1%}", file=out)
+    if overlays is not None:
+        print(f"overlays: {overlays}/", file=out)
     return {"summary": summary, "photos": rows}
+
+
+def _write_overlay(folder: Path, name: str, data: bytes, reading, row: dict) -> None:
+    import numpy as np
+    from PIL import Image
+
+    from scorekeeper.vision.images import open_upright
+    from scorekeeper.vision.overlay import draw_overlay
+
+    folder.mkdir(parents=True, exist_ok=True)
+    up = open_upright(data, max_side=1200)
+    title = (
+        f"{'OK' if row['total_ok'] else 'WRONG'}: read {reading.total}, truth "
+        f"{row['true_total']}; {row['n_read']}/{row['n_truth']} tiles; "
+        + ("CONFIDENT" if reading.confident else "not confident")
+        + (" (could not read)" if reading.unreadable else "")
+    )
+    img = draw_overlay(np.asarray(up.image), reading, up.scale, title=title)
+    Image.fromarray(img).save(folder / (Path(name).stem + ".png"))
 
 
 def _halves(directory: Path, items) -> float:
@@ -201,6 +277,8 @@ def main(argv=None) -> int:
         "--synthetic", type=int, default=0, help="render this many synthetic photos instead"
     )
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--overlays", type=Path, help="write a PNG per photo to this folder")
+    ap.add_argument("--only", help="only photos whose file name contains this")
     args = ap.parse_args(argv)
     if args.synthetic:
         import tempfile
@@ -210,7 +288,7 @@ def main(argv=None) -> int:
         args.directory = target
     if args.directory is None:
         ap.error("give a folder with manifest.json, or --synthetic N")
-    result = evaluate(args.directory, halves=args.halves)
+    result = evaluate(args.directory, halves=args.halves, overlays=args.overlays, only=args.only)
     if args.json:
         args.json.write_text(json.dumps(result, indent=2))
     return 0

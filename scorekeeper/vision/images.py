@@ -27,7 +27,12 @@ MAX_UPLOAD_BYTES = 15 * 1024 * 1024
 """Largest upload accepted (15 MB)."""
 
 MAX_PIXELS = 52_000_000
-"""Largest photo accepted: enough for 48-megapixel phone cameras (8064 x 6048)."""
+"""Largest JPEG accepted: enough for 48-megapixel phone cameras (8064 x 6048). A JPEG is
+decoded reduced (draft mode), so a large one costs little memory."""
+
+MAX_FULL_DECODE_PIXELS = 25_000_000
+"""Largest PNG or HEIC accepted (iPhones save 12 or 24 megapixels): these decode at full size,
+about 3 bytes a pixel and a few copies, so the limit is what keeps a photo's memory bounded."""
 
 MIN_SIDE = 32
 ACCEPTED_FORMATS = ("JPEG", "PNG", "HEIF")  # MPO (multi-picture JPEG) opens as JPEG
@@ -45,6 +50,10 @@ TOO_LARGE_FILE = "This file is larger than 15 MB. Please upload a smaller photo.
 TOO_MANY_PIXELS = (
     "This photo has too many pixels to read safely (more than about 50 megapixels). "
     "Please use the phone's normal camera setting."
+)
+TOO_MANY_PIXELS_FULL = (
+    "This photo has too many pixels to read safely (more than about 25 megapixels for PNG "
+    "and HEIC photos). Please use the phone's normal camera setting or send a JPEG."
 )
 TOO_SMALL = "This photo is too small to read. Please take a photo of the tiles with the camera."
 EMPTY = "The upload is empty. Please choose a photo."
@@ -115,9 +124,12 @@ def _open(data: bytes) -> Image.Image:
         raise ImageError(NOT_AN_IMAGE) from err
     except Exception as err:
         raise ImageError(DAMAGED) from err
+    # The size comes from the header: nothing has been decoded yet.
     w, h = im.size
     if w * h > MAX_PIXELS:
         raise ImageError(TOO_MANY_PIXELS)
+    if im.format not in ("JPEG", "MPO") and w * h > MAX_FULL_DECODE_PIXELS:
+        raise ImageError(TOO_MANY_PIXELS_FULL)
     if w < 1 or h < 1:
         raise ImageError(DAMAGED)
     return im

@@ -15,19 +15,30 @@ import numpy as np
 
 from scorekeeper.rules import Tile
 from scorekeeper.vision import detect
-from scorekeeper.vision.halves import NOT_A_HALF, CropSource, half_quads, normalise
+from scorekeeper.vision.halves import HALF_PX, NOT_A_HALF, CropSource, half_quads, normalise
 from scorekeeper.vision.images import open_upright
 from scorekeeper.vision.reading import Reading, TileReading
 
+cv2.setNumThreads(1)  # one core per photo: the server reads photos of several tables at once
+
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "halves.onnx"
-CROP_SIDE = 2000  # halves are cut from a copy this size (long side); detection uses 1280
+# halves are cut from a copy this size (long side; a 12-megapixel JPEG decodes to 2016 px at
+# 1/2 scale, so it is not resized again); detection uses 1280
+CROP_SIDE = 2048
+TIME_BUDGET = 0.9  # CPU seconds per photo, decoding included (checked between steps)
+SMALL_TILE_PX = 48  # tiles narrower than this (detection pixels) get a closer look
+CLOSER_LOOK_SIDE = 2560  # ... at twice the detection size, at most this long side
+CLOSER_LOOK_BEFORE = 0.35  # ... if at most this part of the time budget is used
+CLOSER_LOOK_UNTIL = 0.7  # ... and it stops at this part of the budget
+CUT_MARGIN = 0.02  # an outline closer than this (x its width) to the frame: maybe cut off
 MAX_CANDIDATES = 240
 HYPOTHESES = 3  # outline sizes tried per bar
-TTA = False  # average over mirrored and closer crops of the tiles kept (off: no gain seen)
 MODEL_MAX_PIP = 12
 
-# Calibrated on synthetic photos (see README): a tile counts as sure when both halves are.
-SURE_TILE = 0.9
+# A reading is confident when no BLOCKING problem was found and every tile's confidence is at
+# least SURE_TILE. Fitted on the real development photos by tools/calibrate_vision.py (see
+# its leave-one-group-out report in the README).
+SURE_TILE = 0.52
 ACCEPT_TILE = 0.5  # below this "is a tile" probability an outline is dropped
 BLUR_LIMIT = 0.018  # estimated edge blur (sigma) as a fraction of the tile width
 GLARE_LIMIT = 0.04  # fraction of a tile's face covered by a blown-out highlight
@@ -53,6 +64,34 @@ PROBLEM_SURFACE = (
 PROBLEM_SMALL = (
     "The tiles are very small in the photo. Hold the phone closer (about 40 cm above the tiles)."
 )
+PROBLEM_TOO_SLOW = (
+    "Could not read this photo: the background is too busy to find the tiles in time. "
+    "Lay the tiles on a plain surface and take the photo again from straight above."
+)
+
+# What the reader checks, in the order problems are listed. BLOCKING ones make a reading
+# not confident whatever the tile confidences (see tools/calibrate_vision.py).
+FLAGS = (
+    "no_tiles",
+    "blur",
+    "glare",
+    "cut",
+    "small",
+    "touching",
+    "missed",
+    "similar_surface",
+)
+BLOCKING = ("no_tiles", "glare", "cut", "small", "missed", "similar_surface")
+PROBLEM_TEXT = {
+    "no_tiles": PROBLEM_NO_TILES,
+    "blur": PROBLEM_BLUR,
+    "glare": PROBLEM_GLARE,
+    "cut": PROBLEM_CUT,
+    "small": PROBLEM_SMALL,
+    "touching": PROBLEM_TOUCHING,
+    "missed": PROBLEM_UNREADABLE,
+    "similar_surface": PROBLEM_SURFACE,
+}
 
 _session = None
 _session_lock = threading.Lock()
@@ -87,6 +126,72 @@ def classify_halves(crops: np.ndarray) -> np.ndarray:
     logits = logits - logits.max(axis=1, keepdims=True)
     p = np.exp(logits)
     return p / p.sum(axis=1, keepdims=True)
+
+
+INK_PLAIN = 0.004  # a half with less dark "ink" than this (fraction of its face) is plain
+BLANK_EDGE = 1.0  # outline edge strength (x the photo's typical) a double blank needs
+# an outline around a bar that no tile read covers counts as a missed tile when it is this
+# clean, or when the counter gives it this much "is a tile"
+UNREAD_EDGE = 1.0
+UNREAD_TILE = 0.1
+BLANK_EDGE_ONE_CLEAR = 0.6  # ... when the counter already calls one of its halves a half
+
+
+def ink_fraction(crops: np.ndarray) -> np.ndarray:
+    """Fraction of each half crop's face (inside the margin, above the bar) that is clearly
+    darker than the face: pips, or anything else drawn on it. A blank half has none."""
+    if len(crops) == 0:
+        return np.zeros(0)
+    n = HALF_PX
+    a, b = int(round(0.13 * n)), int(round(0.87 * n))
+    inner = crops[:, a:b, a:b].max(axis=3).astype(np.float32)
+    face = np.percentile(inner.reshape(len(crops), -1), 75, axis=1)[:, None, None]
+    dark = inner < 0.55 * np.maximum(face, 30.0)
+    return dark.reshape(len(crops), -1).mean(axis=1)
+
+
+def tile_evidence(
+    probs: np.ndarray, ink: np.ndarray, edge: np.ndarray, max_pip: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """How tile-like each outline is (N), and the pip-count probabilities of its halves
+    (N x 2 x max_pip+1).
+
+    The half counter's "not a half" class cannot tell a blank (or 1-pip) half from plain
+    surface on its own: a near-empty square looks like both. So a half that reads 0 or 1 is
+    judged with the rest of the tile: when the other half is clearly a half, the outline sits
+    on a bar in the middle of a tile and the near-empty half is a half (its "not a half"
+    weight goes to its count). A double blank has no half to lean on: it needs both halves
+    plain (no ink at all) and a clean outline around its bar.
+    """
+    if len(probs) == 0:
+        return np.zeros(0), np.zeros((0, 2, max_pip + 1))
+    q = 1 - probs[:, :, NOT_A_HALF]
+    raw = probs[:, :, : max_pip + 1]
+    counts = raw / np.maximum(raw.sum(axis=2, keepdims=True), 1e-9)
+    v = counts.argmax(axis=2)
+    clear = q >= ACCEPT_TILE
+    low = v <= 1
+    plain = ink < INK_PLAIN
+    # a 0 must really be plain; a 1 has one pip of ink
+    low_ok = low & ((v == 1) | plain)
+    # the other half is clearly a half with pips (a clear 0 next to a plain half is judged as
+    # a double blank: plain surface beside a dark line can look like that too)
+    other_clear = (clear & (v >= 1))[:, ::-1]
+    both_plain = (v == 0).all(axis=1) & plain.all(axis=1)
+    double_blank = both_plain & (
+        (edge >= BLANK_EDGE) | (clear.any(axis=1) & (edge >= BLANK_EDGE_ONE_CLEAR))
+    )
+    lean = low_ok & (other_clear | double_blank[:, None])
+    # where the rest of the tile says "this is a half", its "not a half" weight goes to the
+    # low count it reads
+    nh = probs[:, :, NOT_A_HALF]
+    bonus = np.zeros_like(raw)
+    n_idx, h_idx = np.nonzero(lean)
+    bonus[n_idx, h_idx, v[n_idx, h_idx]] = nh[n_idx, h_idx]
+    raw = raw + bonus
+    counts = raw / np.maximum(raw.sum(axis=2, keepdims=True), 1e-9)
+    h = np.where(lean, 1.0, q)
+    return h.min(axis=1), counts
 
 
 def _poly_overlap(p: np.ndarray, q: np.ndarray) -> float:
@@ -179,17 +284,35 @@ def _unexplained(small: np.ndarray, quads: list[np.ndarray]) -> tuple[int, int, 
     # brightness varies across a photo (light falloff, shading), the colour of the faces less
     wts = np.array([0.4, 1.6, 1.6], np.float32)
     dist = np.sqrt((((lab - face) * wts) ** 2).sum(axis=2))
-    like = (dist < 30) & (lab[..., 0] > 0.6 * face[0])
+    # a shadow next to the tiles can have their colour; it is darker, and a strip (it does
+    # not survive an opening half a tile wide)
+    like = (dist < 30) & (lab[..., 0] > 0.85 * face[0])
     like = (like | (small.min(axis=2) >= 250)).astype(np.uint8)
     like[cover > 0] = 0
-    k = max(3, int(0.3 * W)) | 1
+    k = max(3, int(0.5 * W)) | 1
     like = cv2.morphologyEx(
         like, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     )
-    n, _, stats, _ = cv2.connectedComponentsWithStats(like, connectivity=8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(like, connectivity=8)
     if n <= 1:
         return 0, 0, False
     st = stats[1:]
+    # tile-shaped: a filled rectangle about a tile wide and long (the shadow of a thick tile,
+    # or light falling between tiles, is a strip or a patch)
+    # ... and not lying mostly right beside a tile read, where its shadow falls
+    r = max(3, int(1.2 * W)) | 1
+    ring = cv2.dilate(cover, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (r, r)))
+    shaped = np.zeros(n - 1, bool)  # a whole tile
+    part = np.zeros(n - 1, bool)  # a tile cut off by the frame
+    for i in np.nonzero(st[:, cv2.CC_STAT_AREA] >= 0.15 * tile_area)[0]:
+        ys, xs = np.nonzero(labels == i + 1)
+        (_, _), (rw, rh), _ = cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))
+        fill = len(xs) / max(rw * rh, 1.0)
+        # at the frame edge, the rest of a tile cut off may lie right beside what was read
+        part[i] = min(rw, rh) >= 0.5 * W and fill >= 0.7
+        if ring[ys, xs].mean() > 0.7:
+            continue
+        shaped[i] = part[i] and min(rw, rh) >= 0.75 * W and max(rw, rh) >= 1.4 * W
     areas = st[:, cv2.CC_STAT_AREA]
     x0, y0 = st[:, cv2.CC_STAT_LEFT], st[:, cv2.CC_STAT_TOP]
     x1, y1 = x0 + st[:, cv2.CC_STAT_WIDTH], y0 + st[:, cv2.CC_STAT_HEIGHT]
@@ -197,8 +320,8 @@ def _unexplained(small: np.ndarray, quads: list[np.ndarray]) -> tuple[int, int, 
     similar = bool((areas > 4 * tile_area).any() or areas.sum() > 0.25 * h * w)
     if similar:
         return 0, 0, True
-    missed = int((~at_edge & (areas >= 0.4 * tile_area)).sum())
-    cut = int((at_edge & (areas >= 0.15 * tile_area)).sum())
+    missed = int((~at_edge & shaped & (areas >= 0.5 * tile_area)).sum())
+    cut = int((at_edge & part & (areas >= 0.15 * tile_area) & (areas <= 1.5 * tile_area)).sum())
     return missed, cut, False
 
 
@@ -226,12 +349,131 @@ def _glare_fraction(rgb: np.ndarray, corners: np.ndarray) -> float:
     return float(blown.sum()) / area
 
 
+def _unread_outlines(cands: list, kept: list[int], edge: np.ndarray, is_tile: np.ndarray) -> int:
+    """Bars with a tile outline around them, the size of the tiles read, that no tile read
+    covers and that look somewhat like a tile: a tile the counter could not read."""
+    if not kept:
+        return 0
+    quads = [_grow(cands[i].corners, 1.15).astype(np.float32) for i in kept]
+    width = float(
+        np.median([np.linalg.norm(cands[i].corners[1] - cands[i].corners[0]) for i in kept])
+    )
+    kept_groups = {cands[i].group for i in kept}
+    groups = set()
+    for i, c in enumerate(cands):
+        if c.group in kept_groups or c.group in groups:
+            continue
+        # something of a tile: a clean outline, or halves the counter half believes in
+        if edge[i] < UNREAD_EDGE and is_tile[i] < UNREAD_TILE:
+            continue
+        w_i = float(np.linalg.norm(c.corners[1] - c.corners[0]))
+        bar = c.bar.length * w_i / max(c.width, 1e-6)  # in pixels of the tiles' outlines
+        if not 0.7 * width <= w_i <= 1.4 * width or not 0.4 * width <= bar <= 1.05 * width:
+            continue
+        centre = tuple(float(v) for v in c.corners.mean(axis=0))
+        if any(cv2.pointPolygonTest(q, centre, False) >= 0 for q in quads):
+            continue
+        groups.add(c.group)
+    return len(groups)
+
+
+def _count_halves(
+    rgb: np.ndarray, cands: list, deadline: detect.Deadline
+) -> tuple[np.ndarray, np.ndarray]:
+    """Half-counter probabilities (N x 2 x classes) and ink (N x 2) of every outline, in two
+    rounds: first the best-fitting outline of each bar; the other sizes only for bars that
+    look like a tile there (a half, or a plain face that may be a double blank). On a busy
+    surface most bars are texture and the second round is small."""
+    n = len(cands)
+    probs = np.zeros((n, 2, NOT_A_HALF + 1), np.float32)
+    probs[:, :, NOT_A_HALF] = 1.0  # outlines not looked at are not halves
+    ink = np.ones((n, 2))
+    src = CropSource(rgb)
+
+    def run(idx: list[int]) -> None:
+        if not idx:
+            return
+        crops = np.stack([src.crop(q) for i in idx for q in half_quads(cands[i].corners)])
+        probs[idx] = classify_halves(crops).reshape(-1, 2, NOT_A_HALF + 1)
+        ink[idx] = ink_fraction(crops).reshape(-1, 2)
+
+    first: dict[int, int] = {}
+    for i, c in enumerate(cands):
+        first.setdefault(c.group, i)
+    run(sorted(first.values()))
+    deadline.check()
+    promising = {
+        c.group
+        for i, c in enumerate(cands)
+        if i == first[c.group]
+        and ((1 - probs[i, :, NOT_A_HALF]).max() >= 0.2 or (ink[i] < INK_PLAIN).all())
+    }
+    run([i for i, c in enumerate(cands) if c.group in promising and i != first[c.group]])
+    deadline.check()
+    return probs, ink
+
+
+def _closer_look(
+    rgb: np.ndarray, s: float, cands: list, deadline: detect.Deadline
+) -> list[detect.Candidate]:
+    """Small tiles (a long row, a small photo): when the outlines found are narrower than
+    SMALL_TILE_PX detection pixels, look again at twice the detection size (the photo's own
+    pixels, or the photo enlarged when it is small), within what is left of the time
+    budget. Returns the extra candidates, corners in pixels of ``rgb``."""
+    widths = sorted((c.width for c in cands), reverse=True)[:40]
+    if widths and float(np.median(widths)) >= SMALL_TILE_PX:
+        return []
+    budget = deadline.seconds
+    if budget is not None and deadline.used() > CLOSER_LOOK_BEFORE * budget:
+        return []
+    h, w = rgb.shape[:2]
+    s2 = min(2 * s, CLOSER_LOOK_SIDE / max(h, w))
+    if s2 <= 1.2 * s:
+        return []
+    big = cv2.resize(
+        rgb,
+        (round(w * s2), round(h * s2)),
+        interpolation=cv2.INTER_AREA if s2 < 1 else cv2.INTER_CUBIC,
+    )
+    # its own, shorter budget: running out here keeps what the first look found
+    inner = detect.Deadline(None if budget is None else budget * CLOSER_LOOK_UNTIL)
+    inner.start = deadline.start
+    try:
+        extra = detect.find_candidates(big, per_bar=HYPOTHESES, deadline=inner)
+    except detect.OutOfTime:
+        return []
+    for c in extra:
+        c.corners = c.corners / s2
+        c.group += 100_000
+    return extra
+
+
+def _unreadable(full_size: tuple[int, int], seconds: float) -> Reading:
+    return Reading(
+        tiles=[],
+        total=0,
+        confident=False,
+        problems=[PROBLEM_TOO_SLOW],
+        width=full_size[0],
+        height=full_size[1],
+        seconds=seconds,
+        unreadable=True,
+    )
+
+
 def read_rgb(
-    rgb: np.ndarray, max_pip: int = 12, scale: float = 1.0, full_size: tuple[int, int] | None = None
+    rgb: np.ndarray,
+    max_pip: int = 12,
+    scale: float = 1.0,
+    full_size: tuple[int, int] | None = None,
+    debug: dict | None = None,
+    deadline: detect.Deadline | None = None,
 ) -> Reading:
     """Read an upright RGB image (H x W x 3 uint8). ``scale`` maps its pixels to the pixels
-    of the full-size photo, where the corners are reported."""
+    of the full-size photo, where the corners are reported. Raises
+    :class:`detect.OutOfTime` when ``deadline`` passes."""
     t0 = time.perf_counter()
+    deadline = deadline or detect.Deadline(None)
     h, w = rgb.shape[:2]
     full_size = full_size or (round(w * scale), round(h * scale))
     s = min(1.0, detect.DETECT_SIDE / max(h, w))
@@ -240,21 +482,19 @@ def read_rgb(
         if s < 1
         else rgb
     )
-    cands = detect.find_candidates(small, per_bar=HYPOTHESES)
+    cands = detect.find_candidates(small, per_bar=HYPOTHESES, deadline=deadline)
+    for c in cands:
+        c.corners = c.corners / s  # from here on: pixels of rgb
     cands.sort(key=lambda c: -c.edge_score)
     cands = cands[:MAX_CANDIDATES]
-    src = CropSource(rgb)
-    crops = []
-    for c in cands:
-        qa, qb = half_quads(c.corners / s)
-        crops += [src.crop(qa), src.crop(qb)]
-    probs = classify_halves(np.stack(crops)) if crops else np.zeros((0, NOT_A_HALF + 1))
-    probs = probs.reshape(-1, 2, NOT_A_HALF + 1)
-
-    # per outline: how tile-like it is, and how sure the counts are
-    is_tile = np.min(1 - probs[:, :, NOT_A_HALF], axis=1) if len(probs) else np.zeros(0)
-    counts = probs[:, :, : max_pip + 1]
-    counts = counts / np.maximum(counts.sum(axis=2, keepdims=True), 1e-9)
+    # a closer look adds its own best outlines (edge scores of two sizes do not compare)
+    closer = _closer_look(rgb, s, cands, deadline)
+    closer.sort(key=lambda c: -c.edge_score)
+    cands += closer[: MAX_CANDIDATES // 2]
+    deadline.check()
+    probs, ink = _count_halves(rgb, cands, deadline)
+    edge = np.array([c.edge_score for c in cands])
+    is_tile, counts = tile_evidence(probs, ink, edge, max_pip)
     quality = is_tile * counts.max(axis=2).prod(axis=1) if len(probs) else np.zeros(0)
     # keep the best outline of each bar, then the best wherever outlines of bars overlap
     order = np.argsort(-quality, kind="stable")
@@ -274,93 +514,69 @@ def read_rgb(
             continue
         kept.append(int(i))
         groups_done.add(cands[i].group)
-
-    # look again at the tiles kept: mirrored and slightly closer crops, probabilities averaged
-    if kept and TTA:
-        extra = []
-        for i in kept:
-            for q in half_quads(cands[i].corners / s):
-                extra += [src.crop(q)[:, ::-1], src.crop(_grow(q, 0.95))]
-        p2 = classify_halves(np.stack(extra)).reshape(len(kept), 2, 2, NOT_A_HALF + 1)
-        for n, i in enumerate(kept):
-            probs[i] = (probs[i] + p2[n].sum(axis=1)) / 3
-        is_tile = np.min(1 - probs[:, :, NOT_A_HALF], axis=1)
-        counts = probs[:, :, : max_pip + 1]
-        counts = counts / np.maximum(counts.sum(axis=2, keepdims=True), 1e-9)
+    deadline.check()
 
     gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
-    problems: list[str] = []
+    flags = dict.fromkeys(FLAGS, False)
     tiles: list[TileReading] = []
-    sure = True
-    cut = touching = blur = glare = small_tiles = False
     for i in kept:
-        c_img = cands[i].corners / s  # pixels of rgb
+        c_img = cands[i].corners  # pixels of rgb
         p = counts[i]
         va, vb = int(np.argmax(p[0])), int(np.argmax(p[1]))
         ca, cb = float(p[0, va]), float(p[1, vb])
         conf = ca * cb * float(is_tile[i])
         W = float(np.linalg.norm(c_img[1] - c_img[0]))
-        margin = 0.02 * W
+        # a tile whose outline reaches the frame may be cut off (the outline of a cut tile
+        # often stops at the frame edge)
+        margin = -CUT_MARGIN * W
         if (
             c_img[:, 0].min() < -margin
             or c_img[:, 1].min() < -margin
             or c_img[:, 0].max() > w - 1 + margin
             or c_img[:, 1].max() > h - 1 + margin
         ):
-            cut = True
-            conf *= 0.5
+            flags["cut"] = True
         if W * scale < 60 or W < 40:
-            small_tiles = True
-        sig = _blur_sigma(gray, c_img)
-        if sig / max(W, 1.0) > BLUR_LIMIT:
-            blur = True
-            conf *= 0.7
+            flags["small"] = True
+        if _blur_sigma(gray, c_img) / max(W, 1.0) > BLUR_LIMIT:
+            flags["blur"] = True
         if _glare_fraction(rgb, c_img) > GLARE_LIMIT:
-            glare = True
-            conf *= 0.7
+            flags["glare"] = True
         corners_full = tuple((float(x * scale), float(y * scale)) for x, y in c_img)
         tiles.append(TileReading(Tile(va, vb), conf, corners_full, (va, vb), (ca, cb)))
-        if conf < SURE_TILE:
-            sure = False
-    touching = _touching([cands[i].corners for i in kept])
-    missed, cut_missed, similar = _unexplained(small, [cands[i].corners for i in kept])
-    if cut_missed:
-        cut = True
-        sure = False
-
-    if not tiles:
-        problems.append(PROBLEM_NO_TILES)
-        sure = False
-    if blur:
-        problems.append(PROBLEM_BLUR)
-    if glare:
-        problems.append(PROBLEM_GLARE)
-    if cut:
-        problems.append(PROBLEM_CUT)
-    if small_tiles:
-        problems.append(PROBLEM_SMALL)
-        sure = False
-    if touching:
-        problems.append(PROBLEM_TOUCHING)
-    if rejected_strong or missed:
-        problems.append(PROBLEM_UNREADABLE)
-        sure = False
-    if similar:
-        problems.append(PROBLEM_SURFACE)
-        sure = False
-    if (
-        tiles
-        and not sure
-        and not (blur or glare or cut or small_tiles or rejected_strong or missed or similar)
-    ):
+    kept_quads = [cands[i].corners * s for i in kept]  # pixels of small
+    flags["touching"] = _touching(kept_quads)
+    # look for what was not read at half the detection size (the areas are tile-sized)
+    half = cv2.resize(
+        small, (max(1, small.shape[1] // 2), max(1, small.shape[0] // 2)), cv2.INTER_AREA
+    )
+    missed, cut_missed, similar = _unexplained(half, [q / 2 for q in kept_quads])
+    flags["cut"] |= bool(cut_missed)
+    unread = _unread_outlines(cands, kept, edge, is_tile)
+    flags["missed"] = bool(missed or rejected_strong or unread)
+    flags["similar_surface"] = similar
+    flags["no_tiles"] = not tiles
+    score = min((t.confidence for t in tiles), default=0.0)
+    sure = score >= SURE_TILE
+    confident = bool(tiles) and sure and not any(flags[f] for f in BLOCKING)
+    problems = [PROBLEM_TEXT[f] for f in FLAGS if flags[f] and f in PROBLEM_TEXT]
+    if tiles and not sure and not any(flags[f] for f in BLOCKING):
         problems.append(PROBLEM_UNSURE)
-    if (blur or glare or cut) and sure:
-        sure = False
-    total = sum(t.pips for t in tiles)
+    if debug is not None:
+        debug["candidates"] = [c.corners for c in cands]
+        debug["probs"] = probs
+        debug["ink"] = ink
+        debug["is_tile"] = is_tile
+        debug["edge"] = edge
+        debug["kept"] = list(kept)
+        debug["bars"] = [c.bar for c in cands]
+        debug["scale"] = s
+        debug["flags"] = flags
+        debug["score"] = score
     return Reading(
         tiles=tiles,
-        total=total,
-        confident=bool(sure),
+        total=sum(t.pips for t in tiles),
+        confident=confident,
         problems=problems,
         width=full_size[0],
         height=full_size[1],
@@ -368,10 +584,19 @@ def read_rgb(
     )
 
 
-def read_bytes(data: bytes, max_pip: int = 12) -> Reading:
+def read_bytes(data: bytes, max_pip: int = 12, budget: float | None = None) -> Reading:
+    """Read a photo within a CPU-time budget (``TIME_BUDGET`` when None): past it the reading
+    is an honest "could not read this photo" (``unreadable``), never a long wait."""
     t0 = time.perf_counter()
+    deadline = detect.Deadline(TIME_BUDGET if budget is None else budget)
     up = open_upright(data, max_side=CROP_SIDE)
-    rgb = np.asarray(up.image)
-    reading = read_rgb(rgb, max_pip=max_pip, scale=up.scale, full_size=up.full_size)
+    try:
+        deadline.check()
+        rgb = np.asarray(up.image)
+        reading = read_rgb(
+            rgb, max_pip=max_pip, scale=up.scale, full_size=up.full_size, deadline=deadline
+        )
+    except detect.OutOfTime:
+        reading = _unreadable(up.full_size, 0.0)
     reading.seconds = time.perf_counter() - t0
     return reading

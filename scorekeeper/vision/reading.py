@@ -35,7 +35,9 @@ class Reading:
     ``total`` is the face value of every tile read (no house rules such as counting a double
     blank as 50). ``confident`` is True only when the reader would stake the total on it;
     otherwise ``problems`` says in plain words what to fix. A reading checks a typed total;
-    it never replaces one.
+    it never replaces one. ``unreadable`` is True when the reader gave up on the photo (it
+    took longer than its time budget): show "could not read this photo" with the capture
+    advice; ``problems`` then holds that message.
     """
 
     tiles: list[TileReading] = field(default_factory=list)
@@ -45,6 +47,7 @@ class Reading:
     width: int = 0
     height: int = 0
     seconds: float = 0.0
+    unreadable: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-friendly summary (tiles as [low, high] pairs)."""
@@ -62,4 +65,5 @@ class Reading:
             "problems": list(self.problems),
             "width": self.width,
             "height": self.height,
+            "unreadable": self.unreadable,
         }

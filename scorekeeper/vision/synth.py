@@ -101,6 +101,9 @@ TILE_COLOURS: list[tuple[int, int, int]] = [
     (244, 238, 222),  # ivory
     (238, 228, 200),  # cream
     (235, 235, 240),  # cool white
+    (242, 228, 178),  # yellowed ivory (old bone-look sets)
+    (236, 220, 165),
+    (250, 244, 226),  # warm off-white
 ]
 
 
@@ -129,8 +132,8 @@ def _jitter_colour(rng, c, amount):
 
 def random_palette(rng: np.random.Generator, max_pip: int = 12) -> dict[int, np.ndarray]:
     """A colour for each number, like a real colour-coded set (or one colour for all)."""
-    if rng.random() < 0.15:
-        c = PIP_COLOURS[rng.integers(len(PIP_COLOURS))]
+    if rng.random() < 0.35:  # one colour for all numbers: often black (classic sets)
+        c = (20, 20, 22) if rng.random() < 0.6 else PIP_COLOURS[rng.integers(len(PIP_COLOURS))]
         return {n: _jitter_colour(rng, c, 8) for n in range(max_pip + 1)}
     idx = rng.permutation(len(PIP_COLOURS))
     return {n: _jitter_colour(rng, PIP_COLOURS[idx[n % len(idx)]], 10) for n in range(max_pip + 1)}
@@ -159,10 +162,10 @@ def random_style(rng: np.random.Generator, max_pip: int = 12) -> TileStyle:
         bar_ratio=float(rng.uniform(0.55, 0.92)),
         bar_thick=float(rng.uniform(0.025, 0.065)),
         bar_colour=_jitter_colour(rng, (35, 35, 35), 12),
-        spinner=bool(rng.random() < 0.2),
+        spinner=bool(rng.random() < 0.3),
         spinner_colour=_jitter_colour(
-            rng, (175, 150, 90) if rng.random() < 0.6 else (180, 180, 185), 10
-        ),
+            rng, (190, 155, 70) if rng.random() < 0.7 else (180, 180, 185), 12
+        ),  # brass or steel
         pip_radius=float(rng.uniform(0.055, 0.085)),
         pip_margin=float(rng.uniform(0.0, 0.06)),
         rim_dark=float(rng.uniform(0.45, 0.8)),
@@ -272,14 +275,56 @@ SURFACES = [
     (90, 30, 30),
     (60, 60, 70),
     (190, 160, 120),
+    (236, 232, 230),  # white paper
+    (245, 238, 238),  # pinkish white paper
+    (205, 165, 115),  # light wood
+    (235, 225, 200),  # cream tablecloth
 ]
 
 
-def render_background(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+SURFACE_KINDS = ("plain", "wood", "cloth", "fibre", "smooth", "threads")
+# "threads" (a coarse weave of thousands of thin dark strokes, the worst case for the bar
+# finder) is drawn only when asked for: the training mix picks among the first five.
+
+
+def _draw_threads(rng: np.random.Generator, img: np.ndarray, h: int, w: int) -> None:
+    """Thousands of short, thin, dark straight strokes in two main directions, like the
+    shadows between the threads of a coarse tablecloth or the pores of wood."""
+    long_side = max(h, w)
+    n = int(rng.integers(4000, 12000) * (h * w) / 4e6)
+    base = rng.uniform(0, np.pi)
+    for _ in range(n):
+        ang = base + (np.pi / 2 if rng.random() < 0.5 else 0) + rng.normal(0, 0.08)
+        ln = rng.uniform(0.004, 0.03) * long_side
+        x, y = rng.uniform(0, w), rng.uniform(0, h)
+        dx, dy = np.cos(ang) * ln / 2, np.sin(ang) * ln / 2
+        shade = float(rng.uniform(0.35, 0.75))
+        cv2.line(
+            img,
+            (int(x - dx), int(y - dy)),
+            (int(x + dx), int(y + dy)),
+            (img[int(y), int(x)] * shade).tolist(),
+            int(rng.integers(1, 4)),
+            cv2.LINE_AA,
+        )
+
+
+def render_background(
+    rng: np.random.Generator,
+    h: int,
+    w: int,
+    kind: str | None = None,
+    colour: tuple[int, int, int] | None = None,
+) -> np.ndarray:
+    """A table surface: ``kind`` is one of SURFACE_KINDS, ``colour`` its RGB colour (random
+    when None)."""
     base = _jitter_colour(rng, SURFACES[rng.integers(len(SURFACES))], 15)
+    if colour is not None:
+        base = np.array(colour, np.float32)
     img = np.empty((h, w, 3), np.float32)
     img[:] = base
-    kind = rng.integers(4)
+    k = rng.integers(5)
+    kind = SURFACE_KINDS.index(kind) if kind is not None else k
     if kind == 1:  # wood grain
         yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
         ang = rng.uniform(0, np.pi)
@@ -288,11 +333,23 @@ def render_background(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
         f = rng.uniform(0.02, 0.08)
         grain = np.sin(u * f + 3 * np.sin(v * 0.004 + rng.uniform(0, 6))) * 0.5 + 0.5
         img *= (1 - rng.uniform(0.08, 0.25) * grain)[..., None]
+        if rng.random() < 0.5:  # dark streaks of the grain
+            streak = (np.sin(u * f * rng.uniform(3, 7) + 5 * np.sin(v * 0.01)) > 0.93).astype(
+                np.float32
+            )
+            img *= (1 - rng.uniform(0.15, 0.45) * streak)[..., None]
     elif kind == 2:  # cloth weave
         yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
         p = rng.uniform(3, 8)
         weave = (np.sin(xx * 2 * np.pi / p) * np.sin(yy * 2 * np.pi / p)) * 0.5 + 0.5
-        img *= (1 - rng.uniform(0.04, 0.12) * weave)[..., None]
+        img *= (1 - rng.uniform(0.04, 0.3) * weave)[..., None]
+    elif kind == 3:  # coarse fibres, terry, felt: many small dark marks
+        fib = rng.normal(0, 1, (h, w)).astype(np.float32)
+        fib = cv2.GaussianBlur(fib, (0, 0), rng.uniform(0.7, 2.0))
+        fib /= max(float(fib.std()), 1e-6)
+        img *= (1 - rng.uniform(0.05, 0.2) * np.clip(fib, 0, 4))[..., None]
+    if kind == SURFACE_KINDS.index("threads"):
+        _draw_threads(rng, img, h, w)
     # low-frequency mottling and fine noise
     small = rng.normal(0, 1, (max(2, h // 64), max(2, w // 64), 1)) * np.ones(3)
     small += rng.normal(0, 0.3, small.shape)  # mostly brightness, a little colour
@@ -339,11 +396,14 @@ def _overlaps(quad, others, margin):
 
 def _place_tiles(rng, n, w, h, W, L, mode, inside=False):
     quads = []
-    if mode == "row":
+    if mode in ("row", "chain"):
+        # row: side by side (long sides touching); chain: end to end
         ang = rng.uniform(-0.3, 0.3) + (np.pi / 2 if rng.random() < 0.3 else 0)
-        gap = rng.choice([0.0, 0.02, 0.1, 0.3]) * W
-        step = W + gap
+        gap = rng.choice([0.0, 0.0, 0.02, 0.1, 0.3]) * W
+        step = (W if mode == "row" else L) + gap
         dirv = np.array([np.cos(ang), np.sin(ang)])
+        if mode == "chain":
+            dirv = np.array([-np.sin(ang), np.cos(ang)])
         start = np.array([w / 2, h / 2]) - dirv * step * (n - 1) / 2
         start += rng.normal(0, 0.1, 2) * [w, h]
         for i in range(n):
@@ -387,12 +447,18 @@ def render_hand(
     mode: str | None = None,
     jpeg_quality: int | None = None,
     tile_width: float | None = None,
+    surface: str | None = None,
+    tilt_deg: float | None = None,
+    surface_colour: tuple[int, int, int] | None = None,
 ) -> Scene:
     """Render a top-down phone photo of ``tiles`` (random ones when None).
 
     ``difficulty`` scales blur, noise, glare and perspective (0 = clean, 1 = training mix).
-    ``size`` is (width, height). The returned scene has ``image`` (RGB) and, when
-    ``jpeg_quality`` is set or chosen, ``jpeg`` bytes of the same picture.
+    ``size`` is (width, height); ``surface`` one of SURFACE_KINDS and ``surface_colour`` its
+    RGB colour; ``tilt_deg`` the camera's
+    tilt from straight down (random, up to 30 x difficulty degrees, when None). The returned
+    scene has ``image`` (RGB) and, when ``jpeg_quality`` is set or chosen, ``jpeg`` bytes of
+    the same picture.
     """
     if size is None:
         long_side = int(rng.choice([1024, 1280, 1600]))
@@ -400,7 +466,8 @@ def render_hand(
         size = (long_side, short) if rng.random() < 0.5 else (short, long_side)
     w, h = size
     if tiles is None:
-        n = int(rng.integers(1, 13))
+        n = int(rng.integers(1, 15))
+        max_pip = int(rng.choice([6, 9, 12], p=[0.3, 0.2, 0.5])) if max_pip == 12 else max_pip
         tiles = [
             (int(rng.integers(0, max_pip + 1)), int(rng.integers(0, max_pip + 1))) for _ in range(n)
         ]
@@ -410,23 +477,53 @@ def render_hand(
     if tile_width is None:
         # bigger tiles when there are few of them
         hi = 0.16 if n <= 4 else 0.12 if n <= 8 else 0.09
-        tile_width = rng.uniform(0.05, hi)
+        tile_width = rng.uniform(0.05, hi) if rng.random() < 0.8 else rng.uniform(0.03, 0.05)
     W = tile_width * long_side
     L = W * style.aspect
     if mode is None:
-        mode = str(rng.choice(["scatter", "scatter", "grid", "row"]))
+        mode = str(rng.choice(["scatter", "scatter", "grid", "row", "chain"]))
     quads = _place_tiles(rng, n, w, h, W, L, mode, inside=not allow_cut)
     if not allow_cut:
         quads = [q for q in quads if _visible_fraction(q, w, h) > 0.999]
     tiles = tiles[: len(quads)]
 
-    # slight camera tilt: a homography about the image centre
+    # camera tilt: slight jitter, and often a real tilt of up to 30 degrees (the phone not
+    # held flat): the homography of a camera turned about its centre, H = K R K^-1
     d = difficulty
     src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
     dst = (src + rng.normal(0, 0.025 * d, (4, 2)) * [w, h]).astype(np.float32)
     H = cv2.getPerspectiveTransform(src, dst)
+    if tilt_deg is None:
+        tilt = float(rng.uniform(0, np.radians(30)) * d) if rng.random() < 0.5 else 0.0
+    else:
+        tilt = float(np.radians(tilt_deg))
+    if tilt > 0:
+        f = long_side * rng.uniform(0.75, 1.1)
+        K = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]])
+        axis = rng.uniform(0, 2 * np.pi)
+        rvec = np.array([np.cos(axis), np.sin(axis), 0.0]) * tilt
+        R, _ = cv2.Rodrigues(rvec)
+        T = K @ R @ np.linalg.inv(K) @ H
+        # keep the tiles where they were and about the same size: move and scale the tilted
+        # view so the tiles' centre stays put
+        c = np.mean([q.mean(axis=0) for q in quads], axis=0) if quads else np.array([w / 2, h / 2])
+        pts = cv2.perspectiveTransform(
+            np.float32([[c, c + [1, 0], c + [0, 1]]]).reshape(1, -1, 2), T
+        )[0]
+        e1, e2 = pts[1] - pts[0], pts[2] - pts[0]
+        jac = abs(float(e1[0] * e2[1] - e1[1] * e2[0]))
+        k = 1 / np.sqrt(max(jac, 1e-6))
+        S = np.array([[k, 0, c[0] - k * pts[0][0]], [0, k, c[1] - k * pts[0][1]], [0, 0, 1]])
+        H = S @ T
+    if not allow_cut:
+        keep = []
+        for q in quads:
+            qi = cv2.perspectiveTransform(q.reshape(1, -1, 2).astype(np.float32), H)[0]
+            keep.append(_visible_fraction(qi, w, h) > 0.999)
+        quads = [q for q, k in zip(quads, keep, strict=True) if k]
+        tiles = tiles[: len(quads)]
 
-    img = render_background(rng, h, w)
+    img = render_background(rng, h, w, surface, surface_colour)
     thick = rng.uniform(0.12, 0.3) * W * (0.5 + d)
     tdir = rng.normal(0, 1, 2)
     tdir = tdir / (np.linalg.norm(tdir) + 1e-9) * thick * rng.uniform(0.1, 0.6)
@@ -530,7 +627,15 @@ def render_hand(
     img += rng.normal(0, rng.uniform(0.5, 5) * d + 0.5, img.shape).astype(np.float32)
     out = np.clip(img, 0, 255).astype(np.uint8)
     scene = Scene(
-        out, truths, meta={"mode": mode, "glare": glare, "blurred": blurred, "tile_width": W}
+        out,
+        truths,
+        meta={
+            "mode": mode,
+            "glare": glare,
+            "blurred": blurred,
+            "tile_width": W,
+            "tilt_deg": round(float(np.degrees(tilt)), 1),
+        },
     )
     q = jpeg_quality
     if q is None and d > 0:

@@ -75,7 +75,7 @@ def test_a_league_night_run_from_phones(
     table_phone = context.new_page()
     try:
         table_phone.goto(night_url)
-        expect(table_phone.get_by_role("heading", name="Keep score on this phone")).to_be_visible()
+        expect(table_phone.get_by_role("heading", name="Keep score at a table")).to_be_visible()
         table_phone.get_by_label("League passphrase").fill("Blue engine 7")
         table_phone.get_by_role("button", name="Unlock").click()
         expect(table_phone.get_by_text("This phone can now keep score")).to_be_visible()

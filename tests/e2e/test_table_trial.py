@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.test_game_flow import _start_game as _start_four
 
 pytestmark = pytest.mark.e2e
@@ -178,8 +179,8 @@ def test_photo_labels_sit_inside_their_tiles_and_on_the_photo(
     photo = tmp_path / "hand.png"
     photo.write_bytes(synth.encode_png(scene.image))
     _round_page(page, live_server, FIVE[:3])
-    page.get_by_label("Tiles or photo for Boris").click()
-    page.get_by_label("Or a photo of Boris’s tiles").set_input_files(str(photo))
+    page.locator("#seat-1 summary").click()
+    page.get_by_label("photo of Boris’s tiles").set_input_files(str(photo))
     marks = page.locator("#seat-1 .tile-mark")
     expect(marks.first).to_be_visible()
     boxes = page.evaluate(
@@ -246,3 +247,93 @@ def _chart_text_is_inside(page: Page) -> None:
     for left, top, right, bottom, width, height, text in boxes:
         assert left >= -0.5 and right <= width + 0.5, f"{text!r} is cut off"
         assert top >= -0.5 and bottom <= height + 0.5, f"{text!r} is cut off"
+
+
+def test_league_rights_in_a_phone_browser(
+    page: Page,
+    live_app: Any,
+    live_server: str,
+    shoot: Any,
+    browser: Any,
+    browser_context_args: dict[str, Any],
+) -> None:
+    code, _ = _demo_league(live_app, nights=4)
+    # A table phone (the passphrase, not the organiser) opening the league's settings.
+    page.goto(f"{live_server}/leagues/{code}/unlock")
+    expect(page.get_by_text("Just want to follow the standings?")).to_be_visible()
+    shoot("trial-league-unlock")
+    page.get_by_label("Passphrase").fill("demo train 2025")
+    page.get_by_role("button", name="Unlock").click()
+    page.goto(f"{live_server}/leagues/{code}/settings")
+    expect(
+        page.get_by_role("heading", name="Only the organiser's phone can do this")
+    ).to_be_visible()
+    expect(page.get_by_text("This phone can keep score at the league's tables.")).to_be_visible()
+    expect(page.get_by_text("edit code")).to_have_count(0)
+    shoot("trial-league-settings-refused")
+    # The More page says which right is which and shows the members' link.
+    page.goto(f"{live_server}/leagues/{code}/manage")
+    expect(page.locator(".rights-list li.mine")).to_contain_text("Keep score at a table")
+    link = page.get_by_role("link", name=f"/leagues/{code}/members/").get_attribute("href")
+    shoot("trial-league-more")
+    # A member who only reads: the members' link, no passphrase.
+    context = browser.new_context(**browser_context_args)
+    member = context.new_page()
+    try:
+        member.goto(link or "")
+        expect(member.get_by_role("heading", name="Standings")).to_be_visible()
+        expect(member.get_by_role("link", name="Start tonight's night")).to_have_count(0)
+        member.get_by_role("link", name="Players").click()
+        expect(member.get_by_role("button", name="Add to the roster")).to_have_count(0)
+        member.screenshot(path=str(SCREENSHOTS / "trial-league-member.png"), full_page=True)
+    finally:
+        context.close()
+
+
+def test_roster_names_and_the_csv_in_a_phone_browser(
+    page: Page, live_server: str, shoot: Any
+) -> None:
+    page.goto(f"{live_server}/leagues/new")
+    page.get_by_label("League name").fill("Friday Club")
+    page.get_by_label("Passphrase for scorekeeping phones").fill("green train 4")
+    page.get_by_role("button", name="Start the league").click()
+    page.get_by_label("Player's name").fill("Alice, Boris")
+    page.get_by_role("button", name="Add to the roster").click()
+    expect(page.get_by_text("“Alice, Boris” looks like 2 names.")).to_be_visible()
+    shoot("trial-comma-names")
+    page.get_by_role("button", name="Add Alice, Boris: 2 players").click()
+    expect(page.get_by_text("Alice and Boris are on the roster.")).to_be_visible()
+    page.get_by_role("link", name="Boris").click()
+    page.get_by_role("link", name="Rename, or remove").click()
+    page.get_by_role("button", name="Remove Boris from the roster").click()
+    expect(page.get_by_text("Boris is no longer on the roster.")).to_be_visible()
+    expect(page.locator(".game-list")).not_to_contain_text("Boris")
+    # A blocked round is marked in the game's CSV.
+    public_id = _start_game(page, live_server, ["Ann", "Bob"])
+    page.get_by_role("link", name="Enter round 1 scores").click()
+    page.locator("#seat-0 input.points").fill("5")
+    page.locator("#seat-1 input.points").fill("9")
+    page.get_by_text("Blocked round: nobody could play").click()
+    page.get_by_role("button", name="Save round 1").click()
+    expect(page.get_by_text("Round 1 saved.")).to_be_visible()
+    csv_text = page.request.get(f"{live_server}/g/{public_id}/game.csv").text()
+    header, first = csv_text.splitlines()[:2]
+    assert "blocked" in header.split(",")
+    assert first.split(",")[header.split(",").index("blocked")] == "yes"
+
+
+def test_a_photo_without_tiles_keeps_the_typed_total(
+    page: Page, live_server: str, shoot: Any, tmp_path: Path
+) -> None:
+    image = pytest.importorskip("PIL.Image", reason="the photo extra is not installed")
+    pytest.importorskip("scorekeeper.vision.synth", reason="the photo extra is not installed")
+    photo = tmp_path / "table.png"
+    image.new("RGB", (1280, 960), (92, 64, 51)).save(photo)  # the bare table, no tile on it
+    _round_page(page, live_server, FIVE[:3])
+    page.locator("#seat-1 input.points").fill("65")
+    page.locator("#seat-1 summary").click()
+    page.get_by_label("photo of Boris’s tiles").set_input_files(str(photo))
+    expect(page.get_by_text("No tile was found in the photo")).to_be_visible()
+    expect(page.get_by_role("button", name="Use the photo: 0")).to_have_count(0)
+    expect(page.locator("#seat-1 input.points")).to_have_value("65")
+    shoot("trial-photo-no-tiles")

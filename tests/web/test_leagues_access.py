@@ -1,5 +1,7 @@
-"""Who may do what in a league: every write route against no rights, another league's rights
-and this league's rights (and the organiser's); the passphrase, join links, rate limits."""
+"""Who may do what in a league: every write route and every page against no rights, another
+league's rights, and each of this league's three rights (reading with the members' link,
+keeping score with the passphrase, running the league as the organiser); the passphrase, join
+links, the members' link, rate limits."""
 
 from __future__ import annotations
 
@@ -66,31 +68,85 @@ SETTINGS = {
 }
 CSV = b"night,table,player,round,score\n2025-02-01,Table 9,Ann,1,0\n2025-02-01,Table 9,Bob,1,7\n"
 
-# (route, data, organiser only)
+READER, SCORER, ORGANISER = "reader", "scorer", "organiser"
+LEVELS = (READER, SCORER, ORGANISER)
+
+# (route, data, the least right that may do it)
 WRITE_ROUTES = [
-    ("/leagues/{code}/forget", {}, False),
-    ("/leagues/{code}/nights/new", {"played_on": "2025-03-13", "place": "Hall"}, False),
-    ("/leagues/{code}/nights/{night}/edit", {"played_on": "2025-03-07", "place": "Pub"}, False),
-    ("/leagues/{code}/nights/{night}/delete", {}, False),
-    ("/leagues/{code}/nights/{night}/tables/new", {"players": ["{cy}"], "guest-0": "Zed"}, False),
-    ("/leagues/{code}/nights/{night}/tables/{game}/remove", {}, False),
-    ("/leagues/{code}/players/new", {"name": "Dot"}, False),
-    ("/leagues/{code}/players/{ann}/edit", {"name": "Annie"}, False),
-    ("/leagues/{code}/players/{ann}/merge", {"target": "{cy}", "confirm": "yes"}, False),
+    ("/leagues/{code}/forget", {}, READER),
+    ("/g/{game}/round", round_data({0: 0, 1: 9}, went_out=0, form_token="league-t"), SCORER),
+    ("/leagues/{code}/nights/new", {"played_on": "2025-03-13", "place": "Hall"}, ORGANISER),
+    (
+        "/leagues/{code}/nights/{night}/edit",
+        {"played_on": "2025-03-07", "place": "Pub"},
+        ORGANISER,
+    ),
+    ("/leagues/{code}/nights/{night}/delete", {}, ORGANISER),
+    (
+        "/leagues/{code}/nights/{night}/tables/new",
+        {"players": ["{cy}"], "guest-0": "Zed"},
+        ORGANISER,
+    ),
+    ("/leagues/{code}/nights/{night}/tables/{game}/remove", {}, ORGANISER),
+    ("/leagues/{code}/players/new", {"name": "Dot"}, ORGANISER),
+    ("/leagues/{code}/players/{ann}/edit", {"name": "Annie"}, ORGANISER),
+    ("/leagues/{code}/players/{cy}/delete", {}, ORGANISER),
+    ("/leagues/{code}/players/{ann}/merge", {"target": "{cy}", "confirm": "yes"}, ORGANISER),
     (
         "/leagues/{code}/seasons",
         {"name": "2026", "starts_on": "2026-01-01", "ends_on": "2026-12-31"},
-        False,
+        ORGANISER,
     ),
-    ("/leagues/{code}/seasons/{season}/delete", {}, False),
-    ("/leagues/{code}/import", {"dates": "day_first", "file": "CSV"}, False),
-    ("/leagues/{code}/import/confirm", {"token": "IMPORT"}, False),
-    ("/g/{game}/round", round_data({0: 0, 1: 9}, went_out=0, form_token="league-t"), False),
-    ("/leagues/{code}/settings", SETTINGS, True),
-    ("/leagues/{code}/settings/passphrase", {"new_passphrase": "red engine 9"}, True),
-    ("/leagues/{code}/settings/public", {"action": "on"}, True),
+    ("/leagues/{code}/seasons/{season}/delete", {}, ORGANISER),
+    ("/leagues/{code}/import", {"dates": "day_first", "file": "CSV"}, ORGANISER),
+    ("/leagues/{code}/import/confirm", {"token": "IMPORT"}, ORGANISER),
+    ("/leagues/{code}/settings", SETTINGS, ORGANISER),
+    ("/leagues/{code}/settings/passphrase", {"new_passphrase": "red engine 9"}, ORGANISER),
+    ("/leagues/{code}/settings/public", {"action": "on"}, ORGANISER),
 ]
 IDS = [route for route, _, _ in WRITE_ROUTES]
+
+# (page, the least right that may see it); a phone without any right goes to the passphrase page
+PAGES = [
+    ("", READER),
+    ("/nights", READER),
+    ("/nights/{night}", READER),
+    ("/nights/{night}/live", READER),
+    ("/players", READER),
+    ("/players/{ann}", READER),
+    ("/seasons", READER),
+    ("/manage", READER),
+    ("/export.json", READER),
+    ("/export.zip", READER),
+    ("/nights/{night}/qr.svg", SCORER),
+    ("/nights/new", ORGANISER),
+    ("/nights/{night}/edit", ORGANISER),
+    ("/nights/{night}/tables/new", ORGANISER),
+    ("/players/{ann}/edit", ORGANISER),
+    ("/players/{ann}/merge", ORGANISER),
+    ("/import", ORGANISER),
+    ("/settings", ORGANISER),
+]
+
+
+def _members_link(organiser: FlaskClient, code: str) -> str:
+    page = organiser.get(f"/leagues/{code}/manage").get_data(as_text=True)
+    match = re.search(rf'href="https?://[^/"]+(/leagues/{code}/members/[^/"]+)"', page)
+    assert match, "the members' link is on the More page"
+    return match.group(1)
+
+
+def _phone(organiser: FlaskClient, league: League, level: str) -> FlaskClient:
+    """A phone with ``level`` in ``league``: the organiser's own, or a new phone that typed the
+    passphrase or opened the members' link."""
+    if level == ORGANISER:
+        return organiser
+    phone = organiser.application.test_client()
+    if level == SCORER:
+        assert unlock(phone, league.code).status_code == 302
+    else:
+        assert phone.get(_members_link(organiser, league.code)).status_code == 302
+    return phone
 
 
 def _post(client: FlaskClient, league: League, route: str, data: dict, organiser: FlaskClient):  # type: ignore[no-untyped-def,type-arg]
@@ -142,12 +198,12 @@ def _snapshot(organiser: FlaskClient, league: League) -> dict:  # type: ignore[t
     return {"document": document, "public": "Turn the public page on" in settings}
 
 
-@pytest.mark.parametrize(("route", "data", "organiser_only"), WRITE_ROUTES, ids=IDS)
+@pytest.mark.parametrize(("route", "data", "needed"), WRITE_ROUTES, ids=IDS)
 def test_no_rights_is_refused(
     client: FlaskClient,
     route: str,
-    data: dict,
-    organiser_only: bool,  # type: ignore[type-arg]
+    data: dict,  # type: ignore[type-arg]
+    needed: str,
 ) -> None:
     league = _league(client)
     before = _snapshot(client, league)
@@ -157,57 +213,150 @@ def test_no_rights_is_refused(
     assert _snapshot(client, league) == before
 
 
-@pytest.mark.parametrize(("route", "data", "organiser_only"), WRITE_ROUTES, ids=IDS)
+@pytest.mark.parametrize(("route", "data", "needed"), WRITE_ROUTES, ids=IDS)
 def test_rights_to_another_league_are_refused(
     client: FlaskClient,
     route: str,
-    data: dict,
-    organiser_only: bool,  # type: ignore[type-arg]
+    data: dict,  # type: ignore[type-arg]
+    needed: str,
 ) -> None:
     league = _league(client)
     other = client.application.test_client()
     other_code = start_league(other, "Other Club")  # organiser of another league
     member = client.application.test_client()
     assert unlock(member, other_code).status_code == 302  # passphrase of another league
+    reader = client.application.test_client()
+    assert reader.get(_members_link(other, other_code)).status_code == 302
     before = _snapshot(client, league)
-    for outsider in (other, member):
+    for outsider in (other, member, reader):
         response = _post(outsider, league, route, data, client)
         assert response.status_code == 403
     assert _snapshot(client, league) == before
 
 
-@pytest.mark.parametrize(("route", "data", "organiser_only"), WRITE_ROUTES, ids=IDS)
-def test_rights_to_this_league_are_accepted(
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize(("route", "data", "needed"), WRITE_ROUTES, ids=IDS)
+def test_each_right_does_what_it_may_and_no_more(
     client: FlaskClient,
     route: str,
-    data: dict,
-    organiser_only: bool,  # type: ignore[type-arg]
+    data: dict,  # type: ignore[type-arg]
+    needed: str,
+    level: str,
 ) -> None:
     league = _league(client)
-    member = client.application.test_client()
-    assert unlock(member, league.code).status_code == 302
-    response = _post(member, league, route, data, client)
-    if organiser_only:
+    phone = _phone(client, league, level)
+    before = _snapshot(client, league)
+    response = _post(phone, league, route, data, client)
+    if LEVELS.index(level) >= LEVELS.index(needed):
+        assert response.status_code in (200, 302), response.get_data(as_text=True)
+    else:
         assert response.status_code == 403
-        response = _post(client, league, route, data, client)
-    assert response.status_code in (200, 302), response.get_data(as_text=True)
+        assert _snapshot(client, league) == before
+        if route.startswith("/leagues"):
+            assert "edit code" not in response.get_data(as_text=True)  # the league's words
+
+
+@pytest.mark.parametrize("level", ["", *LEVELS])
+@pytest.mark.parametrize(("page", "needed"), PAGES, ids=[page or "/" for page, _ in PAGES])
+def test_each_page_opens_for_the_rights_it_needs(
+    client: FlaskClient, page: str, needed: str, level: str
+) -> None:
+    league = _league(client)
+    phone = _phone(client, league, level) if level else client.application.test_client()
+    url = f"/leagues/{league.code}" + page.format(night=league.night, ann=league.ann)
+    response = phone.get(url)
+    if not level:
+        assert response.status_code == 302
+        assert f"/leagues/{league.code}/unlock" in response.headers["Location"]
+    elif LEVELS.index(level) >= LEVELS.index(needed):
+        assert response.status_code == 200
+    else:
+        assert response.status_code == 403
+        text = response.get_data(as_text=True)
+        assert "edit code" not in text
+        assert (
+            "Only the organiser" in text if needed == ORGANISER else "needs the passphrase" in text
+        )
+
+
+def test_a_table_phone_is_told_who_changes_the_settings(client: FlaskClient) -> None:
+    league = _league(client)
+    scorer = _phone(client, league, SCORER)
+    page = scorer.get(f"/leagues/{league.code}/settings")
+    text = page.get_data(as_text=True)
+    assert page.status_code == 403
+    assert "Only the organiser&#39;s phone can do this" in text
+    assert "This phone can keep score at the league&#39;s tables." in text
+    assert "edit code" not in text
 
 
 def test_private_pages_send_strangers_to_the_passphrase(client: FlaskClient) -> None:
     league = _league(client)
     stranger = client.application.test_client()
-    for page in ("", "/nights", f"/nights/{league.night}", "/players", f"/players/{league.ann}",
-                 "/manage", "/settings", "/export.json", "/export.zip", "/import"):  # fmt: skip
-        response = stranger.get(f"/leagues/{league.code}{page}")
-        assert response.status_code == 302, page
-        assert f"/leagues/{league.code}/unlock" in response.headers["Location"]
+    page = stranger.get(f"/leagues/{league.code}/unlock").get_data(as_text=True)
+    assert "members' link" in page and "passphrase" in page  # which is which
     # A table of a league night: readable by anyone (like every game), editable with rights.
     assert stranger.get(f"/g/{league.game}").status_code == 200
     assert stranger.get(f"/g/{league.game}/round").status_code == 302
-    member = client.application.test_client()
-    unlock(member, league.code)
+    reader = _phone(client, league, READER)
+    assert reader.get(f"/g/{league.game}/round").status_code == 302  # reading is not scoring
+    member = _phone(client, league, SCORER)
     assert member.get(f"/g/{league.game}/round").status_code == 200
-    assert member.get(f"/leagues/{league.code}/settings").status_code == 403
+
+
+def test_the_members_link_is_shown_at_the_table_and_lasts_until_the_passphrase_changes(
+    client: FlaskClient,
+) -> None:
+    league = _league(client)
+    link = _members_link(client, league.code)
+    table = client.application.test_client().get(f"/g/{league.game}").get_data(as_text=True)
+    assert link in table  # everyone at the table sees it
+    qr = re.search(r'src="(/leagues/[^"]+/qr\.svg)"', table)
+    assert qr and client.application.test_client().get(qr.group(1)).mimetype == "image/svg+xml"
+    reader = client.application.test_client()
+    response = reader.get(link)
+    assert response.headers["Location"].endswith(f"/leagues/{league.code}")
+    assert reader.get(f"/leagues/{league.code}").status_code == 200
+    assert "Thursday Club" in reader.get("/leagues").get_data(as_text=True)
+    assert reader.get(f"/leagues/{league.code}/members/forged.token").status_code == 410
+    client.post(
+        f"/leagues/{league.code}/settings/passphrase", data={"new_passphrase": "red engine 9"}
+    )
+    assert reader.get(f"/leagues/{league.code}").status_code == 302
+    assert client.application.test_client().get(link).status_code == 410
+    assert _members_link(client, league.code) != link
+
+
+def test_a_roster_entry_goes_only_without_games(client: FlaskClient) -> None:
+    league = _league(client)
+    page = client.get(f"/leagues/{league.code}/players/{league.ann}/edit").get_data(as_text=True)
+    assert "Ann has 1 game in the league, so the entry stays" in page
+    response = client.post(f"/leagues/{league.code}/players/{league.ann}/delete")
+    assert response.status_code == 302
+    assert "so the entry stays" in client.get(response.headers["Location"]).get_data(as_text=True)
+    assert client.get(f"/leagues/{league.code}/players/{league.ann}").status_code == 200
+    cy = _post(client, league, "/leagues/{code}/players/{cy}/delete", {}, client)
+    assert cy.status_code == 302
+    players = client.get(f"/leagues/{league.code}/players").get_data(as_text=True)
+    assert "Cy is no longer on the roster." in players and ">Cy<" not in players
+
+
+def test_names_with_a_comma_are_asked_about(client: FlaskClient) -> None:
+    league = _league(client)
+    url = f"/leagues/{league.code}/players/new"
+    page = client.post(url, data={"name": "Alice, Boris"})
+    text = page.get_data(as_text=True)
+    assert page.status_code == 200 and "looks like 2 names" in text
+    assert "Alice, Boris</span>" not in client.get(f"/leagues/{league.code}/players").get_data(
+        as_text=True
+    )  # nothing added yet
+    response = client.post(url, data={"name": "Alice, Boris", "split": "yes"})
+    assert response.status_code == 302
+    players = client.get(f"/leagues/{league.code}/players").get_data(as_text=True)
+    assert ">Alice<" in players and ">Boris<" in players
+    response = client.post(url, data={"name": "Smith, Jo", "split": "no"})
+    assert response.status_code == 302
+    assert ">Smith, Jo<" in client.get(f"/leagues/{league.code}/players").get_data(as_text=True)
 
 
 def test_the_passphrase_unlocks_with_a_message_for_a_wrong_one(client: FlaskClient) -> None:
@@ -252,18 +401,14 @@ def test_changing_the_passphrase_signs_out_the_other_phones(client: FlaskClient)
     league = _league(client)
     member = client.application.test_client()
     unlock(member, league.code)
-    assert (
-        member.post(f"/leagues/{league.code}/players/new", data={"name": "Dot"}).status_code == 302
-    )
+    assert member.get(f"/leagues/{league.code}/nights/{league.night}/qr.svg").status_code == 200
     response = client.post(
         f"/leagues/{league.code}/settings/passphrase", data={"new_passphrase": "red engine 9"}
     )
     assert response.status_code == 302
-    assert (
-        member.post(f"/leagues/{league.code}/players/new", data={"name": "Eve"}).status_code == 403
-    )
     assert member.post(f"/g/{league.game}/finish").status_code == 403
     assert member.get(f"/leagues/{league.code}").status_code == 302
+    assert member.get(f"/leagues/{league.code}/nights/{league.night}/qr.svg").status_code == 302
     assert "Thursday Club" not in member.get("/leagues").get_data(as_text=True)
     # The organiser keeps the rights; the old passphrase no longer works, the new one does.
     assert (

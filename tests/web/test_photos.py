@@ -229,6 +229,7 @@ def test_without_the_photo_extra_the_camera_explains_what_to_install(
     public_id = start_game(client, NAMES)
     page = client.get(f"/g/{public_id}/round").get_data(as_text=True)
     assert "scorekeeper[photo]" in page and 'type="file"' not in page
+    assert page.count("No photo check for this game") == 1  # once, not once per player
 
 
 def test_keep_photos_default_comes_from_the_site_setting(app: Flask) -> None:

@@ -32,6 +32,7 @@ def test_scene_truth_is_consistent():
         size=(800, 600),
         allow_cut=False,
         difficulty=0.3,
+        tilt_deg=0,
     )
     assert scene.image.shape == (600, 800, 3)
     assert [(t.a, t.b) for t in scene.tiles] == [(3, 4), (12, 0)]

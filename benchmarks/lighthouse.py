@@ -1,0 +1,158 @@
+"""Lighthouse scores of the table's screens (prints numbers; not a test, not in `make test`).
+
+    npm install --prefix /tmp/lh lighthouse@12        # once, outside the project
+    .venv/bin/python benchmarks/lighthouse.py --lighthouse /tmp/lh/node_modules/.bin/lighthouse
+
+Serves the app with waitress (as `make run` does) on a temporary SQLite database holding a
+five-player game after 4 rounds and a 12-night demo league, then runs the `lighthouse` npm
+package (mobile preset: a Moto G power phone on a throttled 4G connection, simulated) with the
+system Chromium (CHROME_PATH, default /usr/bin/chromium) on setup, the table view, round entry,
+the scoreboard, the share view and the league standings, and prints the accessibility, best
+practices and performance scores of each, plus the slowest metrics. Pages that need rights get
+this phone's session cookie, as the phone that created the game and organises the league.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+from datetime import date
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from flask_migrate import upgrade  # noqa: E402
+from waitress import create_server  # noqa: E402
+
+from scorekeeper import create_app  # noqa: E402
+from scorekeeper.extensions import db  # noqa: E402
+from scorekeeper.games import services  # noqa: E402
+from scorekeeper.games.access import device_hash  # noqa: E402
+from scorekeeper.leagues.demo import seed_demo  # noqa: E402
+from scorekeeper.rules import HouseRules  # noqa: E402
+
+NAMES = ["Ann", "Boris", "Cy", "Dorothea", "Eve"]
+CATEGORIES = ("accessibility", "best-practices", "performance")
+METRICS = ("first-contentful-paint", "largest-contentful-paint", "total-blocking-time",
+           "cumulative-layout-shift", "speed-index")  # fmt: skip
+
+
+def _game(device: str) -> str:
+    game = services.create_game(NAMES, HouseRules(), 0, device)
+    for number in range(1, 5):
+        points = [((number * 7 + seat * 5) % 40) + 1 for seat in range(len(NAMES))]
+        went_out = number % len(NAMES)
+        points[went_out] = 0
+        entry = services.RoundInput(
+            seats=[services.SeatInput(position=i, hand=p) for i, p in enumerate(points)],
+            went_out=went_out,
+        )
+        assert services.record_round(game, entry, f"lh-{number}", number).saved is not None
+    db.session.commit()
+    return game.public_id
+
+
+def _lighthouse(binary: str, url: str, cookie: str, out: Path) -> dict[str, object]:
+    command = [
+        binary,
+        url,
+        "--quiet",
+        "--output=json",
+        f"--output-path={out}",
+        f"--only-categories={','.join(CATEGORIES)}",
+        "--chrome-flags=--headless=new --no-sandbox --disable-gpu",
+        f"--extra-headers={json.dumps({'Cookie': f'session={cookie}'})}",
+    ]
+    subprocess.run(command, check=True, env={**os.environ, "CHROME_PATH": _chrome()})
+    return json.loads(out.read_text())
+
+
+def _chrome() -> str:
+    return os.environ.get("CHROME_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lighthouse", default=shutil.which("lighthouse") or "lighthouse")
+    parser.add_argument("--port", type=int, default=5077)
+    parser.add_argument("--only", action="append", help="a page name (repeat for more)")
+    parser.add_argument("--keep", help="a folder to keep each page's JSON report in")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        app = create_app(
+            {
+                "DATABASE_URL": f"sqlite:///{folder}/lighthouse.sqlite",
+                "SECRET_KEY": "lighthouse",
+                "RATELIMIT_ENABLED": False,
+            }
+        )
+        client = app.test_client()
+        with client.session_transaction() as session:
+            session["device"] = "lighthouse-phone"
+        cookie = client.get_cookie("session")
+        assert cookie is not None
+        device = device_hash("lighthouse-phone")
+        with app.app_context():
+            upgrade()
+            public_id = _game(device)
+            league = seed_demo(
+                nights=12, tables=2, players=5, start=date(2025, 9, 4), device=device
+            )
+            db.session.commit()
+            code = league.league.code
+
+        server = create_server(app, host="127.0.0.1", port=args.port, threads=4)
+        threading.Thread(target=server.run, daemon=True).start()
+        base = f"http://127.0.0.1:{args.port}"
+        pages = {
+            "setup": "/games/new",
+            "table view": f"/g/{public_id}",
+            "round entry": f"/g/{public_id}/round",
+            "scoreboard": f"/g/{public_id}/scoreboard",
+            "share view": f"/g/{public_id}/watch",
+            "standings": f"/leagues/{code}",
+        }
+        rows = []
+        version = ""
+        try:
+            for name, path in pages.items():
+                if args.only and name not in args.only:
+                    continue
+                out = Path(args.keep or folder) / f"{name.replace(' ', '-')}.json"
+                report = _lighthouse(args.lighthouse, base + path, cookie.value, out)
+                categories = report["categories"]  # type: ignore[index]
+                scores = [round(categories[c]["score"] * 100) for c in CATEGORIES]  # type: ignore[index]
+                audits = report["audits"]  # type: ignore[index]
+                failing = [
+                    key
+                    for key, audit in audits.items()  # type: ignore[union-attr]
+                    if audit.get("score") is not None
+                    and audit["score"] < 1
+                    and audit.get("scoreDisplayMode") in ("binary", "numeric", "metricSavings")
+                    and key not in METRICS
+                ]
+                metrics = ", ".join(
+                    f"{key.replace('-', ' ')} {audits[key]['displayValue']}"  # type: ignore[index]
+                    for key in METRICS
+                )
+                rows.append((name, *scores, metrics, failing))
+                version = f"{report['lighthouseVersion']}, {report['userAgent']}"
+        finally:
+            server.close()
+
+    print(f"Lighthouse {version} (mobile preset)")
+    print(f"{'page':<12} {'a11y':>5} {'best':>5} {'perf':>5}")
+    for name, a11y, best, perf, metrics, failing in rows:
+        print(f"{name:<12} {a11y:>5} {best:>5} {perf:>5}   {metrics}")
+        if failing:
+            print(f"{'':<12} not full marks: {', '.join(failing)}")
+
+
+if __name__ == "__main__":
+    main()

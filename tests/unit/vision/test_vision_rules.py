@@ -1,0 +1,122 @@
+"""The reader's decisions that real photos broke: blank halves, seams, busy surfaces, time."""
+
+from __future__ import annotations
+
+import pytest
+
+np = pytest.importorskip("numpy")
+cv2 = pytest.importorskip("cv2")
+pytest.importorskip("onnxruntime")
+
+from scorekeeper.vision import detect, synth  # noqa: E402
+from scorekeeper.vision import reader as reader_mod  # noqa: E402
+from scorekeeper.vision.halves import NOT_A_HALF  # noqa: E402
+
+
+def _half(count: int | None, p: float, nh: float) -> np.ndarray:
+    """Class probabilities of one half: ``p`` on ``count``, ``nh`` on "not a half", the rest
+    spread over the other counts."""
+    out = np.zeros(NOT_A_HALF + 1)
+    out[NOT_A_HALF] = nh
+    others = [k for k in range(13) if k != count]
+    if count is not None:
+        out[count] = p
+    out[others] += (1 - nh - (p if count is not None else 0)) / len(others)
+    return out
+
+
+def _evidence(halves, ink, edge):
+    probs = np.array([halves])
+    return reader_mod.tile_evidence(probs, np.array([ink]), np.array([edge]), 12)
+
+
+@pytest.mark.parametrize(
+    "low,ink",
+    [(0, 0.0), (1, 0.02)],  # a blank half, a one-pip half (one pip of ink)
+)
+def test_a_near_empty_half_does_not_veto_its_tile(low, ink):
+    # the counter reads 5 clearly on one half and calls the other "not a half"
+    halves = [_half(5, 0.9, 0.05), _half(low, 0.12, 0.8)]
+    is_tile, counts = _evidence(halves, [0.05, ink], edge=0.5)
+    assert is_tile[0] >= reader_mod.ACCEPT_TILE
+    assert counts[0, 0].argmax() == 5 and counts[0, 1].argmax() == low
+    assert counts[0, 1, low] > 0.8
+
+
+def test_a_blank_half_needs_a_plain_face():
+    # "0" with dark marks on it is not a blank: no lean on the other half
+    halves = [_half(5, 0.9, 0.05), _half(0, 0.12, 0.8)]
+    is_tile, _ = _evidence(halves, [0.05, 0.03], edge=0.5)
+    assert is_tile[0] < reader_mod.ACCEPT_TILE
+
+
+def test_a_double_blank_needs_a_clean_outline():
+    halves = [_half(0, 0.15, 0.8), _half(0, 0.12, 0.85)]
+    weak, _ = _evidence(halves, [0.0, 0.0], edge=0.3)
+    assert weak[0] < reader_mod.ACCEPT_TILE  # a dark line on plain paper is not a tile
+    strong, counts = _evidence(halves, [0.0, 0.0], edge=reader_mod.BLANK_EDGE + 0.1)
+    assert strong[0] >= reader_mod.ACCEPT_TILE
+    assert counts[0, :, 0].min() > 0.8
+
+
+def _touching_pair(gap_dark: bool):
+    """Two tile faces side by side (long sides touching) with collinear bars; the seam
+    between them is dark when ``gap_dark``."""
+    img = np.full((220, 300, 3), 40, np.uint8)
+    for x0 in (50, 150):
+        cv2.rectangle(img, (x0, 10), (x0 + 99, 209), (240, 240, 235), -1)
+        cv2.rectangle(img, (x0 + 12, 107), (x0 + 87, 112), (30, 30, 30), -1)
+    if gap_dark:
+        cv2.line(img, (150, 10), (150, 209), (60, 60, 60), 2)
+    return img
+
+
+def test_bars_of_touching_tiles_are_not_joined_across_the_seam():
+    img = _touching_pair(gap_dark=True)
+    bars = detect.find_bars(img)
+    # each tile's bar on its own, and no bar spanning both tiles
+    assert any(abs(b.centre[0] - 100) < 4 for b in bars)
+    assert any(abs(b.centre[0] - 200) < 4 for b in bars)
+    assert not any(abs(b.direction[0]) > 0.9 and b.length > 100 for b in bars)
+
+
+def test_pieces_of_one_bar_are_joined_across_a_spinner():
+    img = np.full((220, 160, 3), 40, np.uint8)
+    cv2.rectangle(img, (30, 10), (129, 209), (240, 240, 235), -1)
+    cv2.rectangle(img, (42, 107), (117, 112), (30, 30, 30), -1)
+    cv2.circle(img, (80, 110), 8, (190, 155, 70), -1)  # a brass pin over the bar
+    bars = detect.find_bars(img)
+    assert any(70 <= b.length <= 82 and abs(b.centre[0] - 80) < 4 for b in bars)
+
+
+def test_threads_of_a_dark_cloth_are_not_bars():
+    rng = np.random.default_rng(4)
+    img = synth.render_background(rng, 960, 1280, "threads", colour=(60, 60, 75))
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    assert detect.find_bars(img) == []
+
+
+def test_out_of_time_is_an_honest_answer():
+    scene = synth.render_hand(
+        np.random.default_rng(3), [(6, 6), (2, 9)], size=(1280, 960), jpeg_quality=90
+    )
+    reading = reader_mod.read_bytes(scene.jpeg, budget=0.0)
+    assert reading.unreadable
+    assert reading.tiles == [] and reading.total == 0 and not reading.confident
+    assert reading.problems == [reader_mod.PROBLEM_TOO_SLOW]
+    assert reading.as_dict()["unreadable"] is True
+    ok = reader_mod.read_bytes(scene.jpeg)
+    assert not ok.unreadable
+
+
+def test_evaluate_writes_overlays(tmp_path):
+    from scorekeeper.vision import evaluate
+
+    evaluate.write_synthetic(tmp_path / "photos", 1, seed=5, difficulty=0.2)
+    evaluate.main([str(tmp_path / "photos"), "--overlays", str(tmp_path / "ov")])
+    pngs = list((tmp_path / "ov").glob("*.png"))
+    assert len(pngs) == 1
+    from PIL import Image
+
+    with Image.open(pngs[0]) as im:
+        assert im.format == "PNG"
