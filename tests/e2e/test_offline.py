@@ -355,6 +355,7 @@ def test_a_photo_without_signal_says_it_needs_signal(
     public_id = _start_game(page, live_server, NAMES)
     _keeps_game(page, public_id)
     page.get_by_role("link", name="Enter round 1 scores").click()
+    expect(page.locator("#round-form")).to_be_visible()
     if page.locator("#seat-1 input[type=file]").count() == 0:
         pytest.skip("photo check not installed (pip install 'scorekeeper[photo]')")
     page.locator("#seat-0 input.points").fill("17")
