@@ -21,7 +21,8 @@ def start_league(client: FlaskClient, name: str = "Thursday Club", **settings: A
 
 def add_players(client: FlaskClient, code: str, names: list[str]) -> dict[str, int]:
     for name in names:
-        response = client.post(f"/leagues/{code}/players/new", data={"name": name})
+        # Each name is one player, commas and all ("split": "no" is the page's own answer).
+        response = client.post(f"/leagues/{code}/players/new", data={"name": name, "split": "no"})
         assert response.status_code == 302, response.get_data(as_text=True)
     return player_ids(client, code)
 
