@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -105,6 +106,14 @@ class Seat(db.Model):
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
     player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), index=True)
     position: Mapped[int] = mapped_column(Integer)
+    # The seat's game so far, stored by every write to the game (``games.totals``) so the
+    # league pages read one row per seat instead of adding up every round score: the total of
+    # its round scores, rounds played, rounds gone out, and its place at the table (lowest
+    # total 1st, equal totals share, rules.md 6).
+    total: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    rounds_played: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    rounds_out: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    place: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
 
     game: Mapped[Game] = relationship(back_populates="seats")
     player: Mapped[Player] = relationship(back_populates="seats")
@@ -113,6 +122,7 @@ class Seat(db.Model):
         UniqueConstraint("game_id", "position"),
         UniqueConstraint("game_id", "player_id", name="uq_seat_game_player"),
         CheckConstraint("position >= 0", name="position_non_negative"),
+        CheckConstraint("place >= 1", name="place_positive"),
     )
 
 
@@ -209,6 +219,12 @@ class League(db.Model):
     best_nights: Mapped[int | None] = mapped_column(Integer)
     rules: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # A new random value whenever anything the standings show may have changed (a finished
+    # game, the roster, a night's date, the settings, an import): computed standings are kept
+    # under it, so every server process finds out from the row it loads anyway.
+    standings_stamp: Mapped[str] = mapped_column(
+        String(32), default=lambda: secrets.token_hex(8), server_default=""
+    )
 
     players: Mapped[list[Player]] = relationship(back_populates="league")
     nights: Mapped[list[Night]] = relationship(

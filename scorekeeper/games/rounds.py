@@ -241,7 +241,7 @@ def finish_game(game: Game) -> None:
         raise GameError("Record at least one round before ending the game.")
     game.status = "finished"
     game.finished_at = datetime.now(UTC)
-    touch(game)
+    touch(game, scores=False)
     db.session.flush()
 
 
@@ -251,5 +251,5 @@ def reopen_game(game: Game) -> None:
         raise GameError("Every round has been played; correct a round instead.")
     game.status = "playing"
     game.finished_at = None
-    touch(game)
+    touch(game, scores=False)
     db.session.flush()

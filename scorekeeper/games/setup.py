@@ -11,10 +11,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import func, select
+from sqlalchemy import func, inspect, select
 from sqlalchemy.orm import selectinload
 
 from scorekeeper.extensions import db
+from scorekeeper.games.totals import standings_changed, store_totals
 from scorekeeper.models import Game, Player, Round, Seat
 from scorekeeper.rules import (
     HouseRules,
@@ -113,11 +114,19 @@ def game_state(public_id: str) -> GameState | None:
     return GameState(version=row[0], rounds=row[1], status=row[2]) if row else None
 
 
-def touch(game: Game) -> None:
+def touch(game: Game, scores: bool = True) -> None:
     """Every write to a game moves its version on (the row is locked, so no two writes can
-    produce the same version)."""
+    produce the same version). With ``scores`` (a round saved, corrected or undone) each seat's
+    stored total and place are worked out again. A league game that is finished, or was until
+    now, gives its league's standings a new stamp (only finished games count in them)."""
     game.updated_at = datetime.now(UTC)
     game.version = (game.version or 1) + 1
+    if scores:
+        store_totals([game])
+    if game.night_id is not None and (
+        game.status == "finished" or "finished" in inspect(game).attrs.status.history.deleted
+    ):
+        standings_changed(night_id=game.night_id)
 
 
 def _new_public_id() -> str:
@@ -230,5 +239,7 @@ def play_again(game: Game, device: str) -> Game:
 
 def delete_game(game: Game) -> None:
     """Delete a game with its rounds, corrections and photos (nothing of it stays stored)."""
+    if game.night_id is not None and game.status == "finished":
+        standings_changed(night_id=game.night_id)
     db.session.delete(game)
     db.session.flush()

@@ -17,6 +17,7 @@ from sqlalchemy import insert
 
 from scorekeeper.extensions import db
 from scorekeeper.games.setup import EDIT_CODE_ALPHABET
+from scorekeeper.games.totals import standings_changed, store_totals_of
 from scorekeeper.models import Game, Night, Round, Score, Seat
 
 
@@ -66,7 +67,9 @@ def _code() -> str:
 
 
 def write_nights(league_id: int, nights: Sequence[NightSpec], device: str) -> Written:
-    """Insert the nights (or add to existing ones), their games, seats, rounds and scores."""
+    """Insert the nights (or add to existing ones), their games, seats, rounds and scores;
+    store each seat's total and place, and give the league a new standings stamp."""
+    standings_changed(league_id=league_id)
     new_nights = [spec for spec in nights if spec.night_id is None]
     if new_nights:
         ids = db.session.scalars(
@@ -156,5 +159,7 @@ def write_nights(league_id: int, nights: Sequence[NightSpec], device: str) -> Wr
                 )
     if score_rows:
         db.session.execute(insert(Score), score_rows)
+    for start in range(0, len(game_ids), 1000):
+        store_totals_of(list(game_ids[start : start + 1000]))
     db.session.flush()
     return Written(len(new_nights), len(game_rows), len(round_rows), len(score_rows))

@@ -18,6 +18,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 
 from scorekeeper.extensions import db
 from scorekeeper.games import services as games
+from scorekeeper.games.totals import standings_changed
 from scorekeeper.locks import lock_row
 from scorekeeper.models import Game, League, Night, Player, Round, Season, Seat
 from scorekeeper.rules import HouseRules
@@ -177,6 +178,7 @@ def update_settings(league: League, name: str, method: Method, rules: HouseRules
     league.placement_points = ",".join(str(p) for p in method.placement_points)
     league.best_nights = method.best_nights
     league.rules = rules.to_dict()
+    standings_changed(league_id=league.id)
     db.session.flush()
 
 
@@ -270,10 +272,12 @@ def add_player(league: League, name: str) -> Player:
         if not existing.is_guest:
             raise LeagueError(f"{existing.name} is already on the roster.")
         existing.is_guest = False
+        standings_changed(league_id=league.id)
         db.session.flush()
         return existing
     player = Player(name=cleaned, league_id=league.id, is_guest=False)
     db.session.add(player)
+    standings_changed(league_id=league.id)
     db.session.flush()
     return player
 
@@ -292,6 +296,7 @@ def edit_player(league: League, player: Player, name: str, guest: bool) -> None:
         )
     player.name = cleaned
     player.is_guest = guest
+    standings_changed(league_id=league.id)
     db.session.flush()
 
 
@@ -321,6 +326,7 @@ def delete_player(league: League, player: Player) -> None:
     # Entries merged into this one have no games left either: they go with it.
     db.session.execute(delete(Player).where(Player.merged_into_id == player.id))
     db.session.delete(player)
+    standings_changed(league_id=league.id)
     db.session.flush()
 
 
@@ -374,6 +380,7 @@ def merge_players(league: League, source: Player, target: Player) -> int:
     )
     source.merged_into_id = target.id
     target.is_guest = target.is_guest and source.is_guest
+    standings_changed(league_id=league.id)
     db.session.flush()
     db.session.expire_all()
     return plan.games
@@ -412,6 +419,7 @@ def update_night(night: Night, played_on: date, place: str) -> None:
     _check_date(played_on)
     night.played_on = played_on
     night.place = clean_text(place, MAX_PLACE)
+    standings_changed(league_id=night.league_id)
     db.session.flush()
 
 
@@ -508,6 +516,7 @@ def delete_night(league: League, night: Night) -> None:
     db.session.delete(night)
     db.session.flush()
     _delete_lonely_guests(league)
+    standings_changed(league_id=league.id)
     db.session.flush()
 
 
@@ -607,5 +616,6 @@ def remove_table(league: League, night: Night, public_id: str) -> str:
     db.session.delete(game)
     db.session.flush()
     _delete_lonely_guests(league)
+    standings_changed(league_id=league.id)
     db.session.flush()
     return name

@@ -1,25 +1,27 @@
-"""Standings, night results and player pages: SQL adds up each seat's game, the pure maths of
-``scorekeeper.rules.standings`` ranks.
+"""Standings, night results and player pages: each seat's game as stored on the seat
+(``games.totals``), ranked by the pure maths of ``scorekeeper.rules.standings``.
 
-Every page here runs a fixed number of queries whatever the number of nights: the per-seat game
-totals come from one GROUP BY over the scores (never one ORM object per score), the players from
-one more query.
+Every page here runs a fixed number of queries whatever the number of nights: one row per seat
+(never one per round score), the players from one more query. A league's standings are kept
+under its standings stamp until its next change.
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from fractions import Fraction
+from threading import Lock
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from scorekeeper.extensions import db
 from scorekeeper.games import services as games
 from scorekeeper.leagues import rating
 from scorekeeper.leagues.services import league_method
-from scorekeeper.models import Game, League, Night, Player, Round, Score, Seat
+from scorekeeper.models import Game, League, Night, Player, Seat
 from scorekeeper.rules.standings import (
     Method,
     PlayedGame,
@@ -48,27 +50,17 @@ class Period:
 
 def seat_results(league_id: int, period: Period = Period()) -> list[SeatResult]:
     """One row per player per finished game of the league in ``period``, in the order played:
-    the game total, rounds played and rounds gone out, added up by the database.
-
-    The sums are correlated subqueries per seat that the indexes ix_score_seat_id_points and
-    ix_round_went_out_seat_id answer on their own, starting from the league's nights, so the
-    cost follows this league's size, not the whole database's."""
-    total = (
-        select(func.coalesce(func.sum(Score.points), 0))
-        .where(Score.seat_id == Seat.id)
-        .correlate(Seat)
-        .scalar_subquery()
-    )
-    rounds = select(func.count()).where(Score.seat_id == Seat.id).correlate(Seat).scalar_subquery()
-    went_out = (
-        select(func.count())
-        .where(Round.went_out_seat_id == Seat.id)
-        .correlate(Seat)
-        .scalar_subquery()
-    )
+    the game total, rounds played and rounds gone out as stored on the seat by every write to
+    its game (``games.totals``): one row read per seat, never every round score."""
     query = (
         select(
-            Seat.game_id, Game.night_id, Night.played_on, Seat.player_id, total, rounds, went_out
+            Seat.game_id,
+            Game.night_id,
+            Night.played_on,
+            Seat.player_id,
+            Seat.total,
+            Seat.rounds_played,
+            Seat.rounds_out,
         )
         .select_from(Night)
         .join(Game, Game.night_id == Night.id)
@@ -118,12 +110,66 @@ def _ratings_for(method: Method, results: Sequence[SeatResult]) -> dict[Hashable
     return rating.ratings(results) if method.spec.ratings else None
 
 
+class _Kept:
+    """Computed standings, kept under the league's standings stamp (``games.totals``).
+
+    The stamp is read from the league's row, which every page loads anyway, and gets a new
+    random value in the same transaction as any change the standings show: a table kept under
+    an old stamp is simply never asked for again, in this process or another, so nothing here
+    can go stale. A few hundred tables at most (least recently used go first)."""
+
+    def __init__(self, size: int = 256) -> None:
+        self.size = size
+        self.tables: OrderedDict[Hashable, LeagueTable] = OrderedDict()
+        self.lock = Lock()
+
+    def get(self, key: Hashable) -> LeagueTable | None:
+        with self.lock:
+            table = self.tables.get(key)
+            if table is not None:
+                self.tables.move_to_end(key)
+            return table
+
+    def put(self, key: Hashable, table: LeagueTable) -> None:
+        with self.lock:
+            self.tables[key] = table
+            self.tables.move_to_end(key)
+            while len(self.tables) > self.size:
+                self.tables.popitem(last=False)
+
+
+_kept = _Kept()
+
+
 def league_table(league: League, period: Period = Period()) -> LeagueTable:
     """The league's standings over ``period`` by its chosen method; guests are not ranked but
-    their games count for the places of the players who sat with them."""
-    results = seat_results(league.id, period)
-    everyone = people(league.id)
+    their games count for the places of the players who sat with them.
+
+    Kept until the league's next change (its standings stamp): the same page asked again
+    costs no query."""
     method = league_method(league)
+    key = (league.id, league.standings_stamp, period.start, period.end, method)
+    if league.standings_stamp:
+        kept = _kept.get(key)
+        if kept is not None:
+            return kept
+    table = compute_league_table(league, period, method)
+    if league.standings_stamp:
+        _kept.put(key, table)
+    return table
+
+
+def compute_league_table(
+    league: League,
+    period: Period = Period(),
+    method: Method | None = None,
+    results: list[SeatResult] | None = None,
+) -> LeagueTable:
+    """``league_table`` worked out from the stored seat totals, or from ``results`` (never
+    kept)."""
+    method = method or league_method(league)
+    results = seat_results(league.id, period) if results is None else results
+    everyone = people(league.id)
     members = [p.id for p in everyone.values() if not p.is_guest and p.merged_into_id is None]
     names = {pid: person.name for pid, person in everyone.items()}
     table = standings(

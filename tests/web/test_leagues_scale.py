@@ -107,3 +107,28 @@ def test_seed_demo_builds_the_same_league_for_the_same_seed(
     assert bad.exit_code != 0 and "2 to 8 players" in bad.output
     bad = runner.invoke(args=["seed-demo", "--start", "soon"])
     assert bad.exit_code != 0
+
+
+def test_standings_are_kept_until_the_league_changes(app: Flask, client: FlaskClient) -> None:
+    """The second look at the same standings reads no score at all; a change (here a rename)
+    shows at once. Cold or warm, the count is the same on 3 nights as on 40."""
+    counts = []
+    for nights, name in ((3, "Small Club"), (40, "Large Club")):
+        code, player, _ = _seed(app, nights, name)
+        assert unlock(client, code, DEMO_PASSPHRASE).status_code == 302
+        url = f"/leagues/{code}?season=all"
+        cold = _queries(app, client, url)
+        warm = _queries(app, client, url)
+        assert warm < cold
+        with app.app_context():
+            from scorekeeper.leagues.services import edit_player, find_player, load_league
+
+            league = load_league(code)
+            edit_player(league, find_player(league, player), "Renamed Rita", False)  # type: ignore[arg-type]
+            db.session.commit()
+        with counting(app) as statements:
+            page = client.get(url).get_data(as_text=True)
+        assert "Renamed Rita" in page
+        assert len(statements) == cold
+        counts.append((cold, warm))
+    assert counts[0] == counts[1]

@@ -1,0 +1,109 @@
+"""Each seat's game so far, stored on the seat, and the league's standings stamp.
+
+The league pages rank players over years of games. Adding up every round score of every game
+on each request does not scale, so every write to a game stores each seat's total, rounds
+played, rounds gone out and place on the seat row, worked out by the database from the scores
+themselves (one statement, whatever was written: a round, a correction, an undo). The league
+pages then read one row per seat.
+
+A league's computed standings are kept (``leagues.standings``) under its ``standings_stamp``,
+which gets a new random value whenever something they show may have changed. Only finished
+games count in the standings, so a round saved at a table still playing leaves the stamp alone.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterable
+
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import aliased
+
+from scorekeeper.extensions import db
+from scorekeeper.models import Game, League, Night, Round, Score, Seat
+
+
+def new_stamp() -> str:
+    return secrets.token_hex(8)
+
+
+def store_totals(games: Iterable[Game]) -> None:
+    """Store each seat's total, rounds played, rounds gone out and place (lowest total 1st;
+    equal totals share the place and the next one skips: 80, 80, 95 -> 1, 1, 3) for ``games``,
+    from the scores in the database. Pending changes are flushed first."""
+    games = list(games)
+    if not games:
+        return
+    db.session.flush()
+    store_totals_of([game.id for game in games])
+    for game in games:
+        for seat in game.seats:
+            db.session.expire(seat, ["total", "rounds_played", "rounds_out", "place"])
+
+
+def store_totals_of(game_ids: list[int]) -> None:
+    """``store_totals`` by game id, without touching loaded objects (bulk writes)."""
+    seat = aliased(Seat)
+    points = (
+        select(func.coalesce(func.sum(Score.points), 0))
+        .where(Score.seat_id == seat.id)
+        .correlate(seat)
+        .scalar_subquery()
+    )
+    played = select(func.count()).where(Score.seat_id == seat.id).correlate(seat).scalar_subquery()
+    out = (
+        select(func.count())
+        .where(Round.went_out_seat_id == seat.id)
+        .correlate(seat)
+        .scalar_subquery()
+    )
+    sums = (
+        select(
+            seat.id.label("id"),
+            seat.game_id.label("game_id"),
+            points.label("total"),
+            played.label("played"),
+            out.label("out"),
+        )
+        .where(seat.game_id.in_(game_ids))
+        .subquery()
+    )
+    ranked = select(
+        sums.c.id,
+        sums.c.total,
+        sums.c.played,
+        sums.c.out,
+        func.rank().over(partition_by=sums.c.game_id, order_by=sums.c.total).label("place"),
+    ).subquery()
+    db.session.execute(
+        update(Seat)
+        .where(Seat.id == ranked.c.id)
+        .values(
+            total=ranked.c.total,
+            rounds_played=ranked.c.played,
+            rounds_out=ranked.c.out,
+            place=ranked.c.place,
+        )
+        .execution_options(synchronize_session=False)
+    )
+
+
+def standings_changed(league_id: int | None = None, night_id: int | None = None) -> None:
+    """Give the league (by id, or the league of ``night_id``) a new standings stamp: standings
+    kept under the old one are no longer used, in any server process."""
+    if league_id is None:
+        if night_id is None:
+            return
+        target = League.id == select(Night.league_id).where(Night.id == night_id).scalar_subquery()
+    else:
+        target = League.id == league_id
+    db.session.execute(
+        update(League)
+        .where(target)
+        .values(standings_stamp=new_stamp())
+        .execution_options(synchronize_session=False)
+    )
+    # A League loaded in this session reads the new stamp when next asked.
+    for item in list(db.session.identity_map.values()):
+        if isinstance(item, League) and (league_id is None or item.id == league_id):
+            db.session.expire(item, ["standings_stamp"])
