@@ -12,7 +12,7 @@ from typing import Any
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from scorekeeper import boundary, errors, presentation, safety
+from scorekeeper import assets, boundary, errors, presentation, safety
 from scorekeeper.config import load_config
 from scorekeeper.extensions import csrf, db, limiter, migrate
 
@@ -42,6 +42,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     errors.init_app(app)
     presentation.init_app(app)
     boundary.init_app(app)
+    assets.init_app(app)
     register_commands(app)
     return app
 

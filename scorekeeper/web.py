@@ -27,11 +27,14 @@ def qr_svg(target: str, max_age: int | None = None) -> Response:
 def unless_unchanged(etag: str, render: Callable[[], Any]) -> Response:
     """The answer to a phone that polls: ``304 Not Modified`` when its copy carries ``etag``
     (nothing rendered, nothing more read), otherwise ``render()``. Either way the answer
-    carries the ETag and must be checked again next time (``no-cache``)."""
-    if request.if_none_match.contains(etag):
+    carries the ETag and must be checked again next time (``no-cache``).
+
+    The ETag is weak (``W/"..."``): the same version may travel gzip- or Brotli-compressed,
+    and a compressed answer keeps it as it is."""
+    if request.if_none_match.contains_weak(etag):
         response = make_response("", 304)
     else:
         response = make_response(render())
-    response.set_etag(etag)
+    response.set_etag(etag, weak=True)
     response.cache_control.no_cache = True
     return response

@@ -1,0 +1,149 @@
+"""Static files under hashed names, precompressed, cached for a year; pages compressed.
+
+WhiteNoise serves static/ in front of Flask: each file also gets a copy named after its content
+(``css/app.css`` -> ``css/app.3f2a9c41d0b7.css``) and gzip and Brotli versions made once, so a
+file is never compressed per request and the browser keeps a hashed file for a year (a new
+deploy changes the name of what changed). ``url_for("static", ...)`` gives the hashed name, so
+the pages, the manifest and the service worker's app shell all ask for it. The plain names stay
+served, checked again after a minute, for anything that links to them by hand.
+
+The copies are made at start-up in ``instance/static/<version>/`` (only when that version is
+not there yet; several processes may start at once: each builds in its own folder and the first
+to finish wins). Pages and JSON are compressed per response by Flask-Compress.
+
+In debug mode nothing changes: Flask serves static/ as it is, so edits show at once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+from flask_compress import Compress
+from whitenoise import WhiteNoise
+from whitenoise.compress import Compressor
+
+YEAR = 365 * 24 * 3600
+PLAIN_MAX_AGE = 60
+HASH_LENGTH = 12
+COMPRESSED = (".gz", ".br")
+# The worker is served by pwa.py at /sw.js (with its settings), never as a hashed file.
+NOT_HASHED = ("sw.js",)
+
+compress = Compress()
+
+
+def init_app(app: Flask) -> None:
+    app.config.setdefault("COMPRESS_MIMETYPES", COMPRESS_MIMETYPES)
+    app.config.setdefault("COMPRESS_ALGORITHM", ["br", "gzip"])
+    app.config.setdefault("COMPRESS_BR_LEVEL", 4)
+    app.config.setdefault("COMPRESS_LEVEL", 6)
+    compress.init_app(app)
+    if app.debug or not app.config.get("STATIC_HASHED", True) or app.static_folder is None:
+        return
+    try:
+        folder, names = build(Path(app.static_folder), Path(app.instance_path) / "static")
+    except OSError:  # a read-only instance folder: the copies go to the temporary folder
+        folder, names = build(
+            Path(app.static_folder), Path(tempfile.gettempdir()) / "scorekeeper-static"
+        )
+    security = security_headers(app)
+
+    def add_headers(headers: Any, path: str, url: str) -> None:
+        for name, value in security.items():
+            headers[name] = value
+
+    hashed_urls = {f"{app.static_url_path}/{hashed}" for hashed in names.values()}
+    app.wsgi_app = WhiteNoise(  # type: ignore[method-assign]
+        app.wsgi_app,
+        root=str(folder),
+        prefix=f"{app.static_url_path}/",
+        max_age=PLAIN_MAX_AGE,
+        immutable_file_test=lambda path, url: url in hashed_urls,
+        add_headers_function=add_headers,
+        allow_all_origins=False,
+    )
+
+    @app.url_defaults
+    def hashed_static_names(endpoint: str, values: dict[str, Any]) -> None:
+        if endpoint == "static":
+            name = values.get("filename")
+            if name in names:
+                values["filename"] = names[name]
+
+
+COMPRESS_MIMETYPES = [
+    "text/html",
+    "text/plain",
+    "text/csv",
+    "application/json",
+    "application/manifest+json",
+    "text/javascript",
+    "image/svg+xml",
+]
+
+
+def security_headers(app: Flask) -> dict[str, str]:
+    """The headers every Flask response gets (boundary.py) that make sense on a file."""
+    from scorekeeper.boundary import CONTENT_SECURITY_POLICY
+
+    return {
+        "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+        "X-Content-Type-Options": "nosniff",
+        "Referrer-Policy": "same-origin",
+    }
+
+
+def hashed_name(name: str, content: bytes) -> str:
+    """``css/app.css`` -> ``css/app.<first 12 hex digits of its SHA-256>.css``."""
+    digest = hashlib.sha256(content).hexdigest()[:HASH_LENGTH]
+    stem, dot, suffix = name.rpartition(".")
+    if not dot or "/" in suffix:
+        return f"{name}.{digest}"
+    return f"{stem}.{digest}.{suffix}"
+
+
+def build(source: Path, target: Path) -> tuple[Path, dict[str, str]]:
+    """The served folder for ``source``: every file under its own name and its hashed name,
+    with .gz and .br copies where compressing pays. Returns the folder and the map from plain
+    to hashed names."""
+    files = {
+        path.relative_to(source).as_posix(): path.read_bytes()
+        for path in sorted(source.rglob("*"))
+        if path.is_file() and not path.name.endswith(COMPRESSED)
+    }
+    names = {
+        name: hashed_name(name, content)
+        for name, content in files.items()
+        if not name.endswith(NOT_HASHED)
+    }
+    version = hashlib.sha256("\n".join(sorted(names.values())).encode()).hexdigest()[:16]
+    folder = target / version
+    if (folder / ".complete").exists():
+        return folder, names
+    target.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=".build-", dir=target))
+    try:
+        compressor = Compressor(quiet=True)
+        for name, content in files.items():
+            for served in {name, names.get(name, name)}:
+                path = work / served
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(content)
+                if compressor.should_compress(served):
+                    for _ in compressor.compress(str(path)):
+                        pass
+        (work / ".complete").write_text(version)
+        try:
+            os.replace(work, folder)
+        except OSError:
+            if not (folder / ".complete").exists():
+                raise
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return folder, names

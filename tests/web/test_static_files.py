@@ -1,0 +1,65 @@
+"""Static files: hashed names kept for a year, precompressed copies, compressed pages, and the
+same security headers as every page; a compressed poll answer still gets its 304."""
+
+from __future__ import annotations
+
+import re
+
+from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
+
+from tests.web.helpers import start_game
+
+
+def fetch(client: FlaskClient, url: str, **headers: str) -> TestResponse:
+    """A static file's answer, read and closed (WhiteNoise sends an open file)."""
+    response = client.get(url, headers=headers)
+    response.get_data()
+    response.close()
+    return response
+
+
+HASHED = re.compile(r"/static/css/app\.[0-9a-f]{12}\.css")
+
+
+def test_pages_link_hashed_files_that_are_kept_for_a_year(client: FlaskClient) -> None:
+    page = client.get("/").get_data(as_text=True)
+    found = HASHED.search(page)
+    assert found, "the page links the stylesheet by its hashed name"
+    response = fetch(client, found.group(0))
+    assert response.status_code == 200 and response.mimetype == "text/css"
+    assert "immutable" in response.headers["Cache-Control"]
+    assert int(re.search(r"max-age=(\d+)", response.headers["Cache-Control"]).group(1)) >= (
+        365 * 24 * 3600
+    )
+    assert "default-src 'self'" in response.headers["Content-Security-Policy"]
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    plain = fetch(client, "/static/css/app.css")
+    assert plain.status_code == 200 and plain.data == response.data
+    assert "immutable" not in plain.headers["Cache-Control"]
+
+
+def test_files_and_pages_travel_compressed(client: FlaskClient) -> None:
+    page = client.get("/").get_data(as_text=True)
+    htmx = re.search(r"/static/vendor/htmx-[0-9.]+min\.[0-9a-f]{12}\.js", page)
+    assert htmx
+    plain = fetch(client, htmx.group(0))
+    for encoding in ("br", "gzip"):
+        packed = fetch(client, htmx.group(0), **{"Accept-Encoding": encoding})
+        assert packed.headers["Content-Encoding"] == encoding
+        assert len(packed.data) < len(plain.data) / 2
+        assert "Accept-Encoding" in packed.headers["Vary"]
+    html = client.get("/games/new", headers={"Accept-Encoding": "gzip"})
+    assert html.status_code == 200 and html.headers["Content-Encoding"] == "gzip"
+    assert client.get("/games/new").headers.get("Content-Encoding") is None
+
+
+def test_a_compressed_share_view_still_answers_unchanged(client: FlaskClient) -> None:
+    public_id = start_game(client, ["Ann", "Bob", "Cy"])
+    url = f"/g/{public_id}/watch/board"
+    first = client.get(url, headers={"Accept-Encoding": "br, gzip"})
+    assert first.status_code == 200 and first.headers["Content-Encoding"] == "br"
+    again = client.get(
+        url, headers={"Accept-Encoding": "br, gzip", "If-None-Match": first.headers["ETag"]}
+    )
+    assert again.status_code == 304
