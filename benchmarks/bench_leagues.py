@@ -7,11 +7,16 @@ scores) into a temporary SQLite file, and into PostgreSQL when asked (``--postgr
 ``BENCH_DATABASE_URL``, or ``--postgres auto`` to start a throw-away PostgreSQL 15 server as the
 ``postgres`` user with its socket under /tmp, as .ci/run does). Then prints:
 - the seed time,
-- median (and 90th percentile) server time of the standings page by each ranking method over
-  all nights, the standings as they open (the current season), a player page and a night page,
+- a bare Flask "hello" measured in the same run: the yardstick (machines differ, ratios hold),
+- the standings page over all nights by each ranking method, kept (the league has not changed
+  since the last look: the usual case) and worked out (the first look after a change: the kept
+  standings dropped before each request), in ms and as a multiple of hello,
+- median (and 90th percentile) server time of the standings as they open (the current season),
+  a player page and a night page,
 - SQL queries per page on a small league (10 nights) and on the big one: the same numbers.
 Server time is measured around the Flask test client call (routing, SQL, the standings maths,
-templates), without network.
+templates), without network: wall time, and the app's own CPU time (with PostgreSQL the
+database server's CPU is not in it).
 """
 
 from __future__ import annotations
@@ -38,6 +43,15 @@ from sqlalchemy import event, inspect, text  # noqa: E402
 from scorekeeper import create_app  # noqa: E402
 from scorekeeper.extensions import db  # noqa: E402
 from scorekeeper.leagues.demo import DEMO_PASSPHRASE, seed_demo  # noqa: E402
+
+try:  # the standings kept under the league's stamp (absent before they were kept)
+    from scorekeeper.leagues.standings import _kept as kept_standings  # noqa: E402
+except ImportError:  # measuring an older version: nothing is kept, every look works it out
+
+    class _Nothing:
+        tables: dict[str, Any] = {}
+
+    kept_standings = _Nothing()  # type: ignore[assignment]
 from scorekeeper.models import League  # noqa: E402
 
 
@@ -60,19 +74,41 @@ def _app(url: str) -> Flask:
     return app
 
 
-def _timed(client: Any, url: str, runs: int) -> tuple[float, float]:
+def _timed(client: Any, url: str, runs: int, cold: bool = False) -> tuple[float, float, float]:
+    """Median and p90 wall time and median CPU time (ms) of ``runs`` requests; ``cold`` drops
+    the kept standings before each one (as the first look after a change)."""
     client.get(url)  # warm: templates compiled, caches filled
-    times = []
+    times, cpu = [], []
     for _ in range(runs):
-        started = time.perf_counter()
+        if cold:
+            kept_standings.tables.clear()
+        started, started_cpu = time.perf_counter(), time.process_time()
         response = client.get(url)
+        cpu.append((time.process_time() - started_cpu) * 1000)
         times.append((time.perf_counter() - started) * 1000)
         assert response.status_code == 200, (url, response.status_code)
     times.sort()
-    return statistics.median(times), times[max(0, int(len(times) * 0.9) - 1)]
+    p90 = times[max(0, int(len(times) * 0.9) - 1)]
+    return statistics.median(times), p90, statistics.median(cpu)
 
 
-def _queries(app: Flask, client: Any, url: str) -> int:
+def _hello(runs: int) -> tuple[float, float]:
+    """A bare Flask app answering "hello": median wall and CPU ms."""
+    hello = Flask("hello")
+    hello.add_url_rule("/", "hello", lambda: "hello")
+    client = hello.test_client()
+    for _ in range(50):
+        client.get("/")
+    wall, cpu = [], []
+    for _ in range(runs):
+        started, started_cpu = time.perf_counter(), time.process_time()
+        client.get("/")
+        cpu.append((time.process_time() - started_cpu) * 1000)
+        wall.append((time.perf_counter() - started) * 1000)
+    return statistics.median(wall), statistics.median(cpu)
+
+
+def _queries(app: Flask, client: Any, url: str, cold: bool = False) -> int:
     statements: list[str] = []
 
     def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
@@ -81,6 +117,8 @@ def _queries(app: Flask, client: Any, url: str) -> int:
     with app.app_context():
         engine = db.engine
     client.get(url)
+    if cold:
+        kept_standings.tables.clear()
     event.listen(engine, "before_cursor_execute", count)
     try:
         client.get(url)
@@ -141,16 +179,30 @@ def bench(url: str, label: str, args: argparse.Namespace) -> None:
             "night page (3 tables)": f"/leagues/{code}/nights/{night}",
         }
 
-    print(f"\n{'page (median / p90 server time, ms)':<52}{'median':>8}{'p90':>8}")
+    hello_wall, hello_cpu = _hello(args.runs * 20)
+    print(f"\nbare Flask hello: {hello_wall:.3f} ms wall, {hello_cpu:.3f} ms CPU (the yardstick)")
+    print(
+        f"\n{'standings, all nights (median ms, x hello)':<34}"
+        f"{'kept: wall':>12}{'CPU':>14}{'worked out: wall':>20}{'CPU':>14}"
+    )
+    url = pages(big)["standings, all nights"]
     for ranking in ("average", "wins", "points", "rating"):
         _set_ranking(app, big[0], ranking)
-        median, p90 = _timed(client, pages(big)["standings, all nights"], args.runs)
-        print(f"{'standings, all nights, by ' + ranking:<52}{median:>8.1f}{p90:>8.1f}")
+        kept = _timed(client, url, args.runs)
+        worked = _timed(client, url, max(5, args.runs // 2), cold=True)
+        print(
+            f"{'by ' + ranking:<34}"
+            f"{kept[0]:>7.1f} {kept[0] / hello_wall:>3.0f}x"
+            f"{kept[2]:>9.1f} {kept[2] / hello_cpu:>3.0f}x"
+            f"{worked[0]:>15.1f} {worked[0] / hello_wall:>3.0f}x"
+            f"{worked[2]:>9.1f} {worked[2] / hello_cpu:>3.0f}x"
+        )
     _set_ranking(app, big[0], "average")
+    print(f"\n{'page (median / p90 server time, ms)':<52}{'median':>8}{'p90':>8}")
     for name, page in pages(big).items():
         if name == "standings, all nights":
             continue
-        median, p90 = _timed(client, page, args.runs)
+        median, p90, _ = _timed(client, page, args.runs)
         print(f"{name:<52}{median:>8.1f}{p90:>8.1f}")
 
     print(f"\n{'SQL queries per page':<52}{'10 nights':>10}{f'{args.nights} nights':>12}")
@@ -159,6 +211,10 @@ def bench(url: str, label: str, args: argparse.Namespace) -> None:
         few = _queries(app, client, small_pages[name])
         many = _queries(app, client, big_pages[name])
         print(f"{name:<52}{few:>10}{many:>12}")
+        if name.startswith("standings"):
+            few = _queries(app, client, small_pages[name], cold=True)
+            many = _queries(app, client, big_pages[name], cold=True)
+            print(f"{'  the same, worked out (after a change)':<52}{few:>10}{many:>12}")
     with app.app_context():
         db.engine.dispose()
 

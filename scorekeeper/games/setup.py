@@ -119,10 +119,10 @@ def touch(game: Game, scores: bool = True) -> None:
     produce the same version). With ``scores`` (a round saved, corrected or undone) each seat's
     stored total and place are worked out again. A league game that is finished, or was until
     now, gives its league's standings a new stamp (only finished games count in them)."""
+    if scores:  # first: the game's own UPDATE then goes with the request's last flush
+        store_totals([game])
     game.updated_at = datetime.now(UTC)
     game.version = (game.version or 1) + 1
-    if scores:
-        store_totals([game])
     if game.night_id is not None and (
         game.status == "finished" or "finished" in inspect(game).attrs.status.history.deleted
     ):

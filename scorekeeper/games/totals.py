@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterable
+from functools import cache
 
-from sqlalchemy import func, select, update
+from sqlalchemy import Update, bindparam, func, select, update
 from sqlalchemy.orm import aliased
 
 from scorekeeper.extensions import db
@@ -43,6 +44,18 @@ def store_totals(games: Iterable[Game]) -> None:
 
 def store_totals_of(game_ids: list[int]) -> None:
     """``store_totals`` by game id, without touching loaded objects (bulk writes)."""
+    db.session.execute(
+        _totals_update(),
+        {"game_ids": list(game_ids)},
+        execution_options={"synchronize_session": False},
+    )
+
+
+@cache
+def _totals_update() -> Update:
+    """One UPDATE ... FROM for every seat of the games: the sums come from correlated
+    subqueries on the covering indexes, the places from ``rank()`` (equal totals share, the
+    next place skips). Built once: the statement is the same for every write."""
     seat = aliased(Seat)
     points = (
         select(func.coalesce(func.sum(Score.points), 0))
@@ -65,7 +78,7 @@ def store_totals_of(game_ids: list[int]) -> None:
             played.label("played"),
             out.label("out"),
         )
-        .where(seat.game_id.in_(game_ids))
+        .where(seat.game_id.in_(bindparam("game_ids", expanding=True)))
         .subquery()
     )
     ranked = select(
@@ -75,7 +88,7 @@ def store_totals_of(game_ids: list[int]) -> None:
         sums.c.out,
         func.rank().over(partition_by=sums.c.game_id, order_by=sums.c.total).label("place"),
     ).subquery()
-    db.session.execute(
+    return (
         update(Seat)
         .where(Seat.id == ranked.c.id)
         .values(
@@ -84,7 +97,6 @@ def store_totals_of(game_ids: list[int]) -> None:
             rounds_out=ranked.c.out,
             place=ranked.c.place,
         )
-        .execution_options(synchronize_session=False)
     )
 
 
