@@ -122,20 +122,27 @@ class Phone:
             payload = urlencode(body)
             sent["Content-Type"] = "application/x-www-form-urlencoded"
         started = time.perf_counter()
-        try:
-            if self.connection is None:
-                self.connection = http.client.HTTPConnection(
-                    "127.0.0.1", self.port, timeout=TIMEOUT
-                )
-            self.connection.request(method, path, payload, sent)
-            response = self.connection.getresponse()
-            data = response.read().decode(errors="replace")
-        except (OSError, http.client.HTTPException) as error:
-            self.recorder.add(route, time.perf_counter() - started, False, repr(error))
-            if self.connection is not None:
-                self.connection.close()
-            self.connection = None
-            return 0, "", {}
+        for attempt in (1, 2):
+            reused = self.connection is not None
+            try:
+                if self.connection is None:
+                    self.connection = http.client.HTTPConnection(
+                        "127.0.0.1", self.port, timeout=TIMEOUT
+                    )
+                self.connection.request(method, path, payload, sent)
+                response = self.connection.getresponse()
+                data = response.read().decode(errors="replace")
+                break
+            except (OSError, http.client.HTTPException) as error:
+                if self.connection is not None:
+                    self.connection.close()
+                self.connection = None
+                # A kept-alive connection the server closed while the phone was idle: a
+                # browser opens a new one and sends the request again, so do we (once).
+                if attempt == 1 and reused and not isinstance(error, TimeoutError):
+                    continue
+                self.recorder.add(route, time.perf_counter() - started, False, repr(error))
+                return 0, "", {}
         elapsed = time.perf_counter() - started
         for value in response.headers.get_all("Set-Cookie") or []:
             if value.startswith("session="):
