@@ -122,7 +122,6 @@ class Seat(db.Model):
         UniqueConstraint("game_id", "position"),
         UniqueConstraint("game_id", "player_id", name="uq_seat_game_player"),
         CheckConstraint("position >= 0", name="position_non_negative"),
-        CheckConstraint("place >= 1", name="place_positive"),
     )
 
 
