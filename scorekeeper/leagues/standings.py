@@ -120,17 +120,17 @@ class _Kept:
 
     def __init__(self, size: int = 256) -> None:
         self.size = size
-        self.tables: OrderedDict[Hashable, LeagueTable] = OrderedDict()
+        self.tables: OrderedDict[Hashable, LeagueTable | PlayerReport] = OrderedDict()
         self.lock = Lock()
 
-    def get(self, key: Hashable) -> LeagueTable | None:
+    def get(self, key: Hashable) -> LeagueTable | PlayerReport | None:
         with self.lock:
             table = self.tables.get(key)
             if table is not None:
                 self.tables.move_to_end(key)
             return table
 
-    def put(self, key: Hashable, table: LeagueTable) -> None:
+    def put(self, key: Hashable, table: LeagueTable | PlayerReport) -> None:
         with self.lock:
             self.tables[key] = table
             self.tables.move_to_end(key)
@@ -151,7 +151,7 @@ def league_table(league: League, period: Period = Period()) -> LeagueTable:
     key = (league.id, league.standings_stamp, period.start, period.end, method)
     if league.standings_stamp:
         kept = _kept.get(key)
-        if kept is not None:
+        if isinstance(kept, LeagueTable):
             return kept
     table = compute_league_table(league, period, method)
     if league.standings_stamp:
@@ -218,11 +218,29 @@ class PlayerReport:
 
 def player_report(league: League, player: Player, period: Period = Period()) -> PlayerReport:
     """A player's games, wins, win rate, averages, rounds gone out, best and worst game,
-    attendance (nights played of the nights held), head-to-head and place in the standings."""
+    attendance (nights played of the nights held), head-to-head and place in the standings.
+
+    Kept like the standings, until the league's next change (its standings stamp)."""
+    method = league_method(league)
+    key = ("player", league.id, league.standings_stamp, player.id, period.start, period.end, method)
+    if league.standings_stamp:
+        kept = _kept.get(key)
+        if isinstance(kept, PlayerReport):
+            return kept
+    report = compute_player_report(league, player, period, method)
+    if league.standings_stamp:
+        _kept.put(key, report)
+    return report
+
+
+def compute_player_report(
+    league: League, player: Player, period: Period = Period(), method: Method | None = None
+) -> PlayerReport:
+    """``player_report`` worked out from the stored seat totals (never kept)."""
+    method = method or league_method(league)
     results = seat_results(league.id, period)
     everyone = people(league.id)
     names = {pid: person.name for pid, person in everyone.items()}
-    method = league_method(league)
     ratings = _ratings_for(method, results)
     placed = placings(results, method.placement_points)
     lines = player_lines(

@@ -22,7 +22,9 @@ from scorekeeper.leagues.standings import (
     Period,
     SeatResult,
     compute_league_table,
+    compute_player_report,
     league_table,
+    player_report,
 )
 from scorekeeper.models import Game, League, Night, Round, Score, Seat
 from tests.services.conftest import DEVICE, typed_round
@@ -101,6 +103,8 @@ def check_league(code: str) -> None:
         season,
         results=[r for r in recomputed_results(league.id) if r.played_on <= season.end],
     )
+    for player in leagues.league_players(league)[:2]:
+        assert player_report(league, player) == compute_player_report(league, player)
 
 
 class Club:
