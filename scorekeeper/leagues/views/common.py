@@ -46,7 +46,7 @@ join_attempts = limiter.limit(
 # Loading a league and checking rights
 
 
-def _league_or_404(code: str) -> League:
+def league_or_404(code: str) -> League:
     league = services.load_league(code)
     if league is None:
         _missed_lookup()
@@ -103,7 +103,7 @@ def league_view(read: str = "reader", write: str = "organiser") -> Callable[[Vie
     def decorate(view: View) -> View:
         @wraps(view)
         def wrapped(code: str, **kwargs: Any) -> Any:
-            league = _league_or_404(code)
+            league = league_or_404(code)
             needed = read if request.method in ("GET", "HEAD") else write
             have = access.level(league)
             if _LEVELS.get(have, 0) < _LEVELS[needed]:
@@ -125,7 +125,7 @@ scorer_required = league_view("scorer", "scorer")
 organiser_required = league_view("organiser", "organiser")
 
 
-def _public_league(token: str) -> League:
+def public_league(token: str) -> League:
     league = services.league_by_public_token(token)
     if league is None:
         _missed_lookup()
@@ -170,7 +170,7 @@ def _trim(value: Any) -> str:
     return text[:-2] if text.endswith(".0") else text
 
 
-def _page(template: str, league: League, **context: Any) -> str:
+def league_page(template: str, league: League, **context: Any) -> str:
     public = bool(g.get("public_token"))
     level = "" if public else access.level(league)
     return render_template(
@@ -184,7 +184,7 @@ def _page(template: str, league: League, **context: Any) -> str:
     )
 
 
-def _form_page(template: str, form: Any, **context: Any) -> Any:
+def form_page(template: str, form: Any, **context: Any) -> Any:
     """A form page; 422 when a posted form was refused, so the status says what happened."""
     status = 422 if request.method == "POST" and (form.errors or context.get("refused")) else 200
     return render_template(template, form=form, **context), status
@@ -201,6 +201,6 @@ def members_qr_url(league: League) -> str:
     return url_for("leagues.members_qr", code=league.code, token=access.members_token(league))
 
 
-def _league_form(template: str, league: League, form: Any, **context: Any) -> Any:
+def league_form_page(template: str, league: League, form: Any, **context: Any) -> Any:
     refused = request.method == "POST" and bool(form.errors or context.get("refused"))
-    return _page(template, league, form=form, **context), (422 if refused else 200)
+    return league_page(template, league, form=form, **context), (422 if refused else 200)

@@ -24,10 +24,10 @@ from scorekeeper.leagues.forms import (
     PassphraseForm,
 )
 from scorekeeper.leagues.views.common import (
-    _form_page,
-    _league_or_404,
     bp,
+    form_page,
     join_attempts,
+    league_or_404,
     passphrase_attempts,
     reader_required,
 )
@@ -60,7 +60,7 @@ def new_league() -> str | BaseResponse:
         else:
             flash(f"{league.name} is ready. Add your players, then start a night.", "success")
             return redirect(url_for("leagues.players", code=league.code))
-    return _form_page("leagues/new.html", form)
+    return form_page("leagues/new.html", form)
 
 
 @bp.route("/leagues/join", methods=["GET", "POST"])
@@ -79,13 +79,13 @@ def join() -> str | BaseResponse:
             access.grant(league)
             flash(f"This phone can now keep score for {league.name}.", "success")
             return redirect(url_for("leagues.standings", code=league.code))
-    return _form_page("leagues/join.html", form)
+    return form_page("leagues/join.html", form)
 
 
 @bp.route("/leagues/<code>/unlock", methods=["GET", "POST"])
 @passphrase_attempts
 def unlock(code: str) -> str | BaseResponse:
-    league = _league_or_404(code)
+    league = league_or_404(code)
     form = PassphraseForm()
     if form.validate_on_submit():
         if services.passphrase_matches(league, form.passphrase.data or ""):
@@ -98,14 +98,14 @@ def unlock(code: str) -> str | BaseResponse:
         form.passphrase.errors.append(
             "That is not the league's passphrase. Check it and try again."
         )
-    return _form_page("leagues/unlock.html", form, league=league)
+    return form_page("leagues/unlock.html", form, league=league)
 
 
 @bp.route("/leagues/<code>/welcome/<token>", methods=["GET", "POST"])
 @passphrase_attempts
 def join_link(code: str, token: str) -> str | BaseResponse:
     """The organiser's QR code: one tap to keep score for the league on this phone."""
-    league = _league_or_404(code)
+    league = league_or_404(code)
     valid, night_id = access.read_join_token(league, token)
     form = ConfirmForm()
     if valid and form.validate_on_submit():
@@ -122,7 +122,7 @@ def join_link(code: str, token: str) -> str | BaseResponse:
 def members_link(code: str, token: str) -> str | BaseResponse | tuple[str, int]:
     """The members' link: this phone may read the league from now on (no tap needed: reading
     changes nothing, and the link is signed)."""
-    league = _league_or_404(code)
+    league = league_or_404(code)
     if not access.read_members_token(league, token):
         page = render_template(
             "error.html",
@@ -141,7 +141,7 @@ def members_link(code: str, token: str) -> str | BaseResponse | tuple[str, int]:
 @bp.get("/leagues/<code>/members/<token>/qr.svg")
 def members_qr(code: str, token: str) -> Response:
     """The members' link as a QR code: whoever may show the link may show its code."""
-    league = _league_or_404(code)
+    league = league_or_404(code)
     if not access.read_members_token(league, token):
         abort(404)
     return qr_svg(url_for("leagues.members_link", code=league.code, token=token, _external=True))
@@ -151,7 +151,7 @@ def members_qr(code: str, token: str) -> Response:
 @passphrase_attempts
 def claim_organiser(code: str, token: str) -> str | BaseResponse:
     """A link from ``flask organiser-link``: this phone becomes the organiser."""
-    league = _league_or_404(code)
+    league = league_or_404(code)
     valid = access.read_organiser_token(league, token)
     form = ConfirmForm()
     if valid and form.validate_on_submit():

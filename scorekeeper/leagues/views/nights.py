@@ -25,11 +25,11 @@ from scorekeeper.leagues.forms import (
 )
 from scorekeeper.leagues.standings import night_view
 from scorekeeper.leagues.views.common import (
-    _league_form,
-    _page,
-    _public_league,
     bp,
+    league_form_page,
+    league_page,
     organiser_required,
+    public_league,
     reader_required,
     scorer_required,
 )
@@ -43,7 +43,7 @@ from scorekeeper.web import qr_svg, unless_unchanged
 @bp.get("/leagues/<code>/nights")
 @reader_required
 def nights(league: League) -> str:
-    return _page("leagues/nights.html", league, nights=services.league_nights(league))
+    return league_page("leagues/nights.html", league, nights=services.league_nights(league))
 
 
 @bp.route("/leagues/<code>/nights/new", methods=["GET", "POST"])
@@ -61,7 +61,7 @@ def new_night(league: League) -> str | BaseResponse:
         else:
             flash("Night started. Add the tables.", "success")
             return redirect(url_for("leagues.new_table", code=league.code, night_id=night.id))
-    return _league_form("leagues/night_form.html", league, form, night=None)
+    return league_form_page("leagues/night_form.html", league, form, night=None)
 
 
 def _night_or_404(league: League, night_id: int) -> Night:
@@ -82,7 +82,7 @@ def _night_page(league: League, night_id: int) -> str:
             token=access.join_token(league, night.id),
             _external=True,
         )
-    return _page("leagues/night.html", league, view=view, join_url=join, form=ConfirmForm())
+    return league_page("leagues/night.html", league, view=view, join_url=join, form=ConfirmForm())
 
 
 def _night_live(league: League, night_id: int) -> Response:
@@ -91,7 +91,7 @@ def _night_live(league: League, night_id: int) -> Response:
     view = night_view(league, night)
     return unless_unchanged(
         view.version,
-        lambda: _page("leagues/_night_live.html", league, view=view, form=ConfirmForm()),
+        lambda: league_page("leagues/_night_live.html", league, view=view, form=ConfirmForm()),
     )
 
 
@@ -109,12 +109,12 @@ def night_live(league: League, night_id: int) -> Response:
 
 @bp.get("/p/<token>/nights/<int:night_id>")
 def public_night(token: str, night_id: int) -> str:
-    return _night_page(_public_league(token), night_id)
+    return _night_page(public_league(token), night_id)
 
 
 @bp.get("/p/<token>/nights/<int:night_id>/live")
 def public_night_live(token: str, night_id: int) -> Response:
-    return _night_live(_public_league(token), night_id)
+    return _night_live(public_league(token), night_id)
 
 
 @bp.route("/leagues/<code>/nights/<int:night_id>/edit", methods=["GET", "POST"])
@@ -130,7 +130,7 @@ def edit_night(league: League, night_id: int) -> str | BaseResponse:
         else:
             flash("Night changed.", "success")
             return redirect(url_for("leagues.night", code=league.code, night_id=night.id))
-    return _league_form("leagues/night_form.html", league, form, night=night)
+    return league_form_page("leagues/night_form.html", league, form, night=night)
 
 
 @bp.post("/leagues/<code>/nights/<int:night_id>/delete")
@@ -208,7 +208,7 @@ def new_table(league: League, night_id: int) -> str | BaseResponse:
             else:
                 flash(f"{game.table_name} is ready.", "success")
                 return redirect(url_for("leagues.night", code=league.code, night_id=night.id))
-    return _league_form(
+    return league_form_page(
         "leagues/table_form.html",
         league,
         form,

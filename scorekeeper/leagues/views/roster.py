@@ -24,15 +24,15 @@ from scorekeeper.leagues.forms import (
 )
 from scorekeeper.leagues.standings import player_report
 from scorekeeper.leagues.views.common import (
-    _league_form,
-    _page,
-    _public_league,
     bp,
+    league_form_page,
     league_link,
+    league_page,
     organiser_required,
+    public_league,
     reader_required,
 )
-from scorekeeper.leagues.views.standings import _period
+from scorekeeper.leagues.views.standings import period_of
 from scorekeeper.models import League, Player
 
 LATEST_GAMES = 30  # games listed on a player's page before "Show all"
@@ -52,7 +52,7 @@ def _players_page(league: League, form: PlayerForm, several: list[str] | None = 
     counts = services.roster_counts(league)
     everyone = [p for p in services.league_players(league) if p.merged_into_id is None]
     everyone.sort(key=lambda p: p.name.casefold())
-    return _league_form(
+    return league_form_page(
         "leagues/players.html", league, form, everyone=everyone, counts=counts, several=several
     )
 
@@ -96,7 +96,7 @@ def _player_page(league: League, player_id: int) -> str | BaseResponse:
     player = _player_or_404(league, player_id)
     if player.merged_into_id is not None:
         return redirect(league_link(league, "player", player_id=services.surviving(player).id))
-    period, form = _period(league)
+    period, form = period_of(league)
     report = player_report(league, player, period)
     chart = (
         totals_over_time(
@@ -110,7 +110,7 @@ def _player_page(league: League, player_id: int) -> str | BaseResponse:
         for p in services.league_players(league)
         if p.merged_into_id == player.id and p.name.casefold() != player.name.casefold()
     ]
-    return _page(
+    return league_page(
         "leagues/player.html",
         league,
         player=player,
@@ -134,7 +134,7 @@ def player(league: League, player_id: int) -> str | BaseResponse:
 
 @bp.get("/p/<token>/players/<int:player_id>")
 def public_player(token: str, player_id: int) -> str | BaseResponse:
-    return _player_page(_public_league(token), player_id)
+    return _player_page(public_league(token), player_id)
 
 
 @bp.route("/leagues/<code>/players/<int:player_id>/edit", methods=["GET", "POST"])
@@ -155,7 +155,7 @@ def edit_player(league: League, player_id: int) -> str | BaseResponse:
         else:
             flash(f"Saved. Every game shows {player.name} now.", "success")
             return redirect(url_for("leagues.player", code=league.code, player_id=player.id))
-    return _league_form(
+    return league_form_page(
         "leagues/player_edit.html",
         league,
         form,
@@ -215,6 +215,6 @@ def merge_player(league: League, player_id: int) -> str | BaseResponse:
                 refused = bool(plan.clashes)
             except services.LeagueError as error:
                 form.target.errors = [*form.target.errors, str(error)]
-    return _league_form(
+    return league_form_page(
         "leagues/player_merge.html", league, form, player=source, plan=plan, refused=refused
     )

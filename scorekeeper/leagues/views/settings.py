@@ -23,12 +23,12 @@ from scorekeeper.leagues.forms import (
     SettingsForm,
 )
 from scorekeeper.leagues.views.common import (
-    _league_form,
-    _page,
-    _public_league,
     bp,
+    league_form_page,
+    league_page,
     league_view,
     organiser_required,
+    public_league,
 )
 from scorekeeper.models import League
 from scorekeeper.web import qr_svg
@@ -51,7 +51,7 @@ def seasons(league: League) -> str | BaseResponse:
         else:
             flash(f"Season {season.name} added.", "success")
             return redirect(url_for("leagues.seasons", code=league.code))
-    return _league_form("leagues/seasons.html", league, form, delete_form=ConfirmForm())
+    return league_form_page("leagues/seasons.html", league, form, delete_form=ConfirmForm())
 
 
 @bp.post("/leagues/<code>/seasons/<int:season_id>/delete")
@@ -84,7 +84,7 @@ def _settings_page(
         else None
     )
     refused = request.method == "POST" and bool(form.errors or passphrase_form.errors)
-    return _page(
+    return league_page(
         "leagues/settings.html",
         league,
         form=form,
@@ -152,7 +152,7 @@ def public_page(league: League) -> BaseResponse:
 
 @bp.get("/p/<token>/qr.svg")
 def public_qr(token: str) -> Response:
-    league = _public_league(token)
+    league = public_league(token)
     return qr_svg(
         url_for("leagues.public_standings", token=league.public_token, _external=True), 3600
     )

@@ -14,14 +14,14 @@ from scorekeeper.leagues.forms import (
     PeriodForm,
 )
 from scorekeeper.leagues.standings import Period, league_table
-from scorekeeper.leagues.views.common import _page, _public_league, bp, reader_required
+from scorekeeper.leagues.views.common import bp, league_page, public_league, reader_required
 from scorekeeper.models import League
 
 # --------------------------------------------------------------------------------------------
 # Standings
 
 
-def _period(league: League) -> tuple[Period, PeriodForm]:
+def period_of(league: League) -> tuple[Period, PeriodForm]:
     """The nights the page covers, from ?season= or ?start=&end= (bad dates get a message next
     to the field and the page falls back to the default)."""
     seasons = list(league.seasons)
@@ -54,9 +54,9 @@ def _period(league: League) -> tuple[Period, PeriodForm]:
 
 
 def _standings_page(league: League) -> str:
-    period, form = _period(league)
+    period, form = period_of(league)
     table = league_table(league, period)
-    return _page(
+    return league_page(
         "leagues/standings.html",
         league,
         period=period,
@@ -75,4 +75,4 @@ def standings(league: League) -> str:
 
 @bp.get("/p/<token>")
 def public_standings(token: str) -> str:
-    return _standings_page(_public_league(token))
+    return _standings_page(public_league(token))

@@ -22,7 +22,7 @@ from scorekeeper.leagues.forms import (
     ImportConfirmForm,
     ImportForm,
 )
-from scorekeeper.leagues.views.common import _page, bp, organiser_required, reader_required
+from scorekeeper.leagues.views.common import bp, league_page, organiser_required, reader_required
 from scorekeeper.models import League
 
 # --------------------------------------------------------------------------------------------
@@ -38,7 +38,7 @@ def _file_stem(league: League) -> str:
 @reader_required
 def manage(league: League) -> str:
     """The league tab: how phones join, seasons, export and import, settings, signing out."""
-    return _page("leagues/manage.html", league, form=ConfirmForm())
+    return league_page("leagues/manage.html", league, form=ConfirmForm())
 
 
 @bp.get("/leagues/<code>/export.json")
@@ -83,9 +83,11 @@ def import_file(league: League) -> Any:
                 token = transfer.save_pending(league, content, upload.filename)
                 confirm = ImportConfirmForm(formdata=None)
                 confirm.token.data = f"{token}:{form.dates.data}"
-                return _page("leagues/import_preview.html", league, plan=plan, form=confirm)
+                return league_page("leagues/import_preview.html", league, plan=plan, form=confirm)
     refused = request.method == "POST"
-    return _page("leagues/import.html", league, form=form, plan=plan), (422 if refused else 200)
+    return league_page("leagues/import.html", league, form=form, plan=plan), (
+        422 if refused else 200
+    )
 
 
 @bp.post("/leagues/<code>/import/confirm")
@@ -106,7 +108,7 @@ def import_confirm(league: League) -> Any:
     plan = transfer.read_upload(league, filename, content, dates == "month_first")
     if plan.fatal or plan.problems:
         retry = ImportForm(formdata=None)
-        return _page("leagues/import.html", league, form=retry, plan=plan), 422
+        return league_page("leagues/import.html", league, form=retry, plan=plan), 422
     written = transfer.apply_import(league, plan, device_hash(), token, filename)
     transfer.drop_pending(league, token)
     flash(
