@@ -17,11 +17,8 @@ from scorekeeper.extensions import db
 from scorekeeper.games import services as games
 from scorekeeper.models import Game, League, Night, Season
 from scorekeeper.rules import HouseRules
-from scorekeeper.rules.standings import (
-    DEFAULT_PLACEMENT_POINTS,
-    Method,
-    parse_placement_points,
-)
+from scorekeeper.rules.placings import DEFAULT_PLACEMENT_POINTS, parse_placement_points
+from scorekeeper.rules.standings import Method
 
 CODE_ALPHABET = games.EDIT_CODE_ALPHABET
 CODE_LENGTH = 6
