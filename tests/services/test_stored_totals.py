@@ -1,7 +1,8 @@
 """Stored seat totals and kept standings are never out of date: after any sequence of saves,
-corrections, undos, early ends, re-openings, renames and imports, every seat's stored total,
-rounds, rounds gone out and place equal a full recomputation from the round scores, and the
-league's standings (kept under its stamp) equal standings recomputed from those scores."""
+corrections, undos, early ends, re-openings, renames, imports, a night moved to another date
+and changed settings, every seat's stored total, rounds, rounds gone out and place equal a full
+recomputation from the round scores, and the league's standings and player pages (kept under
+its stamp) equal standings recomputed from those scores."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from scorekeeper.leagues.standings import (
     player_report,
 )
 from scorekeeper.models import Game, League, Night, Round, Score, Seat
+from scorekeeper.rules.standings import Method
 from tests.services.conftest import DEVICE, typed_round
 
 NAMES = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"]
@@ -177,6 +179,16 @@ class Club:
         assert player is not None
         leagues.edit_player(league, player, f"{NAMES[table % 6]} {numbers[0]}", numbers[0] % 5 == 0)
 
+    def move_night(self, table: int, numbers: list[int]) -> None:
+        """The first night's date changes: it may leave the January season or come back."""
+        night = self.league().nights[0]
+        leagues.update_night(night, date(2025, 1, 2) + timedelta(days=20 * (numbers[0] % 3)), "")
+
+    def settings(self, table: int, numbers: list[int]) -> None:
+        league = self.league()
+        method = Method(kind=("average", "wins", "points")[numbers[0] % 3], min_games=1)
+        leagues.update_settings(league, league.name, method, leagues.league_rules(league))
+
     def imported(self, table: int, numbers: list[int]) -> None:
         """A night of one finished table, through the import (check, then write)."""
         self.imports += 1
@@ -195,7 +207,9 @@ class Club:
 steps = st.lists(
     st.tuples(
         st.sampled_from(
-            ["record"] * 6 + ["correct"] * 2 + ["undo", "finish", "reopen", "rename", "imported"]
+            ["record"] * 6
+            + ["correct"] * 2
+            + ["undo", "finish", "reopen", "rename", "imported", "move_night", "settings"]
         ),
         st.integers(0, 5),
         st.lists(st.integers(1, 40), min_size=1, max_size=4),
