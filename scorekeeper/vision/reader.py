@@ -313,6 +313,15 @@ def _unexplained(small: np.ndarray, quads: list[np.ndarray]) -> tuple[int, int, 
         if ring[ys, xs].mean() > 0.7:
             continue
         shaped[i] = part[i] and min(rw, rh) >= 0.75 * W and max(rw, rh) >= 1.4 * W
+    # a tile has an outline: where the patch ends, the brightness changes sharply (the edge
+    # of the tile, its side or its shadow). A patch of surface (light cloth, paper beside a
+    # shadow) ends where its colour drifts past the limit, with no edge there.
+    if (shaped | part).any():
+        idx = np.nonzero(shaped | part)[0]
+        crisp = np.ones(n - 1, bool)
+        crisp[idx] = _outline_contrast(small, labels, idx + 1, quads)
+        shaped &= crisp
+        part &= crisp
     areas = st[:, cv2.CC_STAT_AREA]
     x0, y0 = st[:, cv2.CC_STAT_LEFT], st[:, cv2.CC_STAT_TOP]
     x1, y1 = x0 + st[:, cv2.CC_STAT_WIDTH], y0 + st[:, cv2.CC_STAT_HEIGHT]
@@ -323,6 +332,45 @@ def _unexplained(small: np.ndarray, quads: list[np.ndarray]) -> tuple[int, int, 
     missed = int((~at_edge & shaped & (areas >= 0.5 * tile_area)).sum())
     cut = int((at_edge & part & (areas >= 0.15 * tile_area) & (areas <= 1.5 * tile_area)).sum())
     return missed, cut, False
+
+
+PATCH_EDGE = 0.5  # a tile-like patch needs this much of the read tiles' outline contrast
+
+
+def _edge_strength(small: np.ndarray) -> np.ndarray:
+    """Gradient magnitude of the brightness, widened by a pixel each way (an outline found
+    by thresholding colour can sit a pixel or two off the true edge)."""
+    g = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_RGB2GRAY).astype(np.float32), (0, 0), 1.0)
+    mag = cv2.magnitude(cv2.Sobel(g, cv2.CV_32F, 1, 0), cv2.Sobel(g, cv2.CV_32F, 0, 1))
+    return cv2.dilate(mag, np.ones((5, 5), np.uint8))
+
+
+def _outline_contrast(
+    small: np.ndarray, labels: np.ndarray, ids: np.ndarray, quads: list[np.ndarray]
+) -> np.ndarray:
+    """For each patch ``ids`` of ``labels``: whether its border (away from the frame) is as
+    sharp as a tile's: its median edge strength at least PATCH_EDGE x the median along the
+    outlines of the tiles read."""
+    h, w = labels.shape
+    mag = _edge_strength(small)
+    ring = np.zeros((h, w), np.uint8)
+    for q in quads:
+        cv2.polylines(ring, [np.round(q).astype(np.int32)], True, 1, 1)
+    ring[:2], ring[-2:], ring[:, :2], ring[:, -2:] = 0, 0, 0, 0
+    if not ring.any():
+        return np.ones(len(ids), bool)
+    tile_edge = float(np.median(mag[ring > 0]))
+    out = np.zeros(len(ids), bool)
+    k3 = np.ones((3, 3), np.uint8)
+    for n, i in enumerate(ids):
+        m = (labels == i).astype(np.uint8)
+        border = m - cv2.erode(m, k3)
+        border[:2], border[-2:], border[:, :2], border[:, -2:] = 0, 0, 0, 0
+        if border.sum() < 8:
+            out[n] = True  # nothing but the frame edge to judge by
+            continue
+        out[n] = float(np.median(mag[border > 0])) >= PATCH_EDGE * tile_edge
+    return out
 
 
 def _glare_fraction(rgb: np.ndarray, corners: np.ndarray) -> float:
@@ -518,6 +566,7 @@ def read_rgb(
 
     gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
     flags = dict.fromkeys(FLAGS, False)
+    why: list[str] = []  # what raised each flag (debug output)
     tiles: list[TileReading] = []
     for i in kept:
         c_img = cands[i].corners  # pixels of rgb
@@ -536,6 +585,7 @@ def read_rgb(
             or c_img[:, 1].max() > h - 1 + margin
         ):
             flags["cut"] = True
+            why.append(f"cut: outline of tile {len(tiles)} at the frame edge")
         if W * scale < 60 or W < 40:
             flags["small"] = True
         if _blur_sigma(gray, c_img) / max(W, 1.0) > BLUR_LIMIT:
@@ -553,6 +603,14 @@ def read_rgb(
     missed, cut_missed, similar = _unexplained(half, [q / 2 for q in kept_quads])
     flags["cut"] |= bool(cut_missed)
     unread = _unread_outlines(cands, kept, edge, is_tile)
+    for n_, what in (
+        (cut_missed, "cut: tile-coloured patch at the frame edge"),
+        (missed, "missed: unexplained tile-coloured patch"),
+        (rejected_strong, "missed: outline rejected by the counter"),
+        (unread, "missed: unread outline around a bar"),
+    ):
+        if n_:
+            why.append(f"{what} x{n_}")
     flags["missed"] = bool(missed or rejected_strong or unread)
     flags["similar_surface"] = similar
     flags["no_tiles"] = not tiles
@@ -573,6 +631,7 @@ def read_rgb(
         debug["scale"] = s
         debug["flags"] = flags
         debug["score"] = score
+        debug["why"] = why
     return Reading(
         tiles=tiles,
         total=sum(t.pips for t in tiles),
