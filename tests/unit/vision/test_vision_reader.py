@@ -178,3 +178,59 @@ def test_big_photo_is_fast_enough():
     elapsed = time.perf_counter() - start
     assert (reading.width, reading.height) == (4032, 3024)
     assert elapsed < 4.0  # the target is 1 s on an idle machine; CI machines are busier
+
+
+def _with_patch(scene: synth.Scene, softness: float, size: float) -> bytes:
+    """The scene with a tile-coloured patch (``size`` x a tile) on empty surface, its border
+    blurred over ``softness`` x a tile width (0: a sharp border, like a tile's)."""
+    img = scene.image.astype(np.float32)
+    W = float(np.median([np.linalg.norm(t.corners[1] - t.corners[0]) for t in scene.tiles]))
+    inside = np.zeros(img.shape[:2], np.uint8)
+    cv2.fillConvexPoly(inside, scene.tiles[0].corners.astype(np.int32), 1)
+    face = np.median(scene.image[inside > 0], axis=0)
+    taken = np.zeros(img.shape[:2], np.uint8)
+    for t in scene.tiles:
+        cv2.fillConvexPoly(taken, t.corners.astype(np.int32), 1)
+    taken = cv2.dilate(taken, np.ones((int(2 * W), int(2 * W)), np.uint8))
+    h, w = taken.shape
+    spots = [
+        (cx, cy)
+        for cy in range(int(2.2 * W), h - int(2.2 * W), 20)
+        for cx in range(int(1.2 * W), w - int(1.2 * W), 20)
+        if not taken[
+            cy - int(1.3 * W) : cy + int(1.3 * W), cx - int(0.7 * W) : cx + int(0.7 * W)
+        ].any()
+    ]
+    cx, cy = spots[0]
+    patch = np.zeros(img.shape[:2], np.float32)
+    a, b = 0.5 * size * W, size * W
+    cv2.rectangle(patch, (int(cx - a), int(cy - b)), (int(cx + a), int(cy + b)), 1.0, -1)
+    if softness:
+        patch = cv2.GaussianBlur(patch, (0, 0), softness * W)
+    out = (img * (1 - patch[..., None]) + face * patch[..., None]).clip(0, 255).astype(np.uint8)
+    return synth.encode_png(out)
+
+
+@pytest.mark.parametrize(
+    "softness,size,confident",
+    [
+        (0.0, 1.0, False),  # a bare tile face, its bar not seen: maybe a tile that was missed
+        (0.25, 1.3, True),  # light cloth or paper: no outline where the patch ends
+        (0.4, 2.0, True),
+    ],
+)
+def test_a_tile_coloured_patch_blocks_confidence_only_with_a_tile_outline(
+    softness, size, confident
+):
+    scene = _scene(
+        8,
+        [(6, 3), (12, 1), (0, 9)],
+        difficulty=0.2,
+        mode="scatter",
+        surface="plain",
+        surface_colour=(40, 60, 110),
+    )
+    reading = read_hand(_with_patch(scene, softness, size))
+    assert sorted(t.tile for t in reading.tiles) == sorted([Tile(6, 3), Tile(12, 1), Tile(0, 9)])
+    assert reading.confident is confident, reading.problems
+    assert (reader_mod.PROBLEM_UNREADABLE in reading.problems) is not confident
