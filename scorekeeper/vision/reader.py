@@ -496,6 +496,21 @@ def _closer_look(
     return extra
 
 
+UNDEREXPOSED = 200  # brightest part of a photo (99.5th percentile) below this: too dark
+EXPOSE_TO = 230  # ... it is brightened so that part reaches this
+MAX_GAIN = 3.0
+
+
+def expose(rgb: np.ndarray) -> np.ndarray:
+    """A photo taken in dim light, brightened: the white or ivory faces should be the
+    brightest thing in it, and the tile finder and the counter expect them bright. A photo
+    whose brightest part is already at UNDEREXPOSED or above is returned as it is."""
+    ref = float(np.percentile(rgb[::4, ::4].max(axis=2), 99.5))
+    if ref >= UNDEREXPOSED or ref <= 0:
+        return rgb
+    return cv2.convertScaleAbs(rgb, alpha=min(MAX_GAIN, EXPOSE_TO / ref))
+
+
 def _unreadable(full_size: tuple[int, int], seconds: float) -> Reading:
     return Reading(
         tiles=[],
@@ -522,6 +537,7 @@ def read_rgb(
     :class:`detect.OutOfTime` when ``deadline`` passes."""
     t0 = time.perf_counter()
     deadline = deadline or detect.Deadline(None)
+    rgb = expose(rgb)
     h, w = rgb.shape[:2]
     full_size = full_size or (round(w * scale), round(h * scale))
     s = min(1.0, detect.DETECT_SIDE / max(h, w))

@@ -234,3 +234,14 @@ def test_a_tile_coloured_patch_blocks_confidence_only_with_a_tile_outline(
     assert sorted(t.tile for t in reading.tiles) == sorted([Tile(6, 3), Tile(12, 1), Tile(0, 9)])
     assert reading.confident is confident, reading.problems
     assert (reader_mod.PROBLEM_UNREADABLE in reading.problems) is not confident
+
+
+@pytest.mark.parametrize("light", [1.0, 0.55, 0.4])
+def test_a_photo_taken_in_dim_light_is_read_like_a_bright_one(light):
+    hand = [(0, 0), (2, 5), (1, 3), (6, 6)]
+    scene = _scene(
+        61, hand, difficulty=0.2, mode="scatter", surface="plain", surface_colour=(200, 190, 180)
+    )
+    dim = (scene.image.astype(np.float32) * light).round().astype(np.uint8)
+    reading = read_hand(synth.encode_png(dim), max_pip=6)
+    assert sorted(t.tile for t in reading.tiles) == sorted(Tile(a, b) for a, b in hand)
