@@ -31,6 +31,7 @@ CLOSER_LOOK_SIDE = 2560  # ... at twice the detection size, at most this long si
 CLOSER_LOOK_BEFORE = 0.35  # ... if at most this part of the time budget is used
 CLOSER_LOOK_UNTIL = 0.7  # ... and it stops at this part of the budget
 CUT_MARGIN = 0.02  # an outline closer than this (x its width) to the frame: maybe cut off
+SHORT_CUT_GAP = 0.25  # ... or this close, when it is shorter than a tile can look
 MAX_CANDIDATES = 240
 HYPOTHESES = 3  # outline sizes tried per bar
 MODEL_MAX_PIP = 12
@@ -602,6 +603,19 @@ def read_rgb(
         ):
             flags["cut"] = True
             why.append(f"cut: outline of tile {len(tiles)} at the frame edge")
+        # an outline shorter than any tile can look (even tilted) that ends near the frame:
+        # the rest of the tile lies beyond it (an outline between touching tiles in a row
+        # can stop short of the frame edge)
+        L = float(np.linalg.norm(c_img[3] - c_img[0]))
+        gap = min(
+            c_img[:, 0].min(),
+            c_img[:, 1].min(),
+            w - 1 - c_img[:, 0].max(),
+            h - 1 - c_img[:, 1].max(),
+        )
+        if L / max(W, 1e-6) < detect.ASPECTS[0] and gap < SHORT_CUT_GAP * W:
+            flags["cut"] = True
+            why.append(f"cut: short outline of tile {len(tiles)} near the frame edge")
         if W * scale < 60 or W < 40:
             flags["small"] = True
         if _blur_sigma(gray, c_img) / max(W, 1.0) > BLUR_LIMIT:

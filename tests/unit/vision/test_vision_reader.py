@@ -245,3 +245,13 @@ def test_a_photo_taken_in_dim_light_is_read_like_a_bright_one(light):
     dim = (scene.image.astype(np.float32) * light).round().astype(np.uint8)
     reading = read_hand(synth.encode_png(dim), max_pip=6)
     assert sorted(t.tile for t in reading.tiles) == sorted(Tile(a, b) for a, b in hand)
+
+
+def test_a_short_outline_at_the_frame_edge_counts_as_cut_off():
+    # a chain of touching tiles running out of the frame: the last tile's outline stops
+    # short (between its neighbour and the frame), and reads 8 of its 11 pips
+    scene = synth.render_hand(np.random.default_rng([7, 24]), difficulty=1.0)
+    assert any(t.visible < 0.99 for t in scene.tiles)
+    reading = read_hand(scene.jpeg or synth.encode_png(scene.image))
+    assert not reading.confident
+    assert reader_mod.PROBLEM_CUT in reading.problems
