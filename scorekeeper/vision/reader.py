@@ -374,6 +374,45 @@ def _outline_contrast(
     return out
 
 
+FACE_AT_FRAME = 0.3  # part of the frame's edge inside an outline that must be face
+
+
+def _face_at_frame(rgb: np.ndarray, corners: np.ndarray) -> bool:
+    """Whether the face of the tile outlined by ``corners`` runs into the frame edge (it is
+    cut off), rather than ending just inside it (a fitted outline can stick out a little past
+    a tile that lies close to the edge). Looks at the strip along the frame's edge inside the
+    outline: the tile is cut off when enough of it has the colour of the face."""
+    h, w = rgb.shape[:2]
+    W = float(np.linalg.norm(corners[1] - corners[0]))
+    band = max(2, int(round((CUT_MARGIN + 0.01) * W)))
+    x0, y0 = np.floor(corners.min(axis=0)).astype(int) - band
+    x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + band + 1
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+    if x1 <= x0 or y1 <= y0:
+        return True
+    roi = rgb[y0:y1, x0:x1]
+    inside = np.zeros(roi.shape[:2], np.uint8)
+    cv2.fillConvexPoly(inside, np.round(corners - [x0, y0]).astype(np.int32), 1)
+    inner = np.zeros_like(inside)
+    cv2.fillConvexPoly(inner, np.round(_grow(corners, 0.7) - [x0, y0]).astype(np.int32), 1)
+    strip = np.zeros_like(inside)
+    ys, xs = np.mgrid[y0:y1, x0:x1]
+    strip[(xs < band) | (ys < band) | (xs >= w - band) | (ys >= h - band)] = 1
+    strip &= inside
+    if strip.sum() < 4:
+        return False  # the outline does not reach the frame's edge
+    if inner.sum() < 10:
+        return True  # nothing to judge the face by: keep the cautious answer
+    lab = cv2.cvtColor(roi, cv2.COLOR_RGB2LAB).astype(np.float32)
+    face_px = lab[inner > 0]
+    top = np.percentile(face_px[:, 0], 75)
+    face = np.median(face_px[face_px[:, 0] >= 0.85 * top], axis=0)  # not the pips
+    wts = np.array([0.4, 1.6, 1.6], np.float32)
+    px = lab[strip > 0]
+    like = (np.sqrt((((px - face) * wts) ** 2).sum(axis=1)) < 30) & (px[:, 0] > 0.8 * face[0])
+    return float(like.mean()) >= FACE_AT_FRAME
+
+
 def _glare_fraction(rgb: np.ndarray, corners: np.ndarray) -> float:
     """Fraction of a tile's face (inner 90 %) covered by a highlight: blown out to white while
     the rest of the face is not (a face that is all near white is just brightly lit)."""
@@ -600,7 +639,7 @@ def read_rgb(
             or c_img[:, 1].min() < -margin
             or c_img[:, 0].max() > w - 1 + margin
             or c_img[:, 1].max() > h - 1 + margin
-        ):
+        ) and _face_at_frame(rgb, c_img):
             flags["cut"] = True
             why.append(f"cut: outline of tile {len(tiles)} at the frame edge")
         # an outline shorter than any tile can look (even tilted) that ends near the frame:

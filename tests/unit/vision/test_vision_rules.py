@@ -120,3 +120,30 @@ def test_evaluate_writes_overlays(tmp_path):
 
     with Image.open(pngs[0]) as im:
         assert im.format == "PNG"
+
+
+@pytest.mark.parametrize(
+    "face_top,cut",
+    [
+        (-20, True),  # the face runs out of the frame: cut off
+        (0, True),  # ... or to its very edge
+        (6, False),  # surface between the face and the frame: the tile lies just inside
+        (12, False),
+    ],
+)
+def test_a_tile_is_cut_off_only_when_its_face_reaches_the_frame(face_top, cut):
+    img = np.full((300, 400, 3), (70, 50, 40), np.uint8)  # a brown table
+    x0, x1 = 150, 250  # a tile 100 px wide, 200 long, its top end at face_top
+    img[max(0, face_top) : face_top + 200, x0:x1] = (235, 230, 215)
+    img[face_top + 95 : face_top + 105, x0 + 15 : x1 - 15] = 20  # its bar
+    # the fitted outline sticks out 4 px past the tile on every side, past the frame's top
+    corners = np.array(
+        [
+            [x0 - 4, face_top - 4],
+            [x1 + 4, face_top - 4],
+            [x1 + 4, face_top + 204],
+            [x0 - 4, face_top + 204],
+        ],
+        float,
+    )
+    assert reader_mod._face_at_frame(img, corners) is cut
