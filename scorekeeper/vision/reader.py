@@ -456,7 +456,9 @@ def _unread_outlines(cands: list, kept: list[int], edge: np.ndarray, is_tile: np
             continue
         w_i = float(np.linalg.norm(c.corners[1] - c.corners[0]))
         bar = c.bar.length * w_i / max(c.width, 1e-6)  # in pixels of the tiles' outlines
-        if not 0.7 * width <= w_i <= 1.4 * width or not 0.4 * width <= bar <= 1.05 * width:
+        # (down to half the width: the outline around one piece of a bar split by a spinner
+        # pin is too small, and that tile is not read either)
+        if not 0.5 * width <= w_i <= 1.4 * width or not 0.4 * width <= bar <= 1.05 * width:
             continue
         centre = tuple(float(v) for v in c.corners.mean(axis=0))
         if any(cv2.pointPolygonTest(q, centre, False) >= 0 for q in quads):
