@@ -19,12 +19,21 @@ pytestmark = pytest.mark.skipif(
 
 
 @pytest.fixture(scope="module")
-def result():
-    import io
+def result(tmp_path_factory):
+    """The evaluation command's results, run in a process of its own (its peak memory is
+    then the reader's, not the test run's)."""
+    import json
+    import subprocess
+    import sys
 
-    from scorekeeper.vision.evaluate import evaluate
-
-    return evaluate(PHOTOS, out=io.StringIO())
+    out = tmp_path_factory.mktemp("evaluate") / "result.json"
+    subprocess.run(
+        [sys.executable, "-m", "scorekeeper.vision.evaluate", str(PHOTOS), "--json", str(out)],
+        check=True,
+        capture_output=True,
+        cwd=Path(__file__).resolve().parents[3],
+    )
+    return json.loads(out.read_text())
 
 
 def test_photos_from_above_are_read_and_never_confidently_wrong(result):
