@@ -413,6 +413,71 @@ def _face_at_frame(rgb: np.ndarray, corners: np.ndarray) -> bool:
     return float(like.mean()) >= FACE_AT_FRAME
 
 
+STRAY_PIPS = 2  # pips outside every tile read, on face-coloured ground: a tile not found
+
+
+def _stray_pips(small: np.ndarray, quads: list[np.ndarray]) -> tuple[int, int]:
+    """Dark round marks the size of the dark pips on the tiles read, lying on ground of the
+    faces' colour, outside every tile read: the pips of a tile that was not found (its bar
+    hidden, or out of the frame). Returns (how many further than a tile width from the frame's
+    edge, how many nearer: a tile cut off). Only dark pips show (coloured ones are not dark
+    in the brightest channel); with fewer than three dark pips on the tiles read there is
+    nothing to compare with."""
+    if not quads:
+        return 0, 0
+    h, w = small.shape[:2]
+    mask, _ = detect.dark_mask(small)
+    n, labels, st, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if n <= 1:
+        return 0, 0
+    bw, bh = st[1:, cv2.CC_STAT_WIDTH], st[1:, cv2.CC_STAT_HEIGHT]
+    area = st[1:, cv2.CC_STAT_AREA].astype(np.float64)
+    c = cents[1:]
+    roundish = (
+        (area >= 6) & (np.maximum(bw, bh) <= 1.5 * np.minimum(bw, bh)) & (area >= 0.55 * bw * bh)
+    )
+    on = np.zeros((h, w), np.uint8)
+    near = np.zeros((h, w), np.uint8)
+    inner = np.zeros((h, w), np.uint8)
+    for q in quads:
+        cv2.fillConvexPoly(on, np.round(_grow(q, 0.95)).astype(np.int32), 1)
+        cv2.fillConvexPoly(near, np.round(_grow(q, 1.15)).astype(np.int32), 1)
+        cv2.fillConvexPoly(inner, np.round(_grow(q, 0.75)).astype(np.int32), 1)
+    cx = np.clip(np.round(c[:, 0]).astype(int), 0, w - 1)
+    cy = np.clip(np.round(c[:, 1]).astype(int), 0, h - 1)
+    on_tile = on[cy, cx] > 0
+    near_tile = near[cy, cx] > 0
+    pips = roundish & on_tile
+    if pips.sum() < 3 or inner.sum() < 10:
+        return 0, 0
+    size = float(np.median(np.sqrt(area[pips])))
+    cand = roundish & ~near_tile & (np.sqrt(area) >= 0.6 * size) & (np.sqrt(area) <= 1.6 * size)
+    if not cand.any():
+        return 0, 0
+    lab = cv2.cvtColor(small, cv2.COLOR_RGB2LAB).astype(np.float32)
+    face_px = lab[inner > 0]
+    top = np.percentile(face_px[:, 0], 75)
+    face = np.median(face_px[face_px[:, 0] >= 0.85 * top], axis=0)
+    wts = np.array([0.4, 1.6, 1.6], np.float32)
+    ang = np.linspace(0, 2 * np.pi, 12, endpoint=False)
+    ring = np.column_stack([np.cos(ang), np.sin(ang)])
+    W = float(np.median([np.linalg.norm(q[1] - q[0]) for q in quads]))
+    inside = at_edge = 0
+    for k in np.nonzero(cand)[0]:
+        r = 1.3 * max(bw[k], bh[k])
+        pts = np.clip(np.round(c[k] + r * ring).astype(int), 0, [w - 1, h - 1])
+        px = lab[pts[:, 1], pts[:, 0]]
+        like = (np.sqrt((((px - face) * wts) ** 2).sum(axis=1)) < 30) & (px[:, 0] > 0.85 * face[0])
+        if like.sum() < 8:
+            continue
+        x, y = c[k]
+        if min(x, y, w - 1 - x, h - 1 - y) < W:
+            at_edge += 1
+        else:
+            inside += 1
+    return inside, at_edge
+
+
 def _glare_fraction(rgb: np.ndarray, corners: np.ndarray) -> float:
     """Fraction of a tile's face (inner 90 %) covered by a highlight: blown out to white while
     the rest of the face is not (a face that is all near white is just brightly lit)."""
@@ -674,15 +739,21 @@ def read_rgb(
     missed, cut_missed, similar = _unexplained(half, [q / 2 for q in kept_quads])
     flags["cut"] |= bool(cut_missed)
     unread = _unread_outlines(cands, kept, edge, is_tile)
+    stray, stray_edge = _stray_pips(small, kept_quads)
+    stray = stray if stray >= STRAY_PIPS else 0
+    stray_edge = stray_edge if stray_edge >= STRAY_PIPS else 0
+    flags["cut"] |= bool(stray_edge)
     for n_, what in (
         (cut_missed, "cut: tile-coloured patch at the frame edge"),
         (missed, "missed: unexplained tile-coloured patch"),
         (rejected_strong, "missed: outline rejected by the counter"),
         (unread, "missed: unread outline around a bar"),
+        (stray, "missed: pips outside every tile read"),
+        (stray_edge, "cut: pips outside every tile read near the frame edge"),
     ):
         if n_:
             why.append(f"{what} x{n_}")
-    flags["missed"] = bool(missed or rejected_strong or unread)
+    flags["missed"] = bool(missed or rejected_strong or unread or stray)
     flags["similar_surface"] = similar
     flags["no_tiles"] = not tiles
     score = min((t.confidence for t in tiles), default=0.0)

@@ -263,3 +263,37 @@ def test_renders_once_read_confidently_and_wrong_are_not_confident(seed, problem
     reading = read_hand(scene.jpeg or synth.encode_png(scene.image))
     assert not reading.confident
     assert problem in reading.problems
+
+
+def _hide_middle(scene: synth.Scene, k: int = 0) -> bytes:
+    """The scene with the middle of tile ``k`` (its bar and the pips beside it) painted over
+    in its face colour, as a reflection or a finger could hide it."""
+    img = scene.image.copy()
+    c = scene.tiles[k].corners
+    inside = np.zeros(img.shape[:2], np.uint8)
+    cv2.fillConvexPoly(inside, reader_mod._grow(c, 0.8).astype(np.int32), 1)
+    face = np.median(img[inside > 0], axis=0)
+    m0, m1 = (c[0] + c[3]) / 2, (c[1] + c[2]) / 2
+    d0, d1 = (c[0] - c[3]) * 0.12, (c[1] - c[2]) * 0.12
+    band = np.array([m0 + d0, m1 + d1, m1 - d1, m0 - d0])
+    cv2.fillConvexPoly(img, band.astype(np.int32), tuple(int(v) for v in face))
+    return synth.encode_png(img)
+
+
+@pytest.mark.parametrize(
+    "seed,hand,surface",
+    [
+        (70, [(6, 8), (2, 5), (9, 3)], "plain"),
+        (71, [(5, 5), (12, 4), (1, 7), (3, 0)], "cloth"),
+        (77, [(9, 9), (4, 6), (0, 2)], "smooth"),
+        (81, [(8, 2), (10, 1), (6, 6)], "wood"),
+    ],
+)
+def test_a_tile_whose_bar_is_hidden_is_not_left_out_silently(seed, hand, surface):
+    # (seeds of sets with dark pips: pale or coloured pips are not seen outside a tile)
+    scene = _scene(seed, hand, difficulty=0.3, mode="scatter", surface=surface)
+    reading = read_hand(_hide_middle(scene))
+    truth = sorted(Tile(a, b) for a, b in hand)
+    if sorted(t.tile for t in reading.tiles) != truth:
+        assert not reading.confident
+        assert reader_mod.PROBLEM_UNREADABLE in reading.problems
