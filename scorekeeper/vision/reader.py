@@ -787,8 +787,10 @@ def read_rgb(
 
 def read_bytes(data: bytes, max_pip: int = 12, budget: float | None = None) -> Reading:
     """Read a photo within a CPU-time budget (``TIME_BUDGET`` when None): past it the reading
-    is an honest "could not read this photo" (``unreadable``), never a long wait."""
+    is an honest "could not read this photo" (``unreadable``), never a long wait. The model
+    is loaded before the clock starts: that happens once per process, not per photo."""
     t0 = time.perf_counter()
+    _get_session()
     deadline = detect.Deadline(TIME_BUDGET if budget is None else budget)
     up = open_upright(data, max_side=CROP_SIDE)
     try:
