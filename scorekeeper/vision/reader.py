@@ -480,7 +480,9 @@ def _stray_pips(small: np.ndarray, quads: list[np.ndarray]) -> tuple[int, int]:
 
 def _glare_fraction(rgb: np.ndarray, corners: np.ndarray) -> float:
     """Fraction of a tile's face (inner 90 %) covered by a highlight: blown out to white while
-    the rest of the face is not (a face that is all near white is just brightly lit)."""
+    the rest of the face is not (a face that is all near white is just brightly lit). The
+    face's own level leaves out the pips (coloured or dark): on a tile with many large pips
+    they would pull it down and make a brightly lit face look like glare."""
     q = _grow(corners, 0.9)
     h, w = rgb.shape[:2]
     x0, y0 = np.floor(q.min(axis=0)).astype(int)
@@ -495,7 +497,11 @@ def _glare_fraction(rgb: np.ndarray, corners: np.ndarray) -> float:
         return 0.0
     roi = rgb[y0:y1, x0:x1]
     lo = roi.min(axis=2)
-    face = float(np.median(lo[mask > 0]))
+    inside = mask > 0
+    lab = cv2.cvtColor(roi, cv2.COLOR_RGB2LAB).astype(np.float32)
+    chroma = np.hypot(lab[..., 1] - 128, lab[..., 2] - 128)
+    plain = inside & (chroma < 20) & (lo >= 0.6 * np.percentile(lo[inside], 90))
+    face = float(np.median(lo[plain] if plain.sum() >= 0.2 * area else lo[inside]))
     if face >= 235:
         return 0.0
     blown = (lo >= 250) & (mask > 0)
