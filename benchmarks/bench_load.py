@@ -1,12 +1,13 @@
 """A bounded load test on loopback (prints numbers; not a test).
 
     .venv/bin/python benchmarks/bench_load.py [--tables 10] [--viewers 30] [--seconds 20]
-        [--server waitress|gunicorn] [--workers 2] [--threads 8] [--postgres URL]
-        [--redis URL]
+        [--warmup 5] [--server waitress|gunicorn] [--workers 2] [--threads 8] [--keep-alive 2]
+        [--postgres URL] [--redis URL]
 
 Starts the app on 127.0.0.1 (waitress through ``python -m scorekeeper``, or gunicorn), on a
 temporary SQLite file or the PostgreSQL database given (emptied and migrated first). Then, for
-``--seconds``:
+``--warmup`` seconds (not counted: each server process compiles its templates on its first
+requests) and ``--seconds`` more:
 
 - each of ``--tables`` table phones plays games of four players: it opens the round form and
   saves the round every ~2 s (a new game when one is over), as the creator of its game;
@@ -80,13 +81,18 @@ def _cpu_seconds(pid: int) -> float:
 
 
 class Recorder:
-    def __init__(self) -> None:
+    """Answers by route; a request started before ``since`` (the warm-up) is not counted."""
+
+    def __init__(self, since: float = 0.0) -> None:
+        self.since = since
         self.lock = threading.Lock()
         self.times: dict[str, list[float]] = defaultdict(list)
         self.errors: dict[str, int] = defaultdict(int)
         self.examples: dict[str, str] = {}
 
     def add(self, route: str, seconds: float, ok: bool, why: str = "") -> None:
+        if time.perf_counter() - seconds < self.since:
+            return
         with self.lock:
             self.times[route].append(seconds)
             if not ok:
@@ -256,7 +262,7 @@ def _start_server(args: argparse.Namespace, url: str, port: int, log: Any) -> su
         command = [
             sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}",
             "--workers", str(args.workers), "--threads", str(args.threads),
-            "scorekeeper:create_app()",
+            "--keep-alive", str(args.keep_alive), "scorekeeper:create_app()",
         ]  # fmt: skip
     else:
         command = [
@@ -284,16 +290,30 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=10)
     parser.add_argument("--viewers", type=int, default=30)
-    parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--seconds", type=float, default=20, help="measured, after the warm-up")
+    parser.add_argument(
+        "--warmup",
+        type=float,
+        default=5,
+        help="seconds of load first, not counted (each server process compiles its templates "
+        "and fills its caches on its first requests)",
+    )
     parser.add_argument("--server", choices=["waitress", "gunicorn"], default="waitress")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn processes")
     parser.add_argument("--threads", type=int, default=8)
+    parser.add_argument(
+        "--keep-alive",
+        type=int,
+        default=2,
+        help="gunicorn: seconds an idle connection stays open (its default 2; phones that "
+        "poll every 4 s reconnect each time unless it is longer)",
+    )
     parser.add_argument("--connection-limit", type=int, default=500, help="waitress")
     parser.add_argument("--postgres", help="a PostgreSQL URL (emptied first!)")
     parser.add_argument("--redis", help="RATELIMIT_STORAGE_URI for several processes")
     args = parser.parse_args()
-    if not 1 <= args.seconds <= 600:
-        parser.error("--seconds: from 1 to 600")
+    if not 1 <= args.seconds <= 600 or not 0 <= args.warmup <= 60:
+        parser.error("--seconds: from 1 to 600; --warmup: from 0 to 60")
 
     hello_ms = _hello_cpu_ms()
     with tempfile.TemporaryDirectory() as folder:
@@ -303,11 +323,10 @@ def main() -> None:
         with open(Path(folder) / "server.log", "wb") as log:
             server = _start_server(args, url, port, log)
             try:
-                recorder = Recorder()
                 games: dict[int, str] = {}
-                cpu_before = _cpu_seconds(server.pid)
                 started = time.monotonic()
-                until = started + args.seconds
+                until = started + args.warmup + args.seconds
+                recorder = Recorder(since=time.perf_counter() + args.warmup)
                 threads = [
                     threading.Thread(
                         target=table_phone, args=(port, recorder, games, i, until), daemon=True
@@ -323,9 +342,12 @@ def main() -> None:
                 ]
                 for thread in threads:
                     thread.start()
+                time.sleep(args.warmup)
+                cpu_before = _cpu_seconds(server.pid)
+                measured = time.monotonic()
                 for thread in threads:
-                    thread.join(timeout=args.seconds + TIMEOUT + 5)
-                elapsed = time.monotonic() - started
+                    thread.join(timeout=args.seconds + args.warmup + TIMEOUT + 5)
+                elapsed = time.monotonic() - measured
                 cpu = _cpu_seconds(server.pid) - cpu_before
             finally:
                 server.terminate()
@@ -333,15 +355,15 @@ def main() -> None:
 
     database = "PostgreSQL" if args.postgres else "SQLite"
     how = (
-        f"gunicorn, {args.workers} workers x {args.threads} threads"
+        f"gunicorn, {args.workers} workers x {args.threads} threads, keep-alive {args.keep_alive} s"
         if args.server == "gunicorn"
         else f"waitress, {args.threads} threads"
     )
     total = sum(len(t) for t in recorder.times.values())
     errors = sum(recorder.errors.values())
     print(
-        f"{args.tables} tables + {args.viewers} viewers for {elapsed:.0f} s; {how}; {database}; "
-        f"{os.cpu_count()} cores"
+        f"{args.tables} tables + {args.viewers} viewers for {elapsed:.0f} s (after "
+        f"{args.warmup:.0f} s of warm-up); {how}; {database}; {os.cpu_count()} cores"
     )
     print(f"{'route':20} {'requests':>9} {'errors':>7} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8}")
     for route, times in sorted(recorder.times.items()):
