@@ -149,6 +149,8 @@ class Score(db.Model):
     hand: Mapped[int] = mapped_column(Integer)
     tiles: Mapped[str | None] = mapped_column(Text)
     markers: Mapped[int] = mapped_column(Integer, default=0)
+    # Doubles this player left open (unsatisfied) at round end (house rule open_double_penalty).
+    open_doubles: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     points: Mapped[int] = mapped_column(Integer)
     corrected: Mapped[bool] = mapped_column(Boolean, default=False)
 
@@ -159,6 +161,7 @@ class Score(db.Model):
         UniqueConstraint("round_id", "seat_id"),
         CheckConstraint("hand >= 0", name="hand_non_negative"),
         CheckConstraint("markers >= 0", name="markers_non_negative"),
+        CheckConstraint("open_doubles >= 0", name="open_doubles_non_negative"),
     )
 
 

@@ -3,7 +3,7 @@ base still holds, undoing the newest correction onto its own round, and the hist
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 from sqlalchemy import func, select
@@ -35,6 +35,7 @@ def round_input_of(game: Game, recorded: Round) -> RoundInput:
                 hand=s.hand,
                 tiles=s.tiles or "",
                 markers=s.markers,
+                open_doubles=s.open_doubles,
             )
             for s in sorted(recorded.scores, key=lambda s: positions[s.seat_id])
         ],
@@ -59,6 +60,7 @@ def _round_values(game: Game, recorded: Round) -> dict[tuple[int | None, str], s
         values[(score.seat_id, "hand")] = str(score.hand)
         values[(score.seat_id, "tiles")] = score.tiles or ""
         values[(score.seat_id, "markers")] = str(score.markers)
+        values[(score.seat_id, "open_doubles")] = str(score.open_doubles)
     return values
 
 
@@ -94,6 +96,7 @@ def _apply(game: Game, recorded: Round, check: RoundCheck, entry: RoundInput) ->
         score.hand = seat_check.hand
         score.tiles = format_hand(seat_check.tiles) if seat_check.tiles is not None else None
         score.markers = typed[seat_check.position].markers
+        score.open_doubles = typed[seat_check.position].open_doubles
         score.points = seat_check.points
 
 
@@ -204,11 +207,13 @@ def undo_last_correction(game: Game, batch: int | None = None) -> list[Correctio
         position = positions[change.seat_id]
         seat = seats[position]
         if change.field == "hand":
-            seats[position] = SeatInput(position, int(old), seat.tiles, seat.markers)
+            seats[position] = replace(seat, hand=int(old))
         elif change.field == "tiles":
-            seats[position] = SeatInput(position, seat.hand, old, seat.markers)
+            seats[position] = replace(seat, tiles=old)
         elif change.field == "markers":
-            seats[position] = SeatInput(position, seat.hand, seat.tiles, int(old))
+            seats[position] = replace(seat, markers=int(old))
+        elif change.field == "open_doubles":
+            seats[position] = replace(seat, open_doubles=int(old))
     restored = RoundInput(
         seats=list(seats.values()),
         went_out=went_out,
@@ -245,6 +250,7 @@ _FIELD_NAMES = {
     "hand": "points",
     "tiles": "tiles",
     "markers": "markers",
+    "open_doubles": "doubles left open",
     "went_out": "went out",
     "on_double": "went out on a double",
     "engine": "engine",

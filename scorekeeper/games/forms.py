@@ -189,6 +189,14 @@ class SeatForm(Form):
     )
 
 
+    open_doubles = WholeNumberField(
+        "Doubles left open",
+        default=0,
+        validators=[Optional(), NumberRange(0, 5, "Doubles left open: a number from 0 to 5.")],
+        render_kw={"inputmode": "numeric"},
+    )
+
+
 class RoundForm(FlaskForm):
     """A round: one SeatForm per player, who went out (or blocked), the penalties."""
 

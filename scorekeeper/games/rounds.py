@@ -14,6 +14,7 @@ from scorekeeper.extensions import db
 from scorekeeper.games.setup import GameError, RoundTaken, game_rules, touch, variant_of
 from scorekeeper.models import Game, Round, Score, Seat
 from scorekeeper.rules import (
+    HouseRules,
     format_hand,
 )
 from scorekeeper.rules.round_check import (
@@ -61,14 +62,24 @@ def engine_for(game: Game, number: int) -> int | None:
     return None
 
 
-def _round_winner_seat(recorded: Round, seats: Sequence[Seat]) -> int | None:
+def _round_winner_seat(recorded: Round, seats: Sequence[Seat], rules: HouseRules) -> int | None:
     points = {s.seat_id: s.points for s in recorded.scores}
     went_out = recorded.went_out_seat_id
-    winners = round_winners(points, went_out)
+    winners = round_winners(points, went_out, rules)
     if len(winners) != 1:
         return None
     positions = {seat.id: seat.position for seat in seats}
     return positions.get(winners[0])
+
+
+def _seat_totals(game: Game) -> list[int]:
+    """Each seat's running total, in seat order."""
+    positions = {seat.id: seat.position for seat in game.seats}
+    totals = [0] * len(game.seats)
+    for recorded in game.rounds:
+        for score in recorded.scores:
+            totals[positions[score.seat_id]] += score.points
+    return totals
 
 
 def table_state(game: Game) -> TableState:
@@ -83,7 +94,8 @@ def table_state(game: Game) -> TableState:
     available = remaining_engines(rules, _used_engines(game))
     engine = variant.engine_for_round(number, rules) if number <= total else None
     next_engine = variant.engine_for_round(number + 1, rules) if number < total else None
-    previous_winner = _round_winner_seat(game.rounds[-1], seats) if game.rounds else None
+    previous_winner = _round_winner_seat(game.rounds[-1], seats, rules) if game.rounds else None
+    totals = _seat_totals(game) if rules.start_rule == "lowest_total" else None
     starter = (
         variant.starter_text(
             number,
@@ -92,6 +104,7 @@ def table_state(game: Game) -> TableState:
             engine=engine,
             first_starter=game.first_starter,
             previous_winner=previous_winner,
+            totals=totals,
         )
         if not finished
         else ""
@@ -201,6 +214,7 @@ def record_round(game: Game, entry: RoundInput, form_token: str, number: int) ->
                 "hand": seat_check.hand,
                 "tiles": format_hand(seat_check.tiles) if seat_check.tiles is not None else None,
                 "markers": typed[seat_check.position].markers,
+                "open_doubles": typed[seat_check.position].open_doubles,
                 "points": seat_check.points,
                 "corrected": False,
             }

@@ -214,6 +214,7 @@ def _round_input(form: Any) -> RoundInput:
             hand=entry.form.hand.data,
             tiles=entry.form.tiles.data or "",
             markers=entry.form.markers.data or 0,
+            open_doubles=entry.form.open_doubles.data or 0,
         )
         for index, entry in enumerate(form.seats)
     ]
@@ -262,6 +263,7 @@ def _prefill(form: Any, game: Game, recorded: Round) -> None:
         entry.form.hand.data = typed.hand
         entry.form.tiles.data = typed.tiles
         entry.form.markers.data = typed.markers
+        entry.form.open_doubles.data = typed.open_doubles
     form.went_out.data = "blocked" if current.blocked else str(current.went_out)
     form.on_double.data = current.on_double
     form.engine.data = str(recorded.engine)

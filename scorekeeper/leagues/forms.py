@@ -165,7 +165,7 @@ class PeriodForm(Form):
     end = FriendlyDateField("To", validators=[Optional()])
 
 
-LEAGUE_RULE_FIELDS = ("max_pip", *SCORING_RULES, "start_rule")
+LEAGUE_RULE_FIELDS = ("max_pip", *SCORING_RULES, "start_rule", "tie_break")
 
 
 class SettingsForm(HouseRuleFields, FlaskForm):  # type: ignore[valid-type,misc]
@@ -208,6 +208,7 @@ class SettingsForm(HouseRuleFields, FlaskForm):  # type: ignore[valid-type,misc]
         render_kw={"inputmode": "numeric"},
     )
     max_pip = rule_field("max_pip")
+    tie_break = rule_field("tie_break")
 
     def method(self) -> Method:
         """The chosen ranking; raises ValueError with a sentence (placement points)."""

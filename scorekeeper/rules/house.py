@@ -102,11 +102,39 @@ def _engines_line(rules: HouseRules) -> str:
 
 def _blanks_line(rules: HouseRules) -> str:
     if rules.blank_half:
-        return (
-            f"Blank halves count {rules.blank_half} each; double blank counts "
-            f"{2 * rules.blank_half}"
-        )
+        if rules.double_blank_on_top and rules.double_blank:
+            return (
+                f"Blank halves count {rules.blank_half} each; double blank counts "
+                f"{2 * rules.blank_half} + {rules.double_blank} = "
+                f"{2 * rules.blank_half + rules.double_blank} (the double-blank penalty "
+                "on top)"
+            )
+        line = f"Blank halves count {rules.blank_half} each; double blank counts {2 * rules.blank_half}"
+        if rules.double_blank:
+            line += f" (the double-blank {rules.double_blank} is not added on top)"
+        return line
     return f"Double blank counts {rules.double_blank}"
+
+
+#: Open-double penalties: the name stored, (points added, hand multiplied by).
+OPEN_DOUBLE_PENALTIES: Mapping[str, tuple[int, int]] = MappingProxyType(
+    {
+        "none": (0, 1),
+        "plus_5": (5, 1),
+        "plus_10": (10, 1),
+        "times_3": (0, 3),
+        "times_5": (0, 5),
+    }
+)
+
+
+def _open_double_line(rules: HouseRules) -> str:
+    added, times = OPEN_DOUBLE_PENALTIES[rules.open_double_penalty]
+    if added:
+        return f"Double left open at round end: +{added} for each, to the player who left it"
+    if times > 1:
+        return f"Double left open at round end: that player's hand counts ×{times}"
+    return "Double left open at round end: no penalty"
 
 
 def _deal_line(rules: HouseRules) -> str:
@@ -122,7 +150,7 @@ def _deal_line(rules: HouseRules) -> str:
     return f"Deal: standard table (the {rules.deal_table} sheet is for one double-12 set)"
 
 
-def _line(lines: Mapping[Any, str], name: str) -> Callable[[HouseRules], str]:
+def _line(lines: Mapping[Any, str | None], name: str) -> Callable[[HouseRules], str | None]:
     """The "Rules in play" line of a rule that is one sentence per value."""
     return lambda rules: lines[getattr(rules, name)]
 
@@ -180,6 +208,29 @@ HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType(
                 _engines_line,
             ),
             HouseRule(
+                "score_by",
+                "How a round is scored",
+                (
+                    ("pips", "Pips left in hand; the lowest total wins"),
+                    (
+                        "arrivals",
+                        "Arrivals: one point for going out, nothing else counts; the highest "
+                        "total wins",
+                    ),
+                ),
+                "scoring",
+                _line(
+                    {
+                        "pips": None,  # the rule book's scoring needs no line
+                        "arrivals": "Scoring: arrivals, one point for each round gone out; "
+                        "the highest total wins (the hand rules below do not count)",
+                    },
+                    "score_by",
+                ),
+                scoring="Arrivals: 1 point to the player who goes out, 0 to everyone else; "
+                "a blocked round gives nobody a point.",
+            ),
+            HouseRule(
                 "double_blank",
                 "Double blank (0-0) left in hand",
                 ((0, "Counts 0, like its pips"), (25, "Counts 25"), (50, "Counts 50")),
@@ -192,12 +243,60 @@ HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType(
                 "Each blank half left in hand",
                 (
                     (0, "Counts 0, like its pips"),
+                    (5, "Counts 5 (the double blank then counts 10)"),
                     (25, "Counts 25 (the double blank then counts 50)"),
                 ),
                 "scoring",
                 lambda rules: None,  # in the double blank's line
                 scoring="Every blank half left in hand counts this; the 0-0 counts it twice "
-                "and the double-blank rule is not added on top.",
+                "and the double-blank rule is not added on top unless the next rule says so.",
+            ),
+            HouseRule(
+                "double_blank_on_top",
+                "Blank halves and the double-blank penalty",
+                (
+                    (False, "The double blank counts its two blank halves only"),
+                    (True, "The double-blank penalty is added on top of its two blank halves"),
+                ),
+                "scoring",
+                lambda rules: None,  # in the double blank's line
+                scoring="With blank halves counting: the 0-0 counts two blank halves plus the "
+                "double-blank rule's 25 or 50.",
+            ),
+            HouseRule(
+                "doubles_count",
+                "Doubles left in hand",
+                (
+                    ("face", "Count their pips, like any tile"),
+                    ("twice", "Count twice their pips (a 6-6 counts 24)"),
+                ),
+                "scoring",
+                _line(
+                    {
+                        "face": None,  # the rule book's default needs no line
+                        "twice": "Doubles left in hand count twice their pips",
+                    },
+                    "doubles_count",
+                ),
+                scoring="A double's pips count twice; the 0-0's blank rules are not doubled.",
+            ),
+            HouseRule(
+                "blocked_round",
+                "Blocked round (nobody goes out)",
+                (
+                    ("all_count", "Everyone scores their hand"),
+                    ("lowest_zero", "The lowest hand scores 0 (all of them when tied)"),
+                ),
+                "scoring",
+                _line(
+                    {
+                        "all_count": "Blocked round: everyone scores their hand",
+                        "lowest_zero": "Blocked round: the lowest hand scores 0",
+                    },
+                    "blocked_round",
+                ),
+                scoring="In a blocked round the lowest hand (every one tied for lowest) counts "
+                "0 pips; markers and open doubles still count.",
             ),
             HouseRule(
                 "end_on_double",
@@ -236,6 +335,21 @@ HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType(
                     else "Open-train markers still out: no penalty"
                 ),
                 scoring="Added for each marker still out (not doubled).",
+            ),
+            HouseRule(
+                "open_double_penalty",
+                "Double left open (unsatisfied) at round end",
+                (
+                    ("none", "No penalty"),
+                    ("plus_5", "5 points for each double the player left open"),
+                    ("plus_10", "10 points for each double the player left open"),
+                    ("times_3", "That player's hand counts 3 times"),
+                    ("times_5", "That player's hand counts 5 times"),
+                ),
+                "scoring",
+                _open_double_line,
+                scoring="The player who left a double open at round end gets the points for "
+                "each one, or their hand counted that many times.",
             ),
             HouseRule(
                 "going_out_bonus",
@@ -278,6 +392,10 @@ HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType(
                     ),
                     ("previous_winner", "The previous round's winner starts"),
                     ("left_of_setter", "The player left of whoever set the engine starts"),
+                    (
+                        "lowest_total",
+                        "The player with the lowest total so far starts the next round",
+                    ),
                 ),
                 "play",
                 _line(
@@ -286,6 +404,7 @@ HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType(
                         "rotate": "Who starts: rotates clockwise, one seat to the left each round",
                         "previous_winner": "Who starts: the previous round's winner",
                         "left_of_setter": "Who starts: the player left of whoever set the engine",
+                        "lowest_total": "Who starts: the player with the lowest total so far",
                     },
                     "start_rule",
                 ),
@@ -300,6 +419,11 @@ HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType(
                         "Break ties by most rounds gone out, then lowest worst round, "
                         "then lowest final round",
                     ),
+                    (
+                        "zero_rounds",
+                        "Break ties by most rounds with 0 points, then the lowest round "
+                        "that was not 0",
+                    ),
                 ),
                 "ties",
                 _line(
@@ -307,6 +431,8 @@ HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType(
                         "co_winners": "Ties: co-winners",
                         "chain": "Ties: broken by most rounds gone out, then lowest worst "
                         "round, then lowest final round",
+                        "zero_rounds": "Ties: broken by most rounds with 0 points, then the "
+                        "lowest round that was not 0",
                     },
                     "tie_break",
                 ),
@@ -394,8 +520,13 @@ def _is_int(value: object) -> bool:
 def _choice(name: str, value: object, allowed: Iterable[object]) -> None:
     allowed = tuple(allowed)
     numeric = any(_is_int(a) for a in allowed)
-    # 25.0 == 25 and False == 0: numeric rules take whole numbers only.
-    if (numeric and not _is_int(value)) or value not in allowed:
+    yes_no = any(isinstance(a, bool) for a in allowed)
+    # 25.0 == 25 and False == 0: numeric rules take whole numbers only, yes/no rules booleans.
+    if (
+        (numeric and not _is_int(value))
+        or (yes_no and not isinstance(value, bool))
+        or value not in allowed
+    ):
         listed = ", ".join(repr(a) for a in allowed)
         raise ValueError(f"{name} must be one of {listed}, got {value!r}")
 
@@ -453,7 +584,14 @@ class HouseRules:
     - ``first_engine``/``order``: the round schedule (see ``schedule.engine_schedule``).
     - ``deal_table``: "standard", "cardinal", "fundex", "gamerules" or a custom mapping
       players -> tiles (a dict or pairs; stored as a hashable ``CustomDeal``).
-    - ``start_rule``, ``tie_break``, ``late_joiner``: rules.md 2.2 and 2.4.
+    - ``start_rule``, ``tie_break``, ``late_joiner``: rules.md 2.2 and 2.4 ("lowest_total":
+      the lowest running total starts; "zero_rounds": ties broken by most 0 rounds, then the
+      lowest round that was not 0).
+    - ``double_blank_on_top``: with ``blank_half`` counting, the 0-0 also gets ``double_blank``.
+    - ``doubles_count``: "face", or "twice" (a double left in hand counts twice its pips).
+    - ``blocked_round``: "all_count", or "lowest_zero" (the lowest hand scores 0).
+    - ``open_double_penalty``: for a double left open at round end (``OPEN_DOUBLE_PENALTIES``).
+    - ``score_by``: "pips", or "arrivals" (1 point per round gone out, the highest total wins).
     """
 
     max_pip: int = 12
@@ -469,6 +607,11 @@ class HouseRules:
     start_rule: str = "rotate"
     tie_break: str = "co_winners"
     late_joiner: str = "none"
+    double_blank_on_top: bool = False
+    doubles_count: str = "face"
+    blocked_round: str = "all_count"
+    open_double_penalty: str = "none"
+    score_by: str = "pips"
 
     def __post_init__(self) -> None:
         check_max_pip(self.max_pip)
@@ -508,6 +651,19 @@ class HouseRules:
     def highest_engine(self) -> int:
         """The highest double used as an engine: ``first_engine`` or the set's highest double."""
         return self.max_pip if self.first_engine is None else self.first_engine
+
+    @property
+    def open_double_hint(self) -> str:
+        """What a double left open costs, in a few words for the round form."""
+        added, times = OPEN_DOUBLE_PENALTIES[self.open_double_penalty]
+        if added:
+            return f"{added} points each"
+        return f"the hand counts ×{times}" if times > 1 else "no penalty"
+
+    @property
+    def lower_is_better(self) -> bool:
+        """True when the lowest total wins (pips); False under arrivals scoring."""
+        return self.score_by != "arrivals"
 
     @property
     def deal_preset(self) -> str:

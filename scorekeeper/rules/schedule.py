@@ -274,9 +274,13 @@ def starter_for_round(
     previous_winner: int | None = None,
     engine_holder: int | None = None,
     engine_setter: int | None = None,
+    totals: Sequence[int] | None = None,
 ) -> int | None:
     """The seat index that starts round ``round_number`` (1-based), for display only (rules.md
     2.2). Seats are numbered clockwise, so "to the left" is the next index.
+
+    - "lowest_total" (house rule): round 1 is ``first_starter``; later the seat with the lowest
+      running total (``totals`` in seat order); None when several share it.
 
     - "engine_holder": whoever holds the engine places it and starts; None when not known yet.
     - "rotate": round 1 is ``first_starter`` (chosen freely); the starting seat moves one to the
@@ -299,6 +303,11 @@ def starter_for_round(
     rule = rules.start_rule
     if rule == "engine_holder":
         return engine_holder
+    if rule == "lowest_total":
+        if round_number == 1 or not totals:
+            return first_starter
+        lowest = _lowest_seats(totals)
+        return lowest[0] if len(lowest) == 1 else None
     if rule == "rotate":
         return (first_starter + round_number - 1) % count
     if rule == "previous_winner":
@@ -307,6 +316,11 @@ def starter_for_round(
     if engine_setter is not None:
         return (engine_setter + 1) % count
     return first_starter if round_number == 1 else None
+
+
+def _lowest_seats(totals: Sequence[int]) -> list[int]:
+    lowest = min(totals)
+    return [seat for seat, total in enumerate(totals) if total == lowest]
 
 
 def starter_text(
@@ -318,6 +332,7 @@ def starter_text(
     previous_winner: int | None = None,
     engine_holder: int | None = None,
     engine_setter: int | None = None,
+    totals: Sequence[int] | None = None,
 ) -> str:
     """Who starts, as a sentence that is true at the table: "Ann starts", "Whoever holds the
     9-9 places it and starts". Under "engine_holder" the engine is dealt with the other tiles
@@ -330,6 +345,7 @@ def starter_text(
         previous_winner=previous_winner,
         engine_holder=engine_holder,
         engine_setter=engine_setter,
+        totals=totals,
     )
     tile = f"the {engine}-{engine}" if engine is not None else "the engine"
     rule = rules.start_rule
@@ -338,6 +354,8 @@ def starter_text(
             return f"{players[seat]} holds {tile} and starts"
         if rule == "previous_winner" and round_number > 1:
             return f"{players[seat]} starts (won round {round_number - 1})"
+        if rule == "lowest_total" and round_number > 1 and totals:
+            return f"{players[seat]} starts (lowest total: {totals[seat]})"
         return f"{players[seat]} starts"
     if rule == "engine_holder":
         return (
@@ -346,6 +364,10 @@ def starter_text(
         )
     if rule == "previous_winner":
         return f"Round {round_number - 1} had more than one winner: one of them starts"
+    if rule == "lowest_total" and totals:
+        tied = [players[index] for index in _lowest_seats(totals)]
+        names = ", ".join(tied[:-1]) + " and " + tied[-1]
+        return f"{names} share the lowest total ({min(totals)}): one of them starts"
     return "The player left of whoever sets the engine in the hub starts"
 
 

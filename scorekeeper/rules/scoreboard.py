@@ -60,7 +60,13 @@ def _ranking(seats: int, rounds: Sequence[RoundResult], rules: HouseRules) -> li
     totals = {seat: sum(r.points[seat] for r in rounds) for seat in range(seats)}
     per_round = {seat: [r.points[seat] for r in rounds] for seat in range(seats)}
     went_out = {seat: sum(r.went_out == seat for r in rounds) for seat in range(seats)}
-    return rank_players(totals, rules, round_scores=per_round, went_out_counts=went_out)
+    return rank_players(
+        totals,
+        rules,
+        round_scores=per_round,
+        went_out_counts=went_out,
+        lower_is_better=rules.lower_is_better,
+    )
 
 
 def scoreboard(seats: int, rounds: Sequence[RoundResult], rules: HouseRules) -> Board:
@@ -68,19 +74,24 @@ def scoreboard(seats: int, rounds: Sequence[RoundResult], rules: HouseRules) -> 
 
     - Running totals add each round's scores.
     - A round is won by the player who went out; in a blocked round by the lowest score (all of
-      them when tied).
-    - Ranks: lowest total first, ties shared (or broken by the chain when the house rules say
-      so); movement compares with the ranks before the last round (0 after one round).
+      them when tied; nobody under arrivals scoring).
+    - Ranks: lowest total first (highest under arrivals scoring), ties shared (or broken by the
+      chain the house rules choose); movement compares with the ranks before the last round
+      (0 after one round).
     - Winners: the seats ranked first, once at least one round was played.
     """
     running = [
         tuple(row[seat] for seat in range(seats))
         for row in running_totals([dict(enumerate(r.points)) for r in rounds])
     ]
-    round_wins = [frozenset(round_winners(dict(enumerate(r.points)), r.went_out)) for r in rounds]
+    round_wins = [
+        frozenset(round_winners(dict(enumerate(r.points)), r.went_out, rules)) for r in rounds
+    ]
     now = _ranking(seats, rounds, rules)
     movement = rank_movement(_ranking(seats, rounds[:-1], rules), now) if len(rounds) > 1 else {}
-    leader = min((s.total for s in now), default=0)
+    lower = rules.lower_is_better
+    best_of, worst_of = (min, max) if lower else (max, min)
+    leader = best_of((s.total for s in now), default=0)
     by_seat = {standing.player: standing for standing in now}
     players = []
     for seat in range(seats):
@@ -92,12 +103,12 @@ def scoreboard(seats: int, rounds: Sequence[RoundResult], rules: HouseRules) -> 
                 total=int(standing.total),
                 rank=standing.rank,
                 tied=standing.tied,
-                gap=int(standing.total) - leader,
+                gap=abs(int(standing.total) - leader),
                 movement=movement.get(seat) or 0,
                 rounds_won=sum(seat in wins for wins in round_wins),
                 went_out=sum(r.went_out == seat for r in rounds),
-                best=min(mine) if mine else None,
-                worst=max(mine) if mine else None,
+                best=best_of(mine) if mine else None,
+                worst=worst_of(mine) if mine else None,
                 note=standing.note,
             )
         )

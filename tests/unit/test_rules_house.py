@@ -181,7 +181,7 @@ def test_describe(rules: HouseRules, line: str) -> None:
 
 
 def test_describe_mentions_every_rule_once() -> None:
-    assert len(HouseRules().describe()) == 10
+    assert len(HouseRules().describe()) == 12
     assert any(
         "highest double anyone holds" in line
         for line in HouseRules(order="highest_available").describe()
