@@ -31,9 +31,9 @@ from flask_migrate import upgrade  # noqa: E402
 from sqlalchemy import event, text  # noqa: E402
 
 from scorekeeper import create_app  # noqa: E402
+from scorekeeper.devices import device_hash  # noqa: E402
 from scorekeeper.extensions import db  # noqa: E402
 from scorekeeper.games import services  # noqa: E402
-from scorekeeper.games.access import device_hash  # noqa: E402
 from scorekeeper.rules import HouseRules  # noqa: E402
 from scorekeeper.rules.round_check import RoundInput, SeatInput  # noqa: E402
 

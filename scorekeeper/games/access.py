@@ -1,34 +1,18 @@
-"""Who may change a game: the device that created it, or a device that typed its edit code.
-
-A device is a random token kept in the (signed, long-lived) session cookie; the game stores only
-a hash of it. Unlocked games are remembered in the session too.
+"""Who may change a game: the device that created it, or a device that typed its edit code
+(see scorekeeper.devices). Unlocked games are remembered in the session.
 """
 
 from __future__ import annotations
 
-import hashlib
 import hmac
-import secrets
 
 from flask import session
 
+from scorekeeper.devices import is_this_device
+from scorekeeper.leagues.access import league_rights
 from scorekeeper.models import Game
 
 _UNLOCKED_KEEP = 200  # newest unlocked games a device remembers
-
-
-def device_token() -> str:
-    """This device's token, created on first use."""
-    token = session.get("device")
-    if not token:
-        token = secrets.token_urlsafe(24)
-        session["device"] = token
-        session.permanent = True
-    return token
-
-
-def device_hash(token: str | None = None) -> str:
-    return hashlib.sha256((token or device_token()).encode()).hexdigest()
 
 
 def _unlock_key(game: Game) -> str:
@@ -50,10 +34,8 @@ def can_edit(game: Game) -> bool:
       passphrase, so a new passphrase takes it away (the organiser keeps it as organiser).
     """
     if game.night_id is not None:
-        from scorekeeper.leagues.access import league_rights  # leagues build on games
-
         return league_rights(game.night.league) or _unlock_key(game) in session.get("unlocked", [])
-    if "device" in session and hmac.compare_digest(game.creator_device, device_hash()):
+    if is_this_device(game.creator_device):
         return True
     return game.public_id in session.get("unlocked", [])
 

@@ -22,7 +22,7 @@ from flask import (
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper import throttle
+from scorekeeper import devices, throttle
 from scorekeeper.boundary import is_write_request, read_only
 from scorekeeper.charts import line_chart
 from scorekeeper.extensions import limiter
@@ -75,14 +75,14 @@ def editor_required(view: View) -> View:
 @bp.get("/")
 def home() -> str:
     token = session.get("device")
-    games = services.my_games(access.device_hash(token)) if token else []
+    games = services.my_games(devices.device_hash(token)) if token else []
     return render_template("games/home.html", games=games)
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
 def new_game() -> str | BaseResponse:
     form = SetupForm()
-    device = access.device_hash()
+    device = devices.device_hash()
     recent = services.recent_names(device)
     if request.method == "POST":
         if _rearrange(form):
@@ -158,7 +158,7 @@ def _rearrange(form: SetupForm) -> bool:
 @bp.route("/g/<public_id>/again", methods=["POST"])
 @editor_required
 def play_again(game: Game) -> BaseResponse:
-    new = services.play_again(game, access.device_hash())
+    new = services.play_again(game, devices.device_hash())
     flash("New game with the same players. Good luck!", "success")
     return redirect(url_for("games.table", public_id=new.public_id))
 

@@ -16,13 +16,12 @@ Everyone else may read only the public page, when the organiser has turned it on
 
 from __future__ import annotations
 
-import hmac
 from typing import Any
 
 from flask import current_app, session
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
-from scorekeeper.games.access import device_hash
+from scorekeeper.devices import is_this_device
 from scorekeeper.models import League
 
 SESSION_KEY = "leagues"
@@ -32,7 +31,7 @@ JOIN_LINK_DAYS = 3
 
 
 def is_organiser(league: League) -> bool:
-    return "device" in session and hmac.compare_digest(league.organiser_device, device_hash())
+    return is_this_device(league.organiser_device)
 
 
 def league_rights(league: League) -> bool:

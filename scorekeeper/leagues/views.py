@@ -29,8 +29,8 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper import throttle
 from scorekeeper.charts import totals_over_time
+from scorekeeper.devices import device_hash
 from scorekeeper.extensions import limiter
-from scorekeeper.games.access import device_hash
 from scorekeeper.leagues import access, services, transfer
 from scorekeeper.leagues.forms import (
     GUEST_FIELDS,
