@@ -188,7 +188,6 @@ class SeatForm(Form):
         render_kw={"inputmode": "numeric"},
     )
 
-
     open_doubles = WholeNumberField(
         "Doubles left open",
         default=0,

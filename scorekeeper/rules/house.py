@@ -109,7 +109,8 @@ def _blanks_line(rules: HouseRules) -> str:
                 f"{2 * rules.blank_half + rules.double_blank} (the double-blank penalty "
                 "on top)"
             )
-        line = f"Blank halves count {rules.blank_half} each; double blank counts {2 * rules.blank_half}"
+        half = rules.blank_half
+        line = f"Blank halves count {half} each; double blank counts {2 * half}"
         if rules.double_blank:
             line += f" (the double-blank {rules.double_blank} is not added on top)"
         return line

@@ -80,9 +80,7 @@ class RoundEntry:
         if not _is_whole(self.markers) or self.markers < 0:
             raise ValueError(f"markers must be a whole number >= 0, got {self.markers!r}")
         if not _is_whole(self.open_doubles) or self.open_doubles < 0:
-            raise ValueError(
-                f"open_doubles must be a whole number >= 0, got {self.open_doubles!r}"
-            )
+            raise ValueError(f"open_doubles must be a whole number >= 0, got {self.open_doubles!r}")
 
     def hand_score(self, rules: HouseRules = _DEFAULT_RULES) -> int:
         """The pips this entry stands for: the tiles' score, else the typed total."""
