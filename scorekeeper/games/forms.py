@@ -23,7 +23,13 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from scorekeeper.models import Game
 from scorekeeper.rules import HouseRules
-from scorekeeper.rules.house import HOUSE_RULES, RULE_LABELS, RULE_OPTIONS, first_engine_options
+from scorekeeper.rules.house import (
+    HOUSE_RULES,
+    MAX_ROUNDS,
+    RULE_LABELS,
+    RULE_OPTIONS,
+    first_engine_options,
+)
 
 MAX_SEATS = 14
 FIRST_SEATS = 4
@@ -107,6 +113,12 @@ class SetupForm(HouseRuleFields, FlaskForm):  # type: ignore[valid-type,misc]
         default="",
         description="Start at a lower double for a shorter game.",
     )
+    length = rule_field("length")
+    rounds = WholeNumberField(
+        "Number of rounds (a set number of rounds)",
+        validators=[Optional(), NumberRange(1, MAX_ROUNDS, f"Type from 1 to {MAX_ROUNDS} rounds.")],
+        render_kw={"inputmode": "numeric"},
+    )
     deal_table = rule_field("deal_table", {"custom": "Our own number"})
     custom_deal = WholeNumberField(
         "Tiles each (our own number)",
@@ -151,12 +163,27 @@ class SetupForm(HouseRuleFields, FlaskForm):  # type: ignore[valid-type,misc]
             deal = {max(players, 2): self.custom_deal.data}
         chosen = {
             name: HOUSE_RULES[name].parse(self[name].data)
-            for name in ("copies", "order", *self.RULE_FIELDS, "start_rule")
+            for name in ("copies", "order", "length", *self.RULE_FIELDS, "start_rule")
         }
+        rounds = None
+        if chosen["length"] == "fixed":
+            if self.rounds.data is None:
+                raise ValueError("Type how many rounds the game has, or choose another length.")
+            rounds = self.rounds.data
+        first_engine = int(self.first_engine.data) if self.first_engine.data else None
+        doubles = (max_pip if first_engine is None else first_engine) + 1
+        if chosen["order"] == "highest_available" and (
+            chosen["length"] == "free" or (rounds or 0) > doubles
+        ):
+            raise ValueError(
+                "With “the highest double anyone holds” each double is the engine once: "
+                f"choose at most {doubles} rounds, or another engine order."
+            )
         return HouseRules(
             max_pip=max_pip,
-            first_engine=int(self.first_engine.data) if self.first_engine.data else None,
+            first_engine=first_engine,
             deal_table=deal,
+            rounds=rounds,
             **chosen,
         )
 

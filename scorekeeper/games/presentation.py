@@ -61,7 +61,7 @@ class Scoreboard:
     players: list[BoardPlayer]  # seat order
     standings: list[BoardPlayer]  # rank order
     rows: list[BoardRow]
-    rounds_total: int
+    rounds_total: int | None  # None: the table decides when the game ends
     finished: bool
     winners: list[str]
     tie_break: str
@@ -151,7 +151,12 @@ def game_as_text(game: Game, board: Scoreboard) -> str:
     """A short plain-text summary to paste into a group chat."""
     when = game.created_at.strftime("%d %b %Y")
     label = variant_of(game).label
-    lines = [f"{label}, {when}: {len(board.rows)} of {board.rounds_total} rounds"]
+    played = len(board.rows)
+    if board.rounds_total is None:
+        count = f"{played} round{'s' if played != 1 else ''}"
+    else:
+        count = f"{played} of {board.rounds_total} rounds"
+    lines = [f"{label}, {when}: {count}"]
     if board.winners:
         verb = "wins" if len(board.winners) == 1 else "share the win"
         lines.append(f"{' and '.join(board.winners)} {verb}!")

@@ -32,7 +32,7 @@ from scorekeeper.rules.scoring import round_winners
 @dataclass(frozen=True)
 class TableState:
     round_number: int
-    rounds_total: int
+    rounds_total: int | None  # None: the table decides when the game ends
     engine: int | None
     next_engine: int | None
     engines_available: list[int]
@@ -57,7 +57,8 @@ def engine_for(game: Game, number: int) -> int | None:
                 return recorded.engine
         return None
     variant = variant_of(game)
-    if 1 <= number <= variant.round_count(rules):
+    total = variant.round_count(rules)
+    if number >= 1 and (total is None or number <= total):
         return variant.engine_for_round(number, rules)
     return None
 
@@ -88,12 +89,15 @@ def table_state(game: Game) -> TableState:
     variant = variant_of(game)
     total = variant.round_count(rules)
     number = len(game.rounds) + 1
-    finished = game.status == "finished" or number > total
+    more = total is None or number <= total  # a round is left to play
+    finished = game.status == "finished" or not more
     seats = game.seats
     names = [seat.player.name for seat in seats]
     available = remaining_engines(rules, _used_engines(game))
-    engine = variant.engine_for_round(number, rules) if number <= total else None
-    next_engine = variant.engine_for_round(number + 1, rules) if number < total else None
+    engine = variant.engine_for_round(number, rules) if more else None
+    next_engine = (
+        variant.engine_for_round(number + 1, rules) if total is None or number < total else None
+    )
     previous_winner = _round_winner_seat(game.rounds[-1], seats, rules) if game.rounds else None
     totals = _seat_totals(game) if rules.start_rule == "lowest_total" else None
     starter = (
@@ -111,7 +115,7 @@ def table_state(game: Game) -> TableState:
     )
     plan = variant.deal_plan(len(seats), rules)
     return TableState(
-        round_number=min(number, total),
+        round_number=number if total is None else min(number, total),
         rounds_total=total,
         engine=engine,
         next_engine=next_engine,
@@ -244,7 +248,8 @@ def record_round(game: Game, entry: RoundInput, form_token: str, number: int) ->
         raise
     db.session.expire(recorded, ["scores"])  # written above; read again when asked for
     touch(game)
-    if len(game.rounds) >= variant_of(game).round_count(game_rules(game)):
+    total = variant_of(game).round_count(game_rules(game))
+    if total is not None and len(game.rounds) >= total:
         finish_game(game)
     return RecordOutcome(check=check, saved=recorded)
 
@@ -261,7 +266,8 @@ def finish_game(game: Game) -> None:
 
 def reopen_game(game: Game) -> None:
     """Undo an early end: the game takes rounds again."""
-    if len(game.rounds) >= variant_of(game).round_count(game_rules(game)):
+    total = variant_of(game).round_count(game_rules(game))
+    if total is not None and len(game.rounds) >= total:
         raise GameError("Every round has been played; correct a round instead.")
     game.status = "playing"
     game.finished_at = None

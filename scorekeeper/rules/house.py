@@ -85,19 +85,49 @@ def _set_line(rules: HouseRules) -> str:
     return f"Set: two {set_name(rules.max_pip)} sets mixed (every tile twice)"
 
 
+def _rounds(count: int) -> str:
+    return f"{count} round" if count == 1 else f"{count} rounds"
+
+
 def _engines_line(rules: HouseRules) -> str:
     top = rules.highest_engine
-    rounds = top + 1
-    word = "round" if rounds == 1 else "rounds"
+    cycle = rules.engine_cycle
     short = " (shortened game)" if top < rules.max_pip else ""
-    if rules.order == "descending":
-        return f"Engines: {top}-{top} down to 0-0, {rounds} {word}{short}"
-    if rules.order == "ascending":
-        return f"Engines: 0-0 up to {top}-{top}, {rounds} {word}{short}"
-    return (
-        "Engines: each round the highest double anyone holds that has not been an "
-        f"engine yet, {rounds} {word}{short}"
-    )
+    if rules.order == "highest_available":
+        count = rules.rounds if rules.length == "fixed" and rules.rounds else len(cycle)
+        stops = " (stops early)" if count < len(cycle) else short
+        return (
+            "Engines: each round the highest double anyone holds that has not been an "
+            f"engine yet, {_rounds(count)}{stops}"
+        )
+    words = {
+        "descending": f"{top}-{top} down to 0-0",
+        "ascending": f"0-0 up to {top}-{top}",
+        "up_and_back": f"0-0 up to {top}-{top}, then back down to 0-0",
+    }[rules.order]
+    if rules.length == "free":
+        return (
+            f"Engines: {words}, then again from the {cycle[0]}-{cycle[0]}; as many rounds as "
+            "the table plays (end the game from the table)"
+        )
+    if rules.length == "fixed" and rules.rounds is not None:
+        count = rules.rounds
+        if count > len(cycle):
+            return f"Engines: {words}, then again from the {cycle[0]}-{cycle[0]}; {_rounds(count)}"
+        if count < len(cycle):
+            last = cycle[count - 1]
+            if rules.order == "up_and_back":
+                return f"Engines: {words}, stopping after the {last}-{last}; {_rounds(count)}"
+            way = "down" if rules.order == "descending" else "up"
+            first = cycle[0]
+            return (
+                f"Engines: {first}-{first} {way} to {last}-{last}, {_rounds(count)} (stops early)"
+            )
+    return f"Engines: {words}, {_rounds(len(cycle))}{short}"
+
+
+#: Most rounds a fixed-length game may have.
+MAX_ROUNDS = 200
 
 
 def _blanks_line(rules: HouseRules) -> str:
@@ -204,9 +234,37 @@ HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType(
                         "Each round the highest double anyone holds that has not been an "
                         "engine yet",
                     ),
+                    (
+                        "up_and_back",
+                        "0-0 up to the highest double, then back down to 0-0 (double-12: 26 "
+                        "rounds, the 12-12 played twice)",
+                    ),
                 ),
                 "schedule",
                 _engines_line,
+            ),
+            HouseRule(
+                "length",
+                "How many rounds",
+                (
+                    ("doubles", "One round for each engine of the schedule"),
+                    (
+                        "fixed",
+                        "A set number of rounds: the game stops early, or starts the schedule "
+                        "again when there are more rounds than doubles",
+                    ),
+                    ("free", "As many rounds as the table wants: end the game from the table"),
+                ),
+                "schedule",
+                lambda rules: None,  # in the engines' line
+            ),
+            HouseRule(
+                "rounds",
+                "Number of rounds",
+                ((None, "One round for each engine"),),
+                "schedule",
+                lambda rules: None,  # in the engines' line
+                fixed=False,
             ),
             HouseRule(
                 "score_by",
@@ -588,6 +646,9 @@ class HouseRules:
     - ``start_rule``, ``tie_break``, ``late_joiner``: rules.md 2.2 and 2.4 ("lowest_total":
       the lowest running total starts; "zero_rounds": ties broken by most 0 rounds, then the
       lowest round that was not 0).
+    - ``length``/``rounds``: "doubles" (one round per engine of the schedule), "fixed" (exactly
+      ``rounds`` rounds: stops early, or cycles through the schedule again) or "free" (the
+      table ends the game; the engines cycle).
     - ``double_blank_on_top``: with ``blank_half`` counting, the 0-0 also gets ``double_blank``.
     - ``doubles_count``: "face", or "twice" (a double left in hand counts twice its pips).
     - ``blocked_round``: "all_count", or "lowest_zero" (the lowest hand scores 0).
@@ -609,6 +670,8 @@ class HouseRules:
     tie_break: str = "co_winners"
     late_joiner: str = "none"
     double_blank_on_top: bool = False
+    length: str = "doubles"
+    rounds: int | None = None
     doubles_count: str = "face"
     blocked_round: str = "all_count"
     open_double_penalty: str = "none"
@@ -626,6 +689,22 @@ class HouseRules:
                 f"first_engine must be None or a double of the set (0 to {self.max_pip}), "
                 f"got {self.first_engine!r}"
             )
+
+        if self.length == "fixed":
+            if not _is_int(self.rounds) or not 1 <= self.rounds <= MAX_ROUNDS:  # type: ignore[operator]
+                raise ValueError(
+                    f"rounds: a game of a set number of rounds needs 1 to {MAX_ROUNDS} rounds, "
+                    f"got {self.rounds!r}"
+                )
+        elif self.rounds is not None:
+            raise ValueError("rounds: only a game of a set number of rounds has a number of rounds")
+        if self.order == "highest_available":
+            doubles = self.highest_engine + 1
+            if self.length == "free" or (self.length == "fixed" and self.rounds > doubles):  # type: ignore[operator]
+                raise ValueError(
+                    "rounds: under “highest available” each double is the engine once: "
+                    f"choose at most {doubles} rounds"
+                )
 
         deal = _normalise_deal(self.deal_table)
         if isinstance(deal, str):
@@ -652,6 +731,19 @@ class HouseRules:
     def highest_engine(self) -> int:
         """The highest double used as an engine: ``first_engine`` or the set's highest double."""
         return self.max_pip if self.first_engine is None else self.first_engine
+
+    @property
+    def engine_cycle(self) -> list[int]:
+        """One pass of the schedule's engines (rules.md 2.1): the highest double down to 0-0
+        ("descending", and the candidates under "highest_available"), 0-0 up ("ascending"),
+        or up and back down again ("up_and_back")."""
+        top = self.highest_engine
+        up = list(range(0, top + 1))
+        if self.order == "ascending":
+            return up
+        if self.order == "up_and_back":
+            return up + up[::-1]
+        return up[::-1]
 
     @property
     def open_double_hint(self) -> str:

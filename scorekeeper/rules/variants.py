@@ -9,7 +9,8 @@ What a variant provides (docs/architecture.md says the same for a new contributo
 - ``name`` (stored with each game) and ``label`` (shown to people), a one-line ``description``;
 - ``lower_is_better``: whether the lowest total wins (Mexican Train) or the highest (points
   games);
-- ``round_count(rules)``: how many rounds a full game has;
+- ``round_count(rules)``: how many rounds a full game has (None: the table decides when the
+  game ends);
 - ``engine_for_round(number, rules)``: the double that starts round ``number`` (None when the
   table chooses it each round);
 - ``deal_plan(players, rules)``: tiles to deal and the boneyard left;
@@ -43,7 +44,7 @@ class GameVariant:
     label: str
     description: str
     lower_is_better: bool
-    round_count: Callable[[HouseRules], int]
+    round_count: Callable[[HouseRules], int | None]
     engine_for_round: Callable[[int, HouseRules], int | None]
     deal_plan: Callable[[int, HouseRules], DealPlan]
     starter_text: Callable[..., str]
