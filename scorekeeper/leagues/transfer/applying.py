@@ -1,0 +1,150 @@
+"""Writing a confirmed import (once: a second confirm of the same upload writes nothing), and
+the uploads kept on disk while they wait for confirmation."""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+import time
+from pathlib import Path
+
+from flask import current_app
+from sqlalchemy import select
+
+from scorekeeper.extensions import db
+from scorekeeper.leagues import bulk, services
+from scorekeeper.leagues.transfer.plan import ImportPlan
+from scorekeeper.locks import lock_row
+from scorekeeper.models import (
+    League,
+    LeagueImport,
+    Player,
+    Season,
+)
+from scorekeeper.rules import engine_schedule
+
+PENDING_HOURS = 24
+
+
+def start_confirmed_import(league: League, token: str) -> bool:
+    """Take the league's row lock and say whether the preview ``token`` may still be written
+    (False: it was confirmed already, from this phone or another). Call before reading the
+    file; ``apply_import`` then records the token, so a file is written once per preview."""
+    lock_row(League, league.id)
+    return (
+        db.session.scalars(select(LeagueImport.id).where(LeagueImport.token == token)).first()
+        is None
+    )
+
+
+def apply_import(
+    league: League, plan: ImportPlan, device: str, token: str, filename: str
+) -> bulk.Written:
+    """Write a checked plan: new players, nights, games, rounds and scores (bulk inserts), and
+    record the preview token so the same confirmation can never write twice."""
+    assert not plan.problems and plan.fatal is None
+    ids = dict(plan.player_ids)
+    for name in plan.new_players:
+        player = Player(name=name, league_id=league.id, is_guest=name.casefold() in plan.guests)
+        db.session.add(player)
+        db.session.flush()
+        ids[name.casefold()] = player.id
+    for name in plan.roster_only:
+        db.session.add(Player(name=name, league_id=league.id, is_guest=False))
+    for name, starts_on, ends_on in plan.seasons:
+        db.session.add(Season(league_id=league.id, name=name, starts_on=starts_on, ends_on=ends_on))
+    rules = services.league_rules(league)
+    schedule = engine_schedule(rules)
+    specs = []
+    for night in plan.nights:
+        spec = bulk.NightSpec(
+            played_on=night.played_on, place=night.place, night_id=night.existing_id
+        )
+        for game in night.games:
+            players = game.players
+            rounds = []
+            for number in sorted(game.rounds):
+                scores = game.rounds[number]
+                out = [i for i, p in enumerate(players) if scores[p].went_out]
+                if not any(s.went_out is not None for s in scores.values()):
+                    zeros = [i for i, p in enumerate(players) if scores[p].points == 0]
+                    out = zeros if len(zeros) == 1 else []
+                engine = next(iter(scores.values())).engine
+                rounds.append(
+                    bulk.RoundSpec(
+                        engine=engine if engine is not None else schedule[number - 1],
+                        went_out=out[0] if out else None,
+                        on_double=bool(out) and scores[players[out[0]]].on_double,
+                        scores=[
+                            bulk.ScoreSpec(
+                                points=scores[p].points,
+                                hand=scores[p].hand,
+                                tiles=scores[p].tiles,
+                                markers=scores[p].markers,
+                            )
+                            for p in players
+                        ],
+                    )
+                )
+            spec.games.append(
+                bulk.GameSpec(
+                    table_name=game.table,
+                    players=[ids[p.casefold()] for p in players],
+                    rounds=rounds,
+                    rules=rules.to_dict(),
+                    status="finished" if game.finished else "playing",
+                )
+            )
+        specs.append(spec)
+    written = bulk.write_nights(league.id, specs, device)
+    db.session.add(
+        LeagueImport(league_id=league.id, token=token, filename=filename[:200], games=written.games)
+    )
+    db.session.flush()
+    return written
+
+
+# --------------------------------------------------------------------------------------------
+# The file between the preview and the confirmation
+
+
+def _pending_dir() -> Path:
+    folder = Path(current_app.instance_path) / "imports"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def save_pending(league: League, content: bytes, filename: str) -> str:
+    """Keep an uploaded file until the organiser confirms the preview (a day at most)."""
+    folder = _pending_dir()
+    cutoff = time.time() - PENDING_HOURS * 3600
+    for old in folder.iterdir():
+        if old.stat().st_mtime < cutoff:
+            old.unlink(missing_ok=True)
+    token = secrets.token_urlsafe(16)
+    (folder / f"{league.code}-{token}.data").write_bytes(content)
+    (folder / f"{league.code}-{token}.json").write_text(json.dumps({"filename": filename}))
+    return token
+
+
+def _pending_paths(league: League, token: str) -> tuple[Path, Path] | None:
+    if not re.fullmatch(r"[A-Za-z0-9_\-]{10,40}", token or ""):
+        return None
+    folder = _pending_dir()
+    return folder / f"{league.code}-{token}.data", folder / f"{league.code}-{token}.json"
+
+
+def load_pending(league: League, token: str) -> tuple[str, bytes] | None:
+    paths = _pending_paths(league, token)
+    if paths is None or not paths[0].exists() or not paths[1].exists():
+        return None
+    meta = json.loads(paths[1].read_text())
+    return str(meta.get("filename", "upload.csv")), paths[0].read_bytes()
+
+
+def drop_pending(league: League, token: str) -> None:
+    paths = _pending_paths(league, token)
+    if paths is not None:
+        for path in paths:
+            path.unlink(missing_ok=True)

@@ -1,0 +1,417 @@
+"""Rows of an uploaded file into an import plan: every bad row is named with its line number
+(the header is line 1) and the reason."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import zipfile
+from collections import defaultdict
+from datetime import date
+
+from sqlalchemy import select
+
+from scorekeeper.extensions import db
+from scorekeeper.leagues import services
+from scorekeeper.leagues.transfer.plan import (
+    ImportPlan,
+    PlannedGame,
+    PlannedNight,
+    PlannedScore,
+    Problem,
+)
+from scorekeeper.leagues.transfer.reading import (
+    MAX_IMPORT_BYTES,
+    NO,
+    REQUIRED,
+    SCORE_COLUMNS,
+    TOO_MANY_LINES,
+    YES,
+    ArchiveRefused,
+    TooManyLines,
+    _archive_sizes,
+    _column,
+    _decode,
+    _member,
+    _reader,
+    _whole,
+    parse_date,
+)
+from scorekeeper.models import (
+    Game,
+    League,
+    Night,
+    Player,
+)
+from scorekeeper.rules import HandError, deal_plan, engine_schedule, format_hand, parse_hand
+
+
+def read_upload(league: League, filename: str, content: bytes, month_first: bool) -> ImportPlan:
+    """Check an uploaded file (.csv, or the .zip this app exports) without writing anything."""
+    if len(content) > MAX_IMPORT_BYTES:
+        return ImportPlan(fatal=f"The file is too big: at most {MAX_IMPORT_BYTES // 2**20} MB.")
+    if not content.strip():
+        return ImportPlan(fatal="The file is empty.")
+    roster: list[tuple[str, str]] = []
+    seasons: list[tuple[str, date, date]] = []
+    if filename.lower().endswith(".zip") or content[:4] == b"PK\x03\x04":
+        try:
+            with zipfile.ZipFile(io.BytesIO(content)) as archive:
+                _archive_sizes(archive)
+                names = set(archive.namelist())
+                if "scores.csv" not in names:
+                    return ImportPlan(fatal="This .zip has no scores.csv: is it a league export?")
+                scores_text = _member(archive, "scores.csv")
+                if "players.csv" in names:
+                    roster = _roster_rows(_member(archive, "players.csv"))
+                if "seasons.csv" in names:
+                    seasons = _season_rows(_member(archive, "seasons.csv"))
+        except ArchiveRefused as refused:
+            return ImportPlan(fatal=str(refused))
+        except TooManyLines:
+            return ImportPlan(fatal=TOO_MANY_LINES)
+        except (zipfile.BadZipFile, zipfile.LargeZipFile, KeyError, RuntimeError, EOFError):
+            return ImportPlan(fatal="This .zip file cannot be read.")
+        except (NotImplementedError, ValueError, OSError):  # unknown compression, bad header
+            return ImportPlan(fatal="This .zip file cannot be read.")
+    else:
+        if b"\x00" in content[:4096]:
+            return ImportPlan(fatal="This is not a CSV file. Save the sheet as CSV and try again.")
+        scores_text = _decode(content)
+    plan = check_scores(league, scores_text, month_first)
+    if plan.fatal is None:
+        known = {name.casefold() for name in plan.known_players + plan.new_players}
+        existing = {
+            p.name.casefold() for p in services.league_players(league) if p.merged_into_id is None
+        }
+        plan.roster_only = [
+            name
+            for name, status in roster
+            if status == "roster" and name.casefold() not in known | existing
+        ]
+        have = {s.name.casefold() for s in league.seasons}
+        plan.seasons = [s for s in seasons if s[0].casefold() not in have]
+    return plan
+
+
+def _roster_rows(text: str) -> list[tuple[str, str]]:
+    rows = list(_reader(text))
+    if not rows:
+        return []
+    header = [_column(h) for h in rows[0]]
+    if "name" not in header and "player" not in header:
+        return []
+    at = header.index("player") if "player" in header else header.index("name")
+    status_at = header.index("status") if "status" in header else None
+    found = []
+    for row in rows[1:]:
+        if len(row) > at and row[at].strip():
+            status = "roster"
+            if status_at is not None and len(row) > status_at:
+                status = row[status_at].strip().lower()
+            found.append((services.clean_text(row[at], services.MAX_PLAYER_NAME), status))
+    return found
+
+
+def _season_rows(text: str) -> list[tuple[str, date, date]]:
+    rows = list(_reader(text))
+    found = []
+    for row in rows[1:]:
+        if len(row) >= 3:
+            try:
+                start, end = date.fromisoformat(row[1].strip()), date.fromisoformat(row[2].strip())
+            except ValueError:
+                continue
+            if row[0].strip() and end >= start:
+                found.append((row[0].strip()[:60], start, end))
+    return found
+
+
+def check_scores(league: League, text: str, month_first: bool = False) -> ImportPlan:
+    """Read and check every row of a scores CSV; see the module docstring for the format."""
+    try:
+        return _check_scores(league, text, month_first)
+    except TooManyLines:
+        return ImportPlan(fatal=TOO_MANY_LINES)
+
+
+def _check_scores(league: League, text: str, month_first: bool) -> ImportPlan:
+    plan = ImportPlan()
+    rows = _reader(text)
+    try:
+        header_row = next(rows)
+    except (StopIteration, csv.Error):
+        return ImportPlan(fatal="The file has no header row.")
+    header = [_column(name) for name in header_row]
+    missing = [name for name in REQUIRED if name not in header]
+    if missing:
+        return ImportPlan(
+            fatal="The first row must name the columns. Missing: "
+            + ", ".join(missing)
+            + f". Found: {', '.join(h for h in header_row if h.strip())[:200] or 'nothing'}."
+        )
+    at = {name: header.index(name) for name in SCORE_COLUMNS if name in header}
+    rules = services.league_rules(league)
+    schedule = engine_schedule(rules)
+    has_went_out = "went_out" in at
+
+    # Names lead to the live entry first; an old name of a merged entry leads to its survivor.
+    everyone = sorted(services.league_players(league), key=lambda p: p.merged_into_id is not None)
+    by_name: dict[str, Player] = {}
+    for player in everyone:
+        by_name.setdefault(player.name.casefold(), player)
+
+    nights: dict[tuple[date, str], PlannedNight] = {}
+    games: dict[tuple[date, str, str, int], PlannedGame] = {}
+    guests_marked: set[str] = set()
+    problems = plan.problems
+
+    def cell(row: list[str], name: str) -> str:
+        index = at.get(name)
+        return row[index].strip() if index is not None and index < len(row) else ""
+
+    line = 1
+    try:
+        for row in rows:
+            line = rows.line_num  # type: ignore[attr-defined]
+            if not any(value.strip() for value in row):
+                continue
+            plan.rows += 1
+            reasons: list[str] = []
+            night_text = cell(row, "night")
+            played_on = None
+            try:
+                played_on = parse_date(night_text, month_first)
+                if not date(2000, 1, 1) <= played_on <= date(2100, 12, 31):
+                    reasons.append(f"the night {night_text} is not between 2000 and 2100")
+                    played_on = None
+            except ValueError:
+                reasons.append(
+                    f"“{night_text[:30]}” is not a date (use 2024-01-04)"
+                    if night_text
+                    else "the night's date is missing"
+                )
+            table = services.clean_text(cell(row, "table"), services.MAX_TABLE_NAME)
+            if not table:
+                reasons.append("the table is missing")
+            name = services.clean_text(cell(row, "player"), services.MAX_PLAYER_NAME)
+            if not name:
+                reasons.append("the player's name is missing")
+            number = _whole(cell(row, "round"))
+            if number is None or not 1 <= number <= 100:
+                reasons.append(
+                    f"the round “{cell(row, 'round')[:20]}” is not a number from 1 to 100"
+                )
+            points = _whole(cell(row, "score"))
+            if points is None:
+                score_text = cell(row, "score")
+                reasons.append(
+                    f"the score “{score_text[:20]}” is not a whole number"
+                    if score_text
+                    else "the score is missing"
+                )
+            elif not -100 <= points <= 5000:
+                reasons.append(f"the score {points} is not possible")
+            game_text = cell(row, "game") or "1"
+            game_number = _whole(game_text)
+            if game_number is None or not 1 <= game_number <= 50:
+                reasons.append(f"the game “{game_text[:20]}” is not a number like 1 or 2")
+            flags: dict[str, bool] = {}
+            for flag in ("guest", "went_out", "on_double", "finished"):
+                value = cell(row, flag).lower()
+                if value in YES:
+                    flags[flag] = True
+                elif value in NO:
+                    # An empty "finished" cell means finished; other empty flags mean no.
+                    flags[flag] = flag == "finished" and not value
+                else:
+                    reasons.append(f"{flag.replace('_', ' ')} “{value[:10]}” should be yes or no")
+            hand = None
+            if cell(row, "hand"):
+                hand = _whole(cell(row, "hand"))
+                if hand is None or hand < 0:
+                    reasons.append(
+                        f"the hand “{cell(row, 'hand')[:20]}” is not a whole number of 0 or more"
+                    )
+            markers = 0
+            if cell(row, "markers"):
+                markers_value = _whole(cell(row, "markers"))
+                if markers_value is None or not 0 <= markers_value <= 20:
+                    reasons.append("markers should be a number from 0 to 20")
+                else:
+                    markers = markers_value
+            tiles = None
+            if cell(row, "tiles"):
+                try:
+                    tiles = format_hand(parse_hand(cell(row, "tiles"), max_pip=rules.max_pip))
+                except HandError as error:
+                    reasons.append(f"tiles: {error}")
+            engine = None
+            engine_text = cell(row, "engine")
+            if engine_text:
+                match = re.fullmatch(r"(\d{1,2})(?:\s*[-|/:]\s*(\d{1,2}))?", engine_text)
+                if not match or (match.group(2) and match.group(1) != match.group(2)):
+                    reasons.append(f"the engine “{engine_text[:10]}” is not a double like 12-12")
+                else:
+                    engine = int(match.group(1))
+                    if engine > rules.max_pip:
+                        reasons.append(f"the engine {engine}-{engine} is not in this league's set")
+            elif number is not None and number > len(schedule):
+                reasons.append(
+                    f"round {number}, but this league's games have {len(schedule)} rounds"
+                )
+            if reasons:
+                problems.append(Problem(line, _sentence(reasons)))
+                continue
+            assert played_on is not None and number is not None and points is not None
+            assert game_number is not None
+            place = services.clean_text(cell(row, "place"), services.MAX_PLACE)
+            night = nights.setdefault(
+                (played_on, place.casefold()), PlannedNight(played_on=played_on, place=place)
+            )
+            key = (played_on, place.casefold(), table.casefold(), game_number)
+            game = games.get(key)
+            if game is None:
+                game = PlannedGame(table=table, number=game_number, first_line=line)
+                games[key] = game
+                night.games.append(game)
+            if "finished" in at:
+                game.finished = game.finished and flags.get("finished", True)
+            folded = name.casefold()
+            if folded not in {p.casefold() for p in game.players}:
+                game.players.append(name)
+            scores = game.rounds.setdefault(number, {})
+            real = next((p for p in game.players if p.casefold() == folded), name)
+            if real in scores:
+                problems.append(
+                    Problem(
+                        line,
+                        f"{name} already has a score for round {number} at {table} on "
+                        f"{services.day_text(played_on)} (line {scores[real].line}).",
+                    )
+                )
+                continue
+            if flags.get("guest"):
+                guests_marked.add(folded)
+            scores[real] = PlannedScore(
+                line=line,
+                points=points,
+                hand=hand,
+                tiles=tiles,
+                markers=markers,
+                went_out=flags.get("went_out") if has_went_out else None,
+                on_double=flags.get("on_double", False),
+                engine=engine,
+            )
+    except csv.Error as error:
+        problems.append(Problem(line, f"this line cannot be read as CSV ({error})."))
+
+    if plan.rows == 0 and not problems:
+        return ImportPlan(fatal="The file has a header row but no scores.")
+
+    # Whole games: every player in every round, rounds 1..n, at most one player out a round.
+    existing_nights = {
+        (night.played_on, night.place.casefold()): night
+        for night in db.session.scalars(select(Night).where(Night.league_id == league.id))
+    }
+    existing_tables: dict[int, set[str]] = defaultdict(set)
+    for night_id, table_name in db.session.execute(
+        select(Game.night_id, Game.table_name)
+        .join(Night, Night.id == Game.night_id)
+        .where(Night.league_id == league.id)
+    ):
+        existing_tables[night_id].add((table_name or "").casefold())
+
+    for night in nights.values():
+        found = existing_nights.get((night.played_on, night.place.casefold()))
+        night.existing_id = found.id if found is not None else None
+        for game in night.games:
+            where = f"{game.table} on {services.day_text(night.played_on)}"
+            if found is not None and game.table.casefold() in existing_tables[found.id]:
+                problems.append(
+                    Problem(
+                        game.first_line,
+                        f"{where} is already in this league (was this file imported before?).",
+                    )
+                )
+            numbers = sorted(game.rounds)
+            if numbers != list(range(1, len(numbers) + 1)):
+                gap = next(n for n in range(1, len(numbers) + 2) if n not in game.rounds)
+                problems.append(Problem(game.first_line, f"{where}: round {gap} is missing."))
+            if len(game.players) < 2:
+                problems.append(Problem(game.first_line, f"{where} has only one player."))
+            else:
+                try:
+                    deal_plan(len(game.players), rules)
+                except ValueError:
+                    problems.append(
+                        Problem(
+                            game.first_line,
+                            f"{where} has {len(game.players)} players, too many for this "
+                            "league's set.",
+                        )
+                    )
+            resolved: dict[int, str] = {}
+            for player_name in game.players:
+                match = by_name.get(player_name.casefold())
+                if match is not None and match.merged_into_id is not None:
+                    match = services.surviving(match)
+                if match is not None and match.id in resolved:
+                    problems.append(
+                        Problem(
+                            game.first_line,
+                            f"{where}: {resolved[match.id]} and {player_name} are the same "
+                            "player in this league (merged).",
+                        )
+                    )
+                if match is not None:
+                    resolved[match.id] = player_name
+            for number in numbers:
+                scores = game.rounds[number]
+                first = min(score.line for score in scores.values())
+                absent = [p for p in game.players if p not in scores]
+                if absent:
+                    problems.append(
+                        Problem(
+                            first,
+                            f"round {number} at {where} has no score for {', '.join(absent)}.",
+                        )
+                    )
+                out = [p for p, s in scores.items() if s.went_out]
+                if len(out) > 1:
+                    problems.append(
+                        Problem(
+                            first,
+                            f"round {number} at {where}: {' and '.join(out)} cannot both go out.",
+                        )
+                    )
+                engines = {s.engine for s in scores.values()}
+                if len(engines) > 1:
+                    problems.append(
+                        Problem(first, f"round {number} at {where} has different engines.")
+                    )
+
+    problems.sort(key=lambda problem: problem.line)
+    plan.nights = sorted(nights.values(), key=lambda night: (night.played_on, night.place))
+    names_seen: dict[str, str] = {}
+    for night in plan.nights:
+        for game in night.games:
+            for player_name in game.players:
+                names_seen.setdefault(player_name.casefold(), player_name)
+    for folded, player_name in names_seen.items():
+        match = by_name.get(folded)
+        if match is not None:
+            survivor = services.surviving(match)
+            plan.known_players.append(survivor.name)
+            plan.player_ids[folded] = survivor.id
+        else:
+            plan.new_players.append(player_name)
+            if folded in guests_marked:
+                plan.guests.add(folded)
+    return plan
+
+
+def _sentence(reasons: list[str]) -> str:
+    text = "; ".join(reasons)
+    return text[0].upper() + text[1:] + "."

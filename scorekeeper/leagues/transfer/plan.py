@@ -1,0 +1,70 @@
+"""What an import would write, and what is wrong with the file: nothing is written until the
+whole file is valid."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+
+# --------------------------------------------------------------------------------------------
+# Import: read and check everything, then write
+
+
+@dataclass(frozen=True)
+class Problem:
+    line: int
+    message: str
+
+
+@dataclass
+class PlannedScore:
+    line: int
+    points: int
+    hand: int | None
+    tiles: str | None
+    markers: int
+    went_out: bool | None  # None: the file has no went_out column
+    on_double: bool
+    engine: int | None
+
+
+@dataclass
+class PlannedGame:
+    table: str
+    number: int
+    first_line: int
+    finished: bool = True
+    players: list[str] = field(default_factory=list)  # seat order: first appearance
+    rounds: dict[int, dict[str, PlannedScore]] = field(default_factory=dict)
+
+
+@dataclass
+class PlannedNight:
+    played_on: date
+    place: str
+    games: list[PlannedGame] = field(default_factory=list)
+    existing_id: int | None = None
+
+
+@dataclass
+class ImportPlan:
+    """A checked file: ``problems`` (line numbers and reasons) or what would be written."""
+
+    fatal: str | None = None
+    problems: list[Problem] = field(default_factory=list)
+    nights: list[PlannedNight] = field(default_factory=list)
+    new_players: list[str] = field(default_factory=list)
+    known_players: list[str] = field(default_factory=list)
+    roster_only: list[str] = field(default_factory=list)  # roster players without games
+    seasons: list[tuple[str, date, date]] = field(default_factory=list)
+    guests: set[str] = field(default_factory=set)
+    rows: int = 0
+    player_ids: dict[str, int] = field(default_factory=dict)  # folded name -> existing player
+
+    @property
+    def games(self) -> int:
+        return sum(len(night.games) for night in self.nights)
+
+    @property
+    def rounds(self) -> int:
+        return sum(len(game.rounds) for night in self.nights for game in night.games)

@@ -1,0 +1,206 @@
+"""What every league view uses: the blueprint, loading a league, the rights decorators, the
+helpers templates get, and the page helpers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, NoReturn
+
+from flask import (
+    Blueprint,
+    abort,
+    g,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from werkzeug.wrappers import Response as BaseResponse
+
+from scorekeeper import throttle
+from scorekeeper.extensions import limiter
+from scorekeeper.leagues import access, services
+from scorekeeper.models import League
+from scorekeeper.rules.standings import METHOD_NAMES, ordinal, shown
+
+bp = Blueprint("leagues", __name__)
+
+View = Callable[..., Any]
+# One budget for every way of guessing a passphrase (or a link standing for one), per league
+# and address; only refused attempts count.
+passphrase_attempts = limiter.shared_limit(
+    throttle.PASSPHRASE_LIMIT,
+    scope="passphrase",
+    key_func=throttle.league_and_client,
+    methods=["POST"],
+    deduct_when=throttle.refused,
+)
+# Typing league codes on the join form: a budget per address, whatever the code.
+join_attempts = limiter.limit(
+    throttle.JOIN_LIMIT, key_func=throttle.client, methods=["POST"], deduct_when=throttle.refused
+)
+
+
+# --------------------------------------------------------------------------------------------
+# Loading a league and checking rights
+
+
+def league_or_404(code: str) -> League:
+    league = services.load_league(code)
+    if league is None:
+        _missed_lookup()
+    return league
+
+
+def _missed_lookup() -> NoReturn:
+    """A league code or public link that leads nowhere: 404, and after too many from one
+    address, 429 (guessing codes would find private leagues)."""
+    abort(404 if throttle.lookups.spend(throttle.client()) else 429)
+
+
+def _to_unlock(league: League) -> BaseResponse:
+    return redirect(url_for("leagues.unlock", code=league.code, next=request.path))
+
+
+_LEVELS = {"reader": 1, "scorer": 2, "organiser": 3}
+# What a phone without the right needed is told, by the right it lacks (league wording, never
+# the single game's "edit code").
+_REFUSALS = {
+    "scorer": (
+        "Keeping score needs the passphrase",
+        "This phone can read the league. To keep score at a table, type the league's "
+        "passphrase on this phone (ask the organiser), or scan the code on the night's page.",
+    ),
+    "organiser": (
+        "Only the organiser's phone can do this",
+        "Nights and their tables, the roster, seasons, imports and the settings are changed on "
+        "the organiser's phone. This phone can {can}.",
+    ),
+}
+_CAN = {"reader": "read the league", "scorer": "keep score at the league's tables"}
+
+
+def _refused(league: League, needed: str, have: str) -> tuple[str, int]:
+    title, detail = _REFUSALS[needed]
+    page = render_template(
+        "error.html",
+        code=403,
+        title=title,
+        detail=detail.format(can=_CAN.get(have, "")),
+        back=url_for("leagues.standings", code=league.code),
+        back_label=f"Back to {league.name}",
+    )
+    return page, 403
+
+
+def league_view(read: str = "reader", write: str = "organiser") -> Callable[[View], View]:
+    """Check this phone's right in the league (see access.py): ``read`` for a page (GET),
+    ``write`` for a change (POST). A phone without any right is sent to the passphrase page
+    (a page) or refused (a change); a phone with a lesser right is told, in the league's
+    words, who may do it."""
+
+    def decorate(view: View) -> View:
+        @wraps(view)
+        def wrapped(code: str, **kwargs: Any) -> Any:
+            league = league_or_404(code)
+            needed = read if request.method in ("GET", "HEAD") else write
+            have = access.level(league)
+            if _LEVELS.get(have, 0) < _LEVELS[needed]:
+                if not have:
+                    if request.method in ("GET", "HEAD"):
+                        return _to_unlock(league)
+                    abort(403)
+                return _refused(league, needed, have)
+            g.league = league
+            return view(league, **kwargs)
+
+        return wrapped
+
+    return decorate
+
+
+reader_required = league_view("reader", "reader")
+scorer_required = league_view("scorer", "scorer")
+organiser_required = league_view("organiser", "organiser")
+
+
+def public_league(token: str) -> League:
+    league = services.league_by_public_token(token)
+    if league is None:
+        _missed_lookup()
+    g.public_token = token
+    g.league = league
+    return league
+
+
+_PUBLIC = {
+    "standings": "public_standings",
+    "night": "public_night",
+    "night_live": "public_night_live",
+    "player": "public_player",
+}
+
+
+def league_link(league: League, name: str, **kwargs: Any) -> str:
+    """A link to a read-only page: on the public page it stays on the public page."""
+    token = g.get("public_token")
+    if token:
+        return url_for(f"leagues.{_PUBLIC[name]}", token=token, **kwargs)
+    return url_for(f"leagues.{name}", code=league.code, **kwargs)
+
+
+@bp.app_context_processor
+def league_helpers() -> dict[str, Any]:
+    return {
+        "league_link": league_link,
+        "members_url": members_url,
+        "members_qr_url": members_qr_url,
+        "shown": shown,
+        "ordinal": ordinal,
+        "METHOD_NAMES": METHOD_NAMES,
+        "day_text": services.day_text,
+        "num": _trim,
+    }
+
+
+def _trim(value: Any) -> str:
+    """12.0 -> 12, 10.5 -> 10.5 (placement points read better without a bare .0)."""
+    text = str(value)
+    return text[:-2] if text.endswith(".0") else text
+
+
+def league_page(template: str, league: League, **context: Any) -> str:
+    public = bool(g.get("public_token"))
+    level = "" if public else access.level(league)
+    return render_template(
+        template,
+        league=league,
+        public=public,
+        level=level,
+        rights=level in ("scorer", "organiser"),
+        organiser=level == "organiser",
+        **context,
+    )
+
+
+def form_page(template: str, form: Any, **context: Any) -> Any:
+    """A form page; 422 when a posted form was refused, so the status says what happened."""
+    status = 422 if request.method == "POST" and (form.errors or context.get("refused")) else 200
+    return render_template(template, form=form, **context), status
+
+
+def members_url(league: League) -> str:
+    """The members' link of ``league``, to show to everyone at its tables."""
+    return url_for(
+        "leagues.members_link", code=league.code, token=access.members_token(league), _external=True
+    )
+
+
+def members_qr_url(league: League) -> str:
+    return url_for("leagues.members_qr", code=league.code, token=access.members_token(league))
+
+
+def league_form_page(template: str, league: League, form: Any, **context: Any) -> Any:
+    refused = request.method == "POST" and bool(form.errors or context.get("refused"))
+    return league_page(template, league, form=form, **context), (422 if refused else 200)

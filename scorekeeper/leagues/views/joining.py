@@ -1,0 +1,174 @@
+"""Leagues on this phone: creating one, joining with the passphrase, the members' and join
+links, claiming the organiser's right, forgetting a league."""
+
+from __future__ import annotations
+
+from flask import (
+    Response,
+    abort,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from werkzeug.wrappers import Response as BaseResponse
+
+from scorekeeper.devices import device_hash
+from scorekeeper.leagues import access, services
+from scorekeeper.leagues.forms import (
+    ConfirmForm,
+    JoinForm,
+    NewLeagueForm,
+    PassphraseForm,
+)
+from scorekeeper.leagues.views.common import (
+    bp,
+    form_page,
+    join_attempts,
+    league_or_404,
+    passphrase_attempts,
+    reader_required,
+)
+from scorekeeper.models import League
+from scorekeeper.web import qr_svg
+
+# --------------------------------------------------------------------------------------------
+# Leagues on this phone, creating and joining
+
+
+@bp.get("/leagues")
+def index() -> str:
+    device = device_hash() if "device" in session else None
+    leagues = services.leagues_for(device, access.remembered_codes())
+    mine = [league for league in leagues if access.can_read(league)]
+    return render_template("leagues/index.html", leagues=mine)
+
+
+@bp.route("/leagues/new", methods=["GET", "POST"])
+def new_league() -> str | BaseResponse:
+    form = NewLeagueForm()
+    if form.validate_on_submit():
+        try:
+            league = services.create_league(
+                form.name.data or "", form.passphrase.data or "", device_hash()
+            )
+        except services.LeagueError as error:
+            target = form.name if "name" in str(error) else form.passphrase
+            target.errors = [*target.errors, str(error)]
+        else:
+            flash(f"{league.name} is ready. Add your players, then start a night.", "success")
+            return redirect(url_for("leagues.players", code=league.code))
+    return form_page("leagues/new.html", form)
+
+
+@bp.route("/leagues/join", methods=["GET", "POST"])
+@join_attempts
+@passphrase_attempts
+def join() -> str | BaseResponse:
+    form = JoinForm()
+    if form.validate_on_submit():
+        code = "".join(ch for ch in form.code.data or "" if ch.isalnum()).upper()
+        league = services.load_league(code) if code else None
+        if league is None:
+            form.code.errors.append("There is no league with that code. Check it and try again.")
+        elif not services.passphrase_matches(league, form.passphrase.data or ""):
+            form.passphrase.errors.append("That is not the league's passphrase.")
+        else:
+            access.grant(league)
+            flash(f"This phone can now keep score for {league.name}.", "success")
+            return redirect(url_for("leagues.standings", code=league.code))
+    return form_page("leagues/join.html", form)
+
+
+@bp.route("/leagues/<code>/unlock", methods=["GET", "POST"])
+@passphrase_attempts
+def unlock(code: str) -> str | BaseResponse:
+    league = league_or_404(code)
+    form = PassphraseForm()
+    if form.validate_on_submit():
+        if services.passphrase_matches(league, form.passphrase.data or ""):
+            access.grant(league)
+            flash(f"This phone can now keep score for {league.name}.", "success")
+            target = request.args.get("next", "")
+            if not target.startswith(f"/leagues/{league.code}"):
+                target = url_for("leagues.standings", code=league.code)
+            return redirect(target)
+        form.passphrase.errors.append(
+            "That is not the league's passphrase. Check it and try again."
+        )
+    return form_page("leagues/unlock.html", form, league=league)
+
+
+@bp.route("/leagues/<code>/welcome/<token>", methods=["GET", "POST"])
+@passphrase_attempts
+def join_link(code: str, token: str) -> str | BaseResponse:
+    """The organiser's QR code: one tap to keep score for the league on this phone."""
+    league = league_or_404(code)
+    valid, night_id = access.read_join_token(league, token)
+    form = ConfirmForm()
+    if valid and form.validate_on_submit():
+        access.grant(league)
+        flash(f"This phone can now keep score for {league.name}.", "success")
+        if night_id is not None:
+            return redirect(url_for("leagues.night", code=league.code, night_id=night_id))
+        return redirect(url_for("leagues.standings", code=league.code))
+    status = 200 if valid else 410
+    return render_template("leagues/join_link.html", league=league, form=form, valid=valid), status
+
+
+@bp.get("/leagues/<code>/members/<token>")
+def members_link(code: str, token: str) -> str | BaseResponse | tuple[str, int]:
+    """The members' link: this phone may read the league from now on (no tap needed: reading
+    changes nothing, and the link is signed)."""
+    league = league_or_404(code)
+    if not access.read_members_token(league, token):
+        page = render_template(
+            "error.html",
+            code=410,
+            title="This members' link is out of date",
+            detail="The league's passphrase has changed since, and with it the members' link. "
+            "Ask someone at the club to show you the new one.",
+        )
+        return page, 410
+    if not access.can_read(league):
+        access.grant_reading(league)
+        flash(f"This phone can now follow {league.name}: standings, nights and players.", "success")
+    return redirect(url_for("leagues.standings", code=league.code))
+
+
+@bp.get("/leagues/<code>/members/<token>/qr.svg")
+def members_qr(code: str, token: str) -> Response:
+    """The members' link as a QR code: whoever may show the link may show its code."""
+    league = league_or_404(code)
+    if not access.read_members_token(league, token):
+        abort(404)
+    return qr_svg(url_for("leagues.members_link", code=league.code, token=token, _external=True))
+
+
+@bp.route("/leagues/<code>/organiser/<token>", methods=["GET", "POST"])
+@passphrase_attempts
+def claim_organiser(code: str, token: str) -> str | BaseResponse:
+    """A link from ``flask organiser-link``: this phone becomes the organiser."""
+    league = league_or_404(code)
+    valid = access.read_organiser_token(league, token)
+    form = ConfirmForm()
+    if valid and form.validate_on_submit():
+        services.make_organiser(league, device_hash())
+        flash(f"This phone is now the organiser of {league.name}.", "success")
+        return redirect(url_for("leagues.settings", code=league.code))
+    return render_template("leagues/claim_organiser.html", league=league, form=form, valid=valid), (
+        200 if valid else 410
+    )
+
+
+@bp.post("/leagues/<code>/forget")
+@reader_required
+def forget(league: League) -> BaseResponse:
+    access.forget(league)
+    if access.is_organiser(league):
+        flash("This phone organises the league, so it keeps its rights.", "info")
+    else:
+        flash(f"This phone no longer keeps score for {league.name}.", "success")
+    return redirect(url_for("leagues.index"))

@@ -1,0 +1,235 @@
+"""League nights and their tables: list, add, edit, delete, the live night page, seating."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from flask import (
+    Response,
+    abort,
+    flash,
+    g,
+    redirect,
+    request,
+    url_for,
+)
+from werkzeug.wrappers import Response as BaseResponse
+
+from scorekeeper.devices import device_hash
+from scorekeeper.leagues import access, services
+from scorekeeper.leagues.forms import (
+    GUEST_FIELDS,
+    ConfirmForm,
+    NightForm,
+    TableForm,
+)
+from scorekeeper.leagues.standings import night_view
+from scorekeeper.leagues.views.common import (
+    bp,
+    league_form_page,
+    league_page,
+    organiser_required,
+    public_league,
+    reader_required,
+    scorer_required,
+)
+from scorekeeper.models import League, Night, Player
+from scorekeeper.web import qr_svg, unless_unchanged
+
+# --------------------------------------------------------------------------------------------
+# Nights
+
+
+@bp.get("/leagues/<code>/nights")
+@reader_required
+def nights(league: League) -> str:
+    return league_page("leagues/nights.html", league, nights=services.league_nights(league))
+
+
+@bp.route("/leagues/<code>/nights/new", methods=["GET", "POST"])
+@organiser_required
+def new_night(league: League) -> str | BaseResponse:
+    form = NightForm()
+    if request.method == "GET":
+        form.played_on.data = date.today()
+        form.place.data = services.last_place(league)
+    elif form.validate():
+        try:
+            night = services.create_night(league, form.played_on.data, form.place.data or "")
+        except services.LeagueError as error:
+            form.played_on.errors = [*form.played_on.errors, str(error)]
+        else:
+            flash("Night started. Add the tables.", "success")
+            return redirect(url_for("leagues.new_table", code=league.code, night_id=night.id))
+    return league_form_page("leagues/night_form.html", league, form, night=None)
+
+
+def _night_or_404(league: League, night_id: int) -> Night:
+    night = services.load_night(league, night_id)
+    if night is None:
+        abort(404)
+    return night
+
+
+def _night_page(league: League, night_id: int) -> str:
+    night = _night_or_404(league, night_id)
+    view = night_view(league, night)
+    join = None
+    if not g.get("public_token") and access.league_rights(league):
+        join = url_for(
+            "leagues.join_link",
+            code=league.code,
+            token=access.join_token(league, night.id),
+            _external=True,
+        )
+    return league_page("leagues/night.html", league, view=view, join_url=join, form=ConfirmForm())
+
+
+def _night_live(league: League, night_id: int) -> Response:
+    """The live tables of a night; unchanged nights answer 304 without rendering."""
+    night = _night_or_404(league, night_id)
+    view = night_view(league, night)
+    return unless_unchanged(
+        view.version,
+        lambda: league_page("leagues/_night_live.html", league, view=view, form=ConfirmForm()),
+    )
+
+
+@bp.get("/leagues/<code>/nights/<int:night_id>")
+@reader_required
+def night(league: League, night_id: int) -> str:
+    return _night_page(league, night_id)
+
+
+@bp.get("/leagues/<code>/nights/<int:night_id>/live")
+@reader_required
+def night_live(league: League, night_id: int) -> Response:
+    return _night_live(league, night_id)
+
+
+@bp.get("/p/<token>/nights/<int:night_id>")
+def public_night(token: str, night_id: int) -> str:
+    return _night_page(public_league(token), night_id)
+
+
+@bp.get("/p/<token>/nights/<int:night_id>/live")
+def public_night_live(token: str, night_id: int) -> Response:
+    return _night_live(public_league(token), night_id)
+
+
+@bp.route("/leagues/<code>/nights/<int:night_id>/edit", methods=["GET", "POST"])
+@organiser_required
+def edit_night(league: League, night_id: int) -> str | BaseResponse:
+    night = _night_or_404(league, night_id)
+    form = NightForm(obj=night if request.method == "GET" else None)
+    if request.method == "POST" and form.validate():
+        try:
+            services.update_night(night, form.played_on.data, form.place.data or "")
+        except services.LeagueError as error:
+            form.played_on.errors = [*form.played_on.errors, str(error)]
+        else:
+            flash("Night changed.", "success")
+            return redirect(url_for("leagues.night", code=league.code, night_id=night.id))
+    return league_form_page("leagues/night_form.html", league, form, night=night)
+
+
+@bp.post("/leagues/<code>/nights/<int:night_id>/delete")
+@organiser_required
+def delete_night(league: League, night_id: int) -> BaseResponse:
+    night = _night_or_404(league, night_id)
+    try:
+        services.delete_night(league, night)
+    except services.LeagueError as error:
+        flash(str(error), "error")
+        return redirect(url_for("leagues.night", code=league.code, night_id=night_id))
+    flash("Night deleted.", "success")
+    return redirect(url_for("leagues.nights", code=league.code))
+
+
+@bp.get("/leagues/<code>/nights/<int:night_id>/qr.svg")
+@scorer_required
+def night_qr(league: League, night_id: int) -> Response:
+    night = _night_or_404(league, night_id)
+    target = url_for(
+        "leagues.join_link",
+        code=league.code,
+        token=access.join_token(league, night.id),
+        _external=True,
+    )
+    response = qr_svg(target)
+    response.cache_control.no_store = True
+    return response
+
+
+# --------------------------------------------------------------------------------------------
+# Tables of a night
+
+
+def _roster_choices(league: League, night: Night) -> tuple[list[Player], dict[int, str]]:
+    """Roster and guests who may sit down, regulars (most games) first; who is busy tonight."""
+    counts = services.roster_counts(league)
+    everyone = [p for p in services.league_players(league) if p.merged_into_id is None]
+    everyone.sort(
+        key=lambda p: (
+            p.is_guest,
+            -(counts.get(p.id, (0, None))[0]),
+            p.name.casefold(),
+        )
+    )
+    return everyone, services.playing_tonight(night)
+
+
+@bp.route("/leagues/<code>/nights/<int:night_id>/tables/new", methods=["GET", "POST"])
+@organiser_required
+def new_table(league: League, night_id: int) -> str | BaseResponse:
+    night = _night_or_404(league, night_id)
+    players, busy = _roster_choices(league, night)
+    form = TableForm()
+    form.players.choices = {p.id: p.name for p in players}
+    guests = [""] * GUEST_FIELDS
+    refused = False
+    if request.method == "GET":
+        form.table_name.data = services.next_table_name(night)
+    else:
+        guests = form.guest_names(request.form)
+        if form.validate():
+            try:
+                game = services.add_table(
+                    league,
+                    night,
+                    form.table_name.data or "",
+                    form.players.data or [],
+                    guests,
+                    device_hash(),
+                )
+            except services.LeagueError as error:
+                form.form_errors.append(str(error))
+                refused = True
+            else:
+                flash(f"{game.table_name} is ready.", "success")
+                return redirect(url_for("leagues.night", code=league.code, night_id=night.id))
+    return league_form_page(
+        "leagues/table_form.html",
+        league,
+        form,
+        night=night,
+        players=players,
+        busy=busy,
+        guests=guests,
+        chosen=set(form.players.data or []),
+        refused=refused,
+        rules_text=services.league_rules(league).describe(),
+    )
+
+
+@bp.post("/leagues/<code>/nights/<int:night_id>/tables/<public_id>/remove")
+@organiser_required
+def remove_table(league: League, night_id: int, public_id: str) -> BaseResponse:
+    night = _night_or_404(league, night_id)
+    try:
+        name = services.remove_table(league, night, public_id)
+    except services.LeagueError as error:
+        flash(str(error), "error")
+    else:
+        flash(f"{name} removed.", "success")
+    return redirect(url_for("leagues.night", code=league.code, night_id=night.id))

@@ -1,0 +1,78 @@
+"""League standings for a period (private and public)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from flask import (
+    g,
+    request,
+)
+
+from scorekeeper.leagues import services
+from scorekeeper.leagues.forms import (
+    PeriodForm,
+)
+from scorekeeper.leagues.standings import Period, league_table
+from scorekeeper.leagues.views.common import bp, league_page, public_league, reader_required
+from scorekeeper.models import League
+
+# --------------------------------------------------------------------------------------------
+# Standings
+
+
+def period_of(league: League) -> tuple[Period, PeriodForm]:
+    """The nights the page covers, from ?season= or ?start=&end= (bad dates get a message next
+    to the field and the page falls back to the default)."""
+    seasons = list(league.seasons)
+    form = PeriodForm(request.args)
+    form.season.choices = {str(s.id): s.name for s in reversed(seasons)} | {
+        "all": "All nights",
+        "dates": "The dates below",
+    }
+    valid = form.validate()
+    start, end = (form.start.data, form.end.data) if valid else (None, None)
+    if start and end and end < start:
+        form.end.errors = [*form.end.errors, "The last day is before the first."]
+        start = end = None
+    if start or end:
+        form.season.data = "dates"
+        label = f"{services.day_text(start) if start else 'the start'} to " + (
+            services.day_text(end) if end else "today"
+        )
+        return Period(start, end, label), form
+    chosen = form.season.data
+    if not chosen or chosen == "dates":
+        default = services.default_season(seasons, date.today())
+        chosen = str(default.id) if default else "all"
+        form.season.data = chosen
+    season = next((s for s in seasons if str(s.id) == chosen), None)
+    if season is None:
+        form.season.data = "all"
+        return Period(), form
+    return Period(season.starts_on, season.ends_on, f"Season {season.name}"), form
+
+
+def _standings_page(league: League) -> str:
+    period, form = period_of(league)
+    table = league_table(league, period)
+    return league_page(
+        "leagues/standings.html",
+        league,
+        period=period,
+        period_form=form,
+        result=table,
+        tonight=services.tonight(league, date.today()) if not g.get("public_token") else None,
+        recent=services.recent_nights(league),
+    )
+
+
+@bp.get("/leagues/<code>")
+@reader_required
+def standings(league: League) -> str:
+    return _standings_page(league)
+
+
+@bp.get("/p/<token>")
+def public_standings(token: str) -> str:
+    return _standings_page(public_league(token))
