@@ -105,6 +105,10 @@ class Seat(db.Model):
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
     player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), index=True)
     position: Mapped[int] = mapped_column(Integer)
+    # A late joiner (rules.md 2.4): the first round this seat plays, and the total it starts
+    # with (0, or the highest total at the table under the late_joiner house rule).
+    joined_round: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
+    start_total: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
     game: Mapped[Game] = relationship(back_populates="seats")
     player: Mapped[Player] = relationship(back_populates="seats")
@@ -113,6 +117,7 @@ class Seat(db.Model):
         UniqueConstraint("game_id", "position"),
         UniqueConstraint("game_id", "player_id", name="uq_seat_game_player"),
         CheckConstraint("position >= 0", name="position_non_negative"),
+        CheckConstraint("joined_round >= 1", name="joined_round_positive"),
     )
 
 

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from sqlalchemy import func, select
 
 from scorekeeper.extensions import db
+from scorekeeper.games.joining import JOINED
 from scorekeeper.games.rounds import RecordOutcome, check_round
 from scorekeeper.games.setup import GameError, RoundChanged, touch
 from scorekeeper.models import Correction, Game, Round
@@ -155,7 +156,10 @@ def _mark_corrected(game: Game, recorded: Round) -> None:
     live = {
         c.seat_id
         for c in game.corrections
-        if c.round_number == recorded.number and c.undone_at is None and c.seat_id is not None
+        if c.round_number == recorded.number
+        and c.undone_at is None
+        and c.seat_id is not None
+        and c.field != JOINED
     }
     round_level = any(
         c.round_number == recorded.number and c.undone_at is None and c.seat_id is None
@@ -167,7 +171,7 @@ def _mark_corrected(game: Game, recorded: Round) -> None:
 
 def last_correction_batch(game: Game) -> int | None:
     """The batch an "Undo" button would undo now (None: nothing to undo)."""
-    live = [c.batch for c in game.corrections if c.undone_at is None]
+    live = [c.batch for c in game.corrections if c.undone_at is None and c.field != JOINED]
     return max(live) if live else None
 
 
@@ -244,6 +248,7 @@ class AuditLine:
     note: str
     at: datetime
     undone_at: datetime | None
+    sentence: str = ""  # an entry that is not a change of value (a player joined)
 
 
 _FIELD_NAMES = {
@@ -280,6 +285,9 @@ def audit_trail(game: Game) -> list[AuditLine]:
             note=c.note,
             at=c.created_at,
             undone_at=c.undone_at,
+            sentence=f"joined the game before this round, starting with {c.new_value} points"
+            if c.field == JOINED
+            else "",
         )
         for c in sorted(game.corrections, key=lambda c: c.id, reverse=True)
     ]

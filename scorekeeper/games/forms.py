@@ -130,8 +130,9 @@ class SetupForm(HouseRuleFields, FlaskForm):  # type: ignore[valid-type,misc]
         description="Off: a photo only checks the count and is deleted when the round is saved.",
     )
     tie_break = rule_field("tie_break")
+    late_joiner = rule_field("late_joiner")
 
-    RULE_FIELDS = (*SCORING_RULES, "tie_break")
+    RULE_FIELDS = (*SCORING_RULES, "tie_break", "late_joiner")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -254,16 +255,32 @@ def _round_form_class(seat_count: int) -> type[RoundForm]:
     return type("GameRoundForm", (RoundForm,), fields)
 
 
-def round_form(game: Game, data: Any | None = None, **kwargs: Any) -> RoundForm:
-    """The round form for this game's seats: one SeatForm per seat, named ``seat_N-...`` by
-    seat position (not a list, so a missing field can never shift a score to a neighbour)."""
-    seat_count = len(game.seats)
+def round_form(
+    game: Game, data: Any | None = None, number: int | None = None, **kwargs: Any
+) -> RoundForm:
+    """The round form for the seats that play round ``number`` (the next round when None):
+    one SeatForm per seat, named ``seat_N-...`` by seat position (not a list, so a missing
+    field can never shift a score to a neighbour). A late joiner sits at the next position,
+    so the seats of an earlier round are always the first ones."""
+    number = number or len(game.rounds) + 1
+    seats = [seat for seat in game.seats if seat.joined_round <= number]
+    seat_count = len(seats)
     form = _round_form_class(seat_count)(formdata=data, **kwargs)
     form.seat_count = seat_count
-    form.went_out.choices = {str(seat.position): seat.player.name for seat in game.seats} | {
+    form.went_out.choices = {str(seat.position): seat.player.name for seat in seats} | {
         "blocked": "Blocked round: nobody went out"
     }
     return form
+
+
+class JoinForm(FlaskForm):
+    """A player sits down at a running game."""
+
+    name = StringField(
+        "Name",
+        validators=[InputRequired("Type the new player's name."), Length(max=40)],
+        render_kw={"autocomplete": "off", "autocapitalize": "words"},
+    )
 
 
 class EditCodeForm(FlaskForm):

@@ -36,7 +36,7 @@ class BoardRow:
     engine: int
     blocked: bool
     on_double: bool
-    cells: list[Cell]  # in seat order
+    cells: list[Cell | None]  # in seat order; None: the player had not joined yet
     running: list[int]  # running totals after this round, in seat order
 
 
@@ -44,6 +44,7 @@ class BoardRow:
 class BoardPlayer:
     position: int
     name: str
+    start: int  # the total a late joiner started with (0 for everyone else)
     total: int
     rank: int
     tied: bool
@@ -70,7 +71,7 @@ class Scoreboard:
     def series(self) -> list[tuple[str, list[int]]]:
         """Running totals per player, starting at 0, for the chart."""
         return [
-            (player.name, [0] + [row.running[i] for row in self.rows])
+            (player.name, [player.start] + [row.running[i] for row in self.rows])
             for i, player in enumerate(self.players)
         ]
 
@@ -88,12 +89,13 @@ def scoreboard(game: Game) -> Scoreboard:
         len(seats),
         [
             RoundResult(
-                points=tuple(scores[i].points for i in range(len(seats))),
+                points=tuple(scores[i].points if i in scores else None for i in range(len(seats))),
                 went_out=index[recorded.went_out_seat_id] if recorded.went_out_seat_id else None,
             )
             for recorded, scores in zip(game.rounds, by_round, strict=True)
         ],
         rules,
+        start=[seat.start_total for seat in seats],
     )
     rows = [
         BoardRow(
@@ -111,6 +113,8 @@ def scoreboard(game: Game) -> Scoreboard:
                     round_win=i in wins,
                     corrected=scores[i].corrected,
                 )
+                if i in scores
+                else None
                 for i in range(len(seats))
             ],
             running=list(running),
@@ -123,6 +127,7 @@ def scoreboard(game: Game) -> Scoreboard:
         BoardPlayer(
             position=p.seat,
             name=names[p.seat],
+            start=seats[p.seat].start_total,
             total=p.total,
             rank=p.rank,
             tied=p.tied,
@@ -190,6 +195,8 @@ def game_csv_rows(game: Game, board: Scoreboard) -> list[list[str]]:
     ]
     for row in board.rows:
         for player, cell, running in zip(board.players, row.cells, row.running, strict=True):
+            if cell is None:  # not at the table yet
+                continue
             rows.append(
                 [
                     str(row.number),

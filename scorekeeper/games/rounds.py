@@ -23,7 +23,7 @@ from scorekeeper.rules.round_check import (
     RoundInput,
 )
 from scorekeeper.rules.schedule import DealPlan, deal_text, remaining_engines
-from scorekeeper.rules.scoring import round_winners
+from scorekeeper.rules.scoring import late_joiner_start, round_winners
 
 # --------------------------------------------------------------------------------------------
 # The table: this round's engine, who starts, what to deal
@@ -41,6 +41,7 @@ class TableState:
     plan: DealPlan
     rules_in_play: list[str]
     finished: bool
+    late_start: int  # the total a player who joins now starts with
 
 
 def _used_engines(game: Game, skip_number: int | None = None) -> list[int]:
@@ -74,9 +75,9 @@ def _round_winner_seat(recorded: Round, seats: Sequence[Seat], rules: HouseRules
 
 
 def _seat_totals(game: Game) -> list[int]:
-    """Each seat's running total, in seat order."""
+    """Each seat's running total, in seat order (a late joiner's from their starting total)."""
     positions = {seat.id: seat.position for seat in game.seats}
-    totals = [0] * len(game.seats)
+    totals = [seat.start_total for seat in game.seats]
     for recorded in game.rounds:
         for score in recorded.scores:
             totals[positions[score.seat_id]] += score.points
@@ -100,6 +101,11 @@ def table_state(game: Game) -> TableState:
     )
     previous_winner = _round_winner_seat(game.rounds[-1], seats, rules) if game.rounds else None
     totals = _seat_totals(game) if rules.start_rule == "lowest_total" else None
+    late_start = (
+        late_joiner_start(dict(enumerate(_seat_totals(game))), rules)
+        if rules.late_joiner != "none" and not finished
+        else 0
+    )
     starter = (
         variant.starter_text(
             number,
@@ -125,6 +131,7 @@ def table_state(game: Game) -> TableState:
         plan=plan,
         rules_in_play=rules.describe(),
         finished=finished,
+        late_start=late_start,
     )
 
 
@@ -152,7 +159,11 @@ def check_round(
         entry,
         RoundContext(
             rules=rules,
-            names={seat.position: seat.player.name for seat in game.seats},
+            names={
+                seat.position: seat.player.name
+                for seat in game.seats
+                if seat.joined_round <= number
+            },
             number=number,
             engine=engine_for(game, number),
             engines_left=tuple(remaining_engines(rules, _used_engines(game, skip_number=number))),

@@ -3,6 +3,7 @@
 - ``setup``: load and start a game, its rules and variant, delete it;
 - ``rounds``: the table's next round, checking and recording rounds, ending early;
 - ``corrections``: correcting a round against the values the phone saw, undo, the history;
+- ``joining``: a player who sits down at a running game;
 - ``presentation``: the scoreboard, the result as text and CSV, rounds in words.
 
 This module gathers them so a view needs one import (``services.record_round``). Services load
@@ -24,6 +25,7 @@ from scorekeeper.games.corrections import (
     round_values,
     undo_last_correction,
 )
+from scorekeeper.games.joining import join_game
 from scorekeeper.games.presentation import (
     BoardPlayer,
     BoardRow,
@@ -104,6 +106,7 @@ __all__ = [
     "game_csv_rows",
     "game_rules",
     "game_state",
+    "join_game",
     "last_correction_batch",
     "load_game",
     "my_games",

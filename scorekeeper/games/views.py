@@ -30,6 +30,7 @@ from scorekeeper.games import access, photos, services
 from scorekeeper.games.forms import (
     MAX_SEATS,
     EditCodeForm,
+    JoinForm,
     SetupForm,
     round_form,
 )
@@ -178,7 +179,31 @@ def table(public_id: str) -> str:
         state=state,
         board=board,
         editor=access.can_edit(game),
+        join_form=JoinForm(),
     )
+
+
+@bp.post("/g/<public_id>/join")
+@editor_required
+def join(game: Game) -> BaseResponse:
+    """A player sits down at the running game from the next round on."""
+    form = JoinForm()
+    if not form.validate():
+        for errors in form.errors.values():
+            for error in errors:
+                flash(str(error), "error")
+        return redirect(url_for("games.table", public_id=game.public_id))
+    try:
+        seat = services.join_game(game, form.name.data or "")
+    except services.GameError as error:
+        flash(str(error), "error")
+    else:
+        flash(
+            f"{seat.player.name} joins from round {seat.joined_round}, "
+            f"starting with {seat.start_total} points.",
+            "success",
+        )
+    return redirect(url_for("games.table", public_id=game.public_id))
 
 
 @bp.route("/g/<public_id>/unlock", methods=["GET", "POST"])
@@ -276,7 +301,9 @@ def _round_page(
     same checks, the same photo check."""
     state = state or services.table_state(game)
     posted = request.method == "POST"
-    form = round_form(game, request.form if posted else None)
+    form = round_form(
+        game, request.form if posted else None, number=recorded.number if recorded else None
+    )
     _engine_choices(form, state, current=recorded.engine if recorded else None)
     number = recorded.number if recorded else None
     check = None
@@ -500,7 +527,7 @@ def photo(game: Game, token: str) -> Response:
 def check_round(game: Game) -> str:
     """The live check while typing: every player's total and problems (htmx out-of-band)."""
     number = request.args.get("number", type=int)
-    form = round_form(game, request.form)
+    form = round_form(game, request.form, number=number)
     state = services.table_state(game)
     _engine_choices(form, state, current=services.engine_for(game, number) if number else None)
     form.validate()

@@ -165,7 +165,7 @@ class PeriodForm(Form):
     end = FriendlyDateField("To", validators=[Optional()])
 
 
-LEAGUE_RULE_FIELDS = ("max_pip", *SCORING_RULES, "start_rule", "tie_break")
+LEAGUE_RULE_FIELDS = ("max_pip", *SCORING_RULES, "start_rule", "tie_break", "late_joiner")
 
 
 class SettingsForm(HouseRuleFields, FlaskForm):  # type: ignore[valid-type,misc]
@@ -209,6 +209,7 @@ class SettingsForm(HouseRuleFields, FlaskForm):  # type: ignore[valid-type,misc]
     )
     max_pip = rule_field("max_pip")
     tie_break = rule_field("tie_break")
+    late_joiner = rule_field("late_joiner")
 
     def method(self) -> Method:
         """The chosen ranking; raises ValueError with a sentence (placement points)."""

@@ -54,7 +54,7 @@ def seat_results(league_id: int, period: Period = Period()) -> list[SeatResult]:
     ix_round_went_out_seat_id answer on their own, starting from the league's nights, so the
     cost follows this league's size, not the whole database's."""
     total = (
-        select(func.coalesce(func.sum(Score.points), 0))
+        select(func.coalesce(func.sum(Score.points), 0) + Seat.start_total)
         .where(Score.seat_id == Seat.id)
         .correlate(Seat)
         .scalar_subquery()

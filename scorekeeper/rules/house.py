@@ -501,15 +501,19 @@ HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType(
                 "A player who joins late",
                 (
                     ("none", "Starts at 0"),
-                    ("highest_total", "Starts with the highest current total at the table"),
+                    (
+                        "highest_total",
+                        "Starts with the highest current total at the table (the lowest "
+                        "under arrivals scoring)",
+                    ),
                 ),
                 "play",
-                _line(
-                    {
-                        "none": "Late joiner: starts at 0",
-                        "highest_total": "Late joiner: starts with the highest current total",
-                    },
-                    "late_joiner",
+                lambda rules: (
+                    "Late joiner: starts at 0"
+                    if rules.late_joiner == "none"
+                    else "Late joiner: starts with the highest current total"
+                    if rules.lower_is_better
+                    else "Late joiner: starts with the lowest current total"
                 ),
             ),
         )

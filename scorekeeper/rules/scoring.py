@@ -185,9 +185,10 @@ def running_totals(
 
 def late_joiner_start(totals: Mapping[object, int], rules: HouseRules = _DEFAULT_RULES) -> int:
     """The total a late joiner starts with: 0, or under "highest_total" the highest current total
-    at the table (house option of rules.md 2.4)."""
+    at the table (house option of rules.md 2.4): the worst total, so joining late never pays
+    (the lowest under arrivals scoring, where the highest total wins)."""
     if rules.late_joiner == "highest_total" and totals:
-        return max(totals.values())
+        return max(totals.values()) if rules.lower_is_better else min(totals.values())
     return 0
 
 

@@ -21,7 +21,7 @@ What a variant provides (docs/architecture.md says the same for a new contributo
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from scorekeeper.rules.house import HouseRules
@@ -33,7 +33,7 @@ from scorekeeper.rules.schedule import (
     round_count,
     starter_text,
 )
-from scorekeeper.rules.scoreboard import Board, RoundResult, scoreboard
+from scorekeeper.rules.scoreboard import Board, scoreboard
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ class GameVariant:
     deal_plan: Callable[[int, HouseRules], DealPlan]
     starter_text: Callable[..., str]
     check_round: Callable[[RoundInput, RoundContext, bool], RoundCheck]
-    scoreboard: Callable[[int, Sequence[RoundResult], HouseRules], Board]
+    scoreboard: Callable[..., Board]  # (seats, rounds, rules, start=None)
 
 
 def _check_round(entry: RoundInput, context: RoundContext, partial: bool) -> RoundCheck:
