@@ -43,6 +43,12 @@ PRESET_DESCRIPTIONS: Mapping[str, str] = MappingProxyType(
 END_ON_DOUBLE_PENALTY = 50
 
 
+#: The games scored by the pips left in hand, where the Mexican Train house rules apply.
+PIP_GAMES = ("mexican_train", "chicken_foot")
+#: The games where points are made during play and a target ends the game (rules.md 5).
+POINT_GAMES = ("all_fives", "fives_and_threes", "draw", "block")
+
+
 @dataclass(frozen=True)
 class HouseRule:
     """A house rule, declared once: its name (the ``HouseRules`` field and the key in the JSON
@@ -61,6 +67,13 @@ class HouseRule:
     #: False for max_pip, first_engine and deal_table: checked apart (any set size the rules
     #: know; a double of the set; a preset or a custom deal).
     fixed: bool = True
+    #: The games (``rules.variants`` names) the rule belongs to; None: every game.
+    games: tuple[str, ...] | None = PIP_GAMES
+
+    def applies_to(self, game: str) -> bool:
+        """True when the rule is part of ``game`` (shown at its setup and in its "Rules in
+        play")."""
+        return self.games is None or game in self.games
 
     @property
     def default(self) -> Any:
@@ -128,6 +141,8 @@ def _engines_line(rules: HouseRules) -> str:
 
 #: Most rounds a fixed-length game may have.
 MAX_ROUNDS = 200
+#: Highest target score of a points game.
+MAX_TARGET = 1000
 
 
 def _blanks_line(rules: HouseRules) -> str:
@@ -204,6 +219,7 @@ HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType(
                 "set",
                 _set_line,
                 fixed=False,  # any set check_max_pip allows; these are the form's choices
+                games=None,
             ),
             HouseRule(
                 "copies",
@@ -214,6 +230,7 @@ HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType(
                 ),
                 "set",
                 lambda rules: None,  # in the set's line
+                games=None,
             ),
             HouseRule(
                 "first_engine",
@@ -433,6 +450,7 @@ HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType(
                 "schedule",
                 _deal_line,
                 fixed=False,
+                games=None,
             ),
             HouseRule(
                 "start_rule",
@@ -495,6 +513,78 @@ HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType(
                     },
                     "tie_break",
                 ),
+                games=None,
+            ),
+            HouseRule(
+                "target",
+                "Target score",
+                ((None, "The game's usual target"),),
+                "points",
+                lambda rules: None,  # the game's own line says the target
+                fixed=False,
+                games=POINT_GAMES,
+            ),
+            HouseRule(
+                "all_fives_scale",
+                "All Fives: how ends count",
+                (
+                    ("face", "Face value: ends of 10 score 10 (target 150)"),
+                    ("per_five", "One point per five: ends of 10 score 2 (target 61)"),
+                ),
+                "points",
+                _line(
+                    {
+                        "face": "Points: face value (ends of 10 score 10)",
+                        "per_five": "Points: one point per five (ends of 10 score 2)",
+                    },
+                    "all_fives_scale",
+                ),
+                games=("all_fives",),
+            ),
+            HouseRule(
+                "fives_threes_scale",
+                "Fives and Threes: how ends count",
+                (
+                    (
+                        "pub",
+                        "Pub rules: one point per three and per five (15 scores 8); going out "
+                        "scores 1; exactly 61 wins",
+                    ),
+                    (
+                        "face",
+                        "Face value: the ends' total when it divides by 3 or 5, twice when by "
+                        "both (30 scores 60); the winner takes the others' pips; target 251",
+                    ),
+                ),
+                "points",
+                _line(
+                    {
+                        "pub": "Points: one per three and per five (15 scores 8); going out "
+                        "scores 1; points that would pass the target are lost",
+                        "face": "Points: face value, twice when both 3 and 5 divide (30 scores "
+                        "60); the winner of a hand takes the others' pips",
+                    },
+                    "fives_threes_scale",
+                ),
+                games=("fives_and_threes",),
+            ),
+            HouseRule(
+                "block_win",
+                "The winner of a hand scores",
+                (
+                    ("opponents", "The other players' pips"),
+                    ("minus_own", "The other players' pips minus their own"),
+                ),
+                "points",
+                _line(
+                    {
+                        "opponents": "The winner of a hand scores the other players' pips",
+                        "minus_own": "The winner of a hand scores the other players' pips "
+                        "minus their own",
+                    },
+                    "block_win",
+                ),
+                games=("draw", "block"),
             ),
             HouseRule(
                 "late_joiner",
@@ -515,6 +605,7 @@ HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType(
                     if rules.lower_is_better
                     else "Late joiner: starts with the lowest current total"
                 ),
+                games=None,
             ),
         )
     }
@@ -658,6 +749,9 @@ class HouseRules:
     - ``blocked_round``: "all_count", or "lowest_zero" (the lowest hand scores 0).
     - ``open_double_penalty``: for a double left open at round end (``OPEN_DOUBLE_PENALTIES``).
     - ``score_by``: "pips", or "arrivals" (1 point per round gone out, the highest total wins).
+    - Points games (rules.md 5): ``target`` (None: the game's usual target), how ends count in
+      All Fives (``all_fives_scale``) and Fives and Threes (``fives_threes_scale``), what the
+      winner of a Draw or Block hand scores (``block_win``).
     """
 
     max_pip: int = 12
@@ -680,6 +774,10 @@ class HouseRules:
     blocked_round: str = "all_count"
     open_double_penalty: str = "none"
     score_by: str = "pips"
+    target: int | None = None
+    all_fives_scale: str = "face"
+    fives_threes_scale: str = "pub"
+    block_win: str = "opponents"
 
     def __post_init__(self) -> None:
         check_max_pip(self.max_pip)
@@ -694,6 +792,10 @@ class HouseRules:
                 f"got {self.first_engine!r}"
             )
 
+        if self.target is not None and (
+            not _is_int(self.target) or not 1 <= self.target <= MAX_TARGET
+        ):
+            raise ValueError(f"target: a target score from 1 to {MAX_TARGET}, got {self.target!r}")
         if self.length == "fixed":
             if not _is_int(self.rounds) or not 1 <= self.rounds <= MAX_ROUNDS:  # type: ignore[operator]
                 raise ValueError(
@@ -795,7 +897,11 @@ class HouseRules:
             raise ValueError(f"Unknown house rules: {', '.join(map(str, unknown))}")
         return cls(**dict(data))
 
-    def describe(self) -> list[str]:
-        """The "Rules in play" lines shown on the scoreboard, in plain language: each rule's
-        declared line (``HOUSE_RULES``), in order."""
-        return [line for rule in HOUSE_RULES.values() if (line := rule.in_play(self))]
+    def describe(self, game: str = "mexican_train") -> list[str]:
+        """The "Rules in play" lines shown on the scoreboard, in plain language: the declared
+        line (``HOUSE_RULES``) of each rule of ``game``, in order."""
+        return [
+            line
+            for rule in HOUSE_RULES.values()
+            if rule.applies_to(game) and (line := rule.in_play(self))
+        ]

@@ -22,8 +22,9 @@ from scorekeeper.rules.validation import HandEntry, validate_round
 class RoundContext:
     """What the game knows that a round's check needs: the rules, the players by seat position
     (messages name them), the round's number and scheduled engine (None: chosen each round
-    under "highest available", or no round left), the engines not used by other rounds, and
-    the previous round's hands by seat position."""
+    under "highest available", or no round left), the engines not used by other rounds, the
+    previous round's hands by seat position, and the totals before this round (a points game's
+    exact target)."""
 
     rules: HouseRules
     names: Mapping[int, str]
@@ -31,6 +32,7 @@ class RoundContext:
     engine: int | None
     engines_left: tuple[int, ...] = ()
     previous: Mapping[int, int] = field(default_factory=dict)
+    totals: Mapping[int, int] = field(default_factory=dict)  # before this round, by position
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,7 @@ class SeatInput:
     tiles: str = ""
     markers: int = 0
     open_doubles: int = 0
+    made: int | None = None  # points made during play (points games)
 
 
 @dataclass(frozen=True)

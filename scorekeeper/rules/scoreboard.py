@@ -63,7 +63,11 @@ class Board:
 
 
 def _ranking(
-    seats: int, rounds: Sequence[RoundResult], rules: HouseRules, start: Sequence[int]
+    seats: int,
+    rounds: Sequence[RoundResult],
+    rules: HouseRules,
+    start: Sequence[int],
+    lower_is_better: bool,
 ) -> list[Standing]:
     per_round = {
         seat: [p for r in rounds if (p := r.points[seat]) is not None] for seat in range(seats)
@@ -75,7 +79,7 @@ def _ranking(
         rules,
         round_scores=per_round,
         went_out_counts=went_out,
-        lower_is_better=rules.lower_is_better,
+        lower_is_better=lower_is_better,
     )
 
 
@@ -84,6 +88,9 @@ def scoreboard(
     rounds: Sequence[RoundResult],
     rules: HouseRules,
     start: Sequence[int] | None = None,
+    *,
+    lower_is_better: bool | None = None,
+    round_wins: Sequence[frozenset[int]] | None = None,
 ) -> Board:
     """Work out the scoreboard of a game with ``seats`` players from its recorded ``rounds``.
 
@@ -95,18 +102,24 @@ def scoreboard(
       chain the house rules choose); movement compares with the ranks before the last round
       (0 after one round).
     - Winners: the seats ranked first, once at least one round was played.
+
+    A points game (rules.md 5) passes ``lower_is_better=False`` and its own ``round_wins`` (the
+    winner of each hand).
     """
+    lower = rules.lower_is_better if lower_is_better is None else lower_is_better
     begin = list(start) if start is not None else [0] * seats
     running = [
         tuple(row.get(seat, begin[seat]) for seat in range(seats))
         for row in running_totals([r.present() for r in rounds], start=dict(enumerate(begin)))
     ]
-    round_wins = [frozenset(round_winners(r.present(), r.went_out, rules)) for r in rounds]
-    now = _ranking(seats, rounds, rules, begin)
+    if round_wins is None:
+        round_wins = [frozenset(round_winners(r.present(), r.went_out, rules)) for r in rounds]
+    now = _ranking(seats, rounds, rules, begin, lower)
     movement = (
-        rank_movement(_ranking(seats, rounds[:-1], rules, begin), now) if len(rounds) > 1 else {}
+        rank_movement(_ranking(seats, rounds[:-1], rules, begin, lower), now)
+        if len(rounds) > 1
+        else {}
     )
-    lower = rules.lower_is_better
     best_of, worst_of = (min, max) if lower else (max, min)
     leader = best_of((s.total for s in now), default=0)
     by_seat = {standing.player: standing for standing in now}
