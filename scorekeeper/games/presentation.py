@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from scorekeeper.games.setup import game_rules, variant_of
 from scorekeeper.models import Game, Round
+from scorekeeper.presentation import plural
 from scorekeeper.rules import (
     RULE_OPTIONS,
 )
@@ -169,7 +170,7 @@ def game_as_text(game: Game, board: Scoreboard) -> str:
         tie = "=" if player.tied else ""
         lines.append(
             f"{player.rank}{tie}. {player.name}: {player.total}"
-            f" ({player.rounds_won} round{'s' if player.rounds_won != 1 else ''} won)"
+            f" ({plural(player.rounds_won, 'round')} won)"
         )
     return "\n".join(lines)
 

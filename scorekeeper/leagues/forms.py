@@ -37,7 +37,8 @@ from scorekeeper.leagues.services import (
 )
 from scorekeeper.rules import HouseRules
 from scorekeeper.rules.house import HOUSE_RULES
-from scorekeeper.rules.standings import METHOD_REGISTRY, Method, parse_placement_points
+from scorekeeper.rules.placings import parse_placement_points
+from scorekeeper.rules.standings import METHOD_REGISTRY, Method
 
 PASSPHRASE_HINT = "Capitals and extra spaces do not matter."
 GUEST_FIELDS = 3

@@ -14,8 +14,8 @@ from functools import lru_cache
 
 from openskill.models import PlackettLuce
 
+from scorekeeper.rules.placings import SeatResult, by_game
 from scorekeeper.rules.ranking import rank_values
-from scorekeeper.rules.standings import SeatResult, by_game
 
 
 def ratings(results: Sequence[SeatResult]) -> dict[Hashable, float]:

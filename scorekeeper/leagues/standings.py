@@ -20,18 +20,13 @@ from scorekeeper.games import services as games
 from scorekeeper.leagues import rating
 from scorekeeper.leagues.services import league_method
 from scorekeeper.models import Game, League, Night, Player, Round, Score, Seat
+from scorekeeper.rules.history import PlayedGame, Rivalry, games_of, head_to_head, night_results
+from scorekeeper.rules.placings import SeatResult, placings
 from scorekeeper.rules.standings import (
     Method,
-    PlayedGame,
     PlayerLine,
     Ranked,
-    Rivalry,
-    SeatResult,
     Standings,
-    games_of,
-    head_to_head,
-    night_results,
-    placings,
     player_lines,
     standings,
 )

@@ -33,40 +33,21 @@ import math
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import Any
 
+from scorekeeper.rules.placings import (
+    DEFAULT_PLACEMENT_POINTS,
+    Placing,
+    SeatResult,
+    placement_points_text,
+    placings,
+    shown,
+)
 from scorekeeper.rules.ranking import Criterion, Ranked, rank_by
 
-DEFAULT_PLACEMENT_POINTS = (5, 3, 2, 1)
 DEFAULT_MIN_GAMES = 3
-MAX_PLACEMENT_PLACES = 16
-MAX_PLACEMENT_VALUE = 1000
-
-
-class SeatResult(NamedTuple):
-    """One player's finished game: ``total`` points over ``rounds`` rounds, ``went_out`` of them
-    gone out, at ``game`` on ``night`` (``played_on``)."""
-
-    game: Hashable
-    night: Hashable
-    played_on: date
-    player: Hashable
-    total: int
-    rounds: int = 0
-    went_out: int = 0
-
-
-class Placing(NamedTuple):
-    """Where a player finished at one game's table."""
-
-    place: int
-    tied: bool
-    win: bool
-    points: Fraction | int
-    players: int
 
 
 @dataclass(frozen=True)
@@ -93,111 +74,6 @@ class Method:
     def spec(self) -> StandingsMethod:
         """The declaration of this ranking method (``METHOD_REGISTRY``)."""
         return METHOD_REGISTRY[self.kind]
-
-
-# --------------------------------------------------------------------------------------------
-# Shown values
-
-
-def shown(value: Fraction | float | int | None, places: int = 1) -> Decimal | None:
-    """A value as the standings show it: rounded half up to ``places`` decimals (85.25 -> 85.3).
-    Comparisons use this shown value, so what people see is what is ranked."""
-    if value is None:
-        return None
-    if isinstance(value, Fraction):
-        exact = Decimal(value.numerator) / Decimal(value.denominator)
-    else:
-        exact = Decimal(str(value))
-    return exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
-
-
-def parse_placement_points(text: str) -> tuple[int, ...]:
-    """Points for 1st, 2nd, ... typed as "5, 3, 2, 1". A better place never earns fewer points.
-    Raises ValueError with a sentence for the organiser."""
-    pieces = [piece for piece in text.replace(";", ",").replace(" ", ",").split(",") if piece]
-    if not pieces:
-        raise ValueError(
-            "Type the points for 1st, 2nd, 3rd … separated by commas, like 5, 3, 2, 1."
-        )
-    if len(pieces) > MAX_PLACEMENT_PLACES:
-        raise ValueError(f"Give points for at most {MAX_PLACEMENT_PLACES} places.")
-    values: list[int] = []
-    for piece in pieces:
-        if not piece.isdigit():
-            raise ValueError(f"“{piece[:20]}” is not a whole number of points.")
-        value = int(piece)
-        if value > MAX_PLACEMENT_VALUE:
-            raise ValueError(f"{value} is a lot: use at most {MAX_PLACEMENT_VALUE} points a place.")
-        values.append(value)
-    if any(later > earlier for earlier, later in zip(values, values[1:], strict=False)):
-        raise ValueError("A better place cannot earn fewer points than a worse one.")
-    if not any(values):
-        raise ValueError("At least 1st place must earn some points.")
-    return tuple(values)
-
-
-def placement_points_text(table: Sequence[int]) -> str:
-    """ "1st 5, 2nd 3, 3rd 2, 4th 1, later places 0"."""
-    parts = [f"{ordinal(i + 1)} {points}" for i, points in enumerate(table)]
-    return ", ".join(parts) + ", later places 0"
-
-
-def ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
-# --------------------------------------------------------------------------------------------
-# One game: places, wins, placement points
-
-
-def shared_points(place: int, sharing: int, table: Sequence[int]) -> Fraction | int:
-    """The points of ``sharing`` players tied on ``place``: the points of the places they cover
-    (``place`` .. ``place + sharing - 1``), shared equally. A whole number when it divides."""
-    covered = sum(table[p - 1] if p <= len(table) else 0 for p in range(place, place + sharing))
-    whole, rest = divmod(covered, sharing)
-    return whole if rest == 0 else Fraction(covered, sharing)
-
-
-def game_placings(
-    totals: Mapping[Hashable, int], table: Sequence[int] = DEFAULT_PLACEMENT_POINTS
-) -> dict[Hashable, Placing]:
-    """Places at one table (lowest total 1st, equal totals share), wins and placement points."""
-    ordered = sorted(totals.values())
-    by_total: dict[int, Placing] = {}
-    index = 0
-    while index < len(ordered):
-        end = index
-        while end < len(ordered) and ordered[end] == ordered[index]:
-            end += 1
-        place, sharing = index + 1, end - index
-        by_total[ordered[index]] = Placing(
-            place=place,
-            tied=sharing > 1,
-            win=place == 1,
-            points=shared_points(place, sharing, table),
-            players=len(ordered),
-        )
-        index = end
-    return {player: by_total[total] for player, total in totals.items()}
-
-
-def by_game(results: Iterable[SeatResult]) -> dict[Hashable, list[SeatResult]]:
-    games: dict[Hashable, list[SeatResult]] = defaultdict(list)
-    for result in results:
-        games[result.game].append(result)
-    return games
-
-
-def placings(
-    results: Iterable[SeatResult], table: Sequence[int] = DEFAULT_PLACEMENT_POINTS
-) -> dict[tuple[Hashable, Hashable], Placing]:
-    """Every seat's placing, keyed (game, player)."""
-    found: dict[tuple[Hashable, Hashable], Placing] = {}
-    for game, seats in by_game(results).items():
-        for player, placing in game_placings({s.player: s.total for s in seats}, table).items():
-            found[(game, player)] = placing
-    return found
 
 
 # --------------------------------------------------------------------------------------------
@@ -539,89 +415,3 @@ def standings(
         method_text=method_text(method, needed, nights_held),
         tie_break_text=tie_break_text(method),
     )
-
-
-# --------------------------------------------------------------------------------------------
-# A night across its tables; a player's games and head-to-head
-
-
-NIGHT_CHAIN = (AVERAGE, WINS)
-
-
-def night_results(
-    results: Sequence[SeatResult],
-    table: Sequence[int] = DEFAULT_PLACEMENT_POINTS,
-    order: Callable[[Any], Any] | None = None,
-) -> list[Ranked]:
-    """One night's results across its tables: every player by their game total (the average
-    when they played more than one game), lowest first; ties: more wins, then shared."""
-    return rank_lines(player_lines(results, table).values(), NIGHT_CHAIN, order)
-
-
-@dataclass(frozen=True)
-class PlayedGame:
-    result: SeatResult
-    placing: Placing
-
-
-def games_of(
-    results: Sequence[SeatResult],
-    player: Hashable,
-    table: Sequence[int] = DEFAULT_PLACEMENT_POINTS,
-    placed: Mapping[tuple[Hashable, Hashable], Placing] | None = None,
-) -> list[PlayedGame]:
-    """A player's games in the order of ``results`` with their place at each table."""
-    if placed is None:
-        placed = placings(results, table)
-    return [
-        PlayedGame(result, placed[(result.game, player)])
-        for result in results
-        if result.player == player
-    ]
-
-
-@dataclass(frozen=True)
-class Rivalry:
-    """A player against one opponent over the games they shared a table: ``ahead`` when the
-    player's game total was lower, ``behind`` when higher, ``level`` when equal."""
-
-    opponent: Any
-    games: int
-    ahead: int
-    behind: int
-    level: int
-    my_total: int
-    their_total: int
-
-    @property
-    def my_average(self) -> Fraction:
-        return Fraction(self.my_total, self.games)
-
-    @property
-    def their_average(self) -> Fraction:
-        return Fraction(self.their_total, self.games)
-
-
-def head_to_head(results: Sequence[SeatResult], player: Hashable) -> list[Rivalry]:
-    """Head-to-head against every opponent the player shared a table with, most games first."""
-    tallies: dict[Hashable, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0, 0])
-    for seats in by_game(results).values():
-        mine = next((s for s in seats if s.player == player), None)
-        if mine is None:
-            continue
-        for other in seats:
-            if other.player == player:
-                continue
-            tally = tallies[other.player]
-            tally[0] += 1
-            if mine.total < other.total:
-                tally[1] += 1
-            elif mine.total > other.total:
-                tally[2] += 1
-            else:
-                tally[3] += 1
-            tally[4] += mine.total
-            tally[5] += other.total
-    rivalries = [Rivalry(opponent, *tally) for opponent, tally in tallies.items()]
-    rivalries.sort(key=lambda r: -r.games)
-    return rivalries

@@ -65,3 +65,18 @@ def play(session: Any) -> Callable[..., services.RecordOutcome]:
         return outcome
 
     return record
+
+
+@pytest.fixture
+def make_league(session: Any) -> Callable[..., Any]:
+    """A league with a roster: ``make_league(["Ann", "Bob"])``."""
+    from scorekeeper.leagues import services as leagues
+
+    def make(names: list[str] | None = None, name: str = "Thursday Club") -> Any:
+        league = leagues.create_league(name, "correct horse", DEVICE)
+        for player in names or []:
+            leagues.add_player(league, player)
+        session.commit()
+        return league
+
+    return make

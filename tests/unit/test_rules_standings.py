@@ -30,23 +30,23 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from scorekeeper.rules.history import games_of, head_to_head, night_results
+from scorekeeper.rules.placings import (
+    SeatResult,
+    game_placings,
+    parse_placement_points,
+    placings,
+    shared_points,
+    shown,
+)
 from scorekeeper.rules.standings import (
     CHAINS,
     WINS,
     Method,
     PlayerLine,
-    SeatResult,
-    game_placings,
-    games_of,
-    head_to_head,
     min_games_needed,
-    night_results,
-    parse_placement_points,
-    placings,
     player_lines,
     rank_lines,
-    shared_points,
-    shown,
     standings,
     tie_break_text,
 )

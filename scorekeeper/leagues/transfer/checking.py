@@ -8,6 +8,7 @@ import io
 import re
 import zipfile
 from collections import defaultdict
+from dataclasses import dataclass
 from datetime import date
 
 from sqlalchemy import select
@@ -44,7 +45,14 @@ from scorekeeper.models import (
     Night,
     Player,
 )
-from scorekeeper.rules import HandError, deal_plan, engine_schedule, format_hand, parse_hand
+from scorekeeper.rules import (
+    HandError,
+    HouseRules,
+    deal_plan,
+    engine_schedule,
+    format_hand,
+    parse_hand,
+)
 
 
 def read_upload(league: League, filename: str, content: bytes, month_first: bool) -> ImportPlan:
@@ -136,6 +144,141 @@ def check_scores(league: League, text: str, month_first: bool = False) -> Import
         return ImportPlan(fatal=TOO_MANY_LINES)
 
 
+@dataclass
+class _Row:
+    """One valid row of a scores CSV, read into values."""
+
+    played_on: date
+    table: str
+    name: str
+    number: int
+    points: int
+    game_number: int
+    flags: dict[str, bool]
+    hand: int | None
+    markers: int
+    tiles: str | None
+    engine: int | None
+
+
+class _Cells:
+    """The cells of one row by column name ("" where the file has no such column)."""
+
+    def __init__(self, at: dict[str, int], row: list[str]) -> None:
+        self.at, self.row = at, row
+
+    def __call__(self, name: str) -> str:
+        index = self.at.get(name)
+        return self.row[index].strip() if index is not None and index < len(self.row) else ""
+
+
+def _read_date(text: str, month_first: bool, reasons: list[str]) -> date | None:
+    try:
+        played_on = parse_date(text, month_first)
+    except ValueError:
+        reasons.append(
+            f"“{text[:30]}” is not a date (use 2024-01-04)"
+            if text
+            else "the night's date is missing"
+        )
+        return None
+    if not date(2000, 1, 1) <= played_on <= date(2100, 12, 31):
+        reasons.append(f"the night {text} is not between 2000 and 2100")
+        return None
+    return played_on
+
+
+def _read_flags(cell: _Cells, reasons: list[str]) -> dict[str, bool]:
+    flags: dict[str, bool] = {}
+    for flag in ("guest", "went_out", "on_double", "finished"):
+        value = cell(flag).lower()
+        if value in YES:
+            flags[flag] = True
+        elif value in NO:
+            # An empty "finished" cell means finished; other empty flags mean no.
+            flags[flag] = flag == "finished" and not value
+        else:
+            reasons.append(f"{flag.replace('_', ' ')} “{value[:10]}” should be yes or no")
+    return flags
+
+
+def _read_engine(
+    cell: _Cells, number: int | None, rules: HouseRules, rounds: int, reasons: list[str]
+) -> int | None:
+    engine_text = cell("engine")
+    if not engine_text:
+        if number is not None and number > rounds:
+            reasons.append(f"round {number}, but this league's games have {rounds} rounds")
+        return None
+    match = re.fullmatch(r"(\d{1,2})(?:\s*[-|/:]\s*(\d{1,2}))?", engine_text)
+    if not match or (match.group(2) and match.group(1) != match.group(2)):
+        reasons.append(f"the engine “{engine_text[:10]}” is not a double like 12-12")
+        return None
+    engine = int(match.group(1))
+    if engine > rules.max_pip:
+        reasons.append(f"the engine {engine}-{engine} is not in this league's set")
+    return engine
+
+
+def _read_row(
+    cell: _Cells, rules: HouseRules, rounds: int, month_first: bool
+) -> tuple[_Row | None, list[str]]:
+    """The values of one row, or every reason it cannot be used."""
+    reasons: list[str] = []
+    played_on = _read_date(cell("night"), month_first, reasons)
+    table = services.clean_text(cell("table"), services.MAX_TABLE_NAME)
+    if not table:
+        reasons.append("the table is missing")
+    name = services.clean_text(cell("player"), services.MAX_PLAYER_NAME)
+    if not name:
+        reasons.append("the player's name is missing")
+    number = _whole(cell("round"))
+    if number is None or not 1 <= number <= 100:
+        reasons.append(f"the round “{cell('round')[:20]}” is not a number from 1 to 100")
+    points = _whole(cell("score"))
+    if points is None:
+        score_text = cell("score")
+        reasons.append(
+            f"the score “{score_text[:20]}” is not a whole number"
+            if score_text
+            else "the score is missing"
+        )
+    elif not -100 <= points <= 5000:
+        reasons.append(f"the score {points} is not possible")
+    game_text = cell("game") or "1"
+    game_number = _whole(game_text)
+    if game_number is None or not 1 <= game_number <= 50:
+        reasons.append(f"the game “{game_text[:20]}” is not a number like 1 or 2")
+    flags = _read_flags(cell, reasons)
+    hand = None
+    if cell("hand"):
+        hand = _whole(cell("hand"))
+        if hand is None or hand < 0:
+            reasons.append(f"the hand “{cell('hand')[:20]}” is not a whole number of 0 or more")
+    markers = 0
+    if cell("markers"):
+        markers_value = _whole(cell("markers"))
+        if markers_value is None or not 0 <= markers_value <= 20:
+            reasons.append("markers should be a number from 0 to 20")
+        else:
+            markers = markers_value
+    tiles = None
+    if cell("tiles"):
+        try:
+            tiles = format_hand(parse_hand(cell("tiles"), max_pip=rules.max_pip))
+        except HandError as error:
+            reasons.append(f"tiles: {error}")
+    engine = _read_engine(cell, number, rules, rounds, reasons)
+    if reasons:
+        return None, reasons
+    assert played_on is not None and number is not None and points is not None
+    assert game_number is not None
+    row = _Row(
+        played_on, table, name, number, points, game_number, flags, hand, markers, tiles, engine
+    )
+    return row, reasons
+
+
 def _check_scores(league: League, text: str, month_first: bool) -> ImportPlan:
     plan = ImportPlan()
     rows = _reader(text)
@@ -153,156 +296,64 @@ def _check_scores(league: League, text: str, month_first: bool) -> ImportPlan:
         )
     at = {name: header.index(name) for name in SCORE_COLUMNS if name in header}
     rules = services.league_rules(league)
-    schedule = engine_schedule(rules)
+    rounds = len(engine_schedule(rules))
     has_went_out = "went_out" in at
-
-    # Names lead to the live entry first; an old name of a merged entry leads to its survivor.
-    everyone = sorted(services.league_players(league), key=lambda p: p.merged_into_id is not None)
-    by_name: dict[str, Player] = {}
-    for player in everyone:
-        by_name.setdefault(player.name.casefold(), player)
 
     nights: dict[tuple[date, str], PlannedNight] = {}
     games: dict[tuple[date, str, str, int], PlannedGame] = {}
     guests_marked: set[str] = set()
     problems = plan.problems
 
-    def cell(row: list[str], name: str) -> str:
-        index = at.get(name)
-        return row[index].strip() if index is not None and index < len(row) else ""
-
     line = 1
     try:
-        for row in rows:
+        for raw in rows:
             line = rows.line_num  # type: ignore[attr-defined]
-            if not any(value.strip() for value in row):
+            if not any(value.strip() for value in raw):
                 continue
             plan.rows += 1
-            reasons: list[str] = []
-            night_text = cell(row, "night")
-            played_on = None
-            try:
-                played_on = parse_date(night_text, month_first)
-                if not date(2000, 1, 1) <= played_on <= date(2100, 12, 31):
-                    reasons.append(f"the night {night_text} is not between 2000 and 2100")
-                    played_on = None
-            except ValueError:
-                reasons.append(
-                    f"“{night_text[:30]}” is not a date (use 2024-01-04)"
-                    if night_text
-                    else "the night's date is missing"
-                )
-            table = services.clean_text(cell(row, "table"), services.MAX_TABLE_NAME)
-            if not table:
-                reasons.append("the table is missing")
-            name = services.clean_text(cell(row, "player"), services.MAX_PLAYER_NAME)
-            if not name:
-                reasons.append("the player's name is missing")
-            number = _whole(cell(row, "round"))
-            if number is None or not 1 <= number <= 100:
-                reasons.append(
-                    f"the round “{cell(row, 'round')[:20]}” is not a number from 1 to 100"
-                )
-            points = _whole(cell(row, "score"))
-            if points is None:
-                score_text = cell(row, "score")
-                reasons.append(
-                    f"the score “{score_text[:20]}” is not a whole number"
-                    if score_text
-                    else "the score is missing"
-                )
-            elif not -100 <= points <= 5000:
-                reasons.append(f"the score {points} is not possible")
-            game_text = cell(row, "game") or "1"
-            game_number = _whole(game_text)
-            if game_number is None or not 1 <= game_number <= 50:
-                reasons.append(f"the game “{game_text[:20]}” is not a number like 1 or 2")
-            flags: dict[str, bool] = {}
-            for flag in ("guest", "went_out", "on_double", "finished"):
-                value = cell(row, flag).lower()
-                if value in YES:
-                    flags[flag] = True
-                elif value in NO:
-                    # An empty "finished" cell means finished; other empty flags mean no.
-                    flags[flag] = flag == "finished" and not value
-                else:
-                    reasons.append(f"{flag.replace('_', ' ')} “{value[:10]}” should be yes or no")
-            hand = None
-            if cell(row, "hand"):
-                hand = _whole(cell(row, "hand"))
-                if hand is None or hand < 0:
-                    reasons.append(
-                        f"the hand “{cell(row, 'hand')[:20]}” is not a whole number of 0 or more"
-                    )
-            markers = 0
-            if cell(row, "markers"):
-                markers_value = _whole(cell(row, "markers"))
-                if markers_value is None or not 0 <= markers_value <= 20:
-                    reasons.append("markers should be a number from 0 to 20")
-                else:
-                    markers = markers_value
-            tiles = None
-            if cell(row, "tiles"):
-                try:
-                    tiles = format_hand(parse_hand(cell(row, "tiles"), max_pip=rules.max_pip))
-                except HandError as error:
-                    reasons.append(f"tiles: {error}")
-            engine = None
-            engine_text = cell(row, "engine")
-            if engine_text:
-                match = re.fullmatch(r"(\d{1,2})(?:\s*[-|/:]\s*(\d{1,2}))?", engine_text)
-                if not match or (match.group(2) and match.group(1) != match.group(2)):
-                    reasons.append(f"the engine “{engine_text[:10]}” is not a double like 12-12")
-                else:
-                    engine = int(match.group(1))
-                    if engine > rules.max_pip:
-                        reasons.append(f"the engine {engine}-{engine} is not in this league's set")
-            elif number is not None and number > len(schedule):
-                reasons.append(
-                    f"round {number}, but this league's games have {len(schedule)} rounds"
-                )
-            if reasons:
+            cell = _Cells(at, raw)
+            row, reasons = _read_row(cell, rules, rounds, month_first)
+            if row is None:
                 problems.append(Problem(line, _sentence(reasons)))
                 continue
-            assert played_on is not None and number is not None and points is not None
-            assert game_number is not None
-            place = services.clean_text(cell(row, "place"), services.MAX_PLACE)
+            place = services.clean_text(cell("place"), services.MAX_PLACE)
             night = nights.setdefault(
-                (played_on, place.casefold()), PlannedNight(played_on=played_on, place=place)
+                (row.played_on, place.casefold()),
+                PlannedNight(played_on=row.played_on, place=place),
             )
-            key = (played_on, place.casefold(), table.casefold(), game_number)
+            key = (row.played_on, place.casefold(), row.table.casefold(), row.game_number)
             game = games.get(key)
             if game is None:
-                game = PlannedGame(table=table, number=game_number, first_line=line)
+                game = PlannedGame(table=row.table, number=row.game_number, first_line=line)
                 games[key] = game
                 night.games.append(game)
             if "finished" in at:
-                game.finished = game.finished and flags.get("finished", True)
-            folded = name.casefold()
+                game.finished = game.finished and row.flags.get("finished", True)
+            folded = row.name.casefold()
             if folded not in {p.casefold() for p in game.players}:
-                game.players.append(name)
-            scores = game.rounds.setdefault(number, {})
-            real = next((p for p in game.players if p.casefold() == folded), name)
+                game.players.append(row.name)
+            scores = game.rounds.setdefault(row.number, {})
+            real = next((p for p in game.players if p.casefold() == folded), row.name)
             if real in scores:
                 problems.append(
                     Problem(
                         line,
-                        f"{name} already has a score for round {number} at {table} on "
-                        f"{services.day_text(played_on)} (line {scores[real].line}).",
+                        f"{row.name} already has a score for round {row.number} at {row.table} "
+                        f"on {services.day_text(row.played_on)} (line {scores[real].line}).",
                     )
                 )
                 continue
-            if flags.get("guest"):
+            if row.flags.get("guest"):
                 guests_marked.add(folded)
             scores[real] = PlannedScore(
                 line=line,
-                points=points,
-                hand=hand,
-                tiles=tiles,
-                markers=markers,
-                went_out=flags.get("went_out") if has_went_out else None,
-                on_double=flags.get("on_double", False),
-                engine=engine,
+                points=row.points,
+                hand=row.hand,
+                tiles=row.tiles,
+                markers=row.markers,
+                went_out=row.flags.get("went_out") if has_went_out else None,
+                on_double=row.flags.get("on_double", False),
+                engine=row.engine,
             )
     except csv.Error as error:
         problems.append(Problem(line, f"this line cannot be read as CSV ({error})."))
@@ -310,7 +361,28 @@ def _check_scores(league: League, text: str, month_first: bool) -> ImportPlan:
     if plan.rows == 0 and not problems:
         return ImportPlan(fatal="The file has a header row but no scores.")
 
-    # Whole games: every player in every round, rounds 1..n, at most one player out a round.
+    # Names lead to the live entry first; an old name of a merged entry leads to its survivor.
+    everyone = sorted(services.league_players(league), key=lambda p: p.merged_into_id is not None)
+    by_name: dict[str, Player] = {}
+    for player in everyone:
+        by_name.setdefault(player.name.casefold(), player)
+
+    _check_whole_games(league, list(nights.values()), rules, by_name, problems)
+    problems.sort(key=lambda problem: problem.line)
+    plan.nights = sorted(nights.values(), key=lambda night: (night.played_on, night.place))
+    _sort_players(plan, by_name, guests_marked)
+    return plan
+
+
+def _check_whole_games(
+    league: League,
+    nights: list[PlannedNight],
+    rules: HouseRules,
+    by_name: dict[str, Player],
+    problems: list[Problem],
+) -> None:
+    """Whole games: not already imported, every player in every round, rounds 1..n, a playable
+    number of players, at most one player out a round, one engine a round."""
     existing_nights = {
         (night.played_on, night.place.casefold()): night
         for night in db.session.scalars(select(Night).where(Night.league_id == league.id))
@@ -323,7 +395,7 @@ def _check_scores(league: League, text: str, month_first: bool) -> ImportPlan:
     ):
         existing_tables[night_id].add((table_name or "").casefold())
 
-    for night in nights.values():
+    for night in nights:
         found = existing_nights.get((night.played_on, night.place.casefold()))
         night.existing_id = found.id if found is not None else None
         for game in night.games:
@@ -335,65 +407,68 @@ def _check_scores(league: League, text: str, month_first: bool) -> ImportPlan:
                         f"{where} is already in this league (was this file imported before?).",
                     )
                 )
-            numbers = sorted(game.rounds)
-            if numbers != list(range(1, len(numbers) + 1)):
-                gap = next(n for n in range(1, len(numbers) + 2) if n not in game.rounds)
-                problems.append(Problem(game.first_line, f"{where}: round {gap} is missing."))
-            if len(game.players) < 2:
-                problems.append(Problem(game.first_line, f"{where} has only one player."))
-            else:
-                try:
-                    deal_plan(len(game.players), rules)
-                except ValueError:
-                    problems.append(
-                        Problem(
-                            game.first_line,
-                            f"{where} has {len(game.players)} players, too many for this "
-                            "league's set.",
-                        )
-                    )
-            resolved: dict[int, str] = {}
-            for player_name in game.players:
-                match = by_name.get(player_name.casefold())
-                if match is not None and match.merged_into_id is not None:
-                    match = services.surviving(match)
-                if match is not None and match.id in resolved:
-                    problems.append(
-                        Problem(
-                            game.first_line,
-                            f"{where}: {resolved[match.id]} and {player_name} are the same "
-                            "player in this league (merged).",
-                        )
-                    )
-                if match is not None:
-                    resolved[match.id] = player_name
-            for number in numbers:
-                scores = game.rounds[number]
-                first = min(score.line for score in scores.values())
-                absent = [p for p in game.players if p not in scores]
-                if absent:
-                    problems.append(
-                        Problem(
-                            first,
-                            f"round {number} at {where} has no score for {', '.join(absent)}.",
-                        )
-                    )
-                out = [p for p, s in scores.items() if s.went_out]
-                if len(out) > 1:
-                    problems.append(
-                        Problem(
-                            first,
-                            f"round {number} at {where}: {' and '.join(out)} cannot both go out.",
-                        )
-                    )
-                engines = {s.engine for s in scores.values()}
-                if len(engines) > 1:
-                    problems.append(
-                        Problem(first, f"round {number} at {where} has different engines.")
-                    )
+            _check_game(game, where, rules, by_name, problems)
 
-    problems.sort(key=lambda problem: problem.line)
-    plan.nights = sorted(nights.values(), key=lambda night: (night.played_on, night.place))
+
+def _check_game(
+    game: PlannedGame,
+    where: str,
+    rules: HouseRules,
+    by_name: dict[str, Player],
+    problems: list[Problem],
+) -> None:
+    numbers = sorted(game.rounds)
+    if numbers != list(range(1, len(numbers) + 1)):
+        gap = next(n for n in range(1, len(numbers) + 2) if n not in game.rounds)
+        problems.append(Problem(game.first_line, f"{where}: round {gap} is missing."))
+    if len(game.players) < 2:
+        problems.append(Problem(game.first_line, f"{where} has only one player."))
+    else:
+        try:
+            deal_plan(len(game.players), rules)
+        except ValueError:
+            problems.append(
+                Problem(
+                    game.first_line,
+                    f"{where} has {len(game.players)} players, too many for this league's set.",
+                )
+            )
+    resolved: dict[int, str] = {}
+    for player_name in game.players:
+        match = by_name.get(player_name.casefold())
+        if match is not None and match.merged_into_id is not None:
+            match = services.surviving(match)
+        if match is not None and match.id in resolved:
+            problems.append(
+                Problem(
+                    game.first_line,
+                    f"{where}: {resolved[match.id]} and {player_name} are the same "
+                    "player in this league (merged).",
+                )
+            )
+        if match is not None:
+            resolved[match.id] = player_name
+    for number in numbers:
+        scores = game.rounds[number]
+        first = min(score.line for score in scores.values())
+        absent = [p for p in game.players if p not in scores]
+        if absent:
+            problems.append(
+                Problem(first, f"round {number} at {where} has no score for {', '.join(absent)}.")
+            )
+        out = [p for p, s in scores.items() if s.went_out]
+        if len(out) > 1:
+            problems.append(
+                Problem(
+                    first, f"round {number} at {where}: {' and '.join(out)} cannot both go out."
+                )
+            )
+        if len({s.engine for s in scores.values()}) > 1:
+            problems.append(Problem(first, f"round {number} at {where} has different engines."))
+
+
+def _sort_players(plan: ImportPlan, by_name: dict[str, Player], guests_marked: set[str]) -> None:
+    """Which names of the file are players of the league already, and which are new."""
     names_seen: dict[str, str] = {}
     for night in plan.nights:
         for game in night.games:
@@ -409,7 +484,6 @@ def _check_scores(league: League, text: str, month_first: bool) -> ImportPlan:
             plan.new_players.append(player_name)
             if folded in guests_marked:
                 plan.guests.add(folded)
-    return plan
 
 
 def _sentence(reasons: list[str]) -> str:

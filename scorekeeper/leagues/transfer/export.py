@@ -24,7 +24,7 @@ from scorekeeper.models import (
     Score,
     Seat,
 )
-from scorekeeper.rules.standings import game_placings, shown
+from scorekeeper.rules.placings import game_placings, shown
 from scorekeeper.safety import csv_text
 
 FORMAT = "scorekeeper-league"

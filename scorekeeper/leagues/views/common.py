@@ -22,7 +22,8 @@ from scorekeeper import throttle
 from scorekeeper.extensions import limiter
 from scorekeeper.leagues import access, services
 from scorekeeper.models import League
-from scorekeeper.rules.standings import METHOD_NAMES, ordinal, shown
+from scorekeeper.rules.placings import ordinal, shown
+from scorekeeper.rules.standings import METHOD_NAMES
 
 bp = Blueprint("leagues", __name__)
 

@@ -34,6 +34,7 @@ from scorekeeper.leagues.views.common import (
 )
 from scorekeeper.leagues.views.standings import period_of
 from scorekeeper.models import League, Player
+from scorekeeper.presentation import plural
 
 LATEST_GAMES = 30  # games listed on a player's page before "Show all"
 
@@ -204,7 +205,7 @@ def merge_player(league: League, player_id: int) -> str | BaseResponse:
                 if form.confirm.data == "yes":
                     moved = services.merge_players(league, source, target)
                     flash(
-                        f"Merged: {moved} game{'s' if moved != 1 else ''} of {source.name} "
+                        f"Merged: {plural(moved, 'game')} of {source.name} "
                         f"now count for {target.name}.",
                         "success",
                     )

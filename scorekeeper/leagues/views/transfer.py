@@ -24,6 +24,7 @@ from scorekeeper.leagues.forms import (
 )
 from scorekeeper.leagues.views.common import bp, league_page, organiser_required, reader_required
 from scorekeeper.models import League
+from scorekeeper.presentation import plural
 
 # --------------------------------------------------------------------------------------------
 # Export and import
@@ -112,8 +113,8 @@ def import_confirm(league: League) -> Any:
     written = transfer.apply_import(league, plan, device_hash(), token, filename)
     transfer.drop_pending(league, token)
     flash(
-        f"Imported {written.games} game{'s' if written.games != 1 else ''} "
-        f"on {len(plan.nights)} night{'s' if len(plan.nights) != 1 else ''} "
+        f"Imported {plural(written.games, 'game')} "
+        f"on {plural(len(plan.nights), 'night')} "
         f"({written.scores} round scores).",
         "success",
     )

@@ -1,0 +1,48 @@
+"""What every game view uses: the blueprint, loading a game, the editor check."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from flask import (
+    Blueprint,
+    abort,
+    redirect,
+    request,
+    url_for,
+)
+
+from scorekeeper.boundary import is_write_request
+from scorekeeper.games import access, services
+from scorekeeper.models import Game
+
+bp = Blueprint("games", __name__)
+
+View = Callable[..., Any]
+
+
+def game_or_404(public_id: str, scores: bool = True) -> Game:
+    """The game, locked for the rest of the request when the request may change it; without
+    every round's scores when the page does not show the scoreboard."""
+    game = services.load_game(public_id, for_update=is_write_request(), scores=scores)
+    if game is None:
+        abort(404)
+    return game
+
+
+def editor_required(view: View) -> View:
+    """Load the game; only its creator's device or a device with the edit code may go on.
+    A page (GET) sends others to the edit-code form; a change (POST) is refused with 403."""
+
+    @wraps(view)
+    def wrapped(public_id: str, **kwargs: Any) -> Any:
+        game = game_or_404(public_id, scores=False)
+        if not access.can_edit(game):
+            if request.method == "GET":
+                return redirect(url_for("games.unlock", public_id=public_id, next=request.path))
+            abort(403)
+        return view(game, **kwargs)
+
+    return wrapped

@@ -1,0 +1,116 @@
+"""The home page, starting a game, playing again with the same table."""
+
+from __future__ import annotations
+
+from flask import (
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from werkzeug.wrappers import Response as BaseResponse
+
+from scorekeeper import devices
+from scorekeeper.games import services
+from scorekeeper.games.forms import (
+    MAX_SEATS,
+    SetupForm,
+)
+from scorekeeper.games.views.common import bp, editor_required
+from scorekeeper.models import Game
+
+# --------------------------------------------------------------------------------------------
+# Start page and setup
+
+
+@bp.get("/")
+def home() -> str:
+    token = session.get("device")
+    games = services.my_games(devices.device_hash(token)) if token else []
+    return render_template("games/home.html", games=games)
+
+
+@bp.route("/games/new", methods=["GET", "POST"])
+def new_game() -> str | BaseResponse:
+    form = SetupForm()
+    device = devices.device_hash()
+    recent = services.recent_names(device)
+    if request.method == "POST":
+        if _rearrange(form):
+            return render_template(
+                "games/new_game.html", form=form, recent=recent, max_seats=MAX_SEATS
+            )
+        if form.validate():
+            try:
+                rules = form.house_rules()
+                game = services.create_game(
+                    form.typed_names(),
+                    rules,
+                    _first_starter(form),
+                    device,
+                    keep_photos=bool(form.keep_photos.data),
+                )
+            except (ValueError, services.GameError) as error:
+                form.form_errors.append(str(error))
+            else:
+                return redirect(url_for("games.table", public_id=game.public_id))
+    return render_template("games/new_game.html", form=form, recent=recent, max_seats=MAX_SEATS)
+
+
+def _first_starter(form: SetupForm) -> int:
+    """The seat that starts round 1, counted among the names actually typed."""
+    chosen = int(form.first_starter.data) if str(form.first_starter.data).isdigit() else 0
+    typed = form.typed_names()
+    filled = [i for i, name in enumerate(typed) if name.strip()]
+    return filled.index(chosen) if chosen in filled else 0
+
+
+def _rearrange(form: SetupForm) -> bool:
+    """The setup form's buttons that work without JavaScript: add a recent name, move a seat,
+    add or remove a seat. Returns True when one was pressed (the form is shown again)."""
+    names = form.typed_names()
+    action = request.form.get("action", "")
+    if request.form.get("add_name"):
+        name = request.form["add_name"]
+        if name.casefold() not in {n.casefold() for n in names}:
+            empty = next((i for i, n in enumerate(names) if not n.strip()), None)
+            if empty is None and len(names) < MAX_SEATS:
+                names.append(name)
+            elif empty is not None:
+                names[empty] = name
+        action = "rebuild"
+    elif action.startswith(("up:", "down:")):
+        direction, _, index_text = action.partition(":")
+        index = int(index_text) if index_text.isdigit() else -1
+        other = index - 1 if direction == "up" else index + 1
+        if 0 <= index < len(names) and 0 <= other < len(names):
+            names[index], names[other] = names[other], names[index]
+            starter = str(form.first_starter.data)
+            if starter == str(index):
+                form.first_starter.data = str(other)
+            elif starter == str(other):
+                form.first_starter.data = str(index)
+    elif action == "add_seat" and len(names) < MAX_SEATS:
+        names.append("")
+    elif action.startswith("remove:"):
+        index_text = action.partition(":")[2]
+        if index_text.isdigit() and len(names) > 2 and int(index_text) < len(names):
+            del names[int(index_text)]
+            form.first_starter.data = "0"
+    elif action != "rebuild":
+        return False
+    while form.names.entries:
+        form.names.pop_entry()
+    for name in names:
+        form.names.append_entry(name)
+    return True
+
+
+@bp.route("/g/<public_id>/again", methods=["POST"])
+@editor_required
+def play_again(game: Game) -> BaseResponse:
+    new = services.play_again(game, devices.device_hash())
+    flash("New game with the same players. Good luck!", "success")
+    return redirect(url_for("games.table", public_id=new.public_id))

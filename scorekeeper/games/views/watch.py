@@ -1,0 +1,74 @@
+"""The read-only share view for everyone at the table, and the cheap answers it polls."""
+
+from __future__ import annotations
+
+from flask import (
+    Response,
+    abort,
+    render_template,
+    url_for,
+)
+
+from scorekeeper.games import services
+from scorekeeper.games.views.common import bp, game_or_404
+from scorekeeper.models import Game
+from scorekeeper.web import qr_svg, unless_unchanged
+
+# --------------------------------------------------------------------------------------------
+# Following along: the share view
+
+
+def _version(game: Game) -> str:
+    return f"v{game.version}"
+
+
+@bp.get("/g/<public_id>/watch")
+def watch(public_id: str) -> str:
+    game = game_or_404(public_id)
+    return render_template(
+        "games/watch.html",
+        game=game,
+        board=services.scoreboard(game),
+        state=services.table_state(game),
+        version=_version(game),
+    )
+
+
+@bp.get("/g/<public_id>/watch/board")
+def watch_board(public_id: str) -> Response:
+    """The live part of the share view. A phone whose copy is current gets 304 from one query
+    (the game's version); only a changed game is loaded and rendered."""
+    row = services.game_state(public_id)
+    if row is None:
+        abort(404)
+
+    def render() -> str:
+        game = game_or_404(public_id)
+        return render_template(
+            "games/_watch_board.html",
+            game=game,
+            board=services.scoreboard(game),
+            state=services.table_state(game),
+            version=_version(game),
+        )
+
+    return unless_unchanged(f"v{row.version}", render)
+
+
+@bp.get("/g/<public_id>/state.json")
+def state(public_id: str) -> Response:
+    """What a phone needs to notice another phone's write: the game's version, its number of
+    rounds and whether it is over. One query; 304 while the version is unchanged."""
+    row = services.game_state(public_id)
+    if row is None:
+        abort(404)
+    return unless_unchanged(
+        f"v{row.version}",
+        lambda: {"version": row.version, "rounds": row.rounds, "status": row.status},
+    )
+
+
+@bp.get("/g/<public_id>/qr.svg")
+def qr_code(public_id: str) -> Response:
+    game = game_or_404(public_id)
+    return qr_svg(url_for("games.watch", public_id=game.public_id, _external=True), 86400)

@@ -1,0 +1,243 @@
+"""Use cases of league nights and their tables. A table of a night is an ordinary game
+(scorekeeper.games) with ``night_id`` and ``table_name`` set."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date
+
+from sqlalchemy import case, delete, func, select
+from sqlalchemy.orm import selectinload
+
+from scorekeeper.extensions import db
+from scorekeeper.games import services as games
+from scorekeeper.leagues.roster import _same_name, league_players
+from scorekeeper.leagues.setup import (
+    MAX_PLACE,
+    MAX_PLAYER_NAME,
+    MAX_TABLE_NAME,
+    LeagueError,
+    clean_text,
+    league_rules,
+)
+from scorekeeper.locks import lock_row
+from scorekeeper.models import Game, League, Night, Player, Round, Seat
+
+# --------------------------------------------------------------------------------------------
+# Nights and their tables
+
+
+def _check_date(played_on: date) -> None:
+    if not date(2000, 1, 1) <= played_on <= date(2100, 12, 31):
+        raise LeagueError("Choose a date between the years 2000 and 2100.")
+
+
+def create_night(league: League, played_on: date, place: str) -> Night:
+    _check_date(played_on)
+    night = Night(league=league, played_on=played_on, place=clean_text(place, MAX_PLACE))
+    db.session.add(night)
+    db.session.flush()
+    return night
+
+
+def update_night(night: Night, played_on: date, place: str) -> None:
+    _check_date(played_on)
+    night.played_on = played_on
+    night.place = clean_text(place, MAX_PLACE)
+    db.session.flush()
+
+
+def last_place(league: League) -> str:
+    """Where the league met last, to fill in a new night."""
+    return (
+        db.session.scalar(
+            select(Night.place)
+            .where(Night.league_id == league.id)
+            .order_by(Night.played_on.desc(), Night.id.desc())
+            .limit(1)
+        )
+        or ""
+    )
+
+
+def league_nights(league: League) -> list[tuple[Night, int, int, int]]:
+    """Every night, newest first, with its number of games, finished games and players."""
+    rows = db.session.execute(
+        select(
+            Night,
+            func.count(func.distinct(Game.id)),
+            func.count(func.distinct(case((Game.status == "finished", Game.id)))),
+            func.count(func.distinct(Seat.player_id)),
+        )
+        .outerjoin(Game, Game.night_id == Night.id)
+        .outerjoin(Seat, Seat.game_id == Game.id)
+        .where(Night.league_id == league.id)
+        .group_by(Night.id)
+        .order_by(Night.played_on.desc(), Night.id.desc())
+    ).all()
+    return [
+        (night, games_count, finished, players) for night, games_count, finished, players in rows
+    ]
+
+
+def recent_nights(league: League, limit: int = 5) -> list[Night]:
+    return list(
+        db.session.scalars(
+            select(Night)
+            .where(Night.league_id == league.id)
+            .order_by(Night.played_on.desc(), Night.id.desc())
+            .limit(limit)
+        )
+    )
+
+
+def load_night(league: League, night_id: int) -> Night | None:
+    """A night with its games, seats, players, rounds and scores, in a fixed number of queries."""
+    return db.session.scalars(
+        select(Night)
+        .where(Night.id == night_id, Night.league_id == league.id)
+        .options(
+            selectinload(Night.games).selectinload(Game.seats).selectinload(Seat.player),
+            selectinload(Night.games).selectinload(Game.rounds).selectinload(Round.scores),
+        )
+    ).first()
+
+
+def tonight(league: League, today: date) -> Night | None:
+    return db.session.scalars(
+        select(Night)
+        .where(Night.league_id == league.id, Night.played_on == today)
+        .order_by(Night.id.desc())
+    ).first()
+
+
+def _delete_lonely_guests(league: League) -> None:
+    """Guests whose only table was removed leave no trace."""
+    seated = select(Seat.player_id)
+    merged_into = select(Player.merged_into_id).where(Player.merged_into_id.is_not(None))
+    db.session.execute(
+        delete(Player)
+        .where(
+            Player.league_id == league.id,
+            Player.is_guest.is_(True),
+            Player.merged_into_id.is_(None),
+            Player.id.not_in(seated),
+            Player.id.not_in(merged_into),
+        )
+        .execution_options(synchronize_session=False)
+    )
+
+
+def delete_night(league: League, night: Night) -> None:
+    """Delete a night entered by mistake; refused once any of its tables recorded a round."""
+    if any(game.rounds for game in night.games):
+        raise LeagueError(
+            "This night has recorded rounds, so it cannot be deleted. Remove single tables "
+            "that have not started instead."
+        )
+    for game in list(night.games):
+        db.session.delete(game)
+    db.session.delete(night)
+    db.session.flush()
+    _delete_lonely_guests(league)
+    db.session.flush()
+
+
+def playing_tonight(night: Night) -> dict[int, str]:
+    """Players at a table of this night whose game is still going: player id -> table name."""
+    return {
+        seat.player_id: game.table_name or "a table"
+        for game in night.games
+        if game.status == "playing"
+        for seat in game.seats
+    }
+
+
+def next_table_name(night: Night) -> str:
+    names = {(game.table_name or "").casefold() for game in night.games}
+    number = 1
+    while f"table {number}" in names:
+        number += 1
+    return f"Table {number}"
+
+
+def add_table(
+    league: League,
+    night: Night,
+    table_name: str,
+    player_ids: Sequence[int],
+    guest_names: Sequence[str],
+    device: str,
+) -> Game:
+    """Start a table of the night: a game under the league's house rules with the chosen roster
+    players and guests, in the order given. A guest's name that matches someone in the league
+    seats that player. Refused when someone is already playing at another table tonight.
+
+    The night's row is locked first, so two phones seating the same player at two tables at
+    the same moment cannot both succeed: the second sees the first's table."""
+    lock_row(Night, night.id)
+    name = clean_text(table_name, MAX_TABLE_NAME) or next_table_name(night)
+    busy = {
+        game.table_name.casefold()
+        for game in night.games
+        if game.status == "playing" and game.table_name
+    }
+    if name.casefold() in busy:
+        raise LeagueError(f"{name} is still playing tonight: give this table another name.")
+    everyone = league_players(league)
+    by_id = {player.id: player for player in everyone if player.merged_into_id is None}
+    chosen: list[Player] = []
+    for player_id in player_ids:
+        player = by_id.get(player_id)
+        if player is None:
+            raise LeagueError("One of the chosen players is not in this league any more.")
+        if player not in chosen:
+            chosen.append(player)
+    for typed in guest_names:
+        guest_name = clean_text(typed, MAX_PLAYER_NAME)
+        if not guest_name:
+            continue
+        player = _same_name(everyone, guest_name)
+        if player is None:
+            player = Player(name=guest_name, league_id=league.id, is_guest=True)
+            db.session.add(player)
+            everyone.append(player)
+        if player in chosen:
+            raise LeagueError(f"{player.name} is at this table twice.")
+        chosen.append(player)
+    playing = playing_tonight(night)
+    for player in chosen:
+        if player.id in playing:
+            raise LeagueError(f"{player.name} is already playing at {playing[player.id]} tonight.")
+    if len(chosen) < 2:
+        raise LeagueError("Choose at least two players for the table.")
+    try:
+        game = games.create_game(
+            [player.name for player in chosen],
+            league_rules(league),
+            0,
+            device,
+            players=chosen,
+        )
+    except games.GameError as error:
+        raise LeagueError(str(error)) from error
+    game.night_id = night.id
+    game.table_name = name
+    db.session.flush()
+    return game
+
+
+def remove_table(league: League, night: Night, public_id: str) -> str:
+    """Remove a table seated by mistake, before its first round. Returns its name."""
+    game = next((g for g in night.games if g.public_id == public_id), None)
+    if game is None:
+        raise LeagueError("That table is not part of this night.")
+    if game.rounds:
+        raise LeagueError(f"{game.table_name} has recorded rounds, so it stays.")
+    name = game.table_name or "The table"
+    night.games.remove(game)
+    db.session.delete(game)
+    db.session.flush()
+    _delete_lonely_guests(league)
+    db.session.flush()
+    return name

@@ -1,0 +1,186 @@
+"""Use cases of a league's roster: players, adding several at once, editing, deleting, merging
+two entries of one person."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date
+
+from sqlalchemy import delete, func, select, update
+
+from scorekeeper.extensions import db
+from scorekeeper.leagues.setup import MAX_PLAYER_NAME, LeagueError, clean_text, day_text
+from scorekeeper.models import Game, League, Night, Player, Seat
+
+# --------------------------------------------------------------------------------------------
+# Players: the roster, guests, renaming and merging
+
+
+def league_players(league: League) -> list[Player]:
+    """Everyone entered in the league, merged entries included."""
+    return list(
+        db.session.scalars(select(Player).where(Player.league_id == league.id).order_by(Player.id))
+    )
+
+
+def _same_name(players: Iterable[Player], name: str, skip: Player | None = None) -> Player | None:
+    folded = name.casefold()
+    for player in players:
+        if (
+            player is not skip
+            and player.merged_into_id is None
+            and player.name.casefold() == folded
+        ):
+            return player
+    return None
+
+
+def find_player(league: League, player_id: int) -> Player | None:
+    player = db.session.get(Player, player_id)
+    if player is None or player.league_id != league.id:
+        return None
+    return player
+
+
+def surviving(player: Player) -> Player:
+    """The entry a merged player now lives on as (the player itself when not merged)."""
+    seen = {player.id}
+    while player.merged_into_id is not None:
+        nxt = db.session.get(Player, player.merged_into_id)
+        if nxt is None or nxt.id in seen:
+            break
+        seen.add(nxt.id)
+        player = nxt
+    return player
+
+
+def add_player(league: League, name: str) -> Player:
+    """Put a player on the roster. A guest of the same name joins the roster instead."""
+    cleaned = clean_text(name, MAX_PLAYER_NAME)
+    if not cleaned:
+        raise LeagueError("Type the player's name.")
+    existing = _same_name(league_players(league), cleaned)
+    if existing is not None:
+        if not existing.is_guest:
+            raise LeagueError(f"{existing.name} is already on the roster.")
+        existing.is_guest = False
+        db.session.flush()
+        return existing
+    player = Player(name=cleaned, league_id=league.id, is_guest=False)
+    db.session.add(player)
+    db.session.flush()
+    return player
+
+
+def edit_player(league: League, player: Player, name: str, guest: bool) -> None:
+    """Rename a player (every game shows the new name: seats point at the player, not at a
+    name), or move them between the roster and the guests."""
+    cleaned = clean_text(name, MAX_PLAYER_NAME)
+    if not cleaned:
+        raise LeagueError("Type the player's name.")
+    other = _same_name(league_players(league), cleaned, skip=player)
+    if other is not None:
+        raise LeagueError(
+            f"Another player is already called {other.name}. If they are the same person, "
+            "merge them instead."
+        )
+    player.name = cleaned
+    player.is_guest = guest
+    db.session.flush()
+
+
+def split_names(typed: str) -> list[str]:
+    """The names in ``typed`` when it looks like several ("Alice, Boris; Cy"): commas,
+    semicolons and new lines separate them. One name (or fewer) gives []."""
+    parts = [part.strip() for part in typed.replace(";", ",").replace("\n", ",").split(",")]
+    names = [part for part in parts if part]
+    return names if len(names) > 1 else []
+
+
+def player_games(player: Player) -> int:
+    """How many games a player (or an entry merged into them) has sat at, finished or not."""
+    return db.session.scalar(select(func.count(Seat.id)).where(Seat.player_id == player.id)) or 0
+
+
+def delete_player(league: League, player: Player) -> None:
+    """Remove an entry typed by mistake. Only one that has never sat at a table: a player's
+    games are history (renaming, marking as a guest or merging keeps them)."""
+    games = player_games(player)
+    if games:
+        raise LeagueError(
+            f"{player.name} has {games} game{'' if games == 1 else 's'} in the league, so the "
+            "entry stays: removing it would change the standings and old score sheets. Rename "
+            "it, mark it as a guest, or merge it with the right entry instead."
+        )
+    # Entries merged into this one have no games left either: they go with it.
+    db.session.execute(delete(Player).where(Player.merged_into_id == player.id))
+    db.session.delete(player)
+    db.session.flush()
+
+
+@dataclass(frozen=True)
+class MergePlan:
+    source: Player
+    target: Player
+    games: int
+    clashes: list[str]  # "4 Jan 2024 at Table 1": both played in the same game
+
+
+def merge_plan(league: League, source: Player, target: Player) -> MergePlan:
+    """What merging ``source`` into ``target`` would do; ``clashes`` list the games where both
+    played (then they cannot be the same person)."""
+    if source.id == target.id:
+        raise LeagueError("Choose a different player to merge with.")
+    if source.league_id != league.id or target.league_id != league.id:
+        raise LeagueError("Both players must be in this league.")
+    if source.merged_into_id is not None or target.merged_into_id is not None:
+        raise LeagueError("That player has already been merged.")
+    source_games = select(Seat.game_id).where(Seat.player_id == source.id)
+    shared = db.session.execute(
+        select(Night.played_on, Game.table_name)
+        .select_from(Seat)
+        .join(Game, Game.id == Seat.game_id)
+        .outerjoin(Night, Night.id == Game.night_id)
+        .where(Seat.player_id == target.id, Seat.game_id.in_(source_games))
+        .order_by(Night.played_on)
+    ).all()
+    clashes = [
+        f"{day_text(played_on) if played_on else 'a game'} at {table or 'a table'}"
+        for played_on, table in shared
+    ]
+    count = db.session.scalar(select(func.count()).where(Seat.player_id == source.id)) or 0
+    return MergePlan(source=source, target=target, games=count, clashes=clashes)
+
+
+def merge_players(league: League, source: Player, target: Player) -> int:
+    """Merge two entries that are the same person: every game of ``source`` moves to ``target``
+    (who keeps their name); ``source`` is kept as a pointer so old links still work. Refused
+    when both played in the same game. Returns the number of games moved."""
+    plan = merge_plan(league, source, target)
+    if plan.clashes:
+        raise LeagueError(
+            f"{source.name} and {target.name} played in the same game "
+            f"({', '.join(plan.clashes[:3])}), so they cannot be the same person."
+        )
+    db.session.execute(update(Seat).where(Seat.player_id == source.id).values(player_id=target.id))
+    db.session.execute(
+        update(Player).where(Player.merged_into_id == source.id).values(merged_into_id=target.id)
+    )
+    source.merged_into_id = target.id
+    target.is_guest = target.is_guest and source.is_guest
+    db.session.flush()
+    db.session.expire_all()
+    return plan.games
+
+
+def roster_counts(league: League) -> dict[int, tuple[int, date | None]]:
+    """Games seated and the last night played, per player (all games, finished or not)."""
+    rows = db.session.execute(
+        select(Seat.player_id, func.count(Seat.id), func.max(Night.played_on))
+        .join(Game, Game.id == Seat.game_id)
+        .join(Night, Night.id == Game.night_id)
+        .where(Night.league_id == league.id)
+        .group_by(Seat.player_id)
+    ).all()
+    return {player_id: (count, last) for player_id, count, last in rows}

@@ -1,0 +1,211 @@
+"""Use cases of a league itself: creating it, its passphrase and organiser, settings and
+house rules, the public page, seasons.
+
+Services load rows, call ``scorekeeper.rules`` and write rows; they ``flush()`` and never commit
+(the request boundary does). Nothing here renders HTML."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterable, Sequence
+from datetime import date
+
+from sqlalchemy import or_, select
+from werkzeug.security import check_password_hash, generate_password_hash
+
+from scorekeeper.extensions import db
+from scorekeeper.games import services as games
+from scorekeeper.models import Game, League, Night, Season
+from scorekeeper.rules import HouseRules
+from scorekeeper.rules.placings import DEFAULT_PLACEMENT_POINTS, parse_placement_points
+from scorekeeper.rules.standings import Method
+
+CODE_ALPHABET = games.EDIT_CODE_ALPHABET
+CODE_LENGTH = 6
+MAX_LEAGUE_NAME = 60
+MAX_PLAYER_NAME = games.MAX_NAME
+MAX_PLACE = 80
+MAX_TABLE_NAME = 40
+MIN_PASSPHRASE = 6
+MAX_PASSPHRASE = 100
+
+
+class LeagueError(ValueError):
+    """A request that cannot be carried out, with a sentence for the organiser."""
+
+
+def day_text(day: date) -> str:
+    """4 Jan 2024"""
+    return f"{day.day} {day:%b %Y}"
+
+
+def clean_text(text: str, limit: int) -> str:
+    """Trimmed, inner spaces collapsed, cut to ``limit`` characters."""
+    return " ".join((text or "").split())[:limit]
+
+
+# --------------------------------------------------------------------------------------------
+# The league and its passphrase
+
+
+def normalise_passphrase(text: str) -> str:
+    """Capitals and extra spaces do not matter: phones capitalise the first letter on their own."""
+    return " ".join((text or "").split()).casefold()
+
+
+def check_new_passphrase(text: str) -> str:
+    passphrase = normalise_passphrase(text)
+    if len(passphrase) < MIN_PASSPHRASE:
+        raise LeagueError(f"Use at least {MIN_PASSPHRASE} characters, like “blue engine 7”.")
+    if len(passphrase) > MAX_PASSPHRASE:
+        raise LeagueError(f"Use at most {MAX_PASSPHRASE} characters.")
+    return passphrase
+
+
+def passphrase_matches(league: League, typed: str) -> bool:
+    return check_password_hash(league.passphrase_hash, normalise_passphrase(typed))
+
+
+def _new_code() -> str:
+    while True:
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        if db.session.scalar(select(League.id).where(League.code == code)) is None:
+            return code
+
+
+def create_league(name: str, passphrase: str, device: str) -> League:
+    """A new league; ``device`` (a device hash) becomes its organiser."""
+    cleaned = clean_text(name, MAX_LEAGUE_NAME)
+    if not cleaned:
+        raise LeagueError("Give the league a name, like “Thursday Train Club”.")
+    league = League(
+        code=_new_code(),
+        name=cleaned,
+        passphrase_hash=generate_password_hash(check_new_passphrase(passphrase)),
+        passphrase_version=1,
+        organiser_device=device,
+        rules=HouseRules().to_dict(),
+        ranking="average",
+        min_games=3,
+        min_nights_percent=0,
+        placement_points=",".join(str(p) for p in DEFAULT_PLACEMENT_POINTS),
+    )
+    db.session.add(league)
+    db.session.flush()
+    return league
+
+
+def load_league(code: str) -> League | None:
+    return db.session.scalars(select(League).where(League.code == (code or "").upper())).first()
+
+
+def league_by_public_token(token: str) -> League | None:
+    if not token:
+        return None
+    return db.session.scalars(select(League).where(League.public_token == token)).first()
+
+
+def leagues_for(device: str | None, codes: Iterable[str]) -> list[League]:
+    """The leagues this device organises or has unlocked, by name."""
+    wanted = list(codes)
+    conditions = [League.code.in_(wanted)] if wanted else []
+    if device:
+        conditions.append(League.organiser_device == device)
+    if not conditions:
+        return []
+    return list(db.session.scalars(select(League).where(or_(*conditions)).order_by(League.name)))
+
+
+def change_passphrase(league: League, new: str) -> None:
+    """Set a new passphrase. Every other device loses its rights (and old join links stop
+    working): the version they were unlocked under is no longer the league's."""
+    league.passphrase_hash = generate_password_hash(check_new_passphrase(new))
+    league.passphrase_version += 1
+    # The tables' edit codes were shown to every phone with the old passphrase: new ones.
+    for game in db.session.scalars(
+        select(Game).join(Night, Game.night_id == Night.id).where(Night.league_id == league.id)
+    ):
+        game.edit_code = games.new_edit_code()
+    db.session.flush()
+
+
+def make_organiser(league: League, device: str) -> None:
+    """Hand the organiser role to ``device`` (a device hash)."""
+    league.organiser_device = device
+    db.session.flush()
+
+
+def set_public_page(league: League, public: bool, new_link: bool = False) -> None:
+    """Turn the read-only public page on or off; ``new_link`` makes the old link stop working."""
+    if not public:
+        league.public_token = None
+    elif league.public_token is None or new_link:
+        league.public_token = secrets.token_urlsafe(12)
+    db.session.flush()
+
+
+def league_method(league: League) -> Method:
+    """The league's ranking settings as the standings maths takes them."""
+    try:
+        points = parse_placement_points(league.placement_points)
+    except ValueError:
+        points = DEFAULT_PLACEMENT_POINTS
+    return Method(
+        kind=league.ranking,
+        min_games=league.min_games,
+        min_nights_percent=league.min_nights_percent,
+        placement_points=points,
+        best_nights=league.best_nights,
+    )
+
+
+def update_settings(league: League, name: str, method: Method, rules: HouseRules) -> None:
+    cleaned = clean_text(name, MAX_LEAGUE_NAME)
+    if not cleaned:
+        raise LeagueError("Give the league a name.")
+    league.name = cleaned
+    league.ranking = method.kind
+    league.min_games = method.min_games
+    league.min_nights_percent = method.min_nights_percent
+    league.placement_points = ",".join(str(p) for p in method.placement_points)
+    league.best_nights = method.best_nights
+    league.rules = rules.to_dict()
+    db.session.flush()
+
+
+def league_rules(league: League) -> HouseRules:
+    return HouseRules.from_dict(league.rules)
+
+
+# --------------------------------------------------------------------------------------------
+# Seasons
+
+
+def add_season(league: League, name: str, starts_on: date, ends_on: date) -> Season:
+    cleaned = clean_text(name, 60)
+    if not cleaned:
+        raise LeagueError("Give the season a name, like “2025” or “Spring 2025”.")
+    if ends_on < starts_on:
+        raise LeagueError("The season cannot end before it starts.")
+    season = Season(league=league, name=cleaned, starts_on=starts_on, ends_on=ends_on)
+    db.session.add(season)
+    db.session.flush()
+    return season
+
+
+def delete_season(league: League, season_id: int) -> None:
+    season = db.session.get(Season, season_id)
+    if season is None or season.league_id != league.id:
+        raise LeagueError("That season is not in this league.")
+    db.session.delete(season)
+    db.session.flush()
+
+
+def default_season(seasons: Sequence[Season], today: date) -> Season | None:
+    """The season the standings open on: the one running today, else the latest one that has
+    started, else none (all nights)."""
+    running = [s for s in seasons if s.starts_on <= today <= s.ends_on]
+    if running:
+        return max(running, key=lambda s: s.starts_on)
+    started = [s for s in seasons if s.starts_on <= today]
+    return max(started, key=lambda s: s.starts_on) if started else None

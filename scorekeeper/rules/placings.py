@@ -1,0 +1,149 @@
+"""Places and placement points of one game (rules.md 6): pure maths on plain per-seat results.
+
+Places at a table: the lowest game total is 1st; equal totals share a place and the next place
+skips (totals 80, 80, 95 -> places 1, 1, 3). Everyone in 1st place has won the game, so
+co-winners each get a win. Placement points by place (default 1st 5, 2nd 3, 3rd 2, 4th 1,
+later places 0); players who share a place share the points of the places they cover (two tied
+for 1st get (5 + 3) / 2 = 4 each), so a game hands out the same points with or without ties.
+Numbers are shown to one decimal, rounded half up."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from datetime import date
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
+from typing import NamedTuple
+
+DEFAULT_PLACEMENT_POINTS = (5, 3, 2, 1)
+MAX_PLACEMENT_PLACES = 16
+MAX_PLACEMENT_VALUE = 1000
+
+
+class SeatResult(NamedTuple):
+    """One player's finished game: ``total`` points over ``rounds`` rounds, ``went_out`` of them
+    gone out, at ``game`` on ``night`` (``played_on``)."""
+
+    game: Hashable
+    night: Hashable
+    played_on: date
+    player: Hashable
+    total: int
+    rounds: int = 0
+    went_out: int = 0
+
+
+class Placing(NamedTuple):
+    """Where a player finished at one game's table."""
+
+    place: int
+    tied: bool
+    win: bool
+    points: Fraction | int
+    players: int
+
+
+# --------------------------------------------------------------------------------------------
+# Shown values
+
+
+def shown(value: Fraction | float | int | None, places: int = 1) -> Decimal | None:
+    """A value as the standings show it: rounded half up to ``places`` decimals (85.25 -> 85.3).
+    Comparisons use this shown value, so what people see is what is ranked."""
+    if value is None:
+        return None
+    if isinstance(value, Fraction):
+        exact = Decimal(value.numerator) / Decimal(value.denominator)
+    else:
+        exact = Decimal(str(value))
+    return exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+
+
+def parse_placement_points(text: str) -> tuple[int, ...]:
+    """Points for 1st, 2nd, ... typed as "5, 3, 2, 1". A better place never earns fewer points.
+    Raises ValueError with a sentence for the organiser."""
+    pieces = [piece for piece in text.replace(";", ",").replace(" ", ",").split(",") if piece]
+    if not pieces:
+        raise ValueError(
+            "Type the points for 1st, 2nd, 3rd … separated by commas, like 5, 3, 2, 1."
+        )
+    if len(pieces) > MAX_PLACEMENT_PLACES:
+        raise ValueError(f"Give points for at most {MAX_PLACEMENT_PLACES} places.")
+    values: list[int] = []
+    for piece in pieces:
+        if not piece.isdigit():
+            raise ValueError(f"“{piece[:20]}” is not a whole number of points.")
+        value = int(piece)
+        if value > MAX_PLACEMENT_VALUE:
+            raise ValueError(f"{value} is a lot: use at most {MAX_PLACEMENT_VALUE} points a place.")
+        values.append(value)
+    if any(later > earlier for earlier, later in zip(values, values[1:], strict=False)):
+        raise ValueError("A better place cannot earn fewer points than a worse one.")
+    if not any(values):
+        raise ValueError("At least 1st place must earn some points.")
+    return tuple(values)
+
+
+def placement_points_text(table: Sequence[int]) -> str:
+    """ "1st 5, 2nd 3, 3rd 2, 4th 1, later places 0"."""
+    parts = [f"{ordinal(i + 1)} {points}" for i, points in enumerate(table)]
+    return ", ".join(parts) + ", later places 0"
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+# --------------------------------------------------------------------------------------------
+# One game: places, wins, placement points
+
+
+def shared_points(place: int, sharing: int, table: Sequence[int]) -> Fraction | int:
+    """The points of ``sharing`` players tied on ``place``: the points of the places they cover
+    (``place`` .. ``place + sharing - 1``), shared equally. A whole number when it divides."""
+    covered = sum(table[p - 1] if p <= len(table) else 0 for p in range(place, place + sharing))
+    whole, rest = divmod(covered, sharing)
+    return whole if rest == 0 else Fraction(covered, sharing)
+
+
+def game_placings(
+    totals: Mapping[Hashable, int], table: Sequence[int] = DEFAULT_PLACEMENT_POINTS
+) -> dict[Hashable, Placing]:
+    """Places at one table (lowest total 1st, equal totals share), wins and placement points."""
+    ordered = sorted(totals.values())
+    by_total: dict[int, Placing] = {}
+    index = 0
+    while index < len(ordered):
+        end = index
+        while end < len(ordered) and ordered[end] == ordered[index]:
+            end += 1
+        place, sharing = index + 1, end - index
+        by_total[ordered[index]] = Placing(
+            place=place,
+            tied=sharing > 1,
+            win=place == 1,
+            points=shared_points(place, sharing, table),
+            players=len(ordered),
+        )
+        index = end
+    return {player: by_total[total] for player, total in totals.items()}
+
+
+def by_game(results: Iterable[SeatResult]) -> dict[Hashable, list[SeatResult]]:
+    games: dict[Hashable, list[SeatResult]] = defaultdict(list)
+    for result in results:
+        games[result.game].append(result)
+    return games
+
+
+def placings(
+    results: Iterable[SeatResult], table: Sequence[int] = DEFAULT_PLACEMENT_POINTS
+) -> dict[tuple[Hashable, Hashable], Placing]:
+    """Every seat's placing, keyed (game, player)."""
+    found: dict[tuple[Hashable, Hashable], Placing] = {}
+    for game, seats in by_game(results).items():
+        for player, placing in game_placings({s.player: s.total for s in seats}, table).items():
+            found[(game, player)] = placing
+    return found
