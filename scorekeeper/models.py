@@ -127,7 +127,8 @@ class Round(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
     number: Mapped[int] = mapped_column(Integer)
-    engine: Mapped[int] = mapped_column(Integer)
+    # The round's engine double; None for a hand of a points game (no engine).
+    engine: Mapped[int | None] = mapped_column(Integer)
     went_out_seat_id: Mapped[int | None] = mapped_column(ForeignKey("seat.id"))
     went_out_on_double: Mapped[bool] = mapped_column(Boolean, default=False)
     form_token: Mapped[str] = mapped_column(String(64), unique=True)
@@ -156,6 +157,8 @@ class Score(db.Model):
     markers: Mapped[int] = mapped_column(Integer, default=0)
     # Doubles this player left open (unsatisfied) at round end (house rule open_double_penalty).
     open_doubles: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # Points made during play (points games, rules.md 5); ``points`` includes them.
+    made: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     points: Mapped[int] = mapped_column(Integer)
     corrected: Mapped[bool] = mapped_column(Boolean, default=False)
 
@@ -167,6 +170,7 @@ class Score(db.Model):
         CheckConstraint("hand >= 0", name="hand_non_negative"),
         CheckConstraint("markers >= 0", name="markers_non_negative"),
         CheckConstraint("open_doubles >= 0", name="open_doubles_non_negative"),
+        CheckConstraint("made >= 0", name="made_non_negative"),
     )
 
 

@@ -37,6 +37,7 @@ def round_input_of(game: Game, recorded: Round) -> RoundInput:
                 tiles=s.tiles or "",
                 markers=s.markers,
                 open_doubles=s.open_doubles,
+                made=s.made,
             )
             for s in sorted(recorded.scores, key=lambda s: positions[s.seat_id])
         ],
@@ -55,13 +56,14 @@ def _round_values(game: Game, recorded: Round) -> dict[tuple[int | None, str], s
         if recorded.went_out_seat_id
         else "",
         (None, "on_double"): "yes" if recorded.went_out_on_double else "no",
-        (None, "engine"): str(recorded.engine),
+        (None, "engine"): "" if recorded.engine is None else str(recorded.engine),
     }
     for score in recorded.scores:
         values[(score.seat_id, "hand")] = str(score.hand)
         values[(score.seat_id, "tiles")] = score.tiles or ""
         values[(score.seat_id, "markers")] = str(score.markers)
         values[(score.seat_id, "open_doubles")] = str(score.open_doubles)
+        values[(score.seat_id, "made")] = str(score.made)
     return values
 
 
@@ -87,7 +89,6 @@ def _apply(game: Game, recorded: Round, check: RoundCheck, entry: RoundInput) ->
     seat_ids = {seat.position: seat.id for seat in game.seats}
     typed = {seat.position: seat for seat in entry.seats}
     by_seat = {score.seat_id: score for score in recorded.scores}
-    assert check.engine is not None
     recorded.engine = check.engine
     recorded.went_out_seat_id = None if entry.blocked else seat_ids[entry.went_out]  # type: ignore[index]
     recorded.went_out_on_double = entry.on_double and not entry.blocked
@@ -98,6 +99,7 @@ def _apply(game: Game, recorded: Round, check: RoundCheck, entry: RoundInput) ->
         score.tiles = format_hand(seat_check.tiles) if seat_check.tiles is not None else None
         score.markers = typed[seat_check.position].markers
         score.open_doubles = typed[seat_check.position].open_doubles
+        score.made = typed[seat_check.position].made or 0
         score.points = seat_check.points
 
 
@@ -206,7 +208,7 @@ def undo_last_correction(game: Game, batch: int | None = None) -> list[Correctio
             elif change.field == "on_double":
                 on_double = old == "yes"
             elif change.field == "engine":
-                engine = int(old)
+                engine = int(old) if old else None
             continue
         position = positions[change.seat_id]
         seat = seats[position]
@@ -218,6 +220,8 @@ def undo_last_correction(game: Game, batch: int | None = None) -> list[Correctio
             seats[position] = replace(seat, markers=int(old))
         elif change.field == "open_doubles":
             seats[position] = replace(seat, open_doubles=int(old))
+        elif change.field == "made":
+            seats[position] = replace(seat, made=int(old))
     restored = RoundInput(
         seats=list(seats.values()),
         went_out=went_out,
@@ -256,6 +260,7 @@ _FIELD_NAMES = {
     "tiles": "tiles",
     "markers": "markers",
     "open_doubles": "doubles left open",
+    "made": "points made during play",
     "went_out": "went out",
     "on_double": "went out on a double",
     "engine": "engine",

@@ -26,10 +26,12 @@ from scorekeeper.rules import HouseRules
 from scorekeeper.rules.house import (
     HOUSE_RULES,
     MAX_ROUNDS,
+    MAX_TARGET,
     RULE_LABELS,
     RULE_OPTIONS,
     first_engine_options,
 )
+from scorekeeper.rules.variants import MEXICAN_TRAIN, VARIANTS, GameVariant, variant_named
 
 MAX_SEATS = 14
 FIRST_SEATS = 4
@@ -81,6 +83,10 @@ def rule_field(name: str, extra_choices: dict[str, str] | None = None) -> RadioF
 
 #: The scoring rules a table (or a league, for its tables) chooses, from the declarations.
 SCORING_RULES = tuple(name for name, rule in HOUSE_RULES.items() if rule.section == "scoring")
+#: The choices of the points games (the target is typed: a number field).
+POINTS_RULES = tuple(
+    name for name, rule in HOUSE_RULES.items() if rule.section == "points" and rule.fixed
+)
 
 #: The house rules of rules.md 2.4 that a table (or a league, for its tables) chooses: every
 #: declared scoring rule and who starts, built from ``HOUSE_RULES`` (a new rule declared there
@@ -131,14 +137,32 @@ class SetupForm(HouseRuleFields, FlaskForm):  # type: ignore[valid-type,misc]
     )
     tie_break = rule_field("tie_break")
     late_joiner = rule_field("late_joiner")
+    kind = HiddenField(default=MEXICAN_TRAIN.name)
+    target = WholeNumberField(
+        "Target score (empty: the game's usual target)",
+        validators=[Optional(), NumberRange(1, MAX_TARGET, f"Type from 1 to {MAX_TARGET}.")],
+        render_kw={"inputmode": "numeric"},
+    )
+    all_fives_scale = rule_field("all_fives_scale")
+    fives_threes_scale = rule_field("fives_threes_scale")
+    block_win = rule_field("block_win")
 
-    RULE_FIELDS = (*SCORING_RULES, "tie_break", "late_joiner")
+    RULE_FIELDS = (*SCORING_RULES, *POINTS_RULES, "tie_break", "late_joiner")
+    #: The round schedule's choices (train games only).
+    SCHEDULE_FIELDS = ("order", "first_engine", "length", "rounds", "copies", "start_rule")
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, kind: str | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        if not self.is_submitted() and kind in VARIANTS:
+            self.kind.data = kind
+        if self.kind.data not in VARIANTS:
+            self.kind.data = MEXICAN_TRAIN.name
         if not self.is_submitted():
             # The site's default (KEEP_PHOTOS); each game can still choose.
             self.keep_photos.data = bool(current_app.config.get("KEEP_PHOTOS"))
+            # The chosen game's own defaults (Chicken Foot on a double-9, the 0-0 at 50, ...).
+            for name, value in self.variant.default_rules.items():
+                self[name].data = str(value)
         max_pip = int(self.max_pip.data) if str(self.max_pip.data).isdigit() else 12
         if max_pip not in (6, 9, 12, 15, 18):
             max_pip = 12
@@ -150,13 +174,28 @@ class SetupForm(HouseRuleFields, FlaskForm):  # type: ignore[valid-type,misc]
         if self.first_engine.data not in self.first_engine.choices:
             self.first_engine.data = ""
 
+    @property
+    def variant(self) -> GameVariant:
+        """The game being set up."""
+        return variant_named(self.kind.data or MEXICAN_TRAIN.name)
+
+    def shown_rules(self) -> list[str]:
+        """The house rules of the chosen game, in the order the form lists them."""
+        return [name for name in self.RULE_FIELDS if HOUSE_RULES[name].applies_to(self.kind.data)]
+
     def typed_names(self) -> list[str]:
         return [entry.data or "" for entry in self.names]
 
     def house_rules(self) -> HouseRules:
-        """The chosen rules; raises ValueError with a sentence when they do not fit together."""
+        """The chosen rules of the chosen game; raises ValueError with a sentence when they do
+        not fit together. Rules that are not part of the game keep the game's defaults."""
+        variant = self.variant
+
+        def applies(name: str) -> bool:
+            return HOUSE_RULES[name].applies_to(variant.name)
+
         max_pip = int(self.max_pip.data)
-        deal: Any = self.deal_table.data
+        deal: Any = self.deal_table.data if applies("order") else "standard"
         if deal == "custom":
             if self.custom_deal.data is None:
                 raise ValueError("Type how many tiles each player gets, or pick a deal table.")
@@ -165,7 +204,12 @@ class SetupForm(HouseRuleFields, FlaskForm):  # type: ignore[valid-type,misc]
         chosen = {
             name: HOUSE_RULES[name].parse(self[name].data)
             for name in ("copies", "order", "length", *self.RULE_FIELDS, "start_rule")
+            if applies(name)
         }
+        if applies("target") and self.target.data is not None:
+            chosen["target"] = self.target.data
+        if not applies("order"):
+            return variant.new_rules(max_pip=max_pip, **chosen)
         rounds = None
         if chosen["length"] == "fixed":
             if self.rounds.data is None:
@@ -180,7 +224,7 @@ class SetupForm(HouseRuleFields, FlaskForm):  # type: ignore[valid-type,misc]
                 "With “the highest double anyone holds” each double is the engine once: "
                 f"choose at most {doubles} rounds, or another engine order."
             )
-        return HouseRules(
+        return variant.new_rules(
             max_pip=max_pip,
             first_engine=first_engine,
             deal_table=deal,
@@ -216,6 +260,11 @@ class SeatForm(Form):
         render_kw={"inputmode": "numeric"},
     )
 
+    made = WholeNumberField(
+        "Points made during play",
+        validators=[Optional(), NumberRange(0, 1000, "Points made: a number from 0 to 1000.")],
+        render_kw={"inputmode": "numeric"},
+    )
     open_doubles = WholeNumberField(
         "Doubles left open",
         default=0,

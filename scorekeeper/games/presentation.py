@@ -11,10 +11,10 @@ from scorekeeper.presentation import plural
 from scorekeeper.rules import (
     RULE_OPTIONS,
 )
+from scorekeeper.rules.point_games import HandResult
 from scorekeeper.rules.round_check import (
     RoundInput,
 )
-from scorekeeper.rules.scoreboard import RoundResult
 
 # --------------------------------------------------------------------------------------------
 # The scoreboard and the end of the game
@@ -26,6 +26,7 @@ class Cell:
     hand: int
     tiles: str | None
     markers: int
+    made: int  # points made during play (points games)
     went_out: bool
     round_win: bool
     corrected: bool
@@ -34,7 +35,7 @@ class Cell:
 @dataclass(frozen=True)
 class BoardRow:
     number: int
-    engine: int
+    engine: int | None  # None: a hand of a points game
     blocked: bool
     on_double: bool
     cells: list[Cell | None]  # in seat order; None: the player had not joined yet
@@ -67,6 +68,8 @@ class Scoreboard:
     finished: bool
     winners: list[str]
     tie_break: str
+    round_word: str = "Round"
+    target: int | None = None
 
     @property
     def series(self) -> list[tuple[str, list[int]]]:
@@ -89,9 +92,10 @@ def scoreboard(game: Game) -> Scoreboard:
     board = variant.scoreboard(
         len(seats),
         [
-            RoundResult(
+            HandResult(
                 points=tuple(scores[i].points if i in scores else None for i in range(len(seats))),
                 went_out=index[recorded.went_out_seat_id] if recorded.went_out_seat_id else None,
+                hands=tuple(scores[i].hand if i in scores else None for i in range(len(seats))),
             )
             for recorded, scores in zip(game.rounds, by_round, strict=True)
         ],
@@ -110,6 +114,7 @@ def scoreboard(game: Game) -> Scoreboard:
                     hand=scores[i].hand,
                     tiles=scores[i].tiles,
                     markers=scores[i].markers,
+                    made=scores[i].made,
                     went_out=recorded.went_out_seat_id == seats[i].id,
                     round_win=i in wins,
                     corrected=scores[i].corrected,
@@ -150,6 +155,8 @@ def scoreboard(game: Game) -> Scoreboard:
         finished=game.status == "finished",
         winners=[names[seat] for seat in board.winners],
         tie_break=dict(RULE_OPTIONS["tie_break"])[rules.tie_break],
+        round_word=variant.round_word,
+        target=variant.target(rules),
     )
 
 
@@ -158,10 +165,11 @@ def game_as_text(game: Game, board: Scoreboard) -> str:
     when = game.created_at.strftime("%d %b %Y")
     label = variant_of(game).label
     played = len(board.rows)
+    word = board.round_word.lower()
     if board.rounds_total is None:
-        count = f"{played} round{'s' if played != 1 else ''}"
+        count = f"{played} {word}{'s' if played != 1 else ''}"
     else:
-        count = f"{played} of {board.rounds_total} rounds"
+        count = f"{played} of {board.rounds_total} {word}s"
     lines = [f"{label}, {when}: {count}"]
     if board.winners:
         verb = "wins" if len(board.winners) == 1 else "share the win"
@@ -176,9 +184,9 @@ def game_as_text(game: Game, board: Scoreboard) -> str:
 
 
 def game_csv_rows(game: Game, board: Scoreboard) -> list[list[str]]:
-    """Every round of the game as rows for a CSV file: round, engine, player, hand, tiles,
-    markers, went out, blocked (the round ended with nobody able to play), points, running
-    total, corrected."""
+    """Every round of the game as rows for a CSV file: round, engine (empty in a points game),
+    player, hand, tiles, markers, went out, blocked (the round ended with nobody able to play),
+    points, running total, corrected, points made during play."""
     rows = [
         [
             "round",
@@ -192,6 +200,7 @@ def game_csv_rows(game: Game, board: Scoreboard) -> list[list[str]]:
             "points",
             "running_total",
             "corrected",
+            "made",
         ]
     ]
     for row in board.rows:
@@ -201,7 +210,7 @@ def game_csv_rows(game: Game, board: Scoreboard) -> list[list[str]]:
             rows.append(
                 [
                     str(row.number),
-                    f"{row.engine}-{row.engine}",
+                    "" if row.engine is None else f"{row.engine}-{row.engine}",
                     player.name,
                     str(cell.hand),
                     cell.tiles or "",
@@ -211,6 +220,7 @@ def game_csv_rows(game: Game, board: Scoreboard) -> list[list[str]]:
                     str(cell.points),
                     str(running),
                     "yes" if cell.corrected else "no",
+                    str(cell.made),
                 ]
             )
     return rows

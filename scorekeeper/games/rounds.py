@@ -42,6 +42,12 @@ class TableState:
     rules_in_play: list[str]
     finished: bool
     late_start: int  # the total a player who joins now starts with
+    round_word: str = "Round"  # "Hand" in the points games
+    uses_engines: bool = True
+    makes_points: bool = False
+    notes: tuple[str, ...] = ()  # the deal, the spinner rule, the target (points games)
+    target: int | None = None
+    label: str = "Mexican Train"
 
 
 def _used_engines(game: Game, skip_number: int | None = None) -> list[int]:
@@ -127,16 +133,33 @@ def table_state(game: Game) -> TableState:
         next_engine=next_engine,
         engines_available=available,
         starter=starter,
-        deal=deal_text(plan, rules, engine),
+        deal=deal_text(plan, rules, engine) if variant.uses_engines else "",
         plan=plan,
-        rules_in_play=rules.describe(),
+        rules_in_play=variant.in_play(rules),
         finished=finished,
         late_start=late_start,
+        round_word=variant.round_word,
+        uses_engines=variant.uses_engines,
+        makes_points=variant.makes_points,
+        notes=tuple(variant.table_notes(len(seats), rules)),
+        target=variant.target(rules),
+        label=variant.label,
     )
 
 
 # --------------------------------------------------------------------------------------------
 # Checking and recording a round
+
+
+def _totals_before(game: Game, number: int) -> dict[int, int]:
+    """Each seat's total before round ``number``, by position (a points game's exact target)."""
+    positions = {seat.id: seat.position for seat in game.seats}
+    totals = {seat.position: seat.start_total for seat in game.seats}
+    for recorded in game.rounds:
+        if recorded.number < number:
+            for score in recorded.scores:
+                totals[positions[score.seat_id]] += score.points
+    return totals
 
 
 def _previous_hands(game: Game, number: int) -> dict[int, int]:
@@ -154,8 +177,9 @@ def check_round(
     correction) or the next round. Loads what the rules need to know: the engine, the engines
     left, the previous round's hands."""
     rules = game_rules(game)
+    variant = variant_of(game)
     number = number or len(game.rounds) + 1
-    return variant_of(game).check_round(
+    return variant.check_round(
         entry,
         RoundContext(
             rules=rules,
@@ -168,6 +192,7 @@ def check_round(
             engine=engine_for(game, number),
             engines_left=tuple(remaining_engines(rules, _used_engines(game, skip_number=number))),
             previous=_previous_hands(game, number),
+            totals=_totals_before(game, number) if not variant.uses_engines else {},
         ),
         partial=partial,
     )
@@ -211,7 +236,7 @@ def record_round(game: Game, entry: RoundInput, form_token: str, number: int) ->
     if not check.ok:
         return RecordOutcome(check=check)
     seat_ids = {seat.position: seat.id for seat in game.seats}
-    assert check.engine is not None
+    assert check.engine is not None or not variant_of(game).uses_engines
     recorded = Round(
         number=check.number,
         engine=check.engine,
@@ -230,6 +255,7 @@ def record_round(game: Game, entry: RoundInput, form_token: str, number: int) ->
                 "tiles": format_hand(seat_check.tiles) if seat_check.tiles is not None else None,
                 "markers": typed[seat_check.position].markers,
                 "open_doubles": typed[seat_check.position].open_doubles,
+                "made": typed[seat_check.position].made or 0,
                 "points": seat_check.points,
                 "corrected": False,
             }
@@ -259,8 +285,11 @@ def record_round(game: Game, entry: RoundInput, form_token: str, number: int) ->
         raise
     db.session.expire(recorded, ["scores"])  # written above; read again when asked for
     touch(game)
-    total = variant_of(game).round_count(game_rules(game))
-    if total is not None and len(game.rounds) >= total:
+    variant, rules = variant_of(game), game_rules(game)
+    total = variant.round_count(rules)
+    if (total is not None and len(game.rounds) >= total) or variant.game_over(
+        _seat_totals(game), rules
+    ):
         finish_game(game)
     return RecordOutcome(check=check, saved=recorded)
 
@@ -277,9 +306,12 @@ def finish_game(game: Game) -> None:
 
 def reopen_game(game: Game) -> None:
     """Undo an early end: the game takes rounds again."""
-    total = variant_of(game).round_count(game_rules(game))
+    variant, rules = variant_of(game), game_rules(game)
+    total = variant.round_count(rules)
     if total is not None and len(game.rounds) >= total:
         raise GameError("Every round has been played; correct a round instead.")
+    if variant.game_over(_seat_totals(game), rules):
+        raise GameError("Someone has reached the target; correct a hand instead.")
     game.status = "playing"
     game.finished_at = None
     touch(game)

@@ -108,7 +108,7 @@ def scoreboard(public_id: str) -> str:
         "games/scoreboard.html",
         game=game,
         board=board,
-        rules_in_play=services.game_rules(game).describe(),
+        rules_in_play=services.variant_of(game).in_play(services.game_rules(game)),
         editor=access.can_edit(game),
         corrections=services.audit_trail(game),
         undo_batch=services.last_correction_batch(game),
