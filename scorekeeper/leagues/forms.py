@@ -39,6 +39,7 @@ from scorekeeper.rules import HouseRules
 from scorekeeper.rules.house import HOUSE_RULES
 from scorekeeper.rules.placings import parse_placement_points
 from scorekeeper.rules.standings import METHOD_REGISTRY, Method
+from scorekeeper.rules.variants import VARIANTS
 
 PASSPHRASE_HINT = "Capitals and extra spaces do not matter."
 GUEST_FIELDS = 3
@@ -114,6 +115,11 @@ class TableForm(FlaskForm):
         validate_choice=False,
         option_widget=widgets.CheckboxInput(),
         widget=widgets.ListWidget(prefix_label=False),
+    )
+    game = RadioField(
+        "Which game?",
+        choices={name: variant.label for name, variant in VARIANTS.items()},
+        default=next(iter(VARIANTS)),
     )
     guests = StringField(
         "Guests (not on the roster)",
