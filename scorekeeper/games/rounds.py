@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import insert, select
+from sqlalchemy import func, insert, select
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.extensions import db
@@ -41,7 +41,6 @@ class TableState:
     plan: DealPlan
     rules_in_play: list[str]
     finished: bool
-    late_start: int  # the total a player who joins now starts with
     round_word: str = "Round"  # "Hand" in the points games
     uses_engines: bool = True
     makes_points: bool = False
@@ -81,13 +80,25 @@ def _round_winner_seat(recorded: Round, seats: Sequence[Seat], rules: HouseRules
 
 
 def _seat_totals(game: Game) -> list[int]:
-    """Each seat's running total, in seat order (a late joiner's from their starting total)."""
-    positions = {seat.id: seat.position for seat in game.seats}
-    totals = [seat.start_total for seat in game.seats]
-    for recorded in game.rounds:
-        for score in recorded.scores:
-            totals[positions[score.seat_id]] += score.points
-    return totals
+    """Each seat's running total, in seat order (a late joiner's from their starting total),
+    added up by the database in one query (the rounds' scores need not be loaded)."""
+    sums = dict(
+        db.session.execute(
+            select(Score.seat_id, func.sum(Score.points))
+            .join(Round, Round.id == Score.round_id)
+            .where(Round.game_id == game.id)
+            .group_by(Score.seat_id)
+        ).all()
+    )
+    return [seat.start_total + int(sums.get(seat.id) or 0) for seat in game.seats]
+
+
+def joiner_start(game: Game) -> int:
+    """The total a player who joins the game now starts with (the late-joiner house rule)."""
+    rules = game_rules(game)
+    if rules.late_joiner == "none":
+        return 0
+    return late_joiner_start(dict(enumerate(_seat_totals(game))), rules)
 
 
 def table_state(game: Game) -> TableState:
@@ -107,11 +118,6 @@ def table_state(game: Game) -> TableState:
     )
     previous_winner = _round_winner_seat(game.rounds[-1], seats, rules) if game.rounds else None
     totals = _seat_totals(game) if rules.start_rule == "lowest_total" else None
-    late_start = (
-        late_joiner_start(dict(enumerate(_seat_totals(game))), rules)
-        if rules.late_joiner != "none" and not finished
-        else 0
-    )
     starter = (
         variant.starter_text(
             number,
@@ -137,7 +143,6 @@ def table_state(game: Game) -> TableState:
         plan=plan,
         rules_in_play=variant.in_play(rules),
         finished=finished,
-        late_start=late_start,
         round_word=variant.round_word,
         uses_engines=variant.uses_engines,
         makes_points=variant.makes_points,
@@ -152,14 +157,17 @@ def table_state(game: Game) -> TableState:
 
 
 def _totals_before(game: Game, number: int) -> dict[int, int]:
-    """Each seat's total before round ``number``, by position (a points game's exact target)."""
-    positions = {seat.id: seat.position for seat in game.seats}
-    totals = {seat.position: seat.start_total for seat in game.seats}
-    for recorded in game.rounds:
-        if recorded.number < number:
-            for score in recorded.scores:
-                totals[positions[score.seat_id]] += score.points
-    return totals
+    """Each seat's total before round ``number``, by position (a points game's exact target),
+    in one query."""
+    sums = dict(
+        db.session.execute(
+            select(Score.seat_id, func.sum(Score.points))
+            .join(Round, Round.id == Score.round_id)
+            .where(Round.game_id == game.id, Round.number < number)
+            .group_by(Score.seat_id)
+        ).all()
+    )
+    return {seat.position: seat.start_total + int(sums.get(seat.id) or 0) for seat in game.seats}
 
 
 def _previous_hands(game: Game, number: int) -> dict[int, int]:
@@ -287,8 +295,8 @@ def record_round(game: Game, entry: RoundInput, form_token: str, number: int) ->
     touch(game)
     variant, rules = variant_of(game), game_rules(game)
     total = variant.round_count(rules)
-    if (total is not None and len(game.rounds) >= total) or variant.game_over(
-        _seat_totals(game), rules
+    if (total is not None and len(game.rounds) >= total) or (
+        variant.target(rules) is not None and variant.game_over(_seat_totals(game), rules)
     ):
         finish_game(game)
     return RecordOutcome(check=check, saved=recorded)
@@ -310,7 +318,7 @@ def reopen_game(game: Game) -> None:
     total = variant.round_count(rules)
     if total is not None and len(game.rounds) >= total:
         raise GameError("Every round has been played; correct a round instead.")
-    if variant.game_over(_seat_totals(game), rules):
+    if variant.target(rules) is not None and variant.game_over(_seat_totals(game), rules):
         raise GameError("Someone has reached the target; correct a hand instead.")
     game.status = "playing"
     game.finished_at = None

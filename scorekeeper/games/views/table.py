@@ -42,6 +42,7 @@ def table(public_id: str) -> str:
         board=board,
         editor=access.can_edit(game),
         join_form=JoinForm(),
+        joiner_start=services.joiner_start(game),
     )
 
 
