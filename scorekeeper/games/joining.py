@@ -7,6 +7,7 @@ from __future__ import annotations
 from sqlalchemy import func, select
 
 from scorekeeper.extensions import db
+from scorekeeper.games.rounds import seat_totals
 from scorekeeper.games.setup import MAX_NAME, GameError, game_rules, touch, variant_of
 from scorekeeper.models import Correction, Game, Player, Seat
 from scorekeeper.rules.scoring import late_joiner_start
@@ -14,15 +15,6 @@ from scorekeeper.rules.scoring import late_joiner_start
 #: The audit trail's field for a player who joined (never undone like a correction).
 JOINED = "joined"
 MAX_SEATS = 14
-
-
-def _totals(game: Game) -> dict[int, int]:
-    positions = {seat.id: seat.position for seat in game.seats}
-    totals = {seat.position: seat.start_total for seat in game.seats}
-    for recorded in game.rounds:
-        for score in recorded.scores:
-            totals[positions[score.seat_id]] += score.points
-    return totals
 
 
 def _player_for(game: Game, name: str) -> Player:
@@ -80,7 +72,7 @@ def join_game(game: Game, name: str) -> Seat:
     except ValueError as error:
         raise GameError(str(error)) from error
     number = len(game.rounds) + 1
-    start = late_joiner_start(_totals(game), rules)
+    start = late_joiner_start(dict(enumerate(seat_totals(game))), rules)
     seat = Seat(
         position=len(game.seats),
         player=_player_for(game, cleaned),

@@ -79,7 +79,7 @@ def _round_winner_seat(recorded: Round, seats: Sequence[Seat], rules: HouseRules
     return positions.get(winners[0])
 
 
-def _seat_totals(game: Game) -> list[int]:
+def seat_totals(game: Game) -> list[int]:
     """Each seat's running total, in seat order (a late joiner's from their starting total),
     added up by the database in one query (the rounds' scores need not be loaded)."""
     sums = dict(
@@ -98,7 +98,7 @@ def joiner_start(game: Game) -> int:
     rules = game_rules(game)
     if rules.late_joiner == "none":
         return 0
-    return late_joiner_start(dict(enumerate(_seat_totals(game))), rules)
+    return late_joiner_start(dict(enumerate(seat_totals(game))), rules)
 
 
 def table_state(game: Game) -> TableState:
@@ -117,7 +117,7 @@ def table_state(game: Game) -> TableState:
         variant.engine_for_round(number + 1, rules) if total is None or number < total else None
     )
     previous_winner = _round_winner_seat(game.rounds[-1], seats, rules) if game.rounds else None
-    totals = _seat_totals(game) if rules.start_rule == "lowest_total" else None
+    totals = seat_totals(game) if rules.start_rule == "lowest_total" else None
     starter = (
         variant.starter_text(
             number,
@@ -296,7 +296,7 @@ def record_round(game: Game, entry: RoundInput, form_token: str, number: int) ->
     variant, rules = variant_of(game), game_rules(game)
     total = variant.round_count(rules)
     if (total is not None and len(game.rounds) >= total) or (
-        variant.target(rules) is not None and variant.game_over(_seat_totals(game), rules)
+        variant.target(rules) is not None and variant.game_over(seat_totals(game), rules)
     ):
         finish_game(game)
     return RecordOutcome(check=check, saved=recorded)
@@ -318,7 +318,7 @@ def reopen_game(game: Game) -> None:
     total = variant.round_count(rules)
     if total is not None and len(game.rounds) >= total:
         raise GameError("Every round has been played; correct a round instead.")
-    if variant.target(rules) is not None and variant.game_over(_seat_totals(game), rules):
+    if variant.target(rules) is not None and variant.game_over(seat_totals(game), rules):
         raise GameError("Someone has reached the target; correct a hand instead.")
     game.status = "playing"
     game.finished_at = None

@@ -155,3 +155,29 @@ def test_a_points_game_setup_keeps_the_game_on_error(client: FlaskClient) -> Non
     assert response.status_code == 200
     assert "at most 4 players" in page
     assert 'name="kind" type="hidden" value="draw"' in page
+
+
+def test_a_hand_is_corrected_with_its_points_made(client: FlaskClient) -> None:
+    from tests.web.helpers import correct_round
+
+    public_id = start_game(client, NAMES, kind="all_fives", max_pip=6)
+    enter_round(client, public_id, points={1: 13, 2: 9}, went_out=0, **{"seat_0-made": 15})
+    form = client.get(f"/g/{public_id}/rounds/1").get_data(as_text=True)
+    assert "Correct hand 1" in form and 'name="seat_0-made"' in form and 'value="15"' in form
+    response = correct_round(
+        client, public_id, 1, points={1: 13, 2: 9}, went_out=0, **{"seat_0-made": 25}
+    )
+    assert response.status_code == 302, response.get_data(as_text=True)
+    assert _points(client, public_id) == [[45, 0, 0]]
+    board = text_of(client.get(f"/g/{public_id}/scoreboard").get_data(as_text=True))
+    assert "points made during play 15 → 25" in board
+    assert client.post(f"/g/{public_id}/undo").status_code == 302
+    assert _points(client, public_id) == [[35, 0, 0]]
+
+
+def test_an_unknown_game_is_mexican_train(app: Flask, client: FlaskClient) -> None:
+    public_id = start_game(client, NAMES, kind="<script>")
+    page = client.get("/games/new?game=nonsense")
+    assert page.status_code == 200
+    with app.app_context():
+        assert db.session.query(Game).filter_by(public_id=public_id).one().kind == "mexican_train"
