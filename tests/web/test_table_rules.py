@@ -123,6 +123,8 @@ def test_open_doubles_need_the_rule(client: FlaskClient) -> None:
 
 def test_arrivals_scoring(client: FlaskClient) -> None:
     public_id = start_game(client, ["Ann", "Bob", "Cy"], score_by="arrivals")
+    form = client.get(f"/g/{public_id}/round").get_data(as_text=True)
+    assert "Arrivals scoring: tap who went out" in form
     # Under arrivals nobody has to type a hand: only who went out counts.
     for went_out in (1, 1, "blocked", 0):
         response = enter_round(client, public_id, went_out=went_out)
