@@ -411,6 +411,7 @@ HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType(
                     else "Open-train markers still out: no penalty"
                 ),
                 scoring="Added for each marker still out (not doubled).",
+                games=("mexican_train",),  # Chicken Foot has no trains to mark
             ),
             HouseRule(
                 "open_double_penalty",

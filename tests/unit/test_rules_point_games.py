@@ -278,6 +278,7 @@ def test_chicken_foot() -> None:
     assert [variant.deal_plan(p, rules).tiles_each for p in (2, 4, 8)] == [9, 7, 6]
     assert variant.table_notes(4, rules)[0].startswith("The round's double is the centre")
     assert "Double blank counts 50" in variant.in_play(rules)
+    assert not any("marker" in line for line in variant.in_play(rules))
     # scored like Mexican Train: pips left, the 0-0 at 50
     entry = RoundInput(
         seats=[SeatInput(0), SeatInput(1, tiles="0-0, 3-4"), SeatInput(2, hand=12)], went_out=0
