@@ -217,7 +217,7 @@ def add_table(
     variant = VARIANTS.get(kind, MEXICAN_TRAIN)
     rules = league_rules(league)
     if variant is not MEXICAN_TRAIN:
-        rules = rules.replace(**variant.default_rules)
+        rules = variant.adopt(rules)
     try:
         game = games.create_game(
             [player.name for player in chosen],

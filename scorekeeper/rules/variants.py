@@ -27,7 +27,7 @@ from types import MappingProxyType
 from typing import Any
 
 from scorekeeper.rules import point_games
-from scorekeeper.rules.house import HouseRules
+from scorekeeper.rules.house import HOUSE_RULES, HouseRules
 from scorekeeper.rules.round_check import RoundCheck, RoundContext, RoundInput, check_round
 from scorekeeper.rules.schedule import (
     DealPlan,
@@ -81,6 +81,18 @@ class GameVariant:
     game_over: Callable[[Sequence[int], HouseRules], bool] = _never_over
     #: The target score (None: the game ends after its rounds).
     target: Callable[[HouseRules], int | None] = _no_target
+
+    def adopt(self, base: HouseRules) -> HouseRules:
+        """Another game's rules (a league's) made this game's: the rules that are not part of
+        this game go back to the rule book's defaults, this game's own defaults apply, the rest
+        stays as chosen."""
+        values = base.to_dict()
+        for name, rule in HOUSE_RULES.items():
+            if not rule.applies_to(self.name):
+                values[name] = rule.default
+        if not HOUSE_RULES["order"].applies_to(self.name):
+            values["deal_table"] = "standard"
+        return HouseRules.from_dict({**values, **self.default_rules})
 
     def new_rules(self, **chosen: Any) -> HouseRules:
         """The rules of a new game: the rule book's defaults, this game's own defaults, then what

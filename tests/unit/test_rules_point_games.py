@@ -310,3 +310,15 @@ def test_fives_and_threes_points_follow_the_divisors(ends: int) -> None:
     face = fives_and_threes_points(ends, SIX.replace(fives_threes_scale="face"))
     assert face in (0, ends, 2 * ends)
     assert (face == 0) == (pub == 0)
+
+
+def test_a_league_table_of_another_game_adopts_the_leagues_rules() -> None:
+    league = HouseRules(
+        marker_penalty=10, double_blank=25, tie_break="zero_rounds", blocked_round="lowest_zero"
+    )
+    foot = variant_named("chicken_foot").adopt(league)
+    assert (foot.max_pip, foot.double_blank, foot.marker_penalty) == (9, 50, 0)
+    assert (foot.tie_break, foot.blocked_round) == ("zero_rounds", "lowest_zero")
+    fives = variant_named("all_fives").adopt(league)
+    assert (fives.max_pip, fives.blocked_round, fives.tie_break) == (6, "all_count", "zero_rounds")
+    assert variant_named("mexican_train").adopt(league) == league
