@@ -72,7 +72,8 @@ def join_game(game: Game, name: str) -> Seat:
     except ValueError as error:
         raise GameError(str(error)) from error
     number = len(game.rounds) + 1
-    start = late_joiner_start(dict(enumerate(seat_totals(game))), rules)
+    lower = variant_of(game).lower_is_better and rules.lower_is_better
+    start = late_joiner_start(dict(enumerate(seat_totals(game))), rules, lower)
     seat = Seat(
         position=len(game.seats),
         player=_player_for(game, cleaned),

@@ -98,7 +98,8 @@ def joiner_start(game: Game) -> int:
     rules = game_rules(game)
     if rules.late_joiner == "none":
         return 0
-    return late_joiner_start(dict(enumerate(seat_totals(game))), rules)
+    lower = variant_of(game).lower_is_better and rules.lower_is_better
+    return late_joiner_start(dict(enumerate(seat_totals(game))), rules, lower)
 
 
 def table_state(game: Game) -> TableState:

@@ -595,7 +595,7 @@ HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType(
                     (
                         "highest_total",
                         "Starts with the highest current total at the table (the lowest "
-                        "under arrivals scoring)",
+                        "where the highest total wins)",
                     ),
                 ),
                 "play",

@@ -331,7 +331,12 @@ def in_play(game: str, rules: HouseRules) -> list[str]:
         "Drawing from the boneyard" if spec.draws else "No drawing from the boneyard",
         spec.spinner,
     ]
-    return lines + rules.describe(game)
+    # The highest total wins here: a late joiner gets the lowest (the worst) total.
+    worst = {
+        "Late joiner: starts with the highest current total": "Late joiner: starts with the "
+        "lowest current total"
+    }
+    return lines + [worst.get(line, line) for line in rules.describe(game)]
 
 
 # --- Checking a hand as typed -------------------------------------------------------------------

@@ -183,12 +183,18 @@ def running_totals(
     return rows
 
 
-def late_joiner_start(totals: Mapping[object, int], rules: HouseRules = _DEFAULT_RULES) -> int:
+def late_joiner_start(
+    totals: Mapping[object, int],
+    rules: HouseRules = _DEFAULT_RULES,
+    lower_is_better: bool | None = None,
+) -> int:
     """The total a late joiner starts with: 0, or under "highest_total" the highest current total
     at the table (house option of rules.md 2.4): the worst total, so joining late never pays
-    (the lowest under arrivals scoring, where the highest total wins)."""
+    (the lowest under arrivals scoring or in a points game, where the highest total wins:
+    ``lower_is_better`` False)."""
+    lower = rules.lower_is_better if lower_is_better is None else lower_is_better
     if rules.late_joiner == "highest_total" and totals:
-        return max(totals.values()) if rules.lower_is_better else min(totals.values())
+        return max(totals.values()) if lower else min(totals.values())
     return 0
 
 

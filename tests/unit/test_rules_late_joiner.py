@@ -28,6 +28,11 @@ def test_late_joiner_start(rules: HouseRules, totals: dict[int, int], start: int
     assert late_joiner_start(totals, rules) == start
 
 
+def test_a_late_joiner_in_a_points_game_starts_with_the_lowest_total() -> None:
+    rules = HouseRules(late_joiner="highest_total")
+    assert late_joiner_start({0: 40, 1: 12}, rules, lower_is_better=False) == 12
+
+
 def test_a_joiner_from_round_three() -> None:
     rounds = [
         RoundResult((0, 30, 12, None), went_out=0),

@@ -322,3 +322,8 @@ def test_a_league_table_of_another_game_adopts_the_leagues_rules() -> None:
     fives = variant_named("all_fives").adopt(league)
     assert (fives.max_pip, fives.blocked_round, fives.tie_break) == (6, "all_count", "zero_rounds")
     assert variant_named("mexican_train").adopt(league) == league
+
+
+def test_a_late_joiner_in_a_points_game_is_told_the_lowest_total() -> None:
+    lines = variant_named("draw").in_play(SIX.replace(late_joiner="highest_total"))
+    assert "Late joiner: starts with the lowest current total" in lines
