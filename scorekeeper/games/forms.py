@@ -102,7 +102,18 @@ HouseRuleFields = type(
 )
 
 
-class SetupForm(HouseRuleFields, FlaskForm):  # type: ignore[valid-type,misc]
+#: The choices of the points games (rules.md 5), built from ``HOUSE_RULES`` like the others.
+PointsRuleFields = type(
+    "PointsRuleFields",
+    (Form,),
+    {
+        **{name: rule_field(name) for name in POINTS_RULES},
+        "__doc__": "The choices of the points games (from ``HOUSE_RULES``).",
+    },
+)
+
+
+class SetupForm(HouseRuleFields, PointsRuleFields, FlaskForm):  # type: ignore[valid-type,misc]
     """A new game: players in seat order, the set, the schedule and the house rules."""
 
     names = FieldList(
@@ -143,9 +154,6 @@ class SetupForm(HouseRuleFields, FlaskForm):  # type: ignore[valid-type,misc]
         validators=[Optional(), NumberRange(1, MAX_TARGET, f"Type from 1 to {MAX_TARGET}.")],
         render_kw={"inputmode": "numeric"},
     )
-    all_fives_scale = rule_field("all_fives_scale")
-    fives_threes_scale = rule_field("fives_threes_scale")
-    block_win = rule_field("block_win")
 
     RULE_FIELDS = (*SCORING_RULES, *POINTS_RULES, "tie_break", "late_joiner")
     #: The round schedule's choices (train games only).

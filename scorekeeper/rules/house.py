@@ -588,6 +588,28 @@ HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType(
                 games=("draw", "block"),
             ),
             HouseRule(
+                "partners",
+                "Partnerships",
+                (
+                    (False, "Everyone plays for themselves"),
+                    (
+                        True,
+                        "Four players, two against two: the 1st and 3rd seat against the 2nd "
+                        "and 4th; partners share one score",
+                    ),
+                ),
+                "points",
+                _line(
+                    {
+                        False: None,
+                        True: "Partnerships: the 1st and 3rd seat against the 2nd and 4th, one "
+                        "score per side",
+                    },
+                    "partners",
+                ),
+                games=POINT_GAMES,
+            ),
+            HouseRule(
                 "late_joiner",
                 "A player who joins late",
                 (
@@ -752,7 +774,8 @@ class HouseRules:
     - ``score_by``: "pips", or "arrivals" (1 point per round gone out, the highest total wins).
     - Points games (rules.md 5): ``target`` (None: the game's usual target), how ends count in
       All Fives (``all_fives_scale``) and Fives and Threes (``fives_threes_scale``), what the
-      winner of a Draw or Block hand scores (``block_win``).
+      winner of a Draw or Block hand scores (``block_win``), two against two (``partners``:
+      seats 1 and 3 against 2 and 4, one score per side).
     """
 
     max_pip: int = 12
@@ -779,6 +802,7 @@ class HouseRules:
     all_fives_scale: str = "face"
     fives_threes_scale: str = "pub"
     block_win: str = "opponents"
+    partners: bool = False
 
     def __post_init__(self) -> None:
         check_max_pip(self.max_pip)

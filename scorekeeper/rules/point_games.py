@@ -197,6 +197,12 @@ def hand_needs_pips(game: str, rules: HouseRules) -> bool:
     return not (game == "fives_and_threes" and rules.fives_threes_scale == "pub")
 
 
+def side_of(position: int) -> int:
+    """The side of a seat in a partnership game: the 1st and 3rd seat (positions 0 and 2) are
+    side 0, the 2nd and 4th side 1."""
+    return position % 2
+
+
 def score_points_hand(
     game: str,
     made: Mapping[P, int],
@@ -204,14 +210,34 @@ def score_points_hand(
     went_out: P | None,
     rules: HouseRules,
     totals: Mapping[P, int] | None = None,
+    sides: Mapping[P, int] | None = None,
 ) -> tuple[dict[P, int], dict[P, int]]:
     """Each player's score for one hand: the points made during play plus the winner's bonus.
     Under an exact target the points that would take a total past it are lost: returns the
-    scores and, by player, the points lost."""
+    scores and, by player, the points lost.
+
+    With ``sides`` (partnerships) the sides play as one: their points made and pips left add
+    up, the side of the player who went out (or the side with fewer pips when blocked) wins the
+    hand, and both partners get the side's score, so they share one total."""
+    if sides is not None:
+        team_made: dict[int, int] = {}
+        team_hands: dict[int, int] = {}
+        for player, pips in hands.items():
+            side = sides[player]
+            team_made[side] = team_made.get(side, 0) + made.get(player, 0)
+            team_hands[side] = team_hands.get(side, 0) + pips
+        team_totals = {sides[player]: total for player, total in (totals or {}).items()}
+        out_side = sides[went_out] if went_out is not None else None
+        team_scores, team_lost = score_points_hand(
+            game, team_made, team_hands, out_side, rules, team_totals
+        )
+        scores = {player: team_scores[sides[player]] for player in hands}
+        lost = {player: team_lost[sides[player]] for player in hands if sides[player] in team_lost}
+        return scores, lost
     bonus = hand_bonus(game, hands, went_out, rules)
     goal = target(game, rules)
-    scores: dict[P, int] = {}
-    lost: dict[P, int] = {}
+    scores = {}
+    lost = {}
     for player in hands:
         score = made.get(player, 0) + bonus.get(player, 0)
         before = (totals or {}).get(player, 0)
@@ -239,6 +265,8 @@ def deal_plan(game: str, players: int, rules: HouseRules) -> DealPlan:
     computed suggestion for other sets. No engine is held out."""
     if isinstance(players, bool) or not isinstance(players, int) or players < 2:
         raise ValueError(f"{GAMES[game].label} needs at least 2 players")
+    if rules.partners and players != 4:
+        raise ValueError("Partnerships need four players: two against two")
     dominoes = rules.domino_set
     limit = 4 if rules.max_pip == DEAL_SET and rules.copies == 1 else max_players(rules.max_pip)
     if players > limit:
@@ -297,6 +325,11 @@ def table_notes(game: str, players: int, rules: HouseRules) -> list[str]:
         else f"{plan.boneyard} stay face down, out of play: knock when you cannot play"
     )
     notes = [f"Shuffle, deal {plan.tiles_each} each; {rest}", spec.spinner]
+    if rules.partners:
+        notes.append(
+            "Partners sit opposite: the 1st and 3rd seat against the 2nd and 4th, one score "
+            "per side"
+        )
     if game == "all_fives":
         notes.append(
             "Score when the ends add up to 5, 10, 15 …: the total"
@@ -428,6 +461,7 @@ def check_hand(game: str, entry: RoundInput, context: RoundContext, partial: boo
             None if entry.blocked else entry.went_out,
             rules,
             totals=context.totals,
+            sides={position: side_of(position) for position in pips} if rules.partners else None,
         )
         goal = target(game, rules)
         for position, value in scores.items():
@@ -462,6 +496,18 @@ def points_scoreboard(
     for result in rounds:
         hands = getattr(result, "hands", ()) or ()
         pips = {seat: pip for seat, pip in enumerate(hands) if pip is not None}
+        if rules.partners:
+            team: dict[int, int] = {}
+            for seat, pip in pips.items():
+                team[side_of(seat)] = team.get(side_of(seat), 0) + pip
+            out = side_of(result.went_out) if result.went_out is not None else None
+            side = hand_winner(team, out) if team or out is not None else None
+            wins.append(
+                frozenset()
+                if side is None
+                else frozenset(seat for seat in range(seats) if side_of(seat) == side)
+            )
+            continue
         winner = hand_winner(pips, result.went_out) if pips or result.went_out is not None else None
         wins.append(frozenset() if winner is None else frozenset({winner}))
     return scoreboard(seats, rounds, rules, start, lower_is_better=False, round_wins=wins)

@@ -327,3 +327,64 @@ def test_a_league_table_of_another_game_adopts_the_leagues_rules() -> None:
 def test_a_late_joiner_in_a_points_game_is_told_the_lowest_total() -> None:
     lines = variant_named("draw").in_play(SIX.replace(late_joiner="highest_total"))
     assert "Late joiner: starts with the lowest current total" in lines
+
+
+# --- Partnerships (rules.md 5: two against two share one score) -------------------------------
+
+PARTNERS = SIX.replace(partners=True)
+
+
+@pytest.mark.parametrize(
+    ("game", "made", "hands", "went_out", "scores"),
+    [
+        # All Fives: Ann (seat 0) goes out; the other side holds 8 + 6 = 14 -> 15; Cy's 5 made
+        # counts for Ann's side too: both get 10 + 5 + 15 = 30.
+        ("all_fives", {0: 10, 2: 5}, {0: 0, 1: 8, 2: 3, 3: 6}, 0, [30, 0, 30, 0]),
+        # Block, blocked: side 1 holds 4 + 2 = 6 against 3 + 9 = 12: it scores 12.
+        ("block", {}, {0: 3, 1: 4, 2: 9, 3: 2}, None, [0, 12, 0, 12]),
+        # a blocked tie between the sides scores nothing
+        ("draw", {}, {0: 3, 1: 4, 2: 5, 3: 4}, None, [0, 0, 0, 0]),
+        # Fives and Threes: the side of who went out gets the point; made points add up
+        ("fives_and_threes", {0: 2, 1: 3, 3: 1}, {0: 5, 1: 0, 2: 4, 3: 2}, 1, [2, 5, 2, 5]),
+    ],
+)
+def test_partners_share_one_score(
+    game: str, made: dict, hands: dict, went_out: int | None, scores: list[int]
+) -> None:
+    sides = {seat: seat % 2 for seat in hands}
+    result, _ = score_points_hand(game, made, hands, went_out, PARTNERS, sides=sides)
+    assert [result[seat] for seat in range(4)] == scores
+
+
+def test_partners_need_four_and_the_table_is_told() -> None:
+    with pytest.raises(ValueError, match="Partnerships need four players"):
+        deal_plan("block", 3, PARTNERS)
+    assert any("Partners sit opposite" in note for note in table_notes("block", 4, PARTNERS))
+    lines = variant_named("block").in_play(PARTNERS)
+    assert "Partnerships: the 1st and 3rd seat against the 2nd and 4th, one score per side" in lines
+
+
+def test_a_partnership_scoreboard_has_co_winners() -> None:
+    variant = variant_named("draw")
+    rounds = [HandResult((14, 0, 14, 0), went_out=0, hands=(0, 8, 3, 6))]
+    board = variant.scoreboard(4, rounds, PARTNERS)
+    assert board.winners == [0, 2]
+    assert board.round_wins == [frozenset({0, 2})]
+
+
+def test_a_partnership_hand_as_typed() -> None:
+    context = RoundContext(
+        rules=PARTNERS, names={0: "Ann", 1: "Bob", 2: "Cy", 3: "Di"}, number=1, engine=None
+    )
+    entry = RoundInput(
+        seats=[
+            SeatInput(0, made=10),
+            SeatInput(1, hand=8),
+            SeatInput(2, hand=3, made=5),
+            SeatInput(3, hand=6),
+        ],
+        went_out=0,
+    )
+    check = variant_named("all_fives").check_round(entry, context, False)
+    assert check.ok, check
+    assert [s.points for s in check.seats] == [30, 0, 30, 0]

@@ -181,3 +181,19 @@ def test_an_unknown_game_is_mexican_train(app: Flask, client: FlaskClient) -> No
     assert page.status_code == 200
     with app.app_context():
         assert db.session.query(Game).filter_by(public_id=public_id).one().kind == "mexican_train"
+
+
+def test_partners_share_one_score_at_the_table(client: FlaskClient) -> None:
+    from tests.web.helpers import setup_data
+
+    response = client.post(
+        "/games/new", data=setup_data(NAMES, kind="block", max_pip=6, partners="True")
+    )
+    assert "Partnerships need four players: two against two" in response.get_data(as_text=True)
+    public_id = start_game(client, [*NAMES, "Di"], kind="block", max_pip=6, partners="True")
+    assert "Partners sit opposite" in _table(client, public_id)
+    enter_round(client, public_id, points={0: 3, 1: 4, 2: 9, 3: 2}, went_out="blocked")
+    assert _points(client, public_id) == [[0, 12, 0, 12]]
+    client.post(f"/g/{public_id}/finish")
+    summary = text_of(client.get(f"/g/{public_id}/summary").get_data(as_text=True))
+    assert "Co-winners Bob &amp; Di" in summary or "Co-winners Bob & Di" in html.unescape(summary)
