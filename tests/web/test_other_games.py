@@ -197,3 +197,15 @@ def test_partners_share_one_score_at_the_table(client: FlaskClient) -> None:
     client.post(f"/g/{public_id}/finish")
     summary = text_of(client.get(f"/g/{public_id}/summary").get_data(as_text=True))
     assert "Co-winners Bob &amp; Di" in summary or "Co-winners Bob & Di" in html.unescape(summary)
+
+
+def test_every_page_of_a_points_game(client: FlaskClient) -> None:
+    public_id = start_game(client, NAMES, kind="draw", max_pip=6)
+    enter_round(client, public_id, points={1: 5, 2: 9}, went_out=0)
+    for path in ("", "/round", "/scoreboard", "/summary", "/watch", "/game.csv", "/state.json"):
+        response = client.get(f"/g/{public_id}{path}")
+        assert response.status_code == 200, path
+    watch = text_of(client.get(f"/g/{public_id}/watch").get_data(as_text=True))
+    assert "1 hand played" in watch
+    text = client.get(f"/g/{public_id}/summary").get_data(as_text=True)
+    assert "Draw, " in html.unescape(text) and "1 hand" in html.unescape(text)
