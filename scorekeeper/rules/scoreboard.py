@@ -144,7 +144,7 @@ def scoreboard(
         )
     return Board(
         running=running,
-        round_wins=round_wins,
+        round_wins=list(round_wins),
         players=players,
         standings=sorted(players, key=lambda p: (p.rank, p.seat)),
         winners=winners(now) if rounds else [],
