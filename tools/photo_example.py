@@ -31,6 +31,7 @@ HAND = [(0, 0), (0, 3), (1, 5), (6, 6), (2, 4), (1, 1), (3, 6)]
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", type=int, default=12)
+    ap.add_argument("--side", type=int, default=800, help="long side of the picture")
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "photo-reading-example.png")
     args = ap.parse_args(argv)
     scene = synth.render_hand(
@@ -46,7 +47,7 @@ def main(argv=None) -> int:
         jpeg_quality=90,
     )
     reading = read_hand(scene.jpeg, max_pip=6)
-    up = open_upright(scene.jpeg, max_side=960)
+    up = open_upright(scene.jpeg, max_side=args.side)
     truth = sorted(tuple(sorted((t.a, t.b))) for t in scene.tiles)
     read = sorted(tuple(sorted(t.halves)) for t in reading.tiles)
     title = (
@@ -56,7 +57,10 @@ def main(argv=None) -> int:
     )
     img = draw_overlay(np.asarray(up.image), reading, up.scale, title=title)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    Image.fromarray(img).save(args.out, optimize=True)
+    # 256 colours keep the picture small in the repository
+    Image.fromarray(img).quantize(256, dither=Image.Dither.FLOYDSTEINBERG).save(
+        args.out, optimize=True
+    )
     print(title, "| right" if read == truth else "| WRONG", "->", args.out)
     return 0
 

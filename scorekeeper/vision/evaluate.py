@@ -190,6 +190,14 @@ def evaluate(
         _print_summary("taken from above", summary["top_down"], out)
         _print_summary("side views (tiles standing on edge)", summary["side_view"], out)
     print(f"\npeak memory of the process (RSS): {summary['peak_rss_mb']:.0f} MB", file=out)
+    from scorekeeper.vision.reader import SURE_TILE
+
+    print(
+        f"'confident' uses SURE_TILE = {SURE_TILE}, fitted on the real development photos: "
+        "for numbers on photos not used for fitting, run "
+        "python tools/calibrate_vision.py DIR (leave-one-group-out)",
+        file=out,
+    )
     if "half_crop_accuracy" in summary:
         print(f"half crops (counter alone): {summary['half_crop_accuracy']:.1%}", file=out)
     if overlays is not None:

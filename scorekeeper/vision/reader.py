@@ -31,6 +31,7 @@ CLOSER_LOOK_SIDE = 2560  # ... at twice the detection size, at most this long si
 CLOSER_LOOK_BEFORE = 0.35  # ... if at most this part of the time budget is used
 CLOSER_LOOK_UNTIL = 0.7  # ... and it stops at this part of the budget
 CUT_MARGIN = 0.02  # an outline closer than this (x its width) to the frame: maybe cut off
+SHORT_CUT_GAP = 0.25  # ... or this close, when it is shorter than a tile can look
 MAX_CANDIDATES = 240
 HYPOTHESES = 3  # outline sizes tried per bar
 MODEL_MAX_PIP = 12
@@ -313,6 +314,15 @@ def _unexplained(small: np.ndarray, quads: list[np.ndarray]) -> tuple[int, int, 
         if ring[ys, xs].mean() > 0.7:
             continue
         shaped[i] = part[i] and min(rw, rh) >= 0.75 * W and max(rw, rh) >= 1.4 * W
+    # a tile has an outline: where the patch ends, the brightness changes sharply (the edge
+    # of the tile, its side or its shadow). A patch of surface (light cloth, paper beside a
+    # shadow) ends where its colour drifts past the limit, with no edge there.
+    if (shaped | part).any():
+        idx = np.nonzero(shaped | part)[0]
+        crisp = np.ones(n - 1, bool)
+        crisp[idx] = _outline_contrast(small, labels, idx + 1, quads)
+        shaped &= crisp
+        part &= crisp
     areas = st[:, cv2.CC_STAT_AREA]
     x0, y0 = st[:, cv2.CC_STAT_LEFT], st[:, cv2.CC_STAT_TOP]
     x1, y1 = x0 + st[:, cv2.CC_STAT_WIDTH], y0 + st[:, cv2.CC_STAT_HEIGHT]
@@ -325,9 +335,154 @@ def _unexplained(small: np.ndarray, quads: list[np.ndarray]) -> tuple[int, int, 
     return missed, cut, False
 
 
+PATCH_EDGE = 0.5  # a tile-like patch needs this much of the read tiles' outline contrast
+
+
+def _edge_strength(small: np.ndarray) -> np.ndarray:
+    """Gradient magnitude of the brightness, widened by a pixel each way (an outline found
+    by thresholding colour can sit a pixel or two off the true edge)."""
+    g = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_RGB2GRAY).astype(np.float32), (0, 0), 1.0)
+    mag = cv2.magnitude(cv2.Sobel(g, cv2.CV_32F, 1, 0), cv2.Sobel(g, cv2.CV_32F, 0, 1))
+    return cv2.dilate(mag, np.ones((5, 5), np.uint8))
+
+
+def _outline_contrast(
+    small: np.ndarray, labels: np.ndarray, ids: np.ndarray, quads: list[np.ndarray]
+) -> np.ndarray:
+    """For each patch ``ids`` of ``labels``: whether its border (away from the frame) is as
+    sharp as a tile's: its median edge strength at least PATCH_EDGE x the median along the
+    outlines of the tiles read."""
+    h, w = labels.shape
+    mag = _edge_strength(small)
+    ring = np.zeros((h, w), np.uint8)
+    for q in quads:
+        cv2.polylines(ring, [np.round(q).astype(np.int32)], True, 1, 1)
+    ring[:2], ring[-2:], ring[:, :2], ring[:, -2:] = 0, 0, 0, 0
+    if not ring.any():
+        return np.ones(len(ids), bool)
+    tile_edge = float(np.median(mag[ring > 0]))
+    out = np.zeros(len(ids), bool)
+    k3 = np.ones((3, 3), np.uint8)
+    for n, i in enumerate(ids):
+        m = (labels == i).astype(np.uint8)
+        border = m - cv2.erode(m, k3)
+        border[:2], border[-2:], border[:, :2], border[:, -2:] = 0, 0, 0, 0
+        if border.sum() < 8:
+            out[n] = True  # nothing but the frame edge to judge by
+            continue
+        out[n] = float(np.median(mag[border > 0])) >= PATCH_EDGE * tile_edge
+    return out
+
+
+FACE_AT_FRAME = 0.3  # part of the frame's edge inside an outline that must be face
+
+
+def _face_at_frame(rgb: np.ndarray, corners: np.ndarray) -> bool:
+    """Whether the face of the tile outlined by ``corners`` runs into the frame edge (it is
+    cut off), rather than ending just inside it (a fitted outline can stick out a little past
+    a tile that lies close to the edge). Looks at the strip along the frame's edge inside the
+    outline: the tile is cut off when enough of it has the colour of the face."""
+    h, w = rgb.shape[:2]
+    W = float(np.linalg.norm(corners[1] - corners[0]))
+    band = max(2, int(round((CUT_MARGIN + 0.01) * W)))
+    x0, y0 = np.floor(corners.min(axis=0)).astype(int) - band
+    x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + band + 1
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+    if x1 <= x0 or y1 <= y0:
+        return True
+    roi = rgb[y0:y1, x0:x1]
+    inside = np.zeros(roi.shape[:2], np.uint8)
+    cv2.fillConvexPoly(inside, np.round(corners - [x0, y0]).astype(np.int32), 1)
+    inner = np.zeros_like(inside)
+    cv2.fillConvexPoly(inner, np.round(_grow(corners, 0.7) - [x0, y0]).astype(np.int32), 1)
+    strip = np.zeros_like(inside)
+    ys, xs = np.mgrid[y0:y1, x0:x1]
+    strip[(xs < band) | (ys < band) | (xs >= w - band) | (ys >= h - band)] = 1
+    strip &= inside
+    if strip.sum() < 4:
+        return False  # the outline does not reach the frame's edge
+    if inner.sum() < 10:
+        return True  # nothing to judge the face by: keep the cautious answer
+    lab = cv2.cvtColor(roi, cv2.COLOR_RGB2LAB).astype(np.float32)
+    face_px = lab[inner > 0]
+    top = np.percentile(face_px[:, 0], 75)
+    face = np.median(face_px[face_px[:, 0] >= 0.85 * top], axis=0)  # not the pips
+    wts = np.array([0.4, 1.6, 1.6], np.float32)
+    px = lab[strip > 0]
+    like = (np.sqrt((((px - face) * wts) ** 2).sum(axis=1)) < 30) & (px[:, 0] > 0.8 * face[0])
+    return float(like.mean()) >= FACE_AT_FRAME
+
+
+STRAY_PIPS = 2  # pips outside every tile read, on face-coloured ground: a tile not found
+
+
+def _stray_pips(small: np.ndarray, quads: list[np.ndarray]) -> tuple[int, int]:
+    """Dark round marks the size of the dark pips on the tiles read, lying on ground of the
+    faces' colour, outside every tile read: the pips of a tile that was not found (its bar
+    hidden, or out of the frame). Returns (how many further than a tile width from the frame's
+    edge, how many nearer: a tile cut off). Only dark pips show (coloured ones are not dark
+    in the brightest channel); with fewer than three dark pips on the tiles read there is
+    nothing to compare with."""
+    if not quads:
+        return 0, 0
+    h, w = small.shape[:2]
+    mask, _ = detect.dark_mask(small)
+    n, labels, st, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if n <= 1:
+        return 0, 0
+    bw, bh = st[1:, cv2.CC_STAT_WIDTH], st[1:, cv2.CC_STAT_HEIGHT]
+    area = st[1:, cv2.CC_STAT_AREA].astype(np.float64)
+    c = cents[1:]
+    roundish = (
+        (area >= 6) & (np.maximum(bw, bh) <= 1.5 * np.minimum(bw, bh)) & (area >= 0.55 * bw * bh)
+    )
+    on = np.zeros((h, w), np.uint8)
+    near = np.zeros((h, w), np.uint8)
+    inner = np.zeros((h, w), np.uint8)
+    for q in quads:
+        cv2.fillConvexPoly(on, np.round(_grow(q, 0.95)).astype(np.int32), 1)
+        cv2.fillConvexPoly(near, np.round(_grow(q, 1.15)).astype(np.int32), 1)
+        cv2.fillConvexPoly(inner, np.round(_grow(q, 0.75)).astype(np.int32), 1)
+    cx = np.clip(np.round(c[:, 0]).astype(int), 0, w - 1)
+    cy = np.clip(np.round(c[:, 1]).astype(int), 0, h - 1)
+    on_tile = on[cy, cx] > 0
+    near_tile = near[cy, cx] > 0
+    pips = roundish & on_tile
+    if pips.sum() < 3 or inner.sum() < 10:
+        return 0, 0
+    size = float(np.median(np.sqrt(area[pips])))
+    cand = roundish & ~near_tile & (np.sqrt(area) >= 0.6 * size) & (np.sqrt(area) <= 1.6 * size)
+    if not cand.any():
+        return 0, 0
+    lab = cv2.cvtColor(small, cv2.COLOR_RGB2LAB).astype(np.float32)
+    face_px = lab[inner > 0]
+    top = np.percentile(face_px[:, 0], 75)
+    face = np.median(face_px[face_px[:, 0] >= 0.85 * top], axis=0)
+    wts = np.array([0.4, 1.6, 1.6], np.float32)
+    ang = np.linspace(0, 2 * np.pi, 12, endpoint=False)
+    ring = np.column_stack([np.cos(ang), np.sin(ang)])
+    W = float(np.median([np.linalg.norm(q[1] - q[0]) for q in quads]))
+    inside = at_edge = 0
+    for k in np.nonzero(cand)[0]:
+        r = 1.3 * max(bw[k], bh[k])
+        pts = np.clip(np.round(c[k] + r * ring).astype(int), 0, [w - 1, h - 1])
+        px = lab[pts[:, 1], pts[:, 0]]
+        like = (np.sqrt((((px - face) * wts) ** 2).sum(axis=1)) < 30) & (px[:, 0] > 0.85 * face[0])
+        if like.sum() < 8:
+            continue
+        x, y = c[k]
+        if min(x, y, w - 1 - x, h - 1 - y) < W:
+            at_edge += 1
+        else:
+            inside += 1
+    return inside, at_edge
+
+
 def _glare_fraction(rgb: np.ndarray, corners: np.ndarray) -> float:
     """Fraction of a tile's face (inner 90 %) covered by a highlight: blown out to white while
-    the rest of the face is not (a face that is all near white is just brightly lit)."""
+    the rest of the face is not (a face that is all near white is just brightly lit). The
+    face's own level leaves out the pips (coloured or dark): on a tile with many large pips
+    they would pull it down and make a brightly lit face look like glare."""
     q = _grow(corners, 0.9)
     h, w = rgb.shape[:2]
     x0, y0 = np.floor(q.min(axis=0)).astype(int)
@@ -342,7 +497,11 @@ def _glare_fraction(rgb: np.ndarray, corners: np.ndarray) -> float:
         return 0.0
     roi = rgb[y0:y1, x0:x1]
     lo = roi.min(axis=2)
-    face = float(np.median(lo[mask > 0]))
+    inside = mask > 0
+    lab = cv2.cvtColor(roi, cv2.COLOR_RGB2LAB).astype(np.float32)
+    chroma = np.hypot(lab[..., 1] - 128, lab[..., 2] - 128)
+    plain = inside & (chroma < 20) & (lo >= 0.6 * np.percentile(lo[inside], 90))
+    face = float(np.median(lo[plain] if plain.sum() >= 0.2 * area else lo[inside]))
     if face >= 235:
         return 0.0
     blown = (lo >= 250) & (mask > 0)
@@ -368,7 +527,9 @@ def _unread_outlines(cands: list, kept: list[int], edge: np.ndarray, is_tile: np
             continue
         w_i = float(np.linalg.norm(c.corners[1] - c.corners[0]))
         bar = c.bar.length * w_i / max(c.width, 1e-6)  # in pixels of the tiles' outlines
-        if not 0.7 * width <= w_i <= 1.4 * width or not 0.4 * width <= bar <= 1.05 * width:
+        # (down to half the width: the outline around one piece of a bar split by a spinner
+        # pin is too small, and that tile is not read either)
+        if not 0.5 * width <= w_i <= 1.4 * width or not 0.4 * width <= bar <= 1.05 * width:
             continue
         centre = tuple(float(v) for v in c.corners.mean(axis=0))
         if any(cv2.pointPolygonTest(q, centre, False) >= 0 for q in quads):
@@ -448,6 +609,21 @@ def _closer_look(
     return extra
 
 
+UNDEREXPOSED = 200  # brightest part of a photo (99.5th percentile) below this: too dark
+EXPOSE_TO = 230  # ... it is brightened so that part reaches this
+MAX_GAIN = 3.0
+
+
+def expose(rgb: np.ndarray) -> np.ndarray:
+    """A photo taken in dim light, brightened: the white or ivory faces should be the
+    brightest thing in it, and the tile finder and the counter expect them bright. A photo
+    whose brightest part is already at UNDEREXPOSED or above is returned as it is."""
+    ref = float(np.percentile(rgb[::4, ::4].max(axis=2), 99.5))
+    if ref >= UNDEREXPOSED or ref <= 0:
+        return rgb
+    return cv2.convertScaleAbs(rgb, alpha=min(MAX_GAIN, EXPOSE_TO / ref))
+
+
 def _unreadable(full_size: tuple[int, int], seconds: float) -> Reading:
     return Reading(
         tiles=[],
@@ -474,6 +650,7 @@ def read_rgb(
     :class:`detect.OutOfTime` when ``deadline`` passes."""
     t0 = time.perf_counter()
     deadline = deadline or detect.Deadline(None)
+    rgb = expose(rgb)
     h, w = rgb.shape[:2]
     full_size = full_size or (round(w * scale), round(h * scale))
     s = min(1.0, detect.DETECT_SIDE / max(h, w))
@@ -518,6 +695,7 @@ def read_rgb(
 
     gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
     flags = dict.fromkeys(FLAGS, False)
+    why: list[str] = []  # what raised each flag (debug output)
     tiles: list[TileReading] = []
     for i in kept:
         c_img = cands[i].corners  # pixels of rgb
@@ -534,8 +712,22 @@ def read_rgb(
             or c_img[:, 1].min() < -margin
             or c_img[:, 0].max() > w - 1 + margin
             or c_img[:, 1].max() > h - 1 + margin
-        ):
+        ) and _face_at_frame(rgb, c_img):
             flags["cut"] = True
+            why.append(f"cut: outline of tile {len(tiles)} at the frame edge")
+        # an outline shorter than any tile can look (even tilted) that ends near the frame:
+        # the rest of the tile lies beyond it (an outline between touching tiles in a row
+        # can stop short of the frame edge)
+        L = float(np.linalg.norm(c_img[3] - c_img[0]))
+        gap = min(
+            c_img[:, 0].min(),
+            c_img[:, 1].min(),
+            w - 1 - c_img[:, 0].max(),
+            h - 1 - c_img[:, 1].max(),
+        )
+        if L / max(W, 1e-6) < detect.ASPECTS[0] and gap < SHORT_CUT_GAP * W:
+            flags["cut"] = True
+            why.append(f"cut: short outline of tile {len(tiles)} near the frame edge")
         if W * scale < 60 or W < 40:
             flags["small"] = True
         if _blur_sigma(gray, c_img) / max(W, 1.0) > BLUR_LIMIT:
@@ -553,7 +745,21 @@ def read_rgb(
     missed, cut_missed, similar = _unexplained(half, [q / 2 for q in kept_quads])
     flags["cut"] |= bool(cut_missed)
     unread = _unread_outlines(cands, kept, edge, is_tile)
-    flags["missed"] = bool(missed or rejected_strong or unread)
+    stray, stray_edge = _stray_pips(small, kept_quads)
+    stray = stray if stray >= STRAY_PIPS else 0
+    stray_edge = stray_edge if stray_edge >= STRAY_PIPS else 0
+    flags["cut"] |= bool(stray_edge)
+    for n_, what in (
+        (cut_missed, "cut: tile-coloured patch at the frame edge"),
+        (missed, "missed: unexplained tile-coloured patch"),
+        (rejected_strong, "missed: outline rejected by the counter"),
+        (unread, "missed: unread outline around a bar"),
+        (stray, "missed: pips outside every tile read"),
+        (stray_edge, "cut: pips outside every tile read near the frame edge"),
+    ):
+        if n_:
+            why.append(f"{what} x{n_}")
+    flags["missed"] = bool(missed or rejected_strong or unread or stray)
     flags["similar_surface"] = similar
     flags["no_tiles"] = not tiles
     score = min((t.confidence for t in tiles), default=0.0)
@@ -573,6 +779,7 @@ def read_rgb(
         debug["scale"] = s
         debug["flags"] = flags
         debug["score"] = score
+        debug["why"] = why
     return Reading(
         tiles=tiles,
         total=sum(t.pips for t in tiles),
@@ -586,8 +793,10 @@ def read_rgb(
 
 def read_bytes(data: bytes, max_pip: int = 12, budget: float | None = None) -> Reading:
     """Read a photo within a CPU-time budget (``TIME_BUDGET`` when None): past it the reading
-    is an honest "could not read this photo" (``unreadable``), never a long wait."""
+    is an honest "could not read this photo" (``unreadable``), never a long wait. The model
+    is loaded before the clock starts: that happens once per process, not per photo."""
     t0 = time.perf_counter()
+    _get_session()
     deadline = detect.Deadline(TIME_BUDGET if budget is None else budget)
     up = open_upright(data, max_side=CROP_SIDE)
     try:

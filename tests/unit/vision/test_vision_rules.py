@@ -120,3 +120,65 @@ def test_evaluate_writes_overlays(tmp_path):
 
     with Image.open(pngs[0]) as im:
         assert im.format == "PNG"
+
+
+@pytest.mark.parametrize(
+    "face_top,cut",
+    [
+        (-20, True),  # the face runs out of the frame: cut off
+        (0, True),  # ... or to its very edge
+        (6, False),  # surface between the face and the frame: the tile lies just inside
+        (12, False),
+    ],
+)
+def test_a_tile_is_cut_off_only_when_its_face_reaches_the_frame(face_top, cut):
+    img = np.full((300, 400, 3), (70, 50, 40), np.uint8)  # a brown table
+    x0, x1 = 150, 250  # a tile 100 px wide, 200 long, its top end at face_top
+    img[max(0, face_top) : face_top + 200, x0:x1] = (235, 230, 215)
+    img[face_top + 95 : face_top + 105, x0 + 15 : x1 - 15] = 20  # its bar
+    # the fitted outline sticks out 4 px past the tile on every side, past the frame's top
+    corners = np.array(
+        [
+            [x0 - 4, face_top - 4],
+            [x1 + 4, face_top - 4],
+            [x1 + 4, face_top + 204],
+            [x0 - 4, face_top + 204],
+        ],
+        float,
+    )
+    assert reader_mod._face_at_frame(img, corners) is cut
+
+
+def _face(level: tuple[int, int], pips: tuple[int, int, int] | None, highlight: float) -> tuple:
+    """A tile face 100 x 200 px on a dark table, its grey going from ``level[0]`` at one end
+    to ``level[1]`` at the other (light falling across it), with 12 large pips of colour
+    ``pips`` (or none) and a blown-out highlight over ``highlight`` of its length."""
+    img = np.full((260, 160, 3), 60, np.uint8)
+    ramp = np.linspace(level[0], level[1], 200).round().astype(np.uint8)
+    img[30:230, 30:130] = ramp[:, None, None]
+    if highlight:
+        img[30 : 30 + int(200 * highlight), 30:130] = 255
+    if pips is not None:
+        for cy in (55, 85, 115, 145, 175, 205):
+            for cx in (55, 105):
+                cv2.circle(img, (cx, cy), 13, pips, -1)
+    corners = np.array([[30, 30], [130, 30], [130, 230], [30, 230]], float)
+    return img, corners
+
+
+@pytest.mark.parametrize(
+    "level,pips,highlight,glare",
+    [
+        # a brightly lit face, white at one end: many big yellow pips are not its colour
+        ((255, 220), (250, 200, 30), 0.0, False),
+        ((255, 220), (20, 20, 20), 0.0, False),  # ... nor are black ones
+        ((200, 200), None, 0.25, True),  # a highlight over a quarter of a plain face
+        ((200, 200), (250, 200, 30), 0.25, True),  # ... of a face with many yellow pips
+        ((200, 200), (250, 200, 30), 0.0, False),
+    ],
+)
+def test_glare_is_a_highlight_on_the_face_not_a_bright_face_with_big_pips(
+    level, pips, highlight, glare
+):
+    img, corners = _face(level, pips, highlight)
+    assert (reader_mod._glare_fraction(img, corners) > reader_mod.GLARE_LIMIT) is glare

@@ -1,0 +1,55 @@
+"""The reader on the real development photos, when they are there (``../shared/photos``
+beside the clone; never copied into the repository). Skipped without them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("numpy")
+pytest.importorskip("cv2")
+pytest.importorskip("onnxruntime")
+
+PHOTOS = Path(__file__).resolve().parents[3].parent / "shared" / "photos"
+
+pytestmark = pytest.mark.skipif(
+    not (PHOTOS / "manifest.json").is_file(), reason="development photos not present"
+)
+
+
+@pytest.fixture(scope="module")
+def result(tmp_path_factory):
+    """The evaluation command's results, run in a process of its own (its peak memory is
+    then the reader's, not the test run's)."""
+    import json
+    import subprocess
+    import sys
+
+    out = tmp_path_factory.mktemp("evaluate") / "result.json"
+    subprocess.run(
+        [sys.executable, "-m", "scorekeeper.vision.evaluate", str(PHOTOS), "--json", str(out)],
+        check=True,
+        capture_output=True,
+        cwd=Path(__file__).resolve().parents[3],
+    )
+    return json.loads(out.read_text())
+
+
+def test_photos_from_above_are_read_and_never_confidently_wrong(result):
+    top = result["summary"]["top_down"]
+    assert top["photos"] >= 10
+    assert top["exact_total_rate"] >= 0.95
+    assert top["confident_wrong_total"] == 0
+    assert top["confident_wrong_tiles"] == 0
+    assert top["confident_rate"] >= 0.5
+
+
+def test_side_views_are_never_confident(result):
+    assert result["summary"]["side_view"]["confident"] == 0
+
+
+def test_every_photo_within_the_time_budget(result):
+    # the budget is 1 s of CPU on an idle core; a shared CI machine gets some slack
+    assert result["summary"]["all"]["cpu_max"] <= 1.5
+    assert result["summary"]["peak_rss_mb"] <= 500
