@@ -26,6 +26,7 @@ class ScoreSpec:
     hand: int | None = None  # defaults to the points (never below 0)
     tiles: str | None = None
     markers: int = 0
+    open_doubles: int = 0
 
 
 @dataclass
@@ -150,6 +151,7 @@ def write_nights(league_id: int, nights: Sequence[NightSpec], device: str) -> Wr
                         "hand": score.hand if score.hand is not None else max(score.points, 0),
                         "tiles": score.tiles,
                         "markers": score.markers,
+                        "open_doubles": score.open_doubles,
                         "points": score.points,
                         "corrected": False,
                     }

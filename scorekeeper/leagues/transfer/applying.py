@@ -82,6 +82,7 @@ def apply_import(
                                 hand=scores[p].hand,
                                 tiles=scores[p].tiles,
                                 markers=scores[p].markers,
+                                open_doubles=scores[p].open_doubles,
                             )
                             for p in players
                         ],

@@ -53,6 +53,7 @@ from scorekeeper.rules import (
     format_hand,
     parse_hand,
 )
+from scorekeeper.rules.variants import MEXICAN_TRAIN, VARIANTS
 
 
 def read_upload(league: League, filename: str, content: bytes, month_first: bool) -> ImportPlan:
@@ -159,6 +160,7 @@ class _Row:
     markers: int
     tiles: str | None
     engine: int | None
+    open_doubles: int = 0
 
 
 class _Cells:
@@ -269,14 +271,53 @@ def _read_row(
         except HandError as error:
             reasons.append(f"tiles: {error}")
     engine = _read_engine(cell, number, rules, rounds, reasons)
+    open_doubles = _read_other_game(cell, reasons)
     if reasons:
         return None, reasons
     assert played_on is not None and number is not None and points is not None
     assert game_number is not None
     row = _Row(
-        played_on, table, name, number, points, game_number, flags, hand, markers, tiles, engine
+        played_on,
+        table,
+        name,
+        number,
+        points,
+        game_number,
+        flags,
+        hand,
+        markers,
+        tiles,
+        engine,
+        open_doubles,
     )
     return row, reasons
+
+
+def _read_other_game(cell: _Cells, reasons: list[str]) -> int:
+    """The columns of issue 13 that an export writes: ``kind`` (only Mexican Train games are
+    rebuilt by an import: another game's rows are refused, never read as Mexican Train),
+    ``made`` (points made during play: none in Mexican Train) and ``open_doubles`` (doubles
+    left open, a number from 0 to 5). Returns the doubles left open."""
+    kind = cell("kind")
+    other = bool(kind) and kind != MEXICAN_TRAIN.name
+    if other:
+        label = VARIANTS[kind].label if kind in VARIANTS else f"“{kind[:20]}”"
+        reasons.append(
+            f"this row is from a game of {label}: the import rebuilds Mexican Train games only"
+        )
+    made = cell("made")
+    if made and _whole(made) is None:
+        reasons.append(f"the points made “{made[:20]}” are not a whole number")
+    elif made and _whole(made) != 0 and not other:
+        reasons.append("points made during play belong to another game than Mexican Train")
+    open_doubles = 0
+    if cell("open_doubles"):
+        value = _whole(cell("open_doubles"))
+        if value is None or not 0 <= value <= 5:
+            reasons.append("doubles left open should be a number from 0 to 5")
+        else:
+            open_doubles = value
+    return open_doubles
 
 
 def _check_scores(league: League, text: str, month_first: bool) -> ImportPlan:
@@ -354,6 +395,7 @@ def _check_scores(league: League, text: str, month_first: bool) -> ImportPlan:
                 went_out=row.flags.get("went_out") if has_went_out else None,
                 on_double=row.flags.get("on_double", False),
                 engine=row.engine,
+                open_doubles=row.open_doubles,
             )
     except csv.Error as error:
         problems.append(Problem(line, f"this line cannot be read as CSV ({error})."))

@@ -26,6 +26,7 @@ class PlannedScore:
     went_out: bool | None  # None: the file has no went_out column
     on_double: bool
     engine: int | None
+    open_doubles: int = 0
 
 
 @dataclass

@@ -38,6 +38,9 @@ SCORE_COLUMNS = (
     "markers",
     "score",
     "finished",
+    "kind",
+    "made",
+    "open_doubles",
 )
 REQUIRED = ("night", "table", "player", "round", "score")
 ALIASES = {
@@ -48,6 +51,9 @@ ALIASES = {
     "out": "went_out",
     "ondouble": "on_double",
     "tablename": "table",
+    "opendoubles": "open_doubles",
+    "doublesleftopen": "open_doubles",
+    "gametype": "kind",
 }
 YES = {"yes", "y", "1", "true", "x", "✓", "✔"}
 NO = {"no", "n", "0", "false", ""}
