@@ -27,11 +27,12 @@ class ScoreSpec:
     tiles: str | None = None
     markers: int = 0
     open_doubles: int = 0
+    made: int = 0  # points made during play (points games)
 
 
 @dataclass
 class RoundSpec:
-    engine: int
+    engine: int | None  # None: a hand of a points game
     scores: list[ScoreSpec]  # in seat order
     went_out: int | None = None  # seat position; None for a blocked round
     on_double: bool = False
@@ -44,6 +45,7 @@ class GameSpec:
     rounds: list[RoundSpec]
     rules: dict[str, Any]
     status: str = "finished"
+    kind: str = "mexican_train"
 
 
 @dataclass
@@ -103,6 +105,7 @@ def write_nights(league_id: int, nights: Sequence[NightSpec], device: str) -> Wr
                 "finished_at": when if game.status == "finished" else None,
                 "night_id": night.night_id,
                 "table_name": game.table_name,
+                "kind": game.kind,
             }
         )
     game_ids = db.session.scalars(
@@ -152,6 +155,7 @@ def write_nights(league_id: int, nights: Sequence[NightSpec], device: str) -> Wr
                         "tiles": score.tiles,
                         "markers": score.markers,
                         "open_doubles": score.open_doubles,
+                        "made": score.made,
                         "points": score.points,
                         "corrected": False,
                     }

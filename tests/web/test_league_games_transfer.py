@@ -1,6 +1,6 @@
 """The league export carries what issue 13 added (the game played, points made during play,
-doubles left open, late joiners); the import rebuilds Mexican Train games, keeps doubles left
-open, and refuses another game's rows instead of reading them as Mexican Train."""
+doubles left open, late joiners); the import rebuilds every game under its own rules, keeps
+doubles left open and points made, and refuses a game it cannot rebuild (a late joiner's)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from tests.web.test_league_games import _settings, _table_of
 from tests.web.test_leagues_transfer import confirm, problems, upload
 
 
-def _league(client: FlaskClient) -> tuple[str, dict[str, int], str, str]:
+def _league(client: FlaskClient, late: bool = True) -> tuple[str, dict[str, int], str, str]:
     """A night with a Mexican Train table (a double left open, a late joiner) and an All Fives
     table."""
     code = start_league(client)
@@ -38,8 +38,11 @@ def _league(client: FlaskClient) -> tuple[str, dict[str, int], str, str]:
     night = start_night(client, code)
     train = add_table(client, code, night, [ids["Ann"], ids["Bob"]])
     enter_round(client, train, points={1: 20}, went_out=0, **{"seat_1-open_doubles": 1})
-    client.post(f"/g/{train}/join", data={"name": "Di"})
-    enter_round(client, train, points={0: 3, 2: 4}, went_out=1)
+    if late:
+        client.post(f"/g/{train}/join", data={"name": "Di"})
+        enter_round(client, train, points={0: 3, 2: 4}, went_out=1)
+    else:
+        enter_round(client, train, points={0: 3}, went_out=1)
     client.post(f"/g/{train}/finish")
     fives = _table_of(client, code, night, [ids["Cy"], ids["Ann"]], "all_fives")
     enter_round(client, fives, points={0: 3}, went_out=1, **{"seat_1-made": 10})
@@ -72,17 +75,46 @@ def test_the_export_carries_the_game_and_what_was_added(client: FlaskClient) -> 
     assert header.endswith("finished,kind,made,open_doubles")
 
 
-def test_the_import_refuses_another_games_rows(client: FlaskClient) -> None:
-    code, _, _, _ = _league(client)
+def test_a_league_of_several_games_comes_back_with_an_import(client: FlaskClient) -> None:
+    code, _, _, _ = _league(client, late=False)
     exported = client.get(f"/leagues/{code}/export.zip").data
     other = client.application.test_client()
     copy = start_league(other, "Copy")
     preview = upload(other, copy, exported, name="export.zip")
-    found = problems(preview.get_data(as_text=True))
-    messages = " ".join(message for _, message in found).lower()
-    assert "this row is from a game of all fives (muggins)" in messages
-    assert "the import rebuilds mexican train games only" in messages
-    assert "points made during play" not in messages  # said once: the game is the reason
+    assert preview.status_code == 200, preview.get_data(as_text=True)
+    assert problems(preview.get_data(as_text=True)) == []
+    assert confirm(other, copy, preview.get_data(as_text=True)).status_code == 302
+    document = other.get(f"/leagues/{copy}/export.json").get_json()
+    games = document["nights"][0]["games"]
+    assert [game["kind"] for game in games] == ["mexican_train", "all_fives"]
+    assert games[1]["rules"]["max_pip"] == 6
+    hand = games[1]["rounds"][0]
+    assert hand["engine"] is None
+    assert sorted(s["made"] for s in hand["scores"]) == [0, 10]
+    first = zipfile.ZipFile(io.BytesIO(exported)).read("games.csv")
+    again = zipfile.ZipFile(io.BytesIO(other.get(f"/leagues/{copy}/export.zip").data))
+    assert again.read("games.csv") == first
+    assert again.read("scores.csv") == zipfile.ZipFile(io.BytesIO(exported)).read("scores.csv")
+
+
+def test_what_the_import_cannot_rebuild_is_refused_with_a_reason(client: FlaskClient) -> None:
+    code, _, _, _ = _league(client)  # a late joiner: no score before they sat down
+    exported = client.get(f"/leagues/{code}/export.zip").data
+    other = client.application.test_client()
+    copy = start_league(other, "Copy")
+    found = problems(upload(other, copy, exported, name="export.zip").get_data(as_text=True))
+    assert any("has no score for Di" in message for _, message in found), found
+    sheet = (
+        "night,table,player,round,score,kind,made,engine\n"
+        "2024-01-04,T,Ann,1,0,dominoes of mars,0,\n"
+        "2024-01-04,U,Bob,1,5,draw,5,\n"
+        "2024-01-04,V,Cy,1,0,block,0,6-6\n"
+    )
+    found = problems(upload(other, copy, sheet).get_data(as_text=True))
+    messages = [message for _, message in found]
+    assert "is not one of mexican_train, chicken_foot" in messages[0]
+    assert "Draw makes no points during play" in messages[1]
+    assert "Block has no engine double" in messages[2]
 
 
 def test_doubles_left_open_come_back_with_an_import(client: FlaskClient) -> None:
@@ -101,4 +133,4 @@ def test_doubles_left_open_come_back_with_an_import(client: FlaskClient) -> None
     bad = "night,table,player,round,score,open_doubles,made\n2024-01-04,T,Ann,1,0,9,x\n"
     found = problems(upload(client, code, bad).get_data(as_text=True))
     assert found and "doubles left open should be a number from 0 to 5" in found[0][1]
-    assert "The points made “x” are not a whole number" in found[0][1]
+    assert "The points made “x” are not a number from 0 to 1000" in found[0][1]

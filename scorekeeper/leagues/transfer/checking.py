@@ -48,12 +48,11 @@ from scorekeeper.models import (
 from scorekeeper.rules import (
     HandError,
     HouseRules,
-    deal_plan,
     engine_schedule,
     format_hand,
     parse_hand,
 )
-from scorekeeper.rules.variants import MEXICAN_TRAIN, VARIANTS
+from scorekeeper.rules.variants import MEXICAN_TRAIN, VARIANTS, GameVariant
 
 
 def read_upload(league: League, filename: str, content: bytes, month_first: bool) -> ImportPlan:
@@ -161,6 +160,8 @@ class _Row:
     tiles: str | None
     engine: int | None
     open_doubles: int = 0
+    kind: str = "mexican_train"
+    made: int = 0
 
 
 class _Cells:
@@ -225,8 +226,14 @@ def _read_engine(
 def _read_row(
     cell: _Cells, rules: HouseRules, rounds: int, month_first: bool
 ) -> tuple[_Row | None, list[str]]:
-    """The values of one row, or every reason it cannot be used."""
+    """The values of one row, or every reason it cannot be used. A row of another game than
+    Mexican Train (column ``kind``) is read under that game's rules."""
     reasons: list[str] = []
+    variant = _variant(cell, reasons)
+    if variant is not MEXICAN_TRAIN:
+        rules = variant.adopt(rules)
+        count = variant.round_count(rules)
+        rounds = count if count is not None else 100
     played_on = _read_date(cell("night"), month_first, reasons)
     table = services.clean_text(cell("table"), services.MAX_TABLE_NAME)
     if not table:
@@ -270,8 +277,10 @@ def _read_row(
             tiles = format_hand(parse_hand(cell("tiles"), max_pip=rules.max_pip))
         except HandError as error:
             reasons.append(f"tiles: {error}")
+    if not variant.uses_engines and cell("engine"):
+        reasons.append(f"{variant.label} has no engine double")
     engine = _read_engine(cell, number, rules, rounds, reasons)
-    open_doubles = _read_other_game(cell, reasons)
+    open_doubles, made = _read_other_game(cell, variant, reasons)
     if reasons:
         return None, reasons
     assert played_on is not None and number is not None and points is not None
@@ -289,27 +298,36 @@ def _read_row(
         tiles,
         engine,
         open_doubles,
+        variant.name,
+        made,
     )
     return row, reasons
 
 
-def _read_other_game(cell: _Cells, reasons: list[str]) -> int:
-    """The columns of issue 13 that an export writes: ``kind`` (only Mexican Train games are
-    rebuilt by an import: another game's rows are refused, never read as Mexican Train),
-    ``made`` (points made during play: none in Mexican Train) and ``open_doubles`` (doubles
-    left open, a number from 0 to 5). Returns the doubles left open."""
-    kind = cell("kind")
-    other = bool(kind) and kind != MEXICAN_TRAIN.name
-    if other:
-        label = VARIANTS[kind].label if kind in VARIANTS else f"“{kind[:20]}”"
-        reasons.append(
-            f"this row is from a game of {label}: the import rebuilds Mexican Train games only"
-        )
-    made = cell("made")
-    if made and _whole(made) is None:
-        reasons.append(f"the points made “{made[:20]}” are not a whole number")
-    elif made and _whole(made) != 0 and not other:
-        reasons.append("points made during play belong to another game than Mexican Train")
+def _variant(cell: _Cells, reasons: list[str]) -> GameVariant:
+    """The game of the row (column ``kind``, as the export writes it): Mexican Train when the
+    file does not say."""
+    kind = cell("kind").lower() or MEXICAN_TRAIN.name
+    if kind not in VARIANTS:
+        known = ", ".join(VARIANTS)
+        reasons.append(f"the game “{kind[:20]}” is not one of {known}")
+        return MEXICAN_TRAIN
+    return VARIANTS[kind]
+
+
+def _read_other_game(cell: _Cells, variant: GameVariant, reasons: list[str]) -> tuple[int, int]:
+    """The columns of issue 13 that an export writes besides ``kind``: ``open_doubles``
+    (doubles left open, 0 to 5) and ``made`` (points made during play, only in a game that
+    makes points). Returns both."""
+    made = 0
+    if cell("made"):
+        value = _whole(cell("made"))
+        if value is None or not 0 <= value <= 1000:
+            reasons.append(f"the points made “{cell('made')[:20]}” are not a number from 0 to 1000")
+        elif value and not variant.makes_points:
+            reasons.append(f"{variant.label} makes no points during play")
+        else:
+            made = value
     open_doubles = 0
     if cell("open_doubles"):
         value = _whole(cell("open_doubles"))
@@ -317,7 +335,7 @@ def _read_other_game(cell: _Cells, reasons: list[str]) -> int:
             reasons.append("doubles left open should be a number from 0 to 5")
         else:
             open_doubles = value
-    return open_doubles
+    return open_doubles, made
 
 
 def _check_scores(league: League, text: str, month_first: bool) -> ImportPlan:
@@ -365,9 +383,20 @@ def _check_scores(league: League, text: str, month_first: bool) -> ImportPlan:
             key = (row.played_on, place.casefold(), row.table.casefold(), row.game_number)
             game = games.get(key)
             if game is None:
-                game = PlannedGame(table=row.table, number=row.game_number, first_line=line)
+                game = PlannedGame(
+                    table=row.table, number=row.game_number, first_line=line, kind=row.kind
+                )
                 games[key] = game
                 night.games.append(game)
+            elif game.kind != row.kind:
+                problems.append(
+                    Problem(
+                        line,
+                        f"this row is from a game of {VARIANTS[row.kind].label}, but {row.table} "
+                        f"played {VARIANTS[game.kind].label} (line {game.first_line}).",
+                    )
+                )
+                continue
             if "finished" in at:
                 game.finished = game.finished and row.flags.get("finished", True)
             folded = row.name.casefold()
@@ -396,6 +425,7 @@ def _check_scores(league: League, text: str, month_first: bool) -> ImportPlan:
                 on_double=row.flags.get("on_double", False),
                 engine=row.engine,
                 open_doubles=row.open_doubles,
+                made=row.made,
             )
     except csv.Error as error:
         problems.append(Problem(line, f"this line cannot be read as CSV ({error})."))
@@ -466,13 +496,16 @@ def _check_game(
     if len(game.players) < 2:
         problems.append(Problem(game.first_line, f"{where} has only one player."))
     else:
+        variant = VARIANTS[game.kind]
+        game_rules = rules if variant is MEXICAN_TRAIN else variant.adopt(rules)
         try:
-            deal_plan(len(game.players), rules)
+            variant.deal_plan(len(game.players), game_rules)
         except ValueError:
             problems.append(
                 Problem(
                     game.first_line,
-                    f"{where} has {len(game.players)} players, too many for this league's set.",
+                    f"{where} has {len(game.players)} players, too many for the set of "
+                    f"{variant.label}.",
                 )
             )
     resolved: dict[int, str] = {}

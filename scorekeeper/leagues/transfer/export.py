@@ -230,8 +230,7 @@ def _yes(value: bool) -> str:
 EXPORT_README = """Scorekeeper league export: {name}
 
 scores.csv    every round score: one row per player per round (import this file, or the whole
-              .zip, into a league to rebuild it; the import rebuilds Mexican Train games,
-              and refuses the rows of other games: the kind column says which game)
+              .zip, into a league to rebuild it; the kind column says which game)
 games.csv     every game total: one row per player per game, with the place at the table
 standings.csv the standings over all nights, by the league's ranking method
 players.csv   the roster, guests and merged entries

@@ -27,6 +27,7 @@ class PlannedScore:
     on_double: bool
     engine: int | None
     open_doubles: int = 0
+    made: int = 0  # points made during play (points games)
 
 
 @dataclass
@@ -35,6 +36,7 @@ class PlannedGame:
     number: int
     first_line: int
     finished: bool = True
+    kind: str = "mexican_train"  # the game played (a rules.variants name)
     players: list[str] = field(default_factory=list)  # seat order: first appearance
     rounds: dict[int, dict[str, PlannedScore]] = field(default_factory=dict)
 
