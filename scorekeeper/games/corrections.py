@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 from scorekeeper.extensions import db
 from scorekeeper.games.joining import JOINED
 from scorekeeper.games.rounds import RecordOutcome, check_round
-from scorekeeper.games.setup import GameError, RoundChanged, touch
+from scorekeeper.games.setup import GameError, RoundChanged, touch, variant_of
 from scorekeeper.models import Correction, Game, Round
 from scorekeeper.rules import (
     format_hand,
@@ -89,6 +89,7 @@ def _apply(game: Game, recorded: Round, check: RoundCheck, entry: RoundInput) ->
     seat_ids = {seat.position: seat.id for seat in game.seats}
     typed = {seat.position: seat for seat in entry.seats}
     by_seat = {score.seat_id: score for score in recorded.scores}
+    makes_points = variant_of(game).makes_points
     recorded.engine = check.engine
     recorded.went_out_seat_id = None if entry.blocked else seat_ids[entry.went_out]  # type: ignore[index]
     recorded.went_out_on_double = entry.on_double and not entry.blocked
@@ -99,7 +100,7 @@ def _apply(game: Game, recorded: Round, check: RoundCheck, entry: RoundInput) ->
         score.tiles = format_hand(seat_check.tiles) if seat_check.tiles is not None else None
         score.markers = typed[seat_check.position].markers
         score.open_doubles = typed[seat_check.position].open_doubles
-        score.made = typed[seat_check.position].made or 0
+        score.made = (typed[seat_check.position].made or 0) if makes_points else 0
         score.points = seat_check.points
 
 

@@ -254,6 +254,7 @@ def record_round(game: Game, entry: RoundInput, form_token: str, number: int) ->
         form_token=form_token,
     )
     typed = {seat.position: seat for seat in entry.seats}
+    makes_points = variant_of(game).makes_points
     scores = []
     for seat_check in check.seats:
         assert seat_check.hand is not None and seat_check.points is not None
@@ -264,7 +265,8 @@ def record_round(game: Game, entry: RoundInput, form_token: str, number: int) ->
                 "tiles": format_hand(seat_check.tiles) if seat_check.tiles is not None else None,
                 "markers": typed[seat_check.position].markers,
                 "open_doubles": typed[seat_check.position].open_doubles,
-                "made": typed[seat_check.position].made or 0,
+                # Only a game that makes points during play keeps them.
+                "made": (typed[seat_check.position].made or 0) if makes_points else 0,
                 "points": seat_check.points,
                 "corrected": False,
             }

@@ -209,3 +209,10 @@ def test_every_page_of_a_points_game(client: FlaskClient) -> None:
     assert "1 hand played" in watch
     text = client.get(f"/g/{public_id}/summary").get_data(as_text=True)
     assert "Draw, " in html.unescape(text) and "1 hand" in html.unescape(text)
+
+
+def test_points_made_are_kept_only_where_play_makes_points(client: FlaskClient) -> None:
+    public_id = start_game(client, NAMES)  # Mexican Train
+    enter_round(client, public_id, points={1: 5, 2: 9}, went_out=0, **{"seat_1-made": 50})
+    text = client.get(f"/g/{public_id}/game.csv").get_data(as_text=True)
+    assert [row["made"] for row in csv.DictReader(io.StringIO(text))] == ["0", "0", "0"]
