@@ -33,7 +33,7 @@ class ScoreSpec:
 @dataclass
 class RoundSpec:
     engine: int | None  # None: a hand of a points game
-    scores: list[ScoreSpec]  # in seat order
+    scores: list[ScoreSpec | None]  # in seat order; None: not at the table yet (a late joiner)
     went_out: int | None = None  # seat position; None for a blocked round
     on_double: bool = False
 
@@ -46,6 +46,7 @@ class GameSpec:
     rules: dict[str, Any]
     status: str = "finished"
     kind: str = "mexican_train"
+    starts: dict[int, tuple[int, int]] = field(default_factory=dict)  # seat: (joined, start)
 
 
 @dataclass
@@ -113,7 +114,13 @@ def write_nights(league_id: int, nights: Sequence[NightSpec], device: str) -> Wr
     ).all()
 
     seat_rows = [
-        {"game_id": game_id, "player_id": player_id, "position": position}
+        {
+            "game_id": game_id,
+            "player_id": player_id,
+            "position": position,
+            "joined_round": game.starts.get(position, (1, 0))[0],
+            "start_total": game.starts.get(position, (1, 0))[1],
+        }
         for game_id, (_, game) in zip(game_ids, game_specs, strict=True)
         for position, player_id in enumerate(game.players)
     ]
@@ -147,6 +154,8 @@ def write_nights(league_id: int, nights: Sequence[NightSpec], device: str) -> Wr
         for spec in game.rounds:
             round_id = next(round_ids)
             for seat_id, score in zip(seats, spec.scores, strict=True):
+                if score is None:
+                    continue
                 score_rows.append(
                     {
                         "round_id": round_id,

@@ -72,7 +72,7 @@ def test_the_export_carries_the_game_and_what_was_added(client: FlaskClient) -> 
     assert by_player[("mexican_train", "Di")]["total"] == "29"
     scores = archive.read("scores.csv").decode("utf-8-sig")
     header = scores.splitlines()[0]
-    assert header.endswith("finished,kind,made,open_doubles")
+    assert header.endswith("finished,kind,made,open_doubles,start")
 
 
 def test_a_league_of_several_games_comes_back_with_an_import(client: FlaskClient) -> None:
@@ -97,24 +97,43 @@ def test_a_league_of_several_games_comes_back_with_an_import(client: FlaskClient
     assert again.read("scores.csv") == zipfile.ZipFile(io.BytesIO(exported)).read("scores.csv")
 
 
-def test_what_the_import_cannot_rebuild_is_refused_with_a_reason(client: FlaskClient) -> None:
-    code, _, _, _ = _league(client)  # a late joiner: no score before they sat down
+def test_a_late_joiner_comes_back_with_an_import(client: FlaskClient) -> None:
+    code, _, _, _ = _league(client)  # Di joined the train table in round 2 with 25
     exported = client.get(f"/leagues/{code}/export.zip").data
     other = client.application.test_client()
     copy = start_league(other, "Copy")
-    found = problems(upload(other, copy, exported, name="export.zip").get_data(as_text=True))
-    assert any("has no score for Di" in message for _, message in found), found
+    preview = upload(other, copy, exported, name="export.zip")
+    assert problems(preview.get_data(as_text=True)) == []
+    assert confirm(other, copy, preview.get_data(as_text=True)).status_code == 302
+    games = other.get(f"/leagues/{copy}/export.json").get_json()["nights"][0]["games"]
+    assert [j["from_round"] for j in games[0]["late_joiners"]] == [2]
+    assert [j["start"] for j in games[0]["late_joiners"]] == [25]
+    again = zipfile.ZipFile(io.BytesIO(other.get(f"/leagues/{copy}/export.zip").data))
+    first = zipfile.ZipFile(io.BytesIO(exported))
+    assert again.read("games.csv") == first.read("games.csv")
+
+
+def test_what_the_import_cannot_rebuild_is_refused_with_a_reason(client: FlaskClient) -> None:
+    code = start_league(client)
     sheet = (
         "night,table,player,round,score,kind,made,engine\n"
         "2024-01-04,T,Ann,1,0,dominoes of mars,0,\n"
         "2024-01-04,U,Bob,1,5,draw,5,\n"
         "2024-01-04,V,Cy,1,0,block,0,6-6\n"
     )
-    found = problems(upload(other, copy, sheet).get_data(as_text=True))
+    found = problems(upload(client, code, sheet).get_data(as_text=True))
     messages = [message for _, message in found]
     assert "is not one of mexican_train, chicken_foot" in messages[0]
     assert "Draw makes no points during play" in messages[1]
     assert "Block has no engine double" in messages[2]
+    # Without a start, a player missing from round 1 is still a missing score.
+    gap = (
+        "night,table,player,round,score\n"
+        "2024-01-04,T,Ann,1,0\n2024-01-04,T,Bob,1,5\n"
+        "2024-01-04,T,Ann,2,3\n2024-01-04,T,Bob,2,0\n2024-01-04,T,Cy,2,7\n"
+    )
+    found = problems(upload(client, code, gap).get_data(as_text=True))
+    assert any("round 1 at T" in message and "Cy" in message for _, message in found), found
 
 
 def test_doubles_left_open_come_back_with_an_import(client: FlaskClient) -> None:

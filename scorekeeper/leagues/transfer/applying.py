@@ -69,10 +69,12 @@ def apply_import(
             rounds = []
             for number in sorted(game.rounds):
                 scores = game.rounds[number]
-                out = [i for i, p in enumerate(players) if scores[p].went_out]
+                out = [i for i, p in enumerate(players) if p in scores and scores[p].went_out]
                 if not any(s.went_out is not None for s in scores.values()):
                     # A round's only 0 went out; in a points game a 0 says nothing of that.
-                    zeros = [i for i, p in enumerate(players) if scores[p].points == 0]
+                    zeros = [
+                        i for i, p in enumerate(players) if p in scores and scores[p].points == 0
+                    ]
                     out = zeros if len(zeros) == 1 and variant.lower_is_better else []
                 engine = next(iter(scores.values())).engine
                 rounds.append(
@@ -83,7 +85,9 @@ def apply_import(
                         went_out=out[0] if out else None,
                         on_double=bool(out) and scores[players[out[0]]].on_double,
                         scores=[
-                            bulk.ScoreSpec(
+                            None
+                            if p not in scores
+                            else bulk.ScoreSpec(
                                 points=scores[p].points,
                                 hand=scores[p].hand,
                                 tiles=scores[p].tiles,
@@ -103,6 +107,14 @@ def apply_import(
                     rules=game_rules.to_dict(),
                     status="finished" if game.finished else "playing",
                     kind=variant.name,
+                    starts={
+                        position: (
+                            min(n for n in game.rounds if p in game.rounds[n]),
+                            game.starts[p],
+                        )
+                        for position, p in enumerate(players)
+                        if p in game.starts
+                    },
                 )
             )
         specs.append(spec)

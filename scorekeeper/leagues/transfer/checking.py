@@ -162,6 +162,7 @@ class _Row:
     open_doubles: int = 0
     kind: str = "mexican_train"
     made: int = 0
+    start: int | None = None  # the total the player started the game with (a late joiner)
 
 
 class _Cells:
@@ -281,6 +282,11 @@ def _read_row(
         reasons.append(f"{variant.label} has no engine double")
     engine = _read_engine(cell, number, rules, rounds, reasons)
     open_doubles, made = _read_other_game(cell, variant, reasons)
+    start = None
+    if cell("start"):
+        start = _whole(cell("start"))
+        if start is None or not 0 <= start <= 100_000:
+            reasons.append(f"the start “{cell('start')[:20]}” is not a whole number from 0")
     if reasons:
         return None, reasons
     assert played_on is not None and number is not None and points is not None
@@ -300,6 +306,7 @@ def _read_row(
         open_doubles,
         variant.name,
         made,
+        start,
     )
     return row, reasons
 
@@ -415,6 +422,8 @@ def _check_scores(league: League, text: str, month_first: bool) -> ImportPlan:
                 continue
             if row.flags.get("guest"):
                 guests_marked.add(folded)
+            if row.start:
+                game.starts[real] = row.start
             scores[real] = PlannedScore(
                 line=line,
                 points=row.points,
@@ -523,10 +532,26 @@ def _check_game(
             )
         if match is not None:
             resolved[match.id] = player_name
+    # A late joiner (the file gives their start, as the export does) has no score before the
+    # round they sat down in, and sits after the players who were there before them.
+    joined = {
+        player: min(n for n in numbers if player in game.rounds[n])
+        for player in game.players
+        if any(player in game.rounds[n] for n in numbers)
+    }
+    order = [joined.get(player, 1) for player in game.players]
+    if order != sorted(order):
+        problems.append(
+            Problem(game.first_line, f"{where}: a player who joined late is listed before others.")
+        )
     for number in numbers:
         scores = game.rounds[number]
         first = min(score.line for score in scores.values())
-        absent = [p for p in game.players if p not in scores]
+        absent = [
+            p
+            for p in game.players
+            if p not in scores and not (p in game.starts and number < joined.get(p, 1))
+        ]
         if absent:
             problems.append(
                 Problem(first, f"round {number} at {where} has no score for {', '.join(absent)}.")

@@ -289,6 +289,7 @@ def export_zip(league: League) -> bytes:
                 game.kind,
                 score.made,
                 score.open_doubles,
+                seat.start_total,
             ]
         )
 

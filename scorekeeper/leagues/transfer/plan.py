@@ -38,6 +38,7 @@ class PlannedGame:
     finished: bool = True
     kind: str = "mexican_train"  # the game played (a rules.variants name)
     players: list[str] = field(default_factory=list)  # seat order: first appearance
+    starts: dict[str, int] = field(default_factory=dict)  # a late joiner's starting total
     rounds: dict[int, dict[str, PlannedScore]] = field(default_factory=dict)
 
 

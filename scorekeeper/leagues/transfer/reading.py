@@ -41,6 +41,7 @@ SCORE_COLUMNS = (
     "kind",
     "made",
     "open_doubles",
+    "start",
 )
 REQUIRED = ("night", "table", "player", "round", "score")
 ALIASES = {
