@@ -85,10 +85,26 @@ def run_migrations_online():
     connectable = get_engine()
 
     with connectable.connect() as connection:
-        context.configure(connection=connection, target_metadata=get_metadata(), **conf_args)
+        # SQLite: a batch migration copies a table and drops the old one, and with foreign keys
+        # enforced that drop fails as soon as other tables point at its rows (a database with
+        # games in it). They are switched off for the migration (before its transaction starts:
+        # SQLite ignores the switch inside one), every reference is checked before the commit,
+        # and they are switched on again for the connection's next user.
+        sqlite = connection.dialect.name == "sqlite"
+        if sqlite:
+            connection.connection.dbapi_connection.execute("PRAGMA foreign_keys=OFF")
+        try:
+            context.configure(connection=connection, target_metadata=get_metadata(), **conf_args)
 
-        with context.begin_transaction():
-            context.run_migrations()
+            with context.begin_transaction():
+                context.run_migrations()
+                if sqlite:
+                    broken = connection.exec_driver_sql("PRAGMA foreign_key_check").all()
+                    if broken:
+                        raise RuntimeError(f"The migration broke references: {broken[:5]}")
+        finally:
+            if sqlite:
+                connection.connection.dbapi_connection.execute("PRAGMA foreign_keys=ON")
 
 
 if context.is_offline_mode():

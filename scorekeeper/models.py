@@ -106,6 +106,10 @@ class Seat(db.Model):
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
     player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), index=True)
     position: Mapped[int] = mapped_column(Integer)
+    # A late joiner (rules.md 2.4): the first round this seat plays, and the total it starts
+    # with (0, or the highest total at the table under the late_joiner house rule).
+    joined_round: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
+    start_total: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     # The seat's game so far, stored by every write to the game (``games.totals``) so the
     # league pages read one row per seat instead of adding up every round score: the total of
     # its round scores, rounds played, rounds gone out, and its place at the table (lowest
@@ -122,6 +126,7 @@ class Seat(db.Model):
         UniqueConstraint("game_id", "position"),
         UniqueConstraint("game_id", "player_id", name="uq_seat_game_player"),
         CheckConstraint("position >= 0", name="position_non_negative"),
+        CheckConstraint("joined_round >= 1", name="joined_round_positive"),
     )
 
 
@@ -131,7 +136,8 @@ class Round(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
     number: Mapped[int] = mapped_column(Integer)
-    engine: Mapped[int] = mapped_column(Integer)
+    # The round's engine double; None for a hand of a points game (no engine).
+    engine: Mapped[int | None] = mapped_column(Integer)
     went_out_seat_id: Mapped[int | None] = mapped_column(ForeignKey("seat.id"))
     went_out_on_double: Mapped[bool] = mapped_column(Boolean, default=False)
     form_token: Mapped[str] = mapped_column(String(64), unique=True)
@@ -158,6 +164,10 @@ class Score(db.Model):
     hand: Mapped[int] = mapped_column(Integer)
     tiles: Mapped[str | None] = mapped_column(Text)
     markers: Mapped[int] = mapped_column(Integer, default=0)
+    # Doubles this player left open (unsatisfied) at round end (house rule open_double_penalty).
+    open_doubles: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # Points made during play (points games, rules.md 5); ``points`` includes them.
+    made: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     points: Mapped[int] = mapped_column(Integer)
     corrected: Mapped[bool] = mapped_column(Boolean, default=False)
 
@@ -168,6 +178,8 @@ class Score(db.Model):
         UniqueConstraint("round_id", "seat_id"),
         CheckConstraint("hand >= 0", name="hand_non_negative"),
         CheckConstraint("markers >= 0", name="markers_non_negative"),
+        CheckConstraint("open_doubles >= 0", name="open_doubles_non_negative"),
+        CheckConstraint("made >= 0", name="made_non_negative"),
     )
 
 

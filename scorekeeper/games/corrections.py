@@ -3,14 +3,15 @@ base still holds, undoing the newest correction onto its own round, and the hist
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 from sqlalchemy import func, select
 
 from scorekeeper.extensions import db
+from scorekeeper.games.joining import JOINED
 from scorekeeper.games.rounds import RecordOutcome, check_round
-from scorekeeper.games.setup import GameError, RoundChanged, touch
+from scorekeeper.games.setup import GameError, RoundChanged, touch, variant_of
 from scorekeeper.models import Correction, Game, Round
 from scorekeeper.rules import (
     format_hand,
@@ -35,6 +36,8 @@ def round_input_of(game: Game, recorded: Round) -> RoundInput:
                 hand=s.hand,
                 tiles=s.tiles or "",
                 markers=s.markers,
+                open_doubles=s.open_doubles,
+                made=s.made,
             )
             for s in sorted(recorded.scores, key=lambda s: positions[s.seat_id])
         ],
@@ -53,12 +56,14 @@ def _round_values(game: Game, recorded: Round) -> dict[tuple[int | None, str], s
         if recorded.went_out_seat_id
         else "",
         (None, "on_double"): "yes" if recorded.went_out_on_double else "no",
-        (None, "engine"): str(recorded.engine),
+        (None, "engine"): "" if recorded.engine is None else str(recorded.engine),
     }
     for score in recorded.scores:
         values[(score.seat_id, "hand")] = str(score.hand)
         values[(score.seat_id, "tiles")] = score.tiles or ""
         values[(score.seat_id, "markers")] = str(score.markers)
+        values[(score.seat_id, "open_doubles")] = str(score.open_doubles)
+        values[(score.seat_id, "made")] = str(score.made)
     return values
 
 
@@ -84,7 +89,7 @@ def _apply(game: Game, recorded: Round, check: RoundCheck, entry: RoundInput) ->
     seat_ids = {seat.position: seat.id for seat in game.seats}
     typed = {seat.position: seat for seat in entry.seats}
     by_seat = {score.seat_id: score for score in recorded.scores}
-    assert check.engine is not None
+    makes_points = variant_of(game).makes_points
     recorded.engine = check.engine
     recorded.went_out_seat_id = None if entry.blocked else seat_ids[entry.went_out]  # type: ignore[index]
     recorded.went_out_on_double = entry.on_double and not entry.blocked
@@ -94,6 +99,8 @@ def _apply(game: Game, recorded: Round, check: RoundCheck, entry: RoundInput) ->
         score.hand = seat_check.hand
         score.tiles = format_hand(seat_check.tiles) if seat_check.tiles is not None else None
         score.markers = typed[seat_check.position].markers
+        score.open_doubles = typed[seat_check.position].open_doubles
+        score.made = (typed[seat_check.position].made or 0) if makes_points else 0
         score.points = seat_check.points
 
 
@@ -152,7 +159,10 @@ def _mark_corrected(game: Game, recorded: Round) -> None:
     live = {
         c.seat_id
         for c in game.corrections
-        if c.round_number == recorded.number and c.undone_at is None and c.seat_id is not None
+        if c.round_number == recorded.number
+        and c.undone_at is None
+        and c.seat_id is not None
+        and c.field != JOINED
     }
     round_level = any(
         c.round_number == recorded.number and c.undone_at is None and c.seat_id is None
@@ -164,7 +174,7 @@ def _mark_corrected(game: Game, recorded: Round) -> None:
 
 def last_correction_batch(game: Game) -> int | None:
     """The batch an "Undo" button would undo now (None: nothing to undo)."""
-    live = [c.batch for c in game.corrections if c.undone_at is None]
+    live = [c.batch for c in game.corrections if c.undone_at is None and c.field != JOINED]
     return max(live) if live else None
 
 
@@ -199,16 +209,20 @@ def undo_last_correction(game: Game, batch: int | None = None) -> list[Correctio
             elif change.field == "on_double":
                 on_double = old == "yes"
             elif change.field == "engine":
-                engine = int(old)
+                engine = int(old) if old else None
             continue
         position = positions[change.seat_id]
         seat = seats[position]
         if change.field == "hand":
-            seats[position] = SeatInput(position, int(old), seat.tiles, seat.markers)
+            seats[position] = replace(seat, hand=int(old))
         elif change.field == "tiles":
-            seats[position] = SeatInput(position, seat.hand, old, seat.markers)
+            seats[position] = replace(seat, tiles=old)
         elif change.field == "markers":
-            seats[position] = SeatInput(position, seat.hand, seat.tiles, int(old))
+            seats[position] = replace(seat, markers=int(old))
+        elif change.field == "open_doubles":
+            seats[position] = replace(seat, open_doubles=int(old))
+        elif change.field == "made":
+            seats[position] = replace(seat, made=int(old))
     restored = RoundInput(
         seats=list(seats.values()),
         went_out=went_out,
@@ -239,12 +253,15 @@ class AuditLine:
     note: str
     at: datetime
     undone_at: datetime | None
+    sentence: str = ""  # an entry that is not a change of value (a player joined)
 
 
 _FIELD_NAMES = {
     "hand": "points",
     "tiles": "tiles",
     "markers": "markers",
+    "open_doubles": "doubles left open",
+    "made": "points made during play",
     "went_out": "went out",
     "on_double": "went out on a double",
     "engine": "engine",
@@ -274,6 +291,9 @@ def audit_trail(game: Game) -> list[AuditLine]:
             note=c.note,
             at=c.created_at,
             undone_at=c.undone_at,
+            sentence=f"joined the game before this round, starting with {c.new_value} points"
+            if c.field == JOINED
+            else "",
         )
         for c in sorted(game.corrections, key=lambda c: c.id, reverse=True)
     ]

@@ -23,7 +23,15 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from scorekeeper.models import Game
 from scorekeeper.rules import HouseRules
-from scorekeeper.rules.house import HOUSE_RULES, RULE_LABELS, RULE_OPTIONS, first_engine_options
+from scorekeeper.rules.house import (
+    HOUSE_RULES,
+    MAX_ROUNDS,
+    MAX_TARGET,
+    RULE_LABELS,
+    RULE_OPTIONS,
+    first_engine_options,
+)
+from scorekeeper.rules.variants import MEXICAN_TRAIN, VARIANTS, GameVariant, variant_named
 
 MAX_SEATS = 14
 FIRST_SEATS = 4
@@ -75,6 +83,10 @@ def rule_field(name: str, extra_choices: dict[str, str] | None = None) -> RadioF
 
 #: The scoring rules a table (or a league, for its tables) chooses, from the declarations.
 SCORING_RULES = tuple(name for name, rule in HOUSE_RULES.items() if rule.section == "scoring")
+#: The choices of the points games (the target is typed: a number field).
+POINTS_RULES = tuple(
+    name for name, rule in HOUSE_RULES.items() if rule.section == "points" and rule.fixed
+)
 
 #: The house rules of rules.md 2.4 that a table (or a league, for its tables) chooses: every
 #: declared scoring rule and who starts, built from ``HOUSE_RULES`` (a new rule declared there
@@ -90,7 +102,18 @@ HouseRuleFields = type(
 )
 
 
-class SetupForm(HouseRuleFields, FlaskForm):  # type: ignore[valid-type,misc]
+#: The choices of the points games (rules.md 5), built from ``HOUSE_RULES`` like the others.
+PointsRuleFields = type(
+    "PointsRuleFields",
+    (Form,),
+    {
+        **{name: rule_field(name) for name in POINTS_RULES},
+        "__doc__": "The choices of the points games (from ``HOUSE_RULES``).",
+    },
+)
+
+
+class SetupForm(HouseRuleFields, PointsRuleFields, FlaskForm):  # type: ignore[valid-type,misc]
     """A new game: players in seat order, the set, the schedule and the house rules."""
 
     names = FieldList(
@@ -107,6 +130,12 @@ class SetupForm(HouseRuleFields, FlaskForm):  # type: ignore[valid-type,misc]
         default="",
         description="Start at a lower double for a shorter game.",
     )
+    length = rule_field("length")
+    rounds = WholeNumberField(
+        "Number of rounds (a set number of rounds)",
+        validators=[Optional(), NumberRange(1, MAX_ROUNDS, f"Type from 1 to {MAX_ROUNDS} rounds.")],
+        render_kw={"inputmode": "numeric"},
+    )
     deal_table = rule_field("deal_table", {"custom": "Our own number"})
     custom_deal = WholeNumberField(
         "Tiles each (our own number)",
@@ -118,14 +147,30 @@ class SetupForm(HouseRuleFields, FlaskForm):  # type: ignore[valid-type,misc]
         description="Off: a photo only checks the count and is deleted when the round is saved.",
     )
     tie_break = rule_field("tie_break")
+    late_joiner = rule_field("late_joiner")
+    kind = HiddenField(default=MEXICAN_TRAIN.name)
+    target = WholeNumberField(
+        "Target score (empty: the game's usual target)",
+        validators=[Optional(), NumberRange(1, MAX_TARGET, f"Type from 1 to {MAX_TARGET}.")],
+        render_kw={"inputmode": "numeric"},
+    )
 
-    RULE_FIELDS = (*SCORING_RULES, "tie_break")
+    RULE_FIELDS = (*SCORING_RULES, *POINTS_RULES, "tie_break", "late_joiner")
+    #: The round schedule's choices (train games only).
+    SCHEDULE_FIELDS = ("order", "first_engine", "length", "rounds", "copies", "start_rule")
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, kind: str | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        if not self.is_submitted() and kind in VARIANTS:
+            self.kind.data = kind
+        if self.kind.data not in VARIANTS:
+            self.kind.data = MEXICAN_TRAIN.name
         if not self.is_submitted():
             # The site's default (KEEP_PHOTOS); each game can still choose.
             self.keep_photos.data = bool(current_app.config.get("KEEP_PHOTOS"))
+            # The chosen game's own defaults (Chicken Foot on a double-9, the 0-0 at 50, ...).
+            for name, value in self.variant.default_rules.items():
+                self[name].data = str(value)
         max_pip = int(self.max_pip.data) if str(self.max_pip.data).isdigit() else 12
         if max_pip not in (6, 9, 12, 15, 18):
             max_pip = 12
@@ -137,13 +182,28 @@ class SetupForm(HouseRuleFields, FlaskForm):  # type: ignore[valid-type,misc]
         if self.first_engine.data not in self.first_engine.choices:
             self.first_engine.data = ""
 
+    @property
+    def variant(self) -> GameVariant:
+        """The game being set up."""
+        return variant_named(self.kind.data or MEXICAN_TRAIN.name)
+
+    def shown_rules(self) -> list[str]:
+        """The house rules of the chosen game, in the order the form lists them."""
+        return [name for name in self.RULE_FIELDS if HOUSE_RULES[name].applies_to(self.kind.data)]
+
     def typed_names(self) -> list[str]:
         return [entry.data or "" for entry in self.names]
 
     def house_rules(self) -> HouseRules:
-        """The chosen rules; raises ValueError with a sentence when they do not fit together."""
+        """The chosen rules of the chosen game; raises ValueError with a sentence when they do
+        not fit together. Rules that are not part of the game keep the game's defaults."""
+        variant = self.variant
+
+        def applies(name: str) -> bool:
+            return HOUSE_RULES[name].applies_to(variant.name)
+
         max_pip = int(self.max_pip.data)
-        deal: Any = self.deal_table.data
+        deal: Any = self.deal_table.data if applies("order") else "standard"
         if deal == "custom":
             if self.custom_deal.data is None:
                 raise ValueError("Type how many tiles each player gets, or pick a deal table.")
@@ -151,12 +211,32 @@ class SetupForm(HouseRuleFields, FlaskForm):  # type: ignore[valid-type,misc]
             deal = {max(players, 2): self.custom_deal.data}
         chosen = {
             name: HOUSE_RULES[name].parse(self[name].data)
-            for name in ("copies", "order", *self.RULE_FIELDS, "start_rule")
+            for name in ("copies", "order", "length", *self.RULE_FIELDS, "start_rule")
+            if applies(name)
         }
-        return HouseRules(
+        if applies("target") and self.target.data is not None:
+            chosen["target"] = self.target.data
+        if not applies("order"):
+            return variant.new_rules(max_pip=max_pip, **chosen)
+        rounds = None
+        if chosen["length"] == "fixed":
+            if self.rounds.data is None:
+                raise ValueError("Type how many rounds the game has, or choose another length.")
+            rounds = self.rounds.data
+        first_engine = int(self.first_engine.data) if self.first_engine.data else None
+        doubles = (max_pip if first_engine is None else first_engine) + 1
+        if chosen["order"] == "highest_available" and (
+            chosen["length"] == "free" or (rounds or 0) > doubles
+        ):
+            raise ValueError(
+                "With “the highest double anyone holds” each double is the engine once: "
+                f"choose at most {doubles} rounds, or another engine order."
+            )
+        return variant.new_rules(
             max_pip=max_pip,
-            first_engine=int(self.first_engine.data) if self.first_engine.data else None,
+            first_engine=first_engine,
             deal_table=deal,
+            rounds=rounds,
             **chosen,
         )
 
@@ -185,6 +265,18 @@ class SeatForm(Form):
         "Markers left out",
         default=0,
         validators=[Optional(), NumberRange(0, 20, "Markers: a number from 0 to 20.")],
+        render_kw={"inputmode": "numeric"},
+    )
+
+    made = WholeNumberField(
+        "Points made during play",
+        validators=[Optional(), NumberRange(0, 1000, "Points made: a number from 0 to 1000.")],
+        render_kw={"inputmode": "numeric"},
+    )
+    open_doubles = WholeNumberField(
+        "Doubles left open",
+        default=0,
+        validators=[Optional(), NumberRange(0, 5, "Doubles left open: a number from 0 to 5.")],
         render_kw={"inputmode": "numeric"},
     )
 
@@ -220,16 +312,32 @@ def _round_form_class(seat_count: int) -> type[RoundForm]:
     return type("GameRoundForm", (RoundForm,), fields)
 
 
-def round_form(game: Game, data: Any | None = None, **kwargs: Any) -> RoundForm:
-    """The round form for this game's seats: one SeatForm per seat, named ``seat_N-...`` by
-    seat position (not a list, so a missing field can never shift a score to a neighbour)."""
-    seat_count = len(game.seats)
+def round_form(
+    game: Game, data: Any | None = None, number: int | None = None, **kwargs: Any
+) -> RoundForm:
+    """The round form for the seats that play round ``number`` (the next round when None):
+    one SeatForm per seat, named ``seat_N-...`` by seat position (not a list, so a missing
+    field can never shift a score to a neighbour). A late joiner sits at the next position,
+    so the seats of an earlier round are always the first ones."""
+    number = number or len(game.rounds) + 1
+    seats = [seat for seat in game.seats if seat.joined_round <= number]
+    seat_count = len(seats)
     form = _round_form_class(seat_count)(formdata=data, **kwargs)
     form.seat_count = seat_count
-    form.went_out.choices = {str(seat.position): seat.player.name for seat in game.seats} | {
+    form.went_out.choices = {str(seat.position): seat.player.name for seat in seats} | {
         "blocked": "Blocked round: nobody went out"
     }
     return form
+
+
+class JoinForm(FlaskForm):
+    """A player sits down at a running game."""
+
+    name = StringField(
+        "Name",
+        validators=[InputRequired("Type the new player's name."), Length(max=40)],
+        render_kw={"autocomplete": "off", "autocapitalize": "words"},
+    )
 
 
 class EditCodeForm(FlaskForm):

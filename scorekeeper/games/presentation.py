@@ -11,10 +11,10 @@ from scorekeeper.presentation import plural
 from scorekeeper.rules import (
     RULE_OPTIONS,
 )
+from scorekeeper.rules.point_games import HandResult
 from scorekeeper.rules.round_check import (
     RoundInput,
 )
-from scorekeeper.rules.scoreboard import RoundResult
 
 # --------------------------------------------------------------------------------------------
 # The scoreboard and the end of the game
@@ -26,6 +26,7 @@ class Cell:
     hand: int
     tiles: str | None
     markers: int
+    made: int  # points made during play (points games)
     went_out: bool
     round_win: bool
     corrected: bool
@@ -34,10 +35,10 @@ class Cell:
 @dataclass(frozen=True)
 class BoardRow:
     number: int
-    engine: int
+    engine: int | None  # None: a hand of a points game
     blocked: bool
     on_double: bool
-    cells: list[Cell]  # in seat order
+    cells: list[Cell | None]  # in seat order; None: the player had not joined yet
     running: list[int]  # running totals after this round, in seat order
 
 
@@ -45,6 +46,7 @@ class BoardRow:
 class BoardPlayer:
     position: int
     name: str
+    start: int  # the total a late joiner started with (0 for everyone else)
     total: int
     rank: int
     tied: bool
@@ -62,16 +64,18 @@ class Scoreboard:
     players: list[BoardPlayer]  # seat order
     standings: list[BoardPlayer]  # rank order
     rows: list[BoardRow]
-    rounds_total: int
+    rounds_total: int | None  # None: the table decides when the game ends
     finished: bool
     winners: list[str]
     tie_break: str
+    round_word: str = "Round"
+    target: int | None = None
 
     @property
     def series(self) -> list[tuple[str, list[int]]]:
         """Running totals per player, starting at 0, for the chart."""
         return [
-            (player.name, [0] + [row.running[i] for row in self.rows])
+            (player.name, [player.start] + [row.running[i] for row in self.rows])
             for i, player in enumerate(self.players)
         ]
 
@@ -88,13 +92,15 @@ def scoreboard(game: Game) -> Scoreboard:
     board = variant.scoreboard(
         len(seats),
         [
-            RoundResult(
-                points=tuple(scores[i].points for i in range(len(seats))),
+            HandResult(
+                points=tuple(scores[i].points if i in scores else None for i in range(len(seats))),
                 went_out=index[recorded.went_out_seat_id] if recorded.went_out_seat_id else None,
+                hands=tuple(scores[i].hand if i in scores else None for i in range(len(seats))),
             )
             for recorded, scores in zip(game.rounds, by_round, strict=True)
         ],
         rules,
+        start=[seat.start_total for seat in seats],
     )
     rows = [
         BoardRow(
@@ -108,10 +114,13 @@ def scoreboard(game: Game) -> Scoreboard:
                     hand=scores[i].hand,
                     tiles=scores[i].tiles,
                     markers=scores[i].markers,
+                    made=scores[i].made,
                     went_out=recorded.went_out_seat_id == seats[i].id,
                     round_win=i in wins,
                     corrected=scores[i].corrected,
                 )
+                if i in scores
+                else None
                 for i in range(len(seats))
             ],
             running=list(running),
@@ -124,6 +133,7 @@ def scoreboard(game: Game) -> Scoreboard:
         BoardPlayer(
             position=p.seat,
             name=names[p.seat],
+            start=seats[p.seat].start_total,
             total=p.total,
             rank=p.rank,
             tied=p.tied,
@@ -145,6 +155,8 @@ def scoreboard(game: Game) -> Scoreboard:
         finished=game.status == "finished",
         winners=[names[seat] for seat in board.winners],
         tie_break=dict(RULE_OPTIONS["tie_break"])[rules.tie_break],
+        round_word=variant.round_word,
+        target=variant.target(rules),
     )
 
 
@@ -152,7 +164,13 @@ def game_as_text(game: Game, board: Scoreboard) -> str:
     """A short plain-text summary to paste into a group chat."""
     when = game.created_at.strftime("%d %b %Y")
     label = variant_of(game).label
-    lines = [f"{label}, {when}: {len(board.rows)} of {board.rounds_total} rounds"]
+    played = len(board.rows)
+    word = board.round_word.lower()
+    if board.rounds_total is None:
+        count = f"{played} {word}{'s' if played != 1 else ''}"
+    else:
+        count = f"{played} of {board.rounds_total} {word}s"
+    lines = [f"{label}, {when}: {count}"]
     if board.winners:
         verb = "wins" if len(board.winners) == 1 else "share the win"
         lines.append(f"{' and '.join(board.winners)} {verb}!")
@@ -166,9 +184,9 @@ def game_as_text(game: Game, board: Scoreboard) -> str:
 
 
 def game_csv_rows(game: Game, board: Scoreboard) -> list[list[str]]:
-    """Every round of the game as rows for a CSV file: round, engine, player, hand, tiles,
-    markers, went out, blocked (the round ended with nobody able to play), points, running
-    total, corrected."""
+    """Every round of the game as rows for a CSV file: round, engine (empty in a points game),
+    player, hand, tiles, markers, went out, blocked (the round ended with nobody able to play),
+    points, running total, corrected, points made during play."""
     rows = [
         [
             "round",
@@ -182,14 +200,17 @@ def game_csv_rows(game: Game, board: Scoreboard) -> list[list[str]]:
             "points",
             "running_total",
             "corrected",
+            "made",
         ]
     ]
     for row in board.rows:
         for player, cell, running in zip(board.players, row.cells, row.running, strict=True):
+            if cell is None:  # not at the table yet
+                continue
             rows.append(
                 [
                     str(row.number),
-                    f"{row.engine}-{row.engine}",
+                    "" if row.engine is None else f"{row.engine}-{row.engine}",
                     player.name,
                     str(cell.hand),
                     cell.tiles or "",
@@ -199,6 +220,7 @@ def game_csv_rows(game: Game, board: Scoreboard) -> list[list[str]]:
                     str(cell.points),
                     str(running),
                     "yes" if cell.corrected else "no",
+                    str(cell.made),
                 ]
             )
     return rows

@@ -7,13 +7,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import insert, select
+from sqlalchemy import func, insert, select
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.extensions import db
 from scorekeeper.games.setup import GameError, RoundTaken, game_rules, touch, variant_of
 from scorekeeper.models import Game, Round, Score, Seat
 from scorekeeper.rules import (
+    HouseRules,
     format_hand,
 )
 from scorekeeper.rules.round_check import (
@@ -22,7 +23,7 @@ from scorekeeper.rules.round_check import (
     RoundInput,
 )
 from scorekeeper.rules.schedule import DealPlan, deal_text, remaining_engines
-from scorekeeper.rules.scoring import round_winners
+from scorekeeper.rules.scoring import late_joiner_start, round_winners
 
 # --------------------------------------------------------------------------------------------
 # The table: this round's engine, who starts, what to deal
@@ -31,7 +32,7 @@ from scorekeeper.rules.scoring import round_winners
 @dataclass(frozen=True)
 class TableState:
     round_number: int
-    rounds_total: int
+    rounds_total: int | None  # None: the table decides when the game ends
     engine: int | None
     next_engine: int | None
     engines_available: list[int]
@@ -40,6 +41,12 @@ class TableState:
     plan: DealPlan
     rules_in_play: list[str]
     finished: bool
+    round_word: str = "Round"  # "Hand" in the points games
+    uses_engines: bool = True
+    makes_points: bool = False
+    notes: tuple[str, ...] = ()  # the deal, the spinner rule, the target (points games)
+    target: int | None = None
+    label: str = "Mexican Train"
 
 
 def _used_engines(game: Game, skip_number: int | None = None) -> list[int]:
@@ -56,19 +63,43 @@ def engine_for(game: Game, number: int) -> int | None:
                 return recorded.engine
         return None
     variant = variant_of(game)
-    if 1 <= number <= variant.round_count(rules):
+    total = variant.round_count(rules)
+    if number >= 1 and (total is None or number <= total):
         return variant.engine_for_round(number, rules)
     return None
 
 
-def _round_winner_seat(recorded: Round, seats: Sequence[Seat]) -> int | None:
+def _round_winner_seat(recorded: Round, seats: Sequence[Seat], rules: HouseRules) -> int | None:
     points = {s.seat_id: s.points for s in recorded.scores}
     went_out = recorded.went_out_seat_id
-    winners = round_winners(points, went_out)
+    winners = round_winners(points, went_out, rules)
     if len(winners) != 1:
         return None
     positions = {seat.id: seat.position for seat in seats}
     return positions.get(winners[0])
+
+
+def seat_totals(game: Game) -> list[int]:
+    """Each seat's running total, in seat order (a late joiner's from their starting total),
+    added up by the database in one query (the rounds' scores need not be loaded)."""
+    sums = dict(
+        db.session.execute(
+            select(Score.seat_id, func.sum(Score.points))
+            .join(Round, Round.id == Score.round_id)
+            .where(Round.game_id == game.id)
+            .group_by(Score.seat_id)
+        ).all()
+    )
+    return [seat.start_total + int(sums.get(seat.id) or 0) for seat in game.seats]
+
+
+def joiner_start(game: Game) -> int:
+    """The total a player who joins the game now starts with (the late-joiner house rule)."""
+    rules = game_rules(game)
+    if rules.late_joiner == "none":
+        return 0
+    lower = variant_of(game).lower_is_better and rules.lower_is_better
+    return late_joiner_start(dict(enumerate(seat_totals(game))), rules, lower)
 
 
 def table_state(game: Game) -> TableState:
@@ -77,13 +108,17 @@ def table_state(game: Game) -> TableState:
     variant = variant_of(game)
     total = variant.round_count(rules)
     number = len(game.rounds) + 1
-    finished = game.status == "finished" or number > total
+    more = total is None or number <= total  # a round is left to play
+    finished = game.status == "finished" or not more
     seats = game.seats
     names = [seat.player.name for seat in seats]
     available = remaining_engines(rules, _used_engines(game))
-    engine = variant.engine_for_round(number, rules) if number <= total else None
-    next_engine = variant.engine_for_round(number + 1, rules) if number < total else None
-    previous_winner = _round_winner_seat(game.rounds[-1], seats) if game.rounds else None
+    engine = variant.engine_for_round(number, rules) if more else None
+    next_engine = (
+        variant.engine_for_round(number + 1, rules) if total is None or number < total else None
+    )
+    previous_winner = _round_winner_seat(game.rounds[-1], seats, rules) if game.rounds else None
+    totals = seat_totals(game) if rules.start_rule == "lowest_total" else None
     starter = (
         variant.starter_text(
             number,
@@ -92,27 +127,48 @@ def table_state(game: Game) -> TableState:
             engine=engine,
             first_starter=game.first_starter,
             previous_winner=previous_winner,
+            totals=totals,
         )
         if not finished
         else ""
     )
     plan = variant.deal_plan(len(seats), rules)
     return TableState(
-        round_number=min(number, total),
+        round_number=number if total is None else min(number, total),
         rounds_total=total,
         engine=engine,
         next_engine=next_engine,
         engines_available=available,
         starter=starter,
-        deal=deal_text(plan, rules, engine),
+        deal=deal_text(plan, rules, engine) if variant.uses_engines else "",
         plan=plan,
-        rules_in_play=rules.describe(),
+        rules_in_play=variant.in_play(rules),
         finished=finished,
+        round_word=variant.round_word,
+        uses_engines=variant.uses_engines,
+        makes_points=variant.makes_points,
+        notes=tuple(variant.table_notes(len(seats), rules)),
+        target=variant.target(rules),
+        label=variant.label,
     )
 
 
 # --------------------------------------------------------------------------------------------
 # Checking and recording a round
+
+
+def _totals_before(game: Game, number: int) -> dict[int, int]:
+    """Each seat's total before round ``number``, by position (a points game's exact target),
+    in one query."""
+    sums = dict(
+        db.session.execute(
+            select(Score.seat_id, func.sum(Score.points))
+            .join(Round, Round.id == Score.round_id)
+            .where(Round.game_id == game.id, Round.number < number)
+            .group_by(Score.seat_id)
+        ).all()
+    )
+    return {seat.position: seat.start_total + int(sums.get(seat.id) or 0) for seat in game.seats}
 
 
 def _previous_hands(game: Game, number: int) -> dict[int, int]:
@@ -130,16 +186,22 @@ def check_round(
     correction) or the next round. Loads what the rules need to know: the engine, the engines
     left, the previous round's hands."""
     rules = game_rules(game)
+    variant = variant_of(game)
     number = number or len(game.rounds) + 1
-    return variant_of(game).check_round(
+    return variant.check_round(
         entry,
         RoundContext(
             rules=rules,
-            names={seat.position: seat.player.name for seat in game.seats},
+            names={
+                seat.position: seat.player.name
+                for seat in game.seats
+                if seat.joined_round <= number
+            },
             number=number,
             engine=engine_for(game, number),
             engines_left=tuple(remaining_engines(rules, _used_engines(game, skip_number=number))),
             previous=_previous_hands(game, number),
+            totals=_totals_before(game, number) if not variant.uses_engines else {},
         ),
         partial=partial,
     )
@@ -183,7 +245,7 @@ def record_round(game: Game, entry: RoundInput, form_token: str, number: int) ->
     if not check.ok:
         return RecordOutcome(check=check)
     seat_ids = {seat.position: seat.id for seat in game.seats}
-    assert check.engine is not None
+    assert check.engine is not None or not variant_of(game).uses_engines
     recorded = Round(
         number=check.number,
         engine=check.engine,
@@ -192,6 +254,7 @@ def record_round(game: Game, entry: RoundInput, form_token: str, number: int) ->
         form_token=form_token,
     )
     typed = {seat.position: seat for seat in entry.seats}
+    makes_points = variant_of(game).makes_points
     scores = []
     for seat_check in check.seats:
         assert seat_check.hand is not None and seat_check.points is not None
@@ -201,6 +264,9 @@ def record_round(game: Game, entry: RoundInput, form_token: str, number: int) ->
                 "hand": seat_check.hand,
                 "tiles": format_hand(seat_check.tiles) if seat_check.tiles is not None else None,
                 "markers": typed[seat_check.position].markers,
+                "open_doubles": typed[seat_check.position].open_doubles,
+                # Only a game that makes points during play keeps them.
+                "made": (typed[seat_check.position].made or 0) if makes_points else 0,
                 "points": seat_check.points,
                 "corrected": False,
             }
@@ -230,7 +296,11 @@ def record_round(game: Game, entry: RoundInput, form_token: str, number: int) ->
         raise
     db.session.expire(recorded, ["scores"])  # written above; read again when asked for
     touch(game)
-    if len(game.rounds) >= variant_of(game).round_count(game_rules(game)):
+    variant, rules = variant_of(game), game_rules(game)
+    total = variant.round_count(rules)
+    if (total is not None and len(game.rounds) >= total) or (
+        variant.target(rules) is not None and variant.game_over(seat_totals(game), rules)
+    ):
         finish_game(game)
     return RecordOutcome(check=check, saved=recorded)
 
@@ -247,8 +317,12 @@ def finish_game(game: Game) -> None:
 
 def reopen_game(game: Game) -> None:
     """Undo an early end: the game takes rounds again."""
-    if len(game.rounds) >= variant_of(game).round_count(game_rules(game)):
+    variant, rules = variant_of(game), game_rules(game)
+    total = variant.round_count(rules)
+    if total is not None and len(game.rounds) >= total:
         raise GameError("Every round has been played; correct a round instead.")
+    if variant.target(rules) is not None and variant.game_over(seat_totals(game), rules):
+        raise GameError("Someone has reached the target; correct a hand instead.")
     game.status = "playing"
     game.finished_at = None
     touch(game, scores=False)

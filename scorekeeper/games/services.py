@@ -3,6 +3,7 @@
 - ``setup``: load and start a game, its rules and variant, delete it;
 - ``rounds``: the table's next round, checking and recording rounds, ending early;
 - ``corrections``: correcting a round against the values the phone saw, undo, the history;
+- ``joining``: a player who sits down at a running game;
 - ``presentation``: the scoreboard, the result as text and CSV, rounds in words.
 
 This module gathers them so a view needs one import (``services.record_round``). Services load
@@ -24,6 +25,7 @@ from scorekeeper.games.corrections import (
     round_values,
     undo_last_correction,
 )
+from scorekeeper.games.joining import join_game
 from scorekeeper.games.presentation import (
     BoardPlayer,
     BoardRow,
@@ -42,6 +44,7 @@ from scorekeeper.games.rounds import (
     check_round,
     engine_for,
     finish_game,
+    joiner_start,
     record_round,
     reopen_game,
     table_state,
@@ -104,6 +107,8 @@ __all__ = [
     "game_csv_rows",
     "game_rules",
     "game_state",
+    "join_game",
+    "joiner_start",
     "last_correction_batch",
     "load_game",
     "my_games",

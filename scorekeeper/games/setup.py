@@ -19,7 +19,6 @@ from scorekeeper.games.totals import standings_changed, store_totals
 from scorekeeper.models import Game, Player, Round, Seat
 from scorekeeper.rules import (
     HouseRules,
-    deal_plan,
 )
 from scorekeeper.rules.variants import GameVariant, variant_named
 
@@ -160,14 +159,16 @@ def create_game(
     device: str,
     players: Sequence[Player] | None = None,
     keep_photos: bool = False,
+    kind: str = "mexican_train",
 ) -> Game:
-    """Start a game with the players in seat order and the rules stored with it.
+    """Start a game of ``kind`` (a ``rules.variants`` name) with the players in seat order and
+    the rules stored with it.
 
     Raises GameError when the set cannot seat that many players.
     """
     cleaned = clean_names(names)
     try:
-        deal_plan(len(cleaned), rules)
+        variant_named(kind).deal_plan(len(cleaned), rules)
     except ValueError as error:
         raise GameError(str(error)) from error
     if not 0 <= first_starter < len(cleaned):
@@ -179,6 +180,7 @@ def create_game(
         rules=rules.to_dict(),
         first_starter=first_starter,
         keep_photos=keep_photos,
+        kind=kind,
     )
     by_name = {p.name.casefold(): p for p in players or ()}
     for position, name in enumerate(cleaned):
@@ -231,6 +233,7 @@ def play_again(game: Game, device: str) -> Game:
         device,
         players=[seat.player for seat in seats],
         keep_photos=game.keep_photos,
+        kind=game.kind,
     )
     new.night_id, new.table_name = game.night_id, game.table_name
     db.session.flush()

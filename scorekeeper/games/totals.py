@@ -17,11 +17,12 @@ import secrets
 from collections.abc import Iterable
 from functools import cache
 
-from sqlalchemy import Update, bindparam, func, select, update
+from sqlalchemy import Update, bindparam, case, func, select, update
 from sqlalchemy.orm import aliased
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, League, Night, Round, Score, Seat
+from scorekeeper.rules.variants import higher_wins
 
 
 def new_stamp() -> str:
@@ -29,24 +30,29 @@ def new_stamp() -> str:
 
 
 def store_totals(games: Iterable[Game]) -> None:
-    """Store each seat's total, rounds played, rounds gone out and place (lowest total 1st;
-    equal totals share the place and the next one skips: 80, 80, 95 -> 1, 1, 3) for ``games``,
-    from the scores in the database. Pending changes are flushed first."""
+    """Store each seat's total (its start total, for a late joiner, plus its round scores),
+    rounds played, rounds gone out and place (lowest total 1st, or highest in a game where the
+    highest wins; equal totals share the place and the next one skips: 80, 80, 95 -> 1, 1, 3)
+    for ``games``, from the scores in the database. Pending changes are flushed first."""
     games = list(games)
     if not games:
         return
     db.session.flush()
-    store_totals_of([game.id for game in games])
+    store_totals_of(
+        [game.id for game in games],
+        [game.id for game in games if higher_wins(game.kind, game.rules)],
+    )
     for game in games:
         for seat in game.seats:
             db.session.expire(seat, ["total", "rounds_played", "rounds_out", "place"])
 
 
-def store_totals_of(game_ids: list[int]) -> None:
-    """``store_totals`` by game id, without touching loaded objects (bulk writes)."""
+def store_totals_of(game_ids: list[int], higher_ids: Iterable[int] = ()) -> None:
+    """``store_totals`` by game id, without touching loaded objects (bulk writes);
+    ``higher_ids``: the games among them where the highest total wins."""
     db.session.execute(
         _totals_update(),
-        {"game_ids": list(game_ids)},
+        {"game_ids": list(game_ids), "higher_ids": list(higher_ids)},
         execution_options={"synchronize_session": False},
     )
 
@@ -74,7 +80,7 @@ def _totals_update() -> Update:
         select(
             seat.id.label("id"),
             seat.game_id.label("game_id"),
-            points.label("total"),
+            (points + seat.start_total).label("total"),
             played.label("played"),
             out.label("out"),
         )
@@ -86,7 +92,15 @@ def _totals_update() -> Update:
         sums.c.total,
         sums.c.played,
         sums.c.out,
-        func.rank().over(partition_by=sums.c.game_id, order_by=sums.c.total).label("place"),
+        func.rank()
+        .over(
+            partition_by=sums.c.game_id,
+            order_by=case(
+                (sums.c.game_id.in_(bindparam("higher_ids", expanding=True)), -sums.c.total),
+                else_=sums.c.total,
+            ),
+        )
+        .label("place"),
     ).subquery()
     return (
         update(Seat)

@@ -19,6 +19,7 @@ from scorekeeper.extensions import db
 from scorekeeper.games.setup import EDIT_CODE_ALPHABET
 from scorekeeper.games.totals import standings_changed, store_totals_of
 from scorekeeper.models import Game, Night, Round, Score, Seat
+from scorekeeper.rules.variants import higher_wins
 
 
 @dataclass
@@ -27,12 +28,14 @@ class ScoreSpec:
     hand: int | None = None  # defaults to the points (never below 0)
     tiles: str | None = None
     markers: int = 0
+    open_doubles: int = 0
+    made: int = 0  # points made during play (points games)
 
 
 @dataclass
 class RoundSpec:
-    engine: int
-    scores: list[ScoreSpec]  # in seat order
+    engine: int | None  # None: a hand of a points game
+    scores: list[ScoreSpec | None]  # in seat order; None: not at the table yet (a late joiner)
     went_out: int | None = None  # seat position; None for a blocked round
     on_double: bool = False
 
@@ -44,6 +47,8 @@ class GameSpec:
     rounds: list[RoundSpec]
     rules: dict[str, Any]
     status: str = "finished"
+    kind: str = "mexican_train"
+    starts: dict[int, tuple[int, int]] = field(default_factory=dict)  # seat: (joined, start)
 
 
 @dataclass
@@ -105,6 +110,7 @@ def write_nights(league_id: int, nights: Sequence[NightSpec], device: str) -> Wr
                 "finished_at": when if game.status == "finished" else None,
                 "night_id": night.night_id,
                 "table_name": game.table_name,
+                "kind": game.kind,
             }
         )
     game_ids = db.session.scalars(
@@ -112,7 +118,13 @@ def write_nights(league_id: int, nights: Sequence[NightSpec], device: str) -> Wr
     ).all()
 
     seat_rows = [
-        {"game_id": game_id, "player_id": player_id, "position": position}
+        {
+            "game_id": game_id,
+            "player_id": player_id,
+            "position": position,
+            "joined_round": game.starts.get(position, (1, 0))[0],
+            "start_total": game.starts.get(position, (1, 0))[1],
+        }
         for game_id, (_, game) in zip(game_ids, game_specs, strict=True)
         for position, player_id in enumerate(game.players)
     ]
@@ -146,6 +158,8 @@ def write_nights(league_id: int, nights: Sequence[NightSpec], device: str) -> Wr
         for spec in game.rounds:
             round_id = next(round_ids)
             for seat_id, score in zip(seats, spec.scores, strict=True):
+                if score is None:
+                    continue
                 score_rows.append(
                     {
                         "round_id": round_id,
@@ -153,13 +167,21 @@ def write_nights(league_id: int, nights: Sequence[NightSpec], device: str) -> Wr
                         "hand": score.hand if score.hand is not None else max(score.points, 0),
                         "tiles": score.tiles,
                         "markers": score.markers,
+                        "open_doubles": score.open_doubles,
+                        "made": score.made,
                         "points": score.points,
                         "corrected": False,
                     }
                 )
     if score_rows:
         db.session.execute(insert(Score), score_rows)
+    higher = [
+        game_id
+        for game_id, (_, game) in zip(game_ids, game_specs, strict=True)
+        if higher_wins(game.kind, game.rules)
+    ]
     for start in range(0, len(game_ids), 1000):
-        store_totals_of(list(game_ids[start : start + 1000]))
+        chunk = set(game_ids[start : start + 1000])
+        store_totals_of(sorted(chunk), [game_id for game_id in higher if game_id in chunk])
     db.session.flush()
     return Written(len(new_nights), len(game_rows), len(round_rows), len(score_rows))

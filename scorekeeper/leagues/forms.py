@@ -39,6 +39,7 @@ from scorekeeper.rules import HouseRules
 from scorekeeper.rules.house import HOUSE_RULES
 from scorekeeper.rules.placings import parse_placement_points
 from scorekeeper.rules.standings import METHOD_REGISTRY, Method
+from scorekeeper.rules.variants import VARIANTS
 
 PASSPHRASE_HINT = "Capitals and extra spaces do not matter."
 GUEST_FIELDS = 3
@@ -115,6 +116,11 @@ class TableForm(FlaskForm):
         option_widget=widgets.CheckboxInput(),
         widget=widgets.ListWidget(prefix_label=False),
     )
+    game = RadioField(
+        "Which game?",
+        choices={name: variant.label for name, variant in VARIANTS.items()},
+        default=next(iter(VARIANTS)),
+    )
     guests = StringField(
         "Guests (not on the roster)",
         description="One name per box. Guests play tonight without joining the standings.",
@@ -166,7 +172,7 @@ class PeriodForm(Form):
     end = FriendlyDateField("To", validators=[Optional()])
 
 
-LEAGUE_RULE_FIELDS = ("max_pip", *SCORING_RULES, "start_rule")
+LEAGUE_RULE_FIELDS = ("max_pip", *SCORING_RULES, "start_rule", "tie_break", "late_joiner")
 
 
 class SettingsForm(HouseRuleFields, FlaskForm):  # type: ignore[valid-type,misc]
@@ -209,6 +215,8 @@ class SettingsForm(HouseRuleFields, FlaskForm):  # type: ignore[valid-type,misc]
         render_kw={"inputmode": "numeric"},
     )
     max_pip = rule_field("max_pip")
+    tie_break = rule_field("tie_break")
+    late_joiner = rule_field("late_joiner")
 
     def method(self) -> Method:
         """The chosen ranking; raises ValueError with a sentence (placement points)."""

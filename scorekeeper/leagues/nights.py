@@ -23,6 +23,7 @@ from scorekeeper.leagues.setup import (
 )
 from scorekeeper.locks import lock_row
 from scorekeeper.models import Game, League, Night, Player, Round, Seat
+from scorekeeper.rules.variants import MEXICAN_TRAIN, VARIANTS
 
 # --------------------------------------------------------------------------------------------
 # Nights and their tables
@@ -171,8 +172,10 @@ def add_table(
     player_ids: Sequence[int],
     guest_names: Sequence[str],
     device: str,
+    kind: str = "mexican_train",
 ) -> Game:
-    """Start a table of the night: a game under the league's house rules with the chosen roster
+    """Start a table of the night: a game of ``kind`` under the league's house rules (another
+    game than Mexican Train plays its own usual set and rules over them) with the chosen roster
     players and guests, in the order given. A guest's name that matches someone in the league
     seats that player. Refused when someone is already playing at another table tonight.
 
@@ -214,13 +217,18 @@ def add_table(
             raise LeagueError(f"{player.name} is already playing at {playing[player.id]} tonight.")
     if len(chosen) < 2:
         raise LeagueError("Choose at least two players for the table.")
+    variant = VARIANTS.get(kind, MEXICAN_TRAIN)
+    rules = league_rules(league)
+    if variant is not MEXICAN_TRAIN:
+        rules = variant.adopt(rules)
     try:
         game = games.create_game(
             [player.name for player in chosen],
-            league_rules(league),
+            rules,
             0,
             device,
             players=chosen,
+            kind=variant.name,
         )
     except games.GameError as error:
         raise LeagueError(str(error)) from error

@@ -30,7 +30,9 @@ def _ratings(results: tuple[SeatResult, ...]) -> tuple[tuple[Hashable, float], .
     for seats in by_game(results).values():
         if len(seats) < 2:
             continue
-        places = rank_values({seat.player: seat.total for seat in seats})
+        places = rank_values(
+            {seat.player: seat.total for seat in seats}, lower_is_better=not seats[0].higher_wins
+        )
         players = [seat.player for seat in seats]
         teams = [[current.get(player) or model.rating()] for player in players]
         rated = model.rate(teams, ranks=[places[player] for player in players])

@@ -32,6 +32,7 @@ from scorekeeper.rules.standings import (
     player_lines,
     standings,
 )
+from scorekeeper.rules.variants import higher_wins
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,25 @@ def seat_results(league_id: int, period: Period = Period()) -> list[SeatResult]:
     if period.end is not None:
         query = query.where(Night.played_on <= period.end)
     # Plain Core rows (no ORM row processing): thousands of rows for a big league.
-    return list(map(SeatResult._make, db.session.connection().execute(query)))
+    rows = db.session.connection().execute(query).all()
+    kinds = game_kinds(league_id, {row[0] for row in rows})
+    return [SeatResult(*row, *kinds[row[0]]) for row in rows]
+
+
+def game_kinds(league_id: int, game_ids: set[int]) -> dict[int, tuple[str, bool]]:
+    """Each finished game's kind and whether the highest total won it, in one query."""
+    if not game_ids:
+        return {}
+    rows = db.session.execute(
+        select(Game.id, Game.kind, Game.rules)
+        .join(Night, Night.id == Game.night_id)
+        .where(Night.league_id == league_id, Game.status == "finished")
+    )
+    return {
+        game_id: (kind, higher_wins(kind, rules))
+        for game_id, kind, rules in rows
+        if game_id in game_ids
+    }
 
 
 @dataclass(frozen=True)
@@ -329,6 +348,8 @@ def night_view(league: League, night: Night) -> NightView:
                         player.total,
                         len(view.board.rows),
                         player.went_out,
+                        view.game.kind,
+                        higher_wins(view.game.kind, view.game.rules),
                     )
                 )
     method = league_method(league)

@@ -92,9 +92,15 @@ def head_to_head(results: Sequence[SeatResult], player: Hashable) -> list[Rivalr
                 continue
             tally = tallies[other.player]
             tally[0] += 1
-            if mine.total < other.total:
+            # Ahead: the better total at that table (the lower one, the higher in points games).
+            better, worse = (
+                (mine.total > other.total, mine.total < other.total)
+                if mine.higher_wins
+                else (mine.total < other.total, mine.total > other.total)
+            )
+            if better:
                 tally[1] += 1
-            elif mine.total > other.total:
+            elif worse:
                 tally[2] += 1
             else:
                 tally[3] += 1

@@ -7,340 +7,44 @@ with a one-line explanation so the setup form can be generated from the domain.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, fields
-from types import MappingProxyType
 from typing import Any
 
+from scorekeeper.rules.house_rules import HOUSE_RULES, RULE_LABELS, RULE_OPTIONS
+from scorekeeper.rules.rule_text import (
+    DEAL_PRESETS,
+    END_ON_DOUBLE_PENALTY,
+    MAX_ROUNDS,
+    MAX_TARGET,
+    OPEN_DOUBLE_PENALTIES,
+    PIP_GAMES,
+    POINT_GAMES,
+    PRESET_DESCRIPTIONS,
+    PRESET_MAX_PIP,
+    HouseRule,
+)
 from scorekeeper.rules.tiles import DominoSet, check_max_pip, set_name
 
-#: Named deal sheets for a double-12 set: players -> tiles each (rules.md 2.3). "standard" is the
-#: default table, including 8 each for 9-10 players.
-DEAL_PRESETS: Mapping[str, Mapping[int, int]] = MappingProxyType(
-    {
-        "standard": MappingProxyType(
-            {2: 15, 3: 15, 4: 15, 5: 12, 6: 12, 7: 10, 8: 10, 9: 8, 10: 8}
-        ),
-        "cardinal": MappingProxyType({2: 15, 3: 15, 4: 15, 5: 12, 6: 12, 7: 11, 8: 11}),
-        "fundex": MappingProxyType({2: 15, 3: 15, 4: 15, 5: 11, 6: 11, 7: 8, 8: 8}),
-        "gamerules": MappingProxyType({2: 16, 3: 16, 4: 15, 5: 14, 6: 12, 7: 10, 8: 9}),
-    }
-)
-#: The set the named presets are written for.
-PRESET_MAX_PIP = 12
-
-PRESET_DESCRIPTIONS: Mapping[str, str] = MappingProxyType(
-    {
-        "standard": "Standard table: 15 15 15 12 12 10 10 for 2-8 players (8 for 9-10)",
-        "cardinal": "Cardinal box sheet: 15 15 15 12 12 11 11 (only 2 tiles to draw with 8)",
-        "fundex": "Fundex box sheet: 15 15 15 11 11 8 8",
-        "gamerules": "Game-rules sheet: 16 16 15 14 12 10 9",
-        "custom": "Custom: the group types its own numbers",
-    }
-)
-
-#: Extra points for going out on a double under end_on_double="penalty".
-END_ON_DOUBLE_PENALTY = 50
-
-
-@dataclass(frozen=True)
-class HouseRule:
-    """A house rule, declared once: its name (the ``HouseRules`` field and the key in the JSON
-    stored with each game), its label, the allowed values each with a one-line explanation (the
-    rule book's default first), where the setup form shows it, how it changes the score (""
-    when it does not), and its line in "Rules in play" (``in_play``; None when another rule's
-    line covers it). The setup form, the league settings, validation, the stored JSON and
-    "Rules in play" all read this declaration."""
-
-    name: str
-    label: str
-    options: tuple[tuple[Any, str], ...]
-    section: str  # "set", "schedule", "scoring", "play", "ties"
-    in_play: Callable[[HouseRules], str | None]
-    scoring: str = ""
-    #: False for max_pip, first_engine and deal_table: checked apart (any set size the rules
-    #: know; a double of the set; a preset or a custom deal).
-    fixed: bool = True
-
-    @property
-    def default(self) -> Any:
-        return self.options[0][0]
-
-    @property
-    def values(self) -> tuple[Any, ...]:
-        return tuple(value for value, _ in self.options)
-
-    def parse(self, text: object) -> Any:
-        """The value a form sent (text) as the rule's own type; raises ValueError when it is
-        not one of the choices."""
-        for value in self.values:
-            if str(value) == str(text):
-                return value
-        raise ValueError(f"{text!r} is not a choice for {self.label.lower()}")
-
-
-def _set_line(rules: HouseRules) -> str:
-    if rules.copies == 1:
-        return f"Set: {set_name(rules.max_pip)}"
-    return f"Set: two {set_name(rules.max_pip)} sets mixed (every tile twice)"
-
-
-def _engines_line(rules: HouseRules) -> str:
-    top = rules.highest_engine
-    rounds = top + 1
-    word = "round" if rounds == 1 else "rounds"
-    short = " (shortened game)" if top < rules.max_pip else ""
-    if rules.order == "descending":
-        return f"Engines: {top}-{top} down to 0-0, {rounds} {word}{short}"
-    if rules.order == "ascending":
-        return f"Engines: 0-0 up to {top}-{top}, {rounds} {word}{short}"
-    return (
-        "Engines: each round the highest double anyone holds that has not been an "
-        f"engine yet, {rounds} {word}{short}"
-    )
-
-
-def _blanks_line(rules: HouseRules) -> str:
-    if rules.blank_half:
-        return (
-            f"Blank halves count {rules.blank_half} each; double blank counts "
-            f"{2 * rules.blank_half}"
-        )
-    return f"Double blank counts {rules.double_blank}"
-
-
-def _deal_line(rules: HouseRules) -> str:
-    if not isinstance(rules.deal_table, str):
-        numbers = ", ".join(f"{p} players {t}" for p, t in rules.deal_table.items())
-        return f"Deal: custom ({numbers})"
-    if rules.copies > 1:
-        return "Deal: computed suggestion (the tables are for one set)"
-    if rules.deal_table == "standard":
-        return "Deal: standard table"
-    if rules.max_pip == PRESET_MAX_PIP:
-        return f"Deal: {rules.deal_table} sheet"
-    return f"Deal: standard table (the {rules.deal_table} sheet is for one double-12 set)"
-
-
-def _line(lines: Mapping[Any, str], name: str) -> Callable[[HouseRules], str]:
-    """The "Rules in play" line of a rule that is one sentence per value."""
-    return lambda rules: lines[getattr(rules, name)]
-
-
-#: Every house rule of rules.md 2.1-2.4, in the order "Rules in play" lists them.
-HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType(
-    {
-        rule.name: rule
-        for rule in (
-            HouseRule(
-                "max_pip",
-                "Set",
-                (
-                    (12, "Double-12: 91 tiles, 13 rounds, 5-8 players (up to 10)"),
-                    (6, "Double-6: 28 tiles, 7 rounds, 2-4 players"),
-                    (9, "Double-9: 55 tiles, 10 rounds, 2-8 players"),
-                    (15, "Double-15: 136 tiles, 16 rounds, 9-12 players"),
-                    (18, "Double-18: 190 tiles, 19 rounds, 13-16 players"),
-                ),
-                "set",
-                _set_line,
-                fixed=False,  # any set check_max_pip allows; these are the form's choices
-            ),
-            HouseRule(
-                "copies",
-                "Copies of each tile",
-                (
-                    (1, "One set"),
-                    (2, "Two identical sets mixed: every tile exists twice"),
-                ),
-                "set",
-                lambda rules: None,  # in the set's line
-            ),
-            HouseRule(
-                "first_engine",
-                "First engine",
-                ((None, "The set's highest double (full game)"),),
-                "schedule",
-                lambda rules: None,  # in the engines' line
-                fixed=False,
-            ),
-            HouseRule(
-                "order",
-                "Engine order",
-                (
-                    ("descending", "Highest double first, down to 0-0"),
-                    ("ascending", "0-0 first, up to the highest double (house option)"),
-                    (
-                        "highest_available",
-                        "Each round the highest double anyone holds that has not been an "
-                        "engine yet",
-                    ),
-                ),
-                "schedule",
-                _engines_line,
-            ),
-            HouseRule(
-                "double_blank",
-                "Double blank (0-0) left in hand",
-                ((0, "Counts 0, like its pips"), (25, "Counts 25"), (50, "Counts 50")),
-                "scoring",
-                _blanks_line,
-                scoring="The 0-0 left in hand counts this instead of 0.",
-            ),
-            HouseRule(
-                "blank_half",
-                "Each blank half left in hand",
-                (
-                    (0, "Counts 0, like its pips"),
-                    (25, "Counts 25 (the double blank then counts 50)"),
-                ),
-                "scoring",
-                lambda rules: None,  # in the double blank's line
-                scoring="Every blank half left in hand counts this; the 0-0 counts it twice "
-                "and the double-blank rule is not added on top.",
-            ),
-            HouseRule(
-                "end_on_double",
-                "Going out on a double",
-                (
-                    ("allowed", "Allowed, no penalty"),
-                    ("penalty", "Allowed, but +50 to the player who does it"),
-                    ("double_others", "The other players' round scores are doubled"),
-                ),
-                "scoring",
-                _line(
-                    {
-                        "allowed": "Going out on a double: allowed, no penalty",
-                        "penalty": f"Going out on a double: +{END_ON_DOUBLE_PENALTY} to the "
-                        "player who does it",
-                        "double_others": "Going out on a double: others' scores doubled",
-                    },
-                    "end_on_double",
-                ),
-                scoring="When a player goes out on a double: +50 to that player, or the "
-                "others' hand scores doubled.",
-            ),
-            HouseRule(
-                "marker_penalty",
-                "Open-train marker still out at round end",
-                (
-                    (0, "No penalty"),
-                    (5, "5 points per marker"),
-                    (10, "10 points per marker"),
-                    (25, "25 points per marker"),
-                ),
-                "scoring",
-                lambda rules: (
-                    f"Open-train markers still out: {rules.marker_penalty} points each"
-                    if rules.marker_penalty
-                    else "Open-train markers still out: no penalty"
-                ),
-                scoring="Added for each marker still out (not doubled).",
-            ),
-            HouseRule(
-                "going_out_bonus",
-                "Going-out bonus",
-                (
-                    (0, "None"),
-                    (-5, "5 points off for the player who goes out"),
-                    (-10, "10 points off for the player who goes out"),
-                ),
-                "scoring",
-                lambda rules: (
-                    f"Going-out bonus: {rules.going_out_bonus} to the player who goes out"
-                    if rules.going_out_bonus
-                    else "Going-out bonus: none"
-                ),
-                scoring="Added to the round score of the player who went out.",
-            ),
-            HouseRule(
-                "deal_table",
-                "Tiles to deal",
-                tuple((name, text) for name, text in PRESET_DESCRIPTIONS.items()),
-                "schedule",
-                _deal_line,
-                fixed=False,
-            ),
-            HouseRule(
-                "start_rule",
-                "Who starts a round",
-                (
-                    (
-                        "rotate",
-                        "Rotate clockwise: the engine is taken out before the deal; the seat "
-                        "chosen for round 1 starts, then the starting seat moves one to the "
-                        "left each round",
-                    ),
-                    (
-                        "engine_holder",
-                        "Whoever holds the engine places it and starts (the engine is "
-                        "shuffled in and dealt)",
-                    ),
-                    ("previous_winner", "The previous round's winner starts"),
-                    ("left_of_setter", "The player left of whoever set the engine starts"),
-                ),
-                "play",
-                _line(
-                    {
-                        "engine_holder": "Who starts: whoever holds the engine",
-                        "rotate": "Who starts: rotates clockwise, one seat to the left each round",
-                        "previous_winner": "Who starts: the previous round's winner",
-                        "left_of_setter": "Who starts: the player left of whoever set the engine",
-                    },
-                    "start_rule",
-                ),
-            ),
-            HouseRule(
-                "tie_break",
-                "Tie for the lowest total",
-                (
-                    ("co_winners", "Players tied for the lowest total are co-winners"),
-                    (
-                        "chain",
-                        "Break ties by most rounds gone out, then lowest worst round, "
-                        "then lowest final round",
-                    ),
-                ),
-                "ties",
-                _line(
-                    {
-                        "co_winners": "Ties: co-winners",
-                        "chain": "Ties: broken by most rounds gone out, then lowest worst "
-                        "round, then lowest final round",
-                    },
-                    "tie_break",
-                ),
-            ),
-            HouseRule(
-                "late_joiner",
-                "A player who joins late",
-                (
-                    ("none", "Starts at 0"),
-                    ("highest_total", "Starts with the highest current total at the table"),
-                ),
-                "play",
-                _line(
-                    {
-                        "none": "Late joiner: starts at 0",
-                        "highest_total": "Late joiner: starts with the highest current total",
-                    },
-                    "late_joiner",
-                ),
-            ),
-        )
-    }
-)
-
-#: Plain labels for the setup form, by field (read from ``HOUSE_RULES``).
-RULE_LABELS: Mapping[str, str] = MappingProxyType(
-    {name: rule.label for name, rule in HOUSE_RULES.items()}
-)
-#: For each rule field, the allowed values with a one-line explanation (default first), read from
-#: ``HOUSE_RULES``. first_engine also takes any double of the set: see ``first_engine_options``;
-#: deal_table "custom" stands for a mapping players -> tiles typed by the group.
-RULE_OPTIONS: Mapping[str, tuple[tuple[Any, str], ...]] = MappingProxyType(
-    {name: rule.options for name, rule in HOUSE_RULES.items()}
-)
+__all__ = [
+    "DEAL_PRESETS",
+    "END_ON_DOUBLE_PENALTY",
+    "HOUSE_RULES",
+    "MAX_ROUNDS",
+    "MAX_TARGET",
+    "OPEN_DOUBLE_PENALTIES",
+    "PIP_GAMES",
+    "POINT_GAMES",
+    "PRESET_DESCRIPTIONS",
+    "PRESET_MAX_PIP",
+    "RULE_LABELS",
+    "RULE_OPTIONS",
+    "CustomDeal",
+    "DealTable",
+    "HouseRule",
+    "HouseRules",
+    "first_engine_options",
+]
 
 
 class CustomDeal(Mapping[int, int]):
@@ -394,8 +98,13 @@ def _is_int(value: object) -> bool:
 def _choice(name: str, value: object, allowed: Iterable[object]) -> None:
     allowed = tuple(allowed)
     numeric = any(_is_int(a) for a in allowed)
-    # 25.0 == 25 and False == 0: numeric rules take whole numbers only.
-    if (numeric and not _is_int(value)) or value not in allowed:
+    yes_no = any(isinstance(a, bool) for a in allowed)
+    # 25.0 == 25 and False == 0: numeric rules take whole numbers only, yes/no rules booleans.
+    if (
+        (numeric and not _is_int(value))
+        or (yes_no and not isinstance(value, bool))
+        or value not in allowed
+    ):
         listed = ", ".join(repr(a) for a in allowed)
         raise ValueError(f"{name} must be one of {listed}, got {value!r}")
 
@@ -453,7 +162,21 @@ class HouseRules:
     - ``first_engine``/``order``: the round schedule (see ``schedule.engine_schedule``).
     - ``deal_table``: "standard", "cardinal", "fundex", "gamerules" or a custom mapping
       players -> tiles (a dict or pairs; stored as a hashable ``CustomDeal``).
-    - ``start_rule``, ``tie_break``, ``late_joiner``: rules.md 2.2 and 2.4.
+    - ``start_rule``, ``tie_break``, ``late_joiner``: rules.md 2.2 and 2.4 ("lowest_total":
+      the lowest running total starts; "zero_rounds": ties broken by most 0 rounds, then the
+      lowest round that was not 0).
+    - ``length``/``rounds``: "doubles" (one round per engine of the schedule), "fixed" (exactly
+      ``rounds`` rounds: stops early, or cycles through the schedule again) or "free" (the
+      table ends the game; the engines cycle).
+    - ``double_blank_on_top``: with ``blank_half`` counting, the 0-0 also gets ``double_blank``.
+    - ``doubles_count``: "face", or "twice" (a double left in hand counts twice its pips).
+    - ``blocked_round``: "all_count", or "lowest_zero" (the lowest hand scores 0).
+    - ``open_double_penalty``: for a double left open at round end (``OPEN_DOUBLE_PENALTIES``).
+    - ``score_by``: "pips", or "arrivals" (1 point per round gone out, the highest total wins).
+    - Points games (rules.md 5): ``target`` (None: the game's usual target), how ends count in
+      All Fives (``all_fives_scale``) and Fives and Threes (``fives_threes_scale``), what the
+      winner of a Draw or Block hand scores (``block_win``), two against two (``partners``:
+      seats 1 and 3 against 2 and 4, one score per side).
     """
 
     max_pip: int = 12
@@ -469,6 +192,18 @@ class HouseRules:
     start_rule: str = "rotate"
     tie_break: str = "co_winners"
     late_joiner: str = "none"
+    double_blank_on_top: bool = False
+    length: str = "doubles"
+    rounds: int | None = None
+    doubles_count: str = "face"
+    blocked_round: str = "all_count"
+    open_double_penalty: str = "none"
+    score_by: str = "pips"
+    target: int | None = None
+    all_fives_scale: str = "face"
+    fives_threes_scale: str = "pub"
+    block_win: str = "opponents"
+    partners: bool = False
 
     def __post_init__(self) -> None:
         check_max_pip(self.max_pip)
@@ -482,6 +217,26 @@ class HouseRules:
                 f"first_engine must be None or a double of the set (0 to {self.max_pip}), "
                 f"got {self.first_engine!r}"
             )
+
+        if self.target is not None and (
+            not _is_int(self.target) or not 1 <= self.target <= MAX_TARGET
+        ):
+            raise ValueError(f"target: a target score from 1 to {MAX_TARGET}, got {self.target!r}")
+        if self.length == "fixed":
+            if not _is_int(self.rounds) or not 1 <= self.rounds <= MAX_ROUNDS:  # type: ignore[operator]
+                raise ValueError(
+                    f"rounds: a game of a set number of rounds needs 1 to {MAX_ROUNDS} rounds, "
+                    f"got {self.rounds!r}"
+                )
+        elif self.rounds is not None:
+            raise ValueError("rounds: only a game of a set number of rounds has a number of rounds")
+        if self.order == "highest_available":
+            doubles = self.highest_engine + 1
+            if self.length == "free" or (self.length == "fixed" and self.rounds > doubles):  # type: ignore[operator]
+                raise ValueError(
+                    "rounds: under “highest available” each double is the engine once: "
+                    f"choose at most {doubles} rounds"
+                )
 
         deal = _normalise_deal(self.deal_table)
         if isinstance(deal, str):
@@ -508,6 +263,32 @@ class HouseRules:
     def highest_engine(self) -> int:
         """The highest double used as an engine: ``first_engine`` or the set's highest double."""
         return self.max_pip if self.first_engine is None else self.first_engine
+
+    @property
+    def engine_cycle(self) -> list[int]:
+        """One pass of the schedule's engines (rules.md 2.1): the highest double down to 0-0
+        ("descending", and the candidates under "highest_available"), 0-0 up ("ascending"),
+        or up and back down again ("up_and_back")."""
+        top = self.highest_engine
+        up = list(range(0, top + 1))
+        if self.order == "ascending":
+            return up
+        if self.order == "up_and_back":
+            return up + up[::-1]
+        return up[::-1]
+
+    @property
+    def open_double_hint(self) -> str:
+        """What a double left open costs, in a few words for the round form."""
+        added, times = OPEN_DOUBLE_PENALTIES[self.open_double_penalty]
+        if added:
+            return f"{added} points each"
+        return f"the hand counts ×{times}" if times > 1 else "no penalty"
+
+    @property
+    def lower_is_better(self) -> bool:
+        """True when the lowest total wins (pips); False under arrivals scoring."""
+        return self.score_by != "arrivals"
 
     @property
     def deal_preset(self) -> str:
@@ -542,7 +323,11 @@ class HouseRules:
             raise ValueError(f"Unknown house rules: {', '.join(map(str, unknown))}")
         return cls(**dict(data))
 
-    def describe(self) -> list[str]:
-        """The "Rules in play" lines shown on the scoreboard, in plain language: each rule's
-        declared line (``HOUSE_RULES``), in order."""
-        return [line for rule in HOUSE_RULES.values() if (line := rule.in_play(self))]
+    def describe(self, game: str = "mexican_train") -> list[str]:
+        """The "Rules in play" lines shown on the scoreboard, in plain language: the declared
+        line (``HOUSE_RULES``) of each rule of ``game``, in order."""
+        return [
+            line
+            for rule in HOUSE_RULES.values()
+            if rule.applies_to(game) and (line := rule.in_play(self))
+        ]

@@ -23,7 +23,9 @@ MAX_PLACEMENT_VALUE = 1000
 
 class SeatResult(NamedTuple):
     """One player's finished game: ``total`` points over ``rounds`` rounds, ``went_out`` of them
-    gone out, at ``game`` on ``night`` (``played_on``)."""
+    gone out, at ``game`` on ``night`` (``played_on``). ``kind`` is the game played (a
+    ``rules.variants`` name); ``higher_wins`` says the highest total won that game (the points
+    games, arrivals scoring)."""
 
     game: Hashable
     night: Hashable
@@ -32,6 +34,8 @@ class SeatResult(NamedTuple):
     total: int
     rounds: int = 0
     went_out: int = 0
+    kind: str = "mexican_train"
+    higher_wins: bool = False
 
 
 class Placing(NamedTuple):
@@ -109,10 +113,13 @@ def shared_points(place: int, sharing: int, table: Sequence[int]) -> Fraction | 
 
 
 def game_placings(
-    totals: Mapping[Hashable, int], table: Sequence[int] = DEFAULT_PLACEMENT_POINTS
+    totals: Mapping[Hashable, int],
+    table: Sequence[int] = DEFAULT_PLACEMENT_POINTS,
+    higher_wins: bool = False,
 ) -> dict[Hashable, Placing]:
-    """Places at one table (lowest total 1st, equal totals share), wins and placement points."""
-    ordered = sorted(totals.values())
+    """Places at one table (lowest total 1st, the highest in a game where the highest total
+    wins; equal totals share), wins and placement points."""
+    ordered = sorted(totals.values(), reverse=higher_wins)
     by_total: dict[int, Placing] = {}
     index = 0
     while index < len(ordered):
@@ -144,6 +151,9 @@ def placings(
     """Every seat's placing, keyed (game, player)."""
     found: dict[tuple[Hashable, Hashable], Placing] = {}
     for game, seats in by_game(results).items():
-        for player, placing in game_placings({s.player: s.total for s in seats}, table).items():
+        higher = seats[0].higher_wins
+        for player, placing in game_placings(
+            {s.player: s.total for s in seats}, table, higher
+        ).items():
             found[(game, player)] = placing
     return found

@@ -166,6 +166,8 @@ class GameLine:
     went_out: int
     worst: Number | None  # None: no rounds known for this player
     final: Number | None
+    zeros: int | None = None  # rounds with 0 points (None: no rounds known)
+    lowest_nonzero: Number | None = None  # the best round that was not 0
 
 
 def _fmt(value: Any) -> str:
@@ -182,10 +184,27 @@ def game_chain(
 ) -> list[Criterion[GameLine]]:
     """A game's ranking chain (rules.md 2.4): the total; then, when ``rules.tie_break`` is
     "chain", most rounds gone out, the lowest worst round and the lowest final round (the
-    highest for points games), leaving out steps whose data is missing."""
+    highest for points games); when it is "zero_rounds" (a club's chain), most rounds with 0
+    points, then the lowest round that was not 0; leaving out steps whose data is missing."""
     chain: list[Criterion[GameLine]] = [
         Criterion("total", lambda line: line.total, not lower_is_better, "total")
     ]
+    if rules.tie_break == "zero_rounds":
+        if has_rounds:
+            chain.append(
+                Criterion(
+                    "most rounds with 0 points", lambda line: line.zeros, True, "rounds with 0"
+                )
+            )
+            chain.append(
+                Criterion(
+                    "lowest round that was not 0",
+                    lambda line: line.lowest_nonzero,
+                    not lower_is_better,
+                    "lowest round that was not 0",
+                )
+            )
+        return chain
     if rules.tie_break != "chain":
         return chain
     if has_went_out:
@@ -230,6 +249,15 @@ def game_note(entry: Ranked[GameLine], chain_rule: bool) -> str:
     return ("" if entry.tied else f"tied on {total}; ") + "; ".join(notes)
 
 
+def _lowest_nonzero(scores: Sequence[Number], lower_is_better: bool) -> Number | None:
+    """The best round that was not 0 (the lowest; the highest for points games). A player
+    with only 0 rounds has none: the step then decides nothing for their tie."""
+    others = [score for score in scores if score != 0]
+    if not others:
+        return None
+    return min(others) if lower_is_better else max(others)
+
+
 def rank_players(
     totals: Mapping[P, Number],
     rules: HouseRules = _DEFAULT_RULES,
@@ -259,13 +287,15 @@ def rank_players(
                 went_out=went_out_counts.get(player, 0) if went_out_counts is not None else 0,
                 worst=(max(scores) if lower_is_better else min(scores)) if scores else None,
                 final=scores[-1] if scores else None,
+                zeros=sum(score == 0 for score in scores) if scores else None,
+                lowest_nonzero=_lowest_nonzero(scores, lower_is_better),
             )
         )
     chain = game_chain(
         rules, round_scores is not None, went_out_counts is not None, lower_is_better
     )
     position = {player: index for index, player in enumerate(totals)}
-    chain_rule = rules.tie_break == "chain"
+    chain_rule = rules.tie_break != "co_winners"
     return [
         Standing(entry.item.player, entry.item.total, entry.rank, entry.tied, entry.note)
         for entry in rank_by(

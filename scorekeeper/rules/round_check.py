@@ -22,8 +22,9 @@ from scorekeeper.rules.validation import HandEntry, validate_round
 class RoundContext:
     """What the game knows that a round's check needs: the rules, the players by seat position
     (messages name them), the round's number and scheduled engine (None: chosen each round
-    under "highest available", or no round left), the engines not used by other rounds, and
-    the previous round's hands by seat position."""
+    under "highest available", or no round left), the engines not used by other rounds, the
+    previous round's hands by seat position, and the totals before this round (a points game's
+    exact target)."""
 
     rules: HouseRules
     names: Mapping[int, str]
@@ -31,6 +32,7 @@ class RoundContext:
     engine: int | None
     engines_left: tuple[int, ...] = ()
     previous: Mapping[int, int] = field(default_factory=dict)
+    totals: Mapping[int, int] = field(default_factory=dict)  # before this round, by position
 
 
 @dataclass(frozen=True)
@@ -42,6 +44,8 @@ class SeatInput:
     hand: int | None = None
     tiles: str = ""
     markers: int = 0
+    open_doubles: int = 0
+    made: int | None = None  # points made during play (points games)
 
 
 @dataclass(frozen=True)
@@ -102,6 +106,7 @@ def check_round(entry: RoundInput, context: RoundContext, partial: bool = False)
     chosen yet are not problems (yet).
     """
     rules = context.rules
+    arrivals = rules.score_by == "arrivals"
     number = context.number
     names = dict(context.names)
     seats = {position: SeatCheck(position=position, name=name) for position, name in names.items()}
@@ -142,10 +147,14 @@ def check_round(entry: RoundInput, context: RoundContext, partial: bool = False)
                 continue
         if typed.markers and not rules.marker_penalty:
             seat.errors.append("Markers only count when the house rules give them a penalty.")
+        if typed.open_doubles and rules.open_double_penalty == "none":
+            seat.errors.append(
+                "A double left open only counts when the house rules give it a penalty."
+            )
         total = typed.hand
         if tiles is None and total is None:
-            if went_out:
-                total = 0
+            if went_out or arrivals:
+                total = 0  # under arrivals the hands do not count: typing them is optional
             else:
                 if not partial:
                     seat.errors.append(f"Type {seat.name}'s points, or the tiles left in the hand.")
@@ -163,7 +172,8 @@ def check_round(entry: RoundInput, context: RoundContext, partial: bool = False)
             check.engine,
             rules,
             went_out=names.get(entry.went_out) if not entry.blocked else None,  # type: ignore[arg-type]
-            previous={names[p]: v for p, v in context.previous.items()},
+            # Under arrivals untyped hands are 0: "same as last round" would say nothing.
+            previous={} if arrivals else {names[p]: v for p, v in context.previous.items()},
         )
         by_name = {name: position for position, name in names.items()}
         for problem in problems:
@@ -183,6 +193,7 @@ def check_round(entry: RoundInput, context: RoundContext, partial: bool = False)
                 if hands[typed.position].tiles is not None
                 else seats[typed.position].hand,
                 markers=typed.markers,
+                open_doubles=typed.open_doubles,
             )
             for typed in entry.seats
             if typed.position in hands

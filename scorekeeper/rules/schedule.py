@@ -15,23 +15,32 @@ _DEFAULT_RULES = HouseRules()
 
 
 def engine_schedule(rules: HouseRules = _DEFAULT_RULES) -> list[int]:
-    """The engines of the game, round by round (rules.md 2.1).
+    """The engines of the game, round by round (rules.md 2.1 and the schedules groups use).
 
     - "descending" (default): the highest double first (``first_engine`` for a shortened game),
       then each double down to 0-0. Double-12: [12, 11, ..., 0].
     - "ascending" (house option): 0-0 first, up to ``first_engine`` (or the set's highest double).
+    - "up_and_back": 0-0 up to the top and back down: double-12 gives 26 rounds, the 12-12
+      twice in a row.
     - "highest_available": no fixed order; this returns every candidate engine, highest first.
       Each round uses the highest double someone holds that has not been an engine yet (see
       ``remaining_engines`` and ``highest_available_engine``).
+
+    A game of a set number of rounds (``length`` "fixed") takes the first ``rounds`` engines:
+    it stops early, or starts the schedule again from the top when it has more rounds than
+    the schedule. A free game ("free") has no last round: this is one pass of its cycle.
     """
-    top = rules.highest_engine
-    if rules.order == "ascending":
-        return list(range(0, top + 1))
-    return list(range(top, -1, -1))
+    cycle = rules.engine_cycle
+    if rules.length == "fixed" and rules.rounds is not None:
+        return [cycle[index % len(cycle)] for index in range(rules.rounds)]
+    return cycle
 
 
-def round_count(rules: HouseRules = _DEFAULT_RULES) -> int:
-    """Rounds in a game: one per engine (double-12: 13; started at 9-9: 10)."""
+def round_count(rules: HouseRules = _DEFAULT_RULES) -> int | None:
+    """Rounds in a game: one per engine (double-12: 13; started at 9-9: 10; up and back: 26),
+    the set number of rounds, or None when the table decides (a free game)."""
+    if rules.length == "free":
+        return None
     return len(engine_schedule(rules))
 
 
@@ -41,18 +50,19 @@ def remaining_engines(rules: HouseRules, used: Iterable[int]) -> list[int]:
     Engines of earlier rounds go back into the shuffle, but do not serve as an engine again.
     """
     done = set(used)
-    return [engine for engine in engine_schedule(rules) if engine not in done]
+    return [engine for engine in rules.engine_cycle if engine not in done]
 
 
 def engine_for_round(round_number: int, rules: HouseRules = _DEFAULT_RULES) -> int | None:
     """The engine of round ``round_number`` (1-based); None under "highest_available", where the
-    scorekeeper records the double used."""
-    schedule = engine_schedule(rules)
-    if not 1 <= round_number <= len(schedule):
-        raise ValueError(f"Round {round_number} is not in a {len(schedule)}-round game")
+    scorekeeper records the double used. A free game cycles through its schedule for ever."""
+    total = round_count(rules)
+    if round_number < 1 or (total is not None and round_number > total):
+        raise ValueError(f"Round {round_number} is not in a {total}-round game")
     if rules.order == "highest_available":
         return None
-    return schedule[round_number - 1]
+    cycle = rules.engine_cycle
+    return cycle[(round_number - 1) % len(cycle)]
 
 
 def highest_available_engine(
@@ -274,9 +284,13 @@ def starter_for_round(
     previous_winner: int | None = None,
     engine_holder: int | None = None,
     engine_setter: int | None = None,
+    totals: Sequence[int] | None = None,
 ) -> int | None:
     """The seat index that starts round ``round_number`` (1-based), for display only (rules.md
     2.2). Seats are numbered clockwise, so "to the left" is the next index.
+
+    - "lowest_total" (house rule): round 1 is ``first_starter``; later the seat with the lowest
+      running total (``totals`` in seat order); None when several share it.
 
     - "engine_holder": whoever holds the engine places it and starts; None when not known yet.
     - "rotate": round 1 is ``first_starter`` (chosen freely); the starting seat moves one to the
@@ -299,6 +313,11 @@ def starter_for_round(
     rule = rules.start_rule
     if rule == "engine_holder":
         return engine_holder
+    if rule == "lowest_total":
+        if round_number == 1 or not totals:
+            return first_starter
+        lowest = _lowest_seats(totals)
+        return lowest[0] if len(lowest) == 1 else None
     if rule == "rotate":
         return (first_starter + round_number - 1) % count
     if rule == "previous_winner":
@@ -307,6 +326,11 @@ def starter_for_round(
     if engine_setter is not None:
         return (engine_setter + 1) % count
     return first_starter if round_number == 1 else None
+
+
+def _lowest_seats(totals: Sequence[int]) -> list[int]:
+    lowest = min(totals)
+    return [seat for seat, total in enumerate(totals) if total == lowest]
 
 
 def starter_text(
@@ -318,6 +342,7 @@ def starter_text(
     previous_winner: int | None = None,
     engine_holder: int | None = None,
     engine_setter: int | None = None,
+    totals: Sequence[int] | None = None,
 ) -> str:
     """Who starts, as a sentence that is true at the table: "Ann starts", "Whoever holds the
     9-9 places it and starts". Under "engine_holder" the engine is dealt with the other tiles
@@ -330,6 +355,7 @@ def starter_text(
         previous_winner=previous_winner,
         engine_holder=engine_holder,
         engine_setter=engine_setter,
+        totals=totals,
     )
     tile = f"the {engine}-{engine}" if engine is not None else "the engine"
     rule = rules.start_rule
@@ -338,6 +364,8 @@ def starter_text(
             return f"{players[seat]} holds {tile} and starts"
         if rule == "previous_winner" and round_number > 1:
             return f"{players[seat]} starts (won round {round_number - 1})"
+        if rule == "lowest_total" and round_number > 1 and totals:
+            return f"{players[seat]} starts (lowest total: {totals[seat]})"
         return f"{players[seat]} starts"
     if rule == "engine_holder":
         return (
@@ -346,6 +374,10 @@ def starter_text(
         )
     if rule == "previous_winner":
         return f"Round {round_number - 1} had more than one winner: one of them starts"
+    if rule == "lowest_total" and totals:
+        tied = [players[index] for index in _lowest_seats(totals)]
+        names = ", ".join(tied[:-1]) + " and " + tied[-1]
+        return f"{names} share the lowest total ({min(totals)}): one of them starts"
     return "The player left of whoever sets the engine in the hub starts"
 
 

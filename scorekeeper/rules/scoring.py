@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TypeVar
 
-from scorekeeper.rules.house import END_ON_DOUBLE_PENALTY, HouseRules
+from scorekeeper.rules.house import END_ON_DOUBLE_PENALTY, OPEN_DOUBLE_PENALTIES, HouseRules
 from scorekeeper.rules.tiles import Tile
 
 P = TypeVar("P", bound=Hashable)
@@ -23,14 +23,22 @@ _DEFAULT_RULES = HouseRules()
 def tile_score(tile: Tile, rules: HouseRules = _DEFAULT_RULES) -> int:
     """What one tile left in hand counts (rules.md 2.4).
 
-    Its pips, except: with ``blank_half`` 25 every blank half counts 25 (so 0-4 counts 29 and 0-0
-    counts 50, and ``double_blank`` is not added on top); otherwise the 0-0 counts
-    ``double_blank`` (0, 25 or 50).
+    Its pips, except: with ``blank_half`` 5 or 25 every blank half counts that (so 0-4 counts 29
+    and 0-0 counts 50 at 25), and ``double_blank`` is added on top of the 0-0 only with
+    ``double_blank_on_top``; otherwise the 0-0 counts ``double_blank`` (0, 25 or 50). With
+    ``doubles_count`` "twice" any other double counts twice its pips (6-6: 24).
     """
     if rules.blank_half:
-        return sum(rules.blank_half if half == 0 else half for half in tile.halves)
+        value = sum(rules.blank_half if half == 0 else half for half in tile.halves)
+        if tile.high == 0 and rules.double_blank_on_top:
+            value += rules.double_blank
+        elif tile.is_double and tile.high and rules.doubles_count == "twice":
+            value *= 2
+        return value
     if tile.high == 0:
         return rules.double_blank
+    if tile.is_double and rules.doubles_count == "twice":
+        return 2 * tile.pips
     return tile.pips
 
 
@@ -57,6 +65,7 @@ class RoundEntry:
     tiles: tuple[Tile, ...] | None = None
     total: int | None = None
     markers: int = 0
+    open_doubles: int = 0
 
     def __post_init__(self) -> None:
         if self.tiles is not None:
@@ -70,6 +79,8 @@ class RoundEntry:
             raise ValueError(f"A total must be a whole number >= 0, got {self.total!r}")
         if not _is_whole(self.markers) or self.markers < 0:
             raise ValueError(f"markers must be a whole number >= 0, got {self.markers!r}")
+        if not _is_whole(self.open_doubles) or self.open_doubles < 0:
+            raise ValueError(f"open_doubles must be a whole number >= 0, got {self.open_doubles!r}")
 
     def hand_score(self, rules: HouseRules = _DEFAULT_RULES) -> int:
         """The pips this entry stands for: the tiles' score, else the typed total."""
@@ -85,41 +96,63 @@ def score_round(
     went_out: P | None = None,
     went_out_on_double: bool = False,
 ) -> dict[P, int]:
-    """Each player's score for one round (rules.md 2.4), applied in this order:
+    """Each player's score for one round (rules.md 2.4 and the house rules), in this order:
 
     1. hand score: the tiles left under the house rules, or the typed total;
     2. the player who went out scores 0 pips (``went_out`` None: a blocked round, everyone
-       scores their hand);
-    3. going out on a double (``went_out_on_double``): "penalty" adds 50 to the player who went
+       scores their hand; under ``blocked_round`` "lowest_zero" the lowest hand, every one tied
+       for lowest, scores 0);
+    3. a double left open (``open_double_penalty`` "times_3"/"times_5"): that player's hand
+       counts 3 or 5 times;
+    4. going out on a double (``went_out_on_double``): "penalty" adds 50 to the player who went
        out; "double_others" doubles the other players' hand scores; "allowed" changes nothing;
-    4. marker penalty: ``marker_penalty`` for each open-train marker still out (not doubled);
-    5. going-out bonus (0, -5 or -10) to the player who went out; a round score can go negative.
+    5. marker penalty: ``marker_penalty`` for each open-train marker still out, and
+       "plus_5"/"plus_10" for each double left open (not doubled);
+    6. going-out bonus (0, -5 or -10) to the player who went out; a round score can go negative.
+
+    Under ``score_by`` "arrivals" none of this counts: the player who went out scores 1, everyone
+    else 0 (a blocked round gives nobody a point).
     """
     if went_out is not None and went_out not in entries:
         raise ValueError(f"{went_out!r} went out but has no entry in this round")
     if went_out_on_double and went_out is None:
         raise ValueError("Going out on a double needs the player who went out")
+    if rules.score_by == "arrivals":
+        return {player: int(player == went_out) for player in entries}
+    hands = {player: entry.hand_score(rules) for player, entry in entries.items()}
+    zeroed: set[P] = set()
+    if went_out is not None:
+        zeroed = {went_out}
+    elif rules.blocked_round == "lowest_zero" and hands:
+        lowest = min(hands.values())
+        zeroed = {player for player, hand in hands.items() if hand == lowest}
+    added, times = OPEN_DOUBLE_PENALTIES[rules.open_double_penalty]
     scores: dict[P, int] = {}
     for player, entry in entries.items():
-        score = 0 if player == went_out else entry.hand_score(rules)
+        score = 0 if player in zeroed else hands[player]
+        if entry.open_doubles:
+            score *= times
         if went_out_on_double:
             if rules.end_on_double == "penalty" and player == went_out:
                 score += END_ON_DOUBLE_PENALTY
             elif rules.end_on_double == "double_others" and player != went_out:
                 score *= 2
         score += rules.marker_penalty * entry.markers
+        score += added * entry.open_doubles
         if player == went_out:
             score += rules.going_out_bonus
         scores[player] = score
     return scores
 
 
-def round_winners(scores: Mapping[P, int], went_out: P | None = None) -> list[P]:
+def round_winners(
+    scores: Mapping[P, int], went_out: P | None = None, rules: HouseRules = _DEFAULT_RULES
+) -> list[P]:
     """Who won a round: the player who went out; in a blocked round, the lowest score (several
-    when tied)."""
+    when tied), and nobody under arrivals scoring (nobody arrived)."""
     if went_out is not None:
         return [went_out]
-    if not scores:
+    if not scores or rules.score_by == "arrivals":
         return []
     best = min(scores.values())
     return [player for player, score in scores.items() if score == best]
@@ -150,11 +183,18 @@ def running_totals(
     return rows
 
 
-def late_joiner_start(totals: Mapping[object, int], rules: HouseRules = _DEFAULT_RULES) -> int:
+def late_joiner_start(
+    totals: Mapping[object, int],
+    rules: HouseRules = _DEFAULT_RULES,
+    lower_is_better: bool | None = None,
+) -> int:
     """The total a late joiner starts with: 0, or under "highest_total" the highest current total
-    at the table (house option of rules.md 2.4)."""
+    at the table (house option of rules.md 2.4): the worst total, so joining late never pays
+    (the lowest under arrivals scoring or in a points game, where the highest total wins:
+    ``lower_is_better`` False)."""
+    lower = rules.lower_is_better if lower_is_better is None else lower_is_better
     if rules.late_joiner == "highest_total" and totals:
-        return max(totals.values())
+        return max(totals.values()) if lower else min(totals.values())
     return 0
 
 

@@ -30,7 +30,7 @@ the rank, and the next rank skips (1, 2, 2, 4).
 from __future__ import annotations
 
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -238,7 +238,8 @@ class Standings:
 def _explain_average(method: Method, min_games: int, nights_held: int) -> str:
     text = (
         "Ranked by average game total: a player's game totals added up and divided by "
-        "their number of games. The lowest average leads."
+        "their number of games. The lowest average leads. An average compares games of one "
+        "game type only: the league's most played game where the lowest total wins."
     )
     need = f"{min_games} game{'s' if min_games != 1 else ''}"
     if method.min_nights_percent:
@@ -314,7 +315,8 @@ METHOD_REGISTRY: Mapping[str, StandingsMethod] = {
         StandingsMethod(
             "average",
             "Average game total",
-            "Average game total (lowest first), with a minimum number of games",
+            "Average game total (lowest first), with a minimum number of games; one game type "
+            "only (wins, placement points and the rating count every game)",
             (AVERAGE, MORE_GAMES, WINS),
             "average",
             _explain_average,
@@ -371,6 +373,22 @@ def tie_break_text(method: Method) -> str:
     )
 
 
+def average_kind(results: Iterable[SeatResult]) -> str | None:
+    """The game type the average method ranks on: the most played game where the lowest total
+    wins (Mexican Train when level); None when there is none."""
+    counts = Counter(r.kind for r in results if not r.higher_wins)
+    if not counts:
+        return None
+    return max(counts, key=lambda kind: (counts[kind], kind == "mexican_train"))
+
+
+def _label(kind: str | None) -> str:
+    from scorekeeper.rules.variants import VARIANTS  # the variants import the ranking engine
+
+    variant = VARIANTS.get(kind or "")
+    return variant.label if variant else "no"
+
+
 def standings(
     results: Sequence[SeatResult],
     method: Method = Method(),
@@ -390,6 +408,18 @@ def standings(
     """
     if nights_held is None:
         nights_held = len({result.night for result in results})
+    left_out = ""
+    if method.kind == "average":
+        kind = average_kind(results)
+        counted = [r for r in results if r.kind == kind and not r.higher_wins]
+        if len(counted) != len(results):
+            games_out = len({r.game for r in results}) - len({r.game for r in counted})
+            left_out = (
+                f" Only {_label(kind)} games count here; {games_out} "
+                f"game{'s' if games_out != 1 else ''} of other types "
+                f"{'are' if games_out != 1 else 'is'} left out."
+            )
+            results, lines = counted, None
     if lines is None:
         lines = player_lines(
             results,
@@ -412,6 +442,6 @@ def standings(
         unranked=waiting,
         min_games=needed,
         nights_held=nights_held,
-        method_text=method_text(method, needed, nights_held),
+        method_text=method_text(method, needed, nights_held) + left_out,
         tie_break_text=tie_break_text(method),
     )

@@ -9,7 +9,8 @@ What a variant provides (docs/architecture.md says the same for a new contributo
 - ``name`` (stored with each game) and ``label`` (shown to people), a one-line ``description``;
 - ``lower_is_better``: whether the lowest total wins (Mexican Train) or the highest (points
   games);
-- ``round_count(rules)``: how many rounds a full game has;
+- ``round_count(rules)``: how many rounds a full game has (None: the table decides when the
+  game ends);
 - ``engine_for_round(number, rules)``: the double that starts round ``number`` (None when the
   table chooses it each round);
 - ``deal_plan(players, rules)``: tiles to deal and the boneyard left;
@@ -21,9 +22,12 @@ What a variant provides (docs/architecture.md says the same for a new contributo
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
 
-from scorekeeper.rules.house import HouseRules
+from scorekeeper.rules import point_games
+from scorekeeper.rules.house import HOUSE_RULES, HouseRules
 from scorekeeper.rules.round_check import RoundCheck, RoundContext, RoundInput, check_round
 from scorekeeper.rules.schedule import (
     DealPlan,
@@ -32,7 +36,19 @@ from scorekeeper.rules.schedule import (
     round_count,
     starter_text,
 )
-from scorekeeper.rules.scoreboard import Board, RoundResult, scoreboard
+from scorekeeper.rules.scoreboard import Board, scoreboard
+
+
+def _no_notes(players: int, rules: HouseRules) -> list[str]:
+    return []
+
+
+def _never_over(totals: Sequence[int], rules: HouseRules) -> bool:
+    return False
+
+
+def _no_target(rules: HouseRules) -> int | None:
+    return None
 
 
 @dataclass(frozen=True)
@@ -43,12 +59,45 @@ class GameVariant:
     label: str
     description: str
     lower_is_better: bool
-    round_count: Callable[[HouseRules], int]
+    round_count: Callable[[HouseRules], int | None]
     engine_for_round: Callable[[int, HouseRules], int | None]
     deal_plan: Callable[[int, HouseRules], DealPlan]
     starter_text: Callable[..., str]
     check_round: Callable[[RoundInput, RoundContext, bool], RoundCheck]
-    scoreboard: Callable[[int, Sequence[RoundResult], HouseRules], Board]
+    scoreboard: Callable[..., Board]  # (seats, rounds, rules, start=None)
+    #: "Rules in play": the game's own lines and the house rules that belong to it.
+    in_play: Callable[[HouseRules], list[str]] = lambda rules: rules.describe()
+    #: Each round is started by an engine double (train games).
+    uses_engines: bool = True
+    #: Points are made during play (the round form asks for them).
+    makes_points: bool = False
+    #: What a round is called at the table ("Round", "Hand").
+    round_word: str = "Round"
+    #: House rules a new game of this kind starts with (over the rule book's defaults).
+    default_rules: Mapping[str, Any] = field(default_factory=dict)
+    #: What the table needs before a round besides the engine: the deal, the spinner rule, ...
+    table_notes: Callable[[int, HouseRules], list[str]] = _no_notes
+    #: The game ends after a round because of the totals (a target reached).
+    game_over: Callable[[Sequence[int], HouseRules], bool] = _never_over
+    #: The target score (None: the game ends after its rounds).
+    target: Callable[[HouseRules], int | None] = _no_target
+
+    def adopt(self, base: HouseRules) -> HouseRules:
+        """Another game's rules (a league's) made this game's: the rules that are not part of
+        this game go back to the rule book's defaults, this game's own defaults apply, the rest
+        stays as chosen."""
+        values = base.to_dict()
+        for name, rule in HOUSE_RULES.items():
+            if not rule.applies_to(self.name):
+                values[name] = rule.default
+        if not HOUSE_RULES["order"].applies_to(self.name):
+            values["deal_table"] = "standard"
+        return HouseRules.from_dict({**values, **self.default_rules})
+
+    def new_rules(self, **chosen: Any) -> HouseRules:
+        """The rules of a new game: the rule book's defaults, this game's own defaults, then what
+        the group chose."""
+        return HouseRules(**{**self.default_rules, **chosen})
 
 
 def _check_round(entry: RoundInput, context: RoundContext, partial: bool) -> RoundCheck:
@@ -73,7 +122,90 @@ MEXICAN_TRAIN = GameVariant(
     scoreboard=scoreboard,
 )
 
-VARIANTS: Mapping[str, GameVariant] = {variant.name: variant for variant in (MEXICAN_TRAIN,)}
+#: Chicken Foot's deal on its usual double-9 set (engine placed by whoever holds it).
+CHICKEN_FOOT_DEAL = MappingProxyType({2: 9, 3: 7, 4: 7, 5: 7, 6: 7, 7: 6, 8: 6})
+CHICKEN_FOOT_SPINNER = (
+    "The round's double is the centre: four tiles go on it, one on each side, before "
+    "anything else; every double played after is a chicken foot: three tiles on it (the toes) "
+    "before play goes anywhere else"
+)
+
+
+def _chicken_foot_deal(players: int, rules: HouseRules) -> DealPlan:
+    """Chicken Foot's own deal on one double-9 set, the train games' deal otherwise."""
+    if rules.max_pip == 9 and rules.copies == 1 and rules.custom_deal is None:
+        tiles = CHICKEN_FOOT_DEAL.get(players)
+        if tiles is not None:
+            total = rules.domino_set.total_tiles
+            return DealPlan(players, tiles, total - 1 - players * tiles, "table")
+    return deal_plan(players, rules)
+
+
+CHICKEN_FOOT = GameVariant(
+    name="chicken_foot",
+    label="Chicken Foot",
+    description="Ten rounds on a double-9 set, 9-9 down to 0-0; every double makes a chicken "
+    "foot; pips left in hand count, the 0-0 50; the lowest total wins.",
+    lower_is_better=True,
+    round_count=round_count,
+    engine_for_round=_engine_for_round,
+    deal_plan=_chicken_foot_deal,
+    starter_text=starter_text,
+    check_round=_check_round,
+    scoreboard=scoreboard,
+    in_play=lambda rules: (
+        ["Game: Chicken Foot", CHICKEN_FOOT_SPINNER] + rules.describe("chicken_foot")
+    ),
+    default_rules=MappingProxyType(
+        {"max_pip": 9, "double_blank": 50, "start_rule": "engine_holder"}
+    ),
+    table_notes=lambda players, rules: [CHICKEN_FOOT_SPINNER],
+)
+
+
+def _points_variant(game: str) -> GameVariant:
+    spec = point_games.GAMES[game]
+
+    def check(entry: RoundInput, context: RoundContext, partial: bool) -> RoundCheck:
+        return point_games.check_hand(game, entry, context, partial)
+
+    def board(
+        seats: int, rounds: Sequence[Any], rules: HouseRules, start: Sequence[int] | None = None
+    ) -> Board:
+        return point_games.points_scoreboard(game, seats, rounds, rules, start)
+
+    return GameVariant(
+        name=game,
+        label=spec.label,
+        description=spec.description,
+        lower_is_better=False,
+        round_count=lambda rules: None,
+        engine_for_round=lambda number, rules: None,
+        deal_plan=lambda players, rules: point_games.deal_plan(game, players, rules),
+        starter_text=point_games.starter_text,
+        check_round=check,
+        scoreboard=board,
+        in_play=lambda rules: point_games.in_play(game, rules),
+        uses_engines=False,
+        makes_points=spec.makes_points,
+        round_word="Hand",
+        default_rules=MappingProxyType({"max_pip": point_games.DEAL_SET}),
+        table_notes=lambda players, rules: point_games.table_notes(game, players, rules),
+        game_over=lambda totals, rules: point_games.game_over(game, totals, rules),
+        target=lambda rules: point_games.target(game, rules),
+    )
+
+
+VARIANTS: Mapping[str, GameVariant] = MappingProxyType(
+    {
+        variant.name: variant
+        for variant in (
+            MEXICAN_TRAIN,
+            CHICKEN_FOOT,
+            *(_points_variant(game) for game in point_games.GAMES),
+        )
+    }
+)
 
 
 def variant_named(name: str) -> GameVariant:
@@ -82,3 +214,12 @@ def variant_named(name: str) -> GameVariant:
         return VARIANTS[name]
     except KeyError:
         raise ValueError(f"Unknown game: {name!r}") from None
+
+
+def higher_wins(kind: str, rules: Mapping[str, object] | None) -> bool:
+    """Whether the highest total wins a game of ``kind`` under its stored house rules (the
+    points games; arrivals scoring). An unknown kind is scored as Mexican Train."""
+    variant = VARIANTS.get(kind)
+    if variant is not None and not variant.lower_is_better:
+        return True
+    return bool(rules) and rules.get("score_by") == "arrivals"  # type: ignore[union-attr]

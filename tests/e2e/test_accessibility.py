@@ -22,7 +22,17 @@ def _screens(page: Page, live_server: str) -> list[str]:
     _enter(page, [0, 12, 30, 8], 0)
     page.get_by_role("button", name="Save round 1").click()
     base = f"{live_server}/g/{public_id}"
+    # A points game: the setup page of All Fives, its table view and its hand form.
+    page.goto(f"{live_server}/games/new?game=all_fives")
+    for index, name in enumerate(NAMES[:3]):
+        page.get_by_label(f"Player {index + 1}", exact=True).fill(name)
+    page.get_by_role("button", name="Start the game").last.click()
+    page.get_by_text("Hand 1", exact=True).wait_for()
+    fives = page.url.rsplit("/", 1)[1]
     return [
+        f"{live_server}/games/new?game=all_fives",
+        f"{live_server}/g/{fives}",
+        f"{live_server}/g/{fives}/round",
         f"{live_server}/",
         f"{live_server}/helper?max_pip=12&players=9&hand=3-4",
         f"{live_server}/games/new",

@@ -127,4 +127,4 @@ def test_mexican_train_is_the_first_game_variant() -> None:
     assert train.round_count(CO) == 13 and train.engine_for_round(1, CO) == 12
     assert train.scoreboard(2, [RoundResult((0, 9), 0)], CO).winners == [0]
     with pytest.raises(ValueError, match="Unknown game"):
-        variant_named("chicken_foot")
+        variant_named("dominoes_of_mars")

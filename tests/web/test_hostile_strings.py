@@ -243,6 +243,59 @@ FIELDS = [
         ),
     ),
     TextField(
+        "player who joins a running game",
+        lambda p, s: p.client.post(f"/g/{p.game}/join", data={"name": s}),
+        lambda p: _newest(
+            select(Player.name).where(Player.league_id.is_(None)).order_by(Player.id.desc())
+        ),
+        lambda p: f"/g/{p.game}",
+        keeps=False,  # a refused name is said in a message on the table view
+    ),
+    TextField(
+        "which game at setup",
+        lambda p, s: p.client.post("/games/new", data=setup_data(["Ann", "Bob"], kind=s)),
+    ),
+    TextField(
+        "target score at setup",
+        lambda p, s: p.client.post(
+            "/games/new", data=setup_data(["Ann", "Bob"], kind="all_fives", max_pip=6, target=s)
+        ),
+    ),
+    TextField(
+        "number of rounds at setup",
+        lambda p, s: p.client.post(
+            "/games/new", data=setup_data(["Ann", "Bob"], length="fixed", rounds=s)
+        ),
+    ),
+    TextField(
+        "points made during play",
+        lambda p, s: enter_round(
+            p.client,
+            start_game(p.client, ["Ann", "Bob"], kind="all_fives", max_pip=6),
+            points={1: 5},
+            went_out=0,
+            **{"seat_0-made": s},
+        ),
+    ),
+    TextField(
+        "doubles left open",
+        lambda p, s: enter_round(
+            p.client,
+            start_game(p.client, ["Ann", "Bob"], open_double_penalty="plus_5"),
+            points={1: 5},
+            went_out=0,
+            **{"seat_1-open_doubles": s},
+        ),
+    ),
+    TextField(
+        "game of a league table",
+        lambda p, s: p.client.post(
+            f"/leagues/{p.league}/nights/{p.night}/tables/new",
+            data={"table_name": "", "guest-0": "Gus", "guest-1": "Gwen", "game": s},
+        ),
+        keeps=False,  # a list to choose from: nothing typed
+    ),
+    TextField(
         "merge target",
         lambda p, s: p.client.post(
             f"/leagues/{p.league}/players/{p.player}/merge", data={"target": s}

@@ -40,6 +40,8 @@ def _round_input(form: Any) -> RoundInput:
             hand=entry.form.hand.data,
             tiles=entry.form.tiles.data or "",
             markers=entry.form.markers.data or 0,
+            open_doubles=entry.form.open_doubles.data or 0,
+            made=entry.form.made.data,
         )
         for index, entry in enumerate(form.seats)
     ]
@@ -88,6 +90,8 @@ def _prefill(form: Any, game: Game, recorded: Round) -> None:
         entry.form.hand.data = typed.hand
         entry.form.tiles.data = typed.tiles
         entry.form.markers.data = typed.markers
+        entry.form.open_doubles.data = typed.open_doubles
+        entry.form.made.data = typed.made
     form.went_out.data = "blocked" if current.blocked else str(current.went_out)
     form.on_double.data = current.on_double
     form.engine.data = str(recorded.engine)
@@ -100,7 +104,9 @@ def _round_page(
     same checks, the same photo check."""
     state = state or services.table_state(game)
     posted = request.method == "POST"
-    form = round_form(game, request.form if posted else None)
+    form = round_form(
+        game, request.form if posted else None, number=recorded.number if recorded else None
+    )
     _engine_choices(form, state, current=recorded.engine if recorded else None)
     number = recorded.number if recorded else None
     check = None
@@ -227,15 +233,16 @@ def _after_save(
     game: Game, outcome: services.RecordOutcome, recorded: Round | None
 ) -> BaseResponse:
     assert outcome.saved is not None
+    word = services.variant_of(game).round_word
     if recorded is not None:
-        flash(f"Round {recorded.number} corrected. The change is in the history below.", "success")
+        flash(f"{word} {recorded.number} corrected. The change is in the history below.", "success")
         for warning in _warnings(outcome.check):
             flash(f"Saved as typed; worth a look: {warning}", "info")
         return redirect(url_for("games.scoreboard", public_id=game.public_id))
     if outcome.duplicate:
-        flash(f"Round {outcome.saved.number} was already saved.", "info")
+        flash(f"{word} {outcome.saved.number} was already saved.", "info")
     else:
-        flash(f"Round {outcome.saved.number} saved.", "success")
+        flash(f"{word} {outcome.saved.number} saved.", "success")
         for warning in _warnings(outcome.check):
             flash(f"Saved as typed; worth a look: {warning}", "info")
     if game.status == "finished":
@@ -324,7 +331,7 @@ def photo(game: Game, token: str) -> Response:
 def check_round(game: Game) -> str:
     """The live check while typing: every player's total and problems (htmx out-of-band)."""
     number = request.args.get("number", type=int)
-    form = round_form(game, request.form)
+    form = round_form(game, request.form, number=number)
     state = services.table_state(game)
     _engine_choices(form, state, current=services.engine_for(game, number) if number else None)
     form.validate()

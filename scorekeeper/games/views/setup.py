@@ -20,6 +20,7 @@ from scorekeeper.games.forms import (
 )
 from scorekeeper.games.views.common import bp, editor_required
 from scorekeeper.models import Game
+from scorekeeper.rules.variants import VARIANTS
 
 # --------------------------------------------------------------------------------------------
 # Start page and setup
@@ -34,13 +35,17 @@ def home() -> str:
 
 @bp.route("/games/new", methods=["GET", "POST"])
 def new_game() -> str | BaseResponse:
-    form = SetupForm()
+    form = SetupForm(kind=request.args.get("game"))
     device = devices.device_hash()
     recent = services.recent_names(device)
     if request.method == "POST":
         if _rearrange(form):
             return render_template(
-                "games/new_game.html", form=form, recent=recent, max_seats=MAX_SEATS
+                "games/new_game.html",
+                form=form,
+                recent=recent,
+                max_seats=MAX_SEATS,
+                variants=VARIANTS.values(),
             )
         if form.validate():
             try:
@@ -51,12 +56,19 @@ def new_game() -> str | BaseResponse:
                     _first_starter(form),
                     device,
                     keep_photos=bool(form.keep_photos.data),
+                    kind=form.variant.name,
                 )
             except (ValueError, services.GameError) as error:
                 form.form_errors.append(str(error))
             else:
                 return redirect(url_for("games.table", public_id=game.public_id))
-    return render_template("games/new_game.html", form=form, recent=recent, max_seats=MAX_SEATS)
+    return render_template(
+        "games/new_game.html",
+        form=form,
+        recent=recent,
+        max_seats=MAX_SEATS,
+        variants=VARIANTS.values(),
+    )
 
 
 def _first_starter(form: SetupForm) -> int:

@@ -20,6 +20,7 @@ from scorekeeper.extensions import limiter
 from scorekeeper.games import access, services
 from scorekeeper.games.forms import (
     EditCodeForm,
+    JoinForm,
 )
 from scorekeeper.games.views.common import bp, editor_required, game_or_404
 from scorekeeper.models import Game
@@ -40,7 +41,32 @@ def table(public_id: str) -> str:
         state=state,
         board=board,
         editor=access.can_edit(game),
+        join_form=JoinForm(),
+        joiner_start=services.joiner_start(game),
     )
+
+
+@bp.post("/g/<public_id>/join")
+@editor_required
+def join(game: Game) -> BaseResponse:
+    """A player sits down at the running game from the next round on."""
+    form = JoinForm()
+    if not form.validate():
+        for errors in form.errors.values():
+            for error in errors:
+                flash(str(error), "error")
+        return redirect(url_for("games.table", public_id=game.public_id))
+    try:
+        seat = services.join_game(game, form.name.data or "")
+    except services.GameError as error:
+        flash(str(error), "error")
+    else:
+        flash(
+            f"{seat.player.name} joins from round {seat.joined_round}, "
+            f"starting with {seat.start_total} points.",
+            "success",
+        )
+    return redirect(url_for("games.table", public_id=game.public_id))
 
 
 @bp.route("/g/<public_id>/unlock", methods=["GET", "POST"])
@@ -83,7 +109,7 @@ def scoreboard(public_id: str) -> str:
         "games/scoreboard.html",
         game=game,
         board=board,
-        rules_in_play=services.game_rules(game).describe(),
+        rules_in_play=services.variant_of(game).in_play(services.game_rules(game)),
         editor=access.can_edit(game),
         corrections=services.audit_trail(game),
         undo_batch=services.last_correction_batch(game),

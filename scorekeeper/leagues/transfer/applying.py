@@ -23,6 +23,7 @@ from scorekeeper.models import (
     Season,
 )
 from scorekeeper.rules import engine_schedule
+from scorekeeper.rules.variants import MEXICAN_TRAIN, VARIANTS
 
 PENDING_HOURS = 24
 
@@ -55,7 +56,6 @@ def apply_import(
     for name, starts_on, ends_on in plan.seasons:
         db.session.add(Season(league_id=league.id, name=name, starts_on=starts_on, ends_on=ends_on))
     rules = services.league_rules(league)
-    schedule = engine_schedule(rules)
     specs = []
     for night in plan.nights:
         spec = bulk.NightSpec(
@@ -63,25 +63,37 @@ def apply_import(
         )
         for game in night.games:
             players = game.players
+            variant = VARIANTS[game.kind]
+            game_rules = rules if variant is MEXICAN_TRAIN else variant.adopt(rules)
+            engines = engine_schedule(game_rules)
             rounds = []
             for number in sorted(game.rounds):
                 scores = game.rounds[number]
-                out = [i for i, p in enumerate(players) if scores[p].went_out]
+                out = [i for i, p in enumerate(players) if p in scores and scores[p].went_out]
                 if not any(s.went_out is not None for s in scores.values()):
-                    zeros = [i for i, p in enumerate(players) if scores[p].points == 0]
-                    out = zeros if len(zeros) == 1 else []
+                    # A round's only 0 went out; in a points game a 0 says nothing of that.
+                    zeros = [
+                        i for i, p in enumerate(players) if p in scores and scores[p].points == 0
+                    ]
+                    out = zeros if len(zeros) == 1 and variant.lower_is_better else []
                 engine = next(iter(scores.values())).engine
                 rounds.append(
                     bulk.RoundSpec(
-                        engine=engine if engine is not None else schedule[number - 1],
+                        engine=engine
+                        if engine is not None or not variant.uses_engines
+                        else engines[(number - 1) % len(engines)],
                         went_out=out[0] if out else None,
                         on_double=bool(out) and scores[players[out[0]]].on_double,
                         scores=[
-                            bulk.ScoreSpec(
+                            None
+                            if p not in scores
+                            else bulk.ScoreSpec(
                                 points=scores[p].points,
                                 hand=scores[p].hand,
                                 tiles=scores[p].tiles,
                                 markers=scores[p].markers,
+                                open_doubles=scores[p].open_doubles,
+                                made=scores[p].made,
                             )
                             for p in players
                         ],
@@ -92,8 +104,17 @@ def apply_import(
                     table_name=game.table,
                     players=[ids[p.casefold()] for p in players],
                     rounds=rounds,
-                    rules=rules.to_dict(),
+                    rules=game_rules.to_dict(),
                     status="finished" if game.finished else "playing",
+                    kind=variant.name,
+                    starts={
+                        position: (
+                            min(n for n in game.rounds if p in game.rounds[n]),
+                            game.starts[p],
+                        )
+                        for position, p in enumerate(players)
+                        if p in game.starts
+                    },
                 )
             )
         specs.append(spec)

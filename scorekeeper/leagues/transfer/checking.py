@@ -48,11 +48,11 @@ from scorekeeper.models import (
 from scorekeeper.rules import (
     HandError,
     HouseRules,
-    deal_plan,
     engine_schedule,
     format_hand,
     parse_hand,
 )
+from scorekeeper.rules.variants import MEXICAN_TRAIN, VARIANTS, GameVariant
 
 
 def read_upload(league: League, filename: str, content: bytes, month_first: bool) -> ImportPlan:
@@ -159,6 +159,10 @@ class _Row:
     markers: int
     tiles: str | None
     engine: int | None
+    open_doubles: int = 0
+    kind: str = "mexican_train"
+    made: int = 0
+    start: int | None = None  # the total the player started the game with (a late joiner)
 
 
 class _Cells:
@@ -223,8 +227,14 @@ def _read_engine(
 def _read_row(
     cell: _Cells, rules: HouseRules, rounds: int, month_first: bool
 ) -> tuple[_Row | None, list[str]]:
-    """The values of one row, or every reason it cannot be used."""
+    """The values of one row, or every reason it cannot be used. A row of another game than
+    Mexican Train (column ``kind``) is read under that game's rules."""
     reasons: list[str] = []
+    variant = _variant(cell, reasons)
+    if variant is not MEXICAN_TRAIN:
+        rules = variant.adopt(rules)
+        count = variant.round_count(rules)
+        rounds = count if count is not None else 100
     played_on = _read_date(cell("night"), month_first, reasons)
     table = services.clean_text(cell("table"), services.MAX_TABLE_NAME)
     if not table:
@@ -268,15 +278,71 @@ def _read_row(
             tiles = format_hand(parse_hand(cell("tiles"), max_pip=rules.max_pip))
         except HandError as error:
             reasons.append(f"tiles: {error}")
+    if not variant.uses_engines and cell("engine"):
+        reasons.append(f"{variant.label} has no engine double")
     engine = _read_engine(cell, number, rules, rounds, reasons)
+    open_doubles, made = _read_other_game(cell, variant, reasons)
+    start = None
+    if cell("start"):
+        start = _whole(cell("start"))
+        if start is None or not 0 <= start <= 100_000:
+            reasons.append(f"the start “{cell('start')[:20]}” is not a whole number from 0")
     if reasons:
         return None, reasons
     assert played_on is not None and number is not None and points is not None
     assert game_number is not None
     row = _Row(
-        played_on, table, name, number, points, game_number, flags, hand, markers, tiles, engine
+        played_on,
+        table,
+        name,
+        number,
+        points,
+        game_number,
+        flags,
+        hand,
+        markers,
+        tiles,
+        engine,
+        open_doubles,
+        variant.name,
+        made,
+        start,
     )
     return row, reasons
+
+
+def _variant(cell: _Cells, reasons: list[str]) -> GameVariant:
+    """The game of the row (column ``kind``, as the export writes it): Mexican Train when the
+    file does not say."""
+    kind = cell("kind").lower() or MEXICAN_TRAIN.name
+    if kind not in VARIANTS:
+        known = ", ".join(VARIANTS)
+        reasons.append(f"the game “{kind[:20]}” is not one of {known}")
+        return MEXICAN_TRAIN
+    return VARIANTS[kind]
+
+
+def _read_other_game(cell: _Cells, variant: GameVariant, reasons: list[str]) -> tuple[int, int]:
+    """The columns of issue 13 that an export writes besides ``kind``: ``open_doubles``
+    (doubles left open, 0 to 5) and ``made`` (points made during play, only in a game that
+    makes points). Returns both."""
+    made = 0
+    if cell("made"):
+        value = _whole(cell("made"))
+        if value is None or not 0 <= value <= 1000:
+            reasons.append(f"the points made “{cell('made')[:20]}” are not a number from 0 to 1000")
+        elif value and not variant.makes_points:
+            reasons.append(f"{variant.label} makes no points during play")
+        else:
+            made = value
+    open_doubles = 0
+    if cell("open_doubles"):
+        value = _whole(cell("open_doubles"))
+        if value is None or not 0 <= value <= 5:
+            reasons.append("doubles left open should be a number from 0 to 5")
+        else:
+            open_doubles = value
+    return open_doubles, made
 
 
 def _check_scores(league: League, text: str, month_first: bool) -> ImportPlan:
@@ -324,9 +390,20 @@ def _check_scores(league: League, text: str, month_first: bool) -> ImportPlan:
             key = (row.played_on, place.casefold(), row.table.casefold(), row.game_number)
             game = games.get(key)
             if game is None:
-                game = PlannedGame(table=row.table, number=row.game_number, first_line=line)
+                game = PlannedGame(
+                    table=row.table, number=row.game_number, first_line=line, kind=row.kind
+                )
                 games[key] = game
                 night.games.append(game)
+            elif game.kind != row.kind:
+                problems.append(
+                    Problem(
+                        line,
+                        f"this row is from a game of {VARIANTS[row.kind].label}, but {row.table} "
+                        f"played {VARIANTS[game.kind].label} (line {game.first_line}).",
+                    )
+                )
+                continue
             if "finished" in at:
                 game.finished = game.finished and row.flags.get("finished", True)
             folded = row.name.casefold()
@@ -345,6 +422,8 @@ def _check_scores(league: League, text: str, month_first: bool) -> ImportPlan:
                 continue
             if row.flags.get("guest"):
                 guests_marked.add(folded)
+            if row.start:
+                game.starts[real] = row.start
             scores[real] = PlannedScore(
                 line=line,
                 points=row.points,
@@ -354,6 +433,8 @@ def _check_scores(league: League, text: str, month_first: bool) -> ImportPlan:
                 went_out=row.flags.get("went_out") if has_went_out else None,
                 on_double=row.flags.get("on_double", False),
                 engine=row.engine,
+                open_doubles=row.open_doubles,
+                made=row.made,
             )
     except csv.Error as error:
         problems.append(Problem(line, f"this line cannot be read as CSV ({error})."))
@@ -424,13 +505,16 @@ def _check_game(
     if len(game.players) < 2:
         problems.append(Problem(game.first_line, f"{where} has only one player."))
     else:
+        variant = VARIANTS[game.kind]
+        game_rules = rules if variant is MEXICAN_TRAIN else variant.adopt(rules)
         try:
-            deal_plan(len(game.players), rules)
+            variant.deal_plan(len(game.players), game_rules)
         except ValueError:
             problems.append(
                 Problem(
                     game.first_line,
-                    f"{where} has {len(game.players)} players, too many for this league's set.",
+                    f"{where} has {len(game.players)} players, too many for the set of "
+                    f"{variant.label}.",
                 )
             )
     resolved: dict[int, str] = {}
@@ -448,10 +532,26 @@ def _check_game(
             )
         if match is not None:
             resolved[match.id] = player_name
+    # A late joiner (the file gives their start, as the export does) has no score before the
+    # round they sat down in, and sits after the players who were there before them.
+    joined = {
+        player: min(n for n in numbers if player in game.rounds[n])
+        for player in game.players
+        if any(player in game.rounds[n] for n in numbers)
+    }
+    order = [joined.get(player, 1) for player in game.players]
+    if order != sorted(order):
+        problems.append(
+            Problem(game.first_line, f"{where}: a player who joined late is listed before others.")
+        )
     for number in numbers:
         scores = game.rounds[number]
         first = min(score.line for score in scores.values())
-        absent = [p for p in game.players if p not in scores]
+        absent = [
+            p
+            for p in game.players
+            if p not in scores and not (p in game.starts and number < joined.get(p, 1))
+        ]
         if absent:
             problems.append(
                 Problem(first, f"round {number} at {where} has no score for {', '.join(absent)}.")

@@ -25,6 +25,7 @@ from scorekeeper.models import (
     Seat,
 )
 from scorekeeper.rules.placings import game_placings, shown
+from scorekeeper.rules.variants import higher_wins
 from scorekeeper.safety import csv_text
 
 FORMAT = "scorekeeper-league"
@@ -48,6 +49,7 @@ def _rows(league: League) -> dict[str, list[Any]]:
             Game.night_id,
             Game.table_name,
             Game.status,
+            Game.kind,
             Game.rules,
             Game.created_at,
             Game.finished_at,
@@ -61,7 +63,14 @@ def _rows(league: League) -> dict[str, list[Any]]:
         select(Game.id).join(Night, Night.id == Game.night_id).where(Night.league_id == league.id)
     )
     seats = db.session.execute(
-        select(Seat.id, Seat.game_id, Seat.player_id, Seat.position)
+        select(
+            Seat.id,
+            Seat.game_id,
+            Seat.player_id,
+            Seat.position,
+            Seat.joined_round,
+            Seat.start_total,
+        )
         .where(Seat.game_id.in_(league_games))
         .order_by(Seat.game_id, Seat.position)
     ).all()
@@ -86,6 +95,8 @@ def _rows(league: League) -> dict[str, list[Any]]:
             Score.markers,
             Score.points,
             Score.corrected,
+            Score.made,
+            Score.open_doubles,
         )
         .join(Round, Round.id == Score.round_id)
         .where(Round.game_id.in_(league_games))
@@ -162,10 +173,22 @@ def export_document(league: League) -> dict[str, Any]:
                     {
                         "table": game.table_name,
                         "status": game.status,
+                        "kind": game.kind,
                         "rules": game.rules,
                         "started_at": _iso(game.created_at),
                         "finished_at": _iso(game.finished_at),
                         "players": [seat.player_id for seat in seats_of[game.id]],
+                        # Players who joined the running game: from which round, starting
+                        # with which total.
+                        "late_joiners": [
+                            {
+                                "player": seat.player_id,
+                                "from_round": seat.joined_round,
+                                "start": seat.start_total,
+                            }
+                            for seat in seats_of[game.id]
+                            if seat.joined_round > 1 or seat.start_total
+                        ],
                         "rounds": [
                             {
                                 "number": r.number,
@@ -178,6 +201,8 @@ def export_document(league: League) -> dict[str, Any]:
                                         "hand": s.hand,
                                         "tiles": s.tiles,
                                         "markers": s.markers,
+                                        "open_doubles": s.open_doubles,
+                                        "made": s.made,
                                         "points": s.points,
                                         "corrected": bool(s.corrected),
                                     }
@@ -206,7 +231,7 @@ def _yes(value: bool) -> str:
 EXPORT_README = """Scorekeeper league export: {name}
 
 scores.csv    every round score: one row per player per round (import this file, or the whole
-              .zip, into a league to rebuild it)
+              .zip, into a league to rebuild it; the kind column says which game)
 games.csv     every game total: one row per player per game, with the place at the table
 standings.csv the standings over all nights, by the league's ranking method
 players.csv   the roster, guests and merged entries
@@ -233,7 +258,11 @@ def export_zip(league: League) -> bytes:
     rounds = {r.id: r for r in rows["rounds"]}
 
     scores_csv: list[list[Any]] = [list(SCORE_COLUMNS)]
+    # A late joiner's game total starts from what they started with.
+    starts = {seat.id: seat.start_total for seat in rows["seats"]}
     totals: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0])
+    for seat_id, start in starts.items():
+        totals[seat_id][0] += start
     for score in rows["scores"]:
         recorded = rounds[score.round_id]
         night, game, number = game_info[recorded.game_id]
@@ -258,12 +287,16 @@ def export_zip(league: League) -> bytes:
                 score.markers,
                 score.points,
                 _yes(game.status == "finished"),
+                game.kind,
+                score.made,
+                score.open_doubles,
+                seat.start_total,
             ]
         )
 
     games_csv: list[list[Any]] = [
         ["night", "place", "table", "game", "player", "seat", "total", "rounds", "went_out",
-         "place_at_table", "win", "finished"]
+         "place_at_table", "win", "finished", "kind"]
     ]  # fmt: skip
     seats_of: dict[int, list[Any]] = defaultdict(list)
     for seat in rows["seats"]:
@@ -271,7 +304,10 @@ def export_zip(league: League) -> bytes:
     for game in rows["games"]:
         night, _, number = game_info[game.id]
         seats = seats_of[game.id]
-        places = game_placings({seat.id: totals[seat.id][0] for seat in seats})
+        places = game_placings(
+            {seat.id: totals[seat.id][0] for seat in seats},
+            higher_wins=higher_wins(game.kind, game.rules),
+        )
         for seat in seats:
             place = places[seat.id].place
             games_csv.append(
@@ -288,6 +324,7 @@ def export_zip(league: League) -> bytes:
                     place,
                     _yes(place == 1),
                     _yes(game.status == "finished"),
+                    game.kind,
                 ]
             )
 

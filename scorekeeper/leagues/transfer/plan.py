@@ -26,6 +26,8 @@ class PlannedScore:
     went_out: bool | None  # None: the file has no went_out column
     on_double: bool
     engine: int | None
+    open_doubles: int = 0
+    made: int = 0  # points made during play (points games)
 
 
 @dataclass
@@ -34,7 +36,9 @@ class PlannedGame:
     number: int
     first_line: int
     finished: bool = True
+    kind: str = "mexican_train"  # the game played (a rules.variants name)
     players: list[str] = field(default_factory=list)  # seat order: first appearance
+    starts: dict[str, int] = field(default_factory=dict)  # a late joiner's starting total
     rounds: dict[int, dict[str, PlannedScore]] = field(default_factory=dict)
 
 

@@ -38,6 +38,10 @@ SCORE_COLUMNS = (
     "markers",
     "score",
     "finished",
+    "kind",
+    "made",
+    "open_doubles",
+    "start",
 )
 REQUIRED = ("night", "table", "player", "round", "score")
 ALIASES = {
@@ -48,6 +52,9 @@ ALIASES = {
     "out": "went_out",
     "ondouble": "on_double",
     "tablename": "table",
+    "opendoubles": "open_doubles",
+    "doublesleftopen": "open_doubles",
+    "gametype": "kind",
 }
 YES = {"yes", "y", "1", "true", "x", "✓", "✔"}
 NO = {"no", "n", "0", "false", ""}

@@ -201,6 +201,7 @@ def new_table(league: League, night_id: int) -> str | BaseResponse:
                     form.players.data or [],
                     guests,
                     device_hash(),
+                    kind=form.game.data or "mexican_train",
                 )
             except services.LeagueError as error:
                 form.form_errors.append(str(error))

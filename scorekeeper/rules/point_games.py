@@ -1,0 +1,513 @@
+"""The points games of rules.md 5: All Fives (Muggins), Fives and Threes, Draw and Block.
+
+Points are won, the highest total wins, and a game ends when someone reaches the target at the
+end of a hand. The scorekeeper records, for each player and hand, the points made during play
+(All Fives, Fives and Threes: the ends added up to a multiple of 5, or of 3 and 5) and the pips
+left in hand at the end; the winner of the hand (who went out, or the lowest hand when
+blocked) gets the hand's bonus. Standard library only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TypeVar
+
+from scorekeeper.rules.house import HouseRules
+from scorekeeper.rules.notation import HandError, parse_hand
+from scorekeeper.rules.round_check import RoundCheck, RoundContext, RoundInput, SeatCheck
+from scorekeeper.rules.schedule import DealPlan, computed_deal, max_players
+from scorekeeper.rules.scoreboard import Board, RoundResult, scoreboard
+from scorekeeper.rules.scoring import score_hand
+from scorekeeper.rules.tiles import Tile, set_name
+from scorekeeper.rules.validation import HandEntry, validate_round
+
+P = TypeVar("P", bound=Hashable)
+
+#: The double-6 deal of each game (rules.md 5 and the pub rule sheets): players -> tiles each.
+DEALS: Mapping[str, Mapping[int, int]] = MappingProxyType(
+    {
+        "all_fives": MappingProxyType({2: 7, 3: 5, 4: 5}),
+        "fives_and_threes": MappingProxyType({2: 7, 3: 5, 4: 5}),
+        "draw": MappingProxyType({2: 7, 3: 5, 4: 5}),
+        "block": MappingProxyType({2: 7, 3: 7, 4: 7}),
+    }
+)
+#: The set the deals are written for.
+DEAL_SET = 6
+_PLAIN = HouseRules(max_pip=DEAL_SET)
+
+
+@dataclass(frozen=True)
+class PointGame:
+    """What differs between the points games: the deal, drawing, the spinner rule, how play
+    makes points, what the winner of a hand gets, the target."""
+
+    name: str
+    label: str
+    description: str
+    draws: bool  # a player who cannot play draws from the boneyard
+    makes_points: bool  # points are made during play
+    spinner: str
+
+
+GAMES: Mapping[str, PointGame] = MappingProxyType(
+    {
+        game.name: game
+        for game in (
+            PointGame(
+                "all_fives",
+                "All Fives (Muggins)",
+                "Double-6, 2-4 players: score when the ends add up to a multiple of 5; the "
+                "winner of a hand scores the others' pips rounded to 5; first to 150 wins.",
+                draws=True,
+                makes_points=True,
+                spinner="The first double is the spinner: tiles go on all four sides of it. A "
+                "double at an end counts both halves",
+            ),
+            PointGame(
+                "fives_and_threes",
+                "Fives and Threes",
+                "Double-6, 2-4 players: score when the ends add up to a multiple of 3 or 5 "
+                "(15 scores 8); going out scores 1; exactly 61 wins.",
+                draws=False,
+                makes_points=True,
+                spinner="No spinner: the line has two ends. A double is laid crosswise and "
+                "counts both halves at an end",
+            ),
+            PointGame(
+                "draw",
+                "Draw",
+                "Double-6, 2-4 players, drawing when you cannot play: the winner of a hand "
+                "scores the others' pips; first to 100 wins.",
+                draws=True,
+                makes_points=False,
+                spinner="No spinner: the line has two ends; doubles are laid crosswise",
+            ),
+            PointGame(
+                "block",
+                "Block",
+                "Double-6, 2-4 players, no drawing: the winner of a hand scores the others' "
+                "pips; first to 100 wins.",
+                draws=False,
+                makes_points=False,
+                spinner="No spinner: the line has two ends; doubles are laid crosswise",
+            ),
+        )
+    }
+)
+
+
+# --- Points during play -------------------------------------------------------------------------
+
+
+def all_fives_points(ends: int, rules: HouseRules = _PLAIN) -> int:
+    """What a play scores in All Fives when the open ends add up to ``ends``: a multiple of 5
+    scores its face value (or one point per five), anything else 0."""
+    if ends <= 0 or ends % 5:
+        return 0
+    return ends if rules.all_fives_scale == "face" else ends // 5
+
+
+def fives_and_threes_points(ends: int, rules: HouseRules = _PLAIN) -> int:
+    """What a play scores in Fives and Threes when the open ends add up to ``ends``. Pub rules:
+    ends/3 when 3 divides them plus ends/5 when 5 does (15 scores 3 + 5 = 8). Face value: the
+    total when 3 or 5 divides it, twice when both do (30 scores 60)."""
+    if ends <= 0:
+        return 0
+    by_three, by_five = ends % 3 == 0, ends % 5 == 0
+    if rules.fives_threes_scale == "pub":
+        return (ends // 3 if by_three else 0) + (ends // 5 if by_five else 0)
+    if by_three and by_five:
+        return 2 * ends
+    return ends if by_three or by_five else 0
+
+
+def nearest_five(pips: int) -> int:
+    """Pips rounded to the nearest 5, halves up: ``5 * floor((x + 2) / 5)`` (rules.md 5)."""
+    return 5 * ((pips + 2) // 5)
+
+
+# --- The end of a hand --------------------------------------------------------------------------
+
+
+def hand_winner(hands: Mapping[P, int], went_out: P | None) -> P | None:
+    """Who won the hand: the player who went out; in a blocked hand the one lowest hand (a tie
+    for lowest: nobody)."""
+    if went_out is not None:
+        return went_out
+    if not hands:
+        return None
+    lowest = min(hands.values())
+    holders = [player for player, pips in hands.items() if pips == lowest]
+    return holders[0] if len(holders) == 1 else None
+
+
+def hand_bonus(
+    game: str, hands: Mapping[P, int], went_out: P | None, rules: HouseRules
+) -> dict[P, int]:
+    """What the winner of a hand scores at its end (rules.md 5), by player (only the winner).
+
+    - All Fives: the others' pips rounded to the nearest 5 (one point per five on that scale).
+    - Fives and Threes, pub rules: 1 for going out, nothing in a blocked hand; face value: the
+      others' pips.
+    - Draw and Block: the others' pips (``block_win`` "minus_own": minus the winner's own).
+    A blocked hand with a tie for the lowest hand scores nothing.
+    """
+    winner = hand_winner(hands, went_out)
+    if winner is None:
+        return {}
+    others = sum(pips for player, pips in hands.items() if player != winner)
+    if game == "all_fives":
+        bonus = nearest_five(others)
+        if rules.all_fives_scale == "per_five":
+            bonus //= 5
+    elif game == "fives_and_threes" and rules.fives_threes_scale == "pub":
+        bonus = 1 if went_out is not None else 0
+    elif game == "fives_and_threes":
+        bonus = others
+    else:
+        bonus = others - (hands[winner] if rules.block_win == "minus_own" else 0)
+    return {winner: max(bonus, 0)}
+
+
+def target(game: str, rules: HouseRules) -> int:
+    """The score that ends the game: the group's ``target``, or the game's usual one (All Fives
+    150, or 61 on the one-point scale; Fives and Threes 61, or 251 at face value; Draw and
+    Block 100)."""
+    if rules.target is not None:
+        return rules.target
+    if game == "all_fives":
+        return 150 if rules.all_fives_scale == "face" else 61
+    if game == "fives_and_threes":
+        return 61 if rules.fives_threes_scale == "pub" else 251
+    return 100
+
+
+def exact_target(game: str, rules: HouseRules) -> bool:
+    """Fives and Threes pub rules: the target must be hit exactly; points that would pass it
+    are lost."""
+    return game == "fives_and_threes" and rules.fives_threes_scale == "pub"
+
+
+def hand_needs_pips(game: str, rules: HouseRules) -> bool:
+    """Whether the pips left in hand count: everywhere but Fives and Threes pub rules, where the
+    end of a hand gives only the point for going out."""
+    return not (game == "fives_and_threes" and rules.fives_threes_scale == "pub")
+
+
+def side_of(position: int) -> int:
+    """The side of a seat in a partnership game: the 1st and 3rd seat (positions 0 and 2) are
+    side 0, the 2nd and 4th side 1."""
+    return position % 2
+
+
+def score_points_hand(
+    game: str,
+    made: Mapping[P, int],
+    hands: Mapping[P, int],
+    went_out: P | None,
+    rules: HouseRules,
+    totals: Mapping[P, int] | None = None,
+    sides: Mapping[P, int] | None = None,
+) -> tuple[dict[P, int], dict[P, int]]:
+    """Each player's score for one hand: the points made during play plus the winner's bonus.
+    Under an exact target the points that would take a total past it are lost: returns the
+    scores and, by player, the points lost.
+
+    With ``sides`` (partnerships) the sides play as one: their points made and pips left add
+    up, the side of the player who went out (or the side with fewer pips when blocked) wins the
+    hand, and both partners get the side's score, so they share one total."""
+    if sides is not None:
+        team_made: dict[int, int] = {}
+        team_hands: dict[int, int] = {}
+        for player, pips in hands.items():
+            side = sides[player]
+            team_made[side] = team_made.get(side, 0) + made.get(player, 0)
+            team_hands[side] = team_hands.get(side, 0) + pips
+        team_totals = {sides[player]: total for player, total in (totals or {}).items()}
+        out_side = sides[went_out] if went_out is not None else None
+        team_scores, team_lost = score_points_hand(
+            game, team_made, team_hands, out_side, rules, team_totals
+        )
+        scores = {player: team_scores[sides[player]] for player in hands}
+        lost = {player: team_lost[sides[player]] for player in hands if sides[player] in team_lost}
+        return scores, lost
+    bonus = hand_bonus(game, hands, went_out, rules)
+    goal = target(game, rules)
+    scores = {}
+    lost = {}
+    for player in hands:
+        score = made.get(player, 0) + bonus.get(player, 0)
+        before = (totals or {}).get(player, 0)
+        if exact_target(game, rules) and before + score > goal:
+            lost[player] = score
+            score = 0
+        scores[player] = score
+    return scores, lost
+
+
+def game_over(game: str, totals: Sequence[int], rules: HouseRules) -> bool:
+    """True when someone has reached the target at the end of a hand (exactly, under an exact
+    target)."""
+    goal = target(game, rules)
+    if exact_target(game, rules):
+        return goal in totals
+    return any(total >= goal for total in totals)
+
+
+# --- The table ---------------------------------------------------------------------------------
+
+
+def deal_plan(game: str, players: int, rules: HouseRules) -> DealPlan:
+    """Tiles each and the boneyard: the group's own number, the game's double-6 table, or the
+    computed suggestion for other sets. No engine is held out."""
+    if isinstance(players, bool) or not isinstance(players, int) or players < 2:
+        raise ValueError(f"{GAMES[game].label} needs at least 2 players")
+    if rules.partners and players != 4:
+        raise ValueError("Partnerships need four players: two against two")
+    dominoes = rules.domino_set
+    limit = 4 if rules.max_pip == DEAL_SET and rules.copies == 1 else max_players(rules.max_pip)
+    if players > limit:
+        raise ValueError(
+            f"{GAMES[game].label} with a {dominoes.name} set is for at most {limit} players"
+        )
+    warnings: list[str] = []
+    custom = rules.custom_deal
+    table = DEALS[game] if rules.max_pip == DEAL_SET and rules.copies == 1 else {}
+    if custom is not None and players in custom:
+        tiles, source = custom[players], "custom"
+    elif players in table:
+        tiles, source = table[players], "table"
+    else:
+        tiles, source = computed_deal(dominoes.total_tiles + 1, players), "computed"
+        warnings.append(
+            f"{tiles} tiles each is a computed suggestion for {players} players with a "
+            f"{set_name(rules.max_pip)} set"
+        )
+    boneyard = dominoes.total_tiles - players * tiles
+    if boneyard < 0:
+        raise ValueError(
+            f"{players} players with {tiles} tiles each need {players * tiles} tiles, but the "
+            f"{dominoes.name} set has {dominoes.total_tiles}"
+        )
+    return DealPlan(players, tiles, boneyard, source, warnings)
+
+
+def lead_seat(number: int, seats: int, first_starter: int = 0) -> int:
+    """Who leads hand ``number``: the seat chosen for the first hand, then the lead passes to
+    the left each hand."""
+    return (first_starter + number - 1) % seats
+
+
+def starter_text(
+    round_number: int,
+    players: Sequence[str],
+    rules: HouseRules,
+    engine: int | None = None,
+    first_starter: int = 0,
+    **_: object,
+) -> str:
+    """Who leads, as a sentence: "Ann leads with any tile"."""
+    seat = lead_seat(round_number, len(players), first_starter)
+    return f"{players[seat]} leads with any tile"
+
+
+def table_notes(game: str, players: int, rules: HouseRules) -> list[str]:
+    """What the table needs before a hand: the deal, the boneyard, the spinner rule, how play
+    scores and the target."""
+    spec = GAMES[game]
+    plan = deal_plan(game, players, rules)
+    rest = (
+        f"{plan.boneyard} stay face down: draw one when you cannot play"
+        if spec.draws
+        else f"{plan.boneyard} stay face down, out of play: knock when you cannot play"
+    )
+    notes = [f"Shuffle, deal {plan.tiles_each} each; {rest}", spec.spinner]
+    if rules.partners:
+        notes.append(
+            "Partners sit opposite: the 1st and 3rd seat against the 2nd and 4th, one score "
+            "per side"
+        )
+    if game == "all_fives":
+        notes.append(
+            "Score when the ends add up to 5, 10, 15 …: the total"
+            if rules.all_fives_scale == "face"
+            else "Score when the ends add up to 5, 10, 15 …: one point per five"
+        )
+    elif game == "fives_and_threes":
+        notes.append(
+            "Score when the ends add up to a multiple of 3 or 5: 3 and 5 score 1, 6 scores 2, "
+            "15 scores 8"
+            if rules.fives_threes_scale == "pub"
+            else "Score the ends' total when 3 or 5 divides it, twice when both do (30 scores 60)"
+        )
+    else:
+        notes.append("No points during play: the winner of the hand scores the others' pips")
+    goal = target(game, rules)
+    notes.append(
+        f"Exactly {goal} wins: points that would pass {goal} are lost"
+        if exact_target(game, rules)
+        else f"The first to {goal} at the end of a hand wins (the highest total when several)"
+    )
+    return notes
+
+
+def in_play(game: str, rules: HouseRules) -> list[str]:
+    """The game's own "Rules in play" lines, then the house rules that belong to it."""
+    spec = GAMES[game]
+    goal = target(game, rules)
+    lines = [
+        f"Game: {spec.label}",
+        f"Target: exactly {goal}" if exact_target(game, rules) else f"Target: {goal}",
+        "Drawing from the boneyard" if spec.draws else "No drawing from the boneyard",
+        spec.spinner,
+    ]
+    # The highest total wins here: a late joiner gets the lowest (the worst) total.
+    worst = {
+        "Late joiner: starts with the highest current total": "Late joiner: starts with the "
+        "lowest current total"
+    }
+    return lines + [worst.get(line, line) for line in rules.describe(game)]
+
+
+# --- Checking a hand as typed -------------------------------------------------------------------
+
+
+def _pip_rules(rules: HouseRules) -> HouseRules:
+    """The set of the game with plain pips (the Mexican Train hand rules do not apply)."""
+    return HouseRules(max_pip=rules.max_pip, copies=rules.copies)
+
+
+def check_hand(game: str, entry: RoundInput, context: RoundContext, partial: bool) -> RoundCheck:
+    """Check one hand as typed and work out every player's score (rules.md 5).
+
+    - The end of the hand: who went out, or blocked.
+    - Points made during play: whole numbers from 0; in All Fives at face value a multiple of 5;
+      none in Draw and Block.
+    - The pips left: typed as a total or as tiles (checked like Mexican Train hands: on this
+      set, no tile twice, the player who went out holds nothing); not needed under Fives and
+      Threes pub rules.
+    - Scores: points made plus the winner's bonus; under an exact target points that would pass
+      it are lost (a warning says so).
+    """
+    rules = context.rules
+    spec = GAMES[game]
+    names = dict(context.names)
+    seats = {position: SeatCheck(position=position, name=name) for position, name in names.items()}
+    check = RoundCheck(number=context.number, engine=None, seats=list(seats.values()))
+    if entry.went_out is None and not entry.blocked and not partial:
+        check.errors.append("Tap who went out, or tap “Blocked” if nobody could play.")
+    if entry.went_out is not None and entry.went_out not in seats:
+        check.errors.append("The player marked as going out is not at this table.")
+    needs_pips = hand_needs_pips(game, rules)
+    pip_rules = _pip_rules(rules)
+    hands: dict[int, HandEntry] = {}
+    made: dict[int, int] = {}
+    for typed in entry.seats:
+        seat = seats.get(typed.position)
+        if seat is None:
+            continue
+        points = typed.made or 0
+        if points < 0:
+            seat.errors.append("Points made cannot be below 0.")
+        elif points and not spec.makes_points:
+            seat.errors.append(f"{spec.label} makes no points during play.")
+        elif points and game == "all_fives" and rules.all_fives_scale == "face" and points % 5:
+            seat.errors.append("All Fives scores in fives: the points made are 5, 10, 15 …")
+        made[typed.position] = points
+        tiles: list[Tile] | None = None
+        if typed.tiles.strip():
+            try:
+                tiles = parse_hand(typed.tiles, max_pip=rules.max_pip)
+            except HandError as error:
+                seat.errors.append(str(error))
+                continue
+        total = typed.hand
+        if tiles is None and total is None:
+            if typed.position == entry.went_out or not needs_pips:
+                total = 0
+            else:
+                if not partial:
+                    seat.errors.append(f"Type the pips left in {seat.name}'s hand, or the tiles.")
+                continue
+        seat.tiles = tiles
+        seat.hand = score_hand(tiles, pip_rules) if tiles is not None else total
+        hands[typed.position] = HandEntry(
+            tiles=tuple(tiles) if tiles is not None else None, total=total
+        )
+    if hands:
+        problems = validate_round(
+            {names[position]: hand for position, hand in hands.items()},
+            None,
+            pip_rules,
+            went_out=names.get(entry.went_out) if not entry.blocked else None,  # type: ignore[arg-type]
+        )
+        by_name = {name: position for position, name in names.items()}
+        for problem in problems:
+            if problem.level != "error":
+                continue
+            target_seat = seats.get(by_name[problem.player]) if problem.player else None
+            bucket = target_seat.errors if target_seat is not None else check.errors
+            if problem.message not in bucket:
+                bucket.append(problem.message)
+    if check.ok and len(hands) == len(seats):
+        pips = {position: seats[position].hand or 0 for position in hands}
+        scores, lost = score_points_hand(
+            game,
+            made,
+            pips,
+            None if entry.blocked else entry.went_out,
+            rules,
+            totals=context.totals,
+            sides={position: side_of(position) for position in pips} if rules.partners else None,
+        )
+        goal = target(game, rules)
+        for position, value in scores.items():
+            seats[position].points = value
+            if position in lost:
+                seats[position].warnings.append(
+                    f"{lost[position]} points would take {seats[position].name} past {goal}: "
+                    "they are lost"
+                )
+    return check
+
+
+# --- The scoreboard ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HandResult(RoundResult):
+    """A hand: every seat's score, who went out, and the pips each seat had left."""
+
+    hands: tuple[int | None, ...] = field(default=())
+
+
+def points_scoreboard(
+    game: str,
+    seats: int,
+    rounds: Sequence[RoundResult],
+    rules: HouseRules,
+    start: Sequence[int] | None = None,
+) -> Board:
+    """Totals, ranks (highest first), round wins (the winner of each hand) and winners."""
+    wins = []
+    for result in rounds:
+        hands = getattr(result, "hands", ()) or ()
+        pips = {seat: pip for seat, pip in enumerate(hands) if pip is not None}
+        if rules.partners:
+            team: dict[int, int] = {}
+            for seat, pip in pips.items():
+                team[side_of(seat)] = team.get(side_of(seat), 0) + pip
+            out = side_of(result.went_out) if result.went_out is not None else None
+            side = hand_winner(team, out) if team or out is not None else None
+            wins.append(
+                frozenset()
+                if side is None
+                else frozenset(seat for seat in range(seats) if side_of(seat) == side)
+            )
+            continue
+        winner = hand_winner(pips, result.went_out) if pips or result.went_out is not None else None
+        wins.append(frozenset() if winner is None else frozenset({winner}))
+    return scoreboard(seats, rounds, rules, start, lower_is_better=False, round_wins=wins)
