@@ -120,13 +120,18 @@ def leagues_for(device: str | None, codes: Iterable[str]) -> list[League]:
 def change_passphrase(league: League, new: str) -> None:
     """Set a new passphrase. Every other device loses its rights (and old join links stop
     working): the version they were unlocked under is no longer the league's."""
-    league.passphrase_hash = generate_password_hash(check_new_passphrase(new))
-    league.passphrase_version += 1
+    passphrase_hash = generate_password_hash(check_new_passphrase(new))
     # The tables' edit codes were shown to every phone with the old passphrase: new ones.
+    # The games' rows are written before the league's row: a finished game's write holds its
+    # game's row and then takes the league's (its standings stamp), so on PostgreSQL the two
+    # rows are always taken in the same order and the two writes cannot deadlock.
     for game in db.session.scalars(
         select(Game).join(Night, Game.night_id == Night.id).where(Night.league_id == league.id)
     ):
         game.edit_code = games.new_edit_code()
+    db.session.flush()
+    league.passphrase_hash = passphrase_hash
+    league.passphrase_version += 1
     db.session.flush()
 
 

@@ -252,3 +252,93 @@ def test_a_whole_game_then_corrections_and_undo(session: Any) -> None:
     assert league_table(club.league()) == before
     club.apply(("reopen", 0, [0]))
     check_league(club.code)
+
+
+def test_every_change_the_standings_show_renews_the_stamp(session: Any) -> None:
+    """Each write that can change what the standings or a player page show gives the league a
+    new stamp; a round saved at a table still playing does not (only finished games count)."""
+    club = Club()
+
+    def stamp() -> str:
+        db.session.expire_all()
+        return club.league().standings_stamp
+
+    def renews(change: Any) -> None:
+        before = stamp()
+        change()
+        db.session.commit()
+        assert stamp() != before, change.__name__
+
+    before = stamp()
+    club.apply(("record", 0, [5, 9, 12]))
+    assert stamp() == before, "a round at a table still playing"
+
+    league = club.league()
+    spare = leagues.add_player(league, "Spare")
+    db.session.commit()
+    other = leagues.add_player(club.league(), "Other")
+    db.session.commit()
+    empty_night = leagues.create_night(club.league(), date(2025, 2, 6), "Hall")
+    db.session.commit()
+    empty_night_id = empty_night.id
+
+    def added() -> None:
+        leagues.add_player(club.league(), "Newcomer")
+
+    def renamed() -> None:
+        league = club.league()
+        leagues.edit_player(league, leagues.find_player(league, spare.id), "Spare Two", True)  # type: ignore[arg-type]
+
+    def merged() -> None:
+        league = club.league()
+        source, target = (
+            leagues.find_player(league, other.id),
+            leagues.find_player(league, spare.id),
+        )
+        leagues.merge_players(league, source, target)  # type: ignore[arg-type]
+
+    def removed() -> None:
+        league = club.league()
+        leagues.delete_player(league, leagues.find_player(league, spare.id))  # type: ignore[arg-type]
+
+    def night_moved() -> None:
+        leagues.update_night(club.league().nights[0], date(2025, 1, 9), "Hall")
+
+    def night_deleted() -> None:
+        league = club.league()
+        leagues.delete_night(league, leagues.load_night(league, empty_night_id))  # type: ignore[arg-type]
+
+    def table_removed() -> None:
+        league = club.league()
+        night = leagues.load_night(league, league.nights[0].id)
+        assert night is not None
+        leagues.remove_table(league, night, club.tables[1])
+
+    def settings() -> None:
+        league = club.league()
+        leagues.update_settings(
+            league, "Renamed Club", Method(kind="wins"), leagues.league_rules(league)
+        )
+
+    def finished() -> None:
+        games.finish_game(club.game(0))
+
+    def corrected() -> None:
+        club.correct(0, [0, 7, 3, 1])
+
+    def reopened() -> None:
+        games.reopen_game(club.game(0))
+
+    def deleted() -> None:
+        games.finish_game(club.game(0))
+        db.session.commit()
+        games.delete_game(club.game(0))
+
+    def imported() -> None:
+        club.imported(1, [4, 8])
+
+    for change in (
+        added, renamed, merged, removed, night_moved, night_deleted, table_removed, settings,
+        finished, corrected, reopened, deleted, imported,
+    ):  # fmt: skip
+        renews(change)
