@@ -342,3 +342,32 @@ def test_every_change_the_standings_show_renews_the_stamp(session: Any) -> None:
         finished, corrected, reopened, deleted, imported,
     ):  # fmt: skip
         renews(change)
+
+
+def _stored(game: Game) -> list[tuple[int, int]]:
+    db.session.expire_all()
+    return [(seat.total, seat.place) for seat in sorted(game.seats, key=lambda s: s.position)]
+
+
+def test_under_arrivals_scoring_the_highest_stored_total_is_first(
+    make_game: Any, play: Any
+) -> None:
+    """A seat's stored place follows the game's direction: under arrivals scoring (one point a
+    round gone out) the player who went out most is 1st."""
+    game = make_game(["Ann", "Bob", "Cy"], score_by="arrivals")
+    play(game, [0, 12, 30], went_out=0)
+    play(game, [0, 5, 9], went_out=0)
+    play(game, [7, 0, 3], went_out=1)
+    assert _stored(game) == [(2, 1), (1, 2), (0, 3)]
+
+
+def test_a_late_joiner_s_stored_total_starts_from_the_start_total(
+    make_game: Any, play: Any, session: Any
+) -> None:
+    game = make_game(["Ann", "Bob"], late_joiner="highest_total")
+    play(game, [0, 20], went_out=0)
+    games.join_game(games.load_game(game.public_id, for_update=True), "Cy")
+    session.commit()
+    play(game, [4, 0, 3], went_out=1)
+    # Cy starts with the highest total (Bob's 20) and adds 3.
+    assert _stored(game) == [(4, 1), (20, 2), (23, 3)]
