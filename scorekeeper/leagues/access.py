@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import current_app, session
-from itsdangerous import BadSignature, URLSafeTimedSerializer
+from itsdangerous import BadData, BadSignature, URLSafeSerializer, URLSafeTimedSerializer
 
 from scorekeeper.devices import is_this_device
 from scorekeeper.models import League
@@ -96,7 +96,14 @@ def remembered_codes() -> list[str]:
     return codes + [code for code in session.get(READERS_KEY, {}) if code not in codes]
 
 
-def _members_serializer() -> URLSafeTimedSerializer:
+def _members_serializer() -> URLSafeSerializer:
+    """Untimed: the link does not expire, so it carries no time and stays the same link (and
+    the same printed QR code) until the passphrase changes."""
+    return URLSafeSerializer(current_app.secret_key or "", salt="league-members")
+
+
+def _old_members_serializer() -> URLSafeTimedSerializer:
+    """Members' links handed out before they stopped carrying a time still work."""
     return URLSafeTimedSerializer(current_app.secret_key or "", salt="league-members")
 
 
@@ -109,8 +116,11 @@ def members_token(league: League) -> str:
 def read_members_token(league: League, token: str) -> bool:
     try:
         data = _members_serializer().loads(token)
-    except BadSignature:
-        return False
+    except BadData:
+        try:
+            data = _old_members_serializer().loads(token)
+        except BadData:
+            return False
     return (
         isinstance(data, dict)
         and data.get("l") == league.code

@@ -539,3 +539,26 @@ def test_league_forms_need_their_csrf_token(csrf_app: Flask) -> None:
     # Even the organiser cannot change anything without the token.
     assert client.post(f"/leagues/{code}/players/new", data={"name": "Ann"}).status_code == 400
     assert client.post(f"/leagues/{code}/settings/public", data={"action": "on"}).status_code == 400
+
+
+def test_the_members_link_is_the_same_link_every_time(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """It carries no time: the QR code printed for the club room stays the same link (a link
+    that changed every second also made two renders of one page differ). Links handed out
+    while they still carried a time keep working."""
+    import time
+
+    from itsdangerous import URLSafeTimedSerializer
+
+    link = _members_link(client, _league(client).code)
+    later = time.time() + 5
+    monkeypatch.setattr(time, "time", lambda: later)
+    code = link.split("/leagues/")[1].split("/")[0]
+    assert _members_link(client, code) == link
+    with client.application.app_context():
+        old = URLSafeTimedSerializer(client.application.secret_key, salt="league-members").dumps(
+            {"l": code, "v": 1}
+        )
+    reader = client.application.test_client()
+    assert reader.get(f"/leagues/{code}/members/{old}").status_code == 302
