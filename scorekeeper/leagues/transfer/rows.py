@@ -1,0 +1,229 @@
+"""One row of a scores CSV read into values, or every reason it cannot be used (the date, the
+flags, the engine, a points game's columns)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+
+from scorekeeper.leagues import services
+from scorekeeper.leagues.transfer.reading import (
+    NO,
+    YES,
+    _whole,
+    parse_date,
+)
+from scorekeeper.rules import (
+    HandError,
+    HouseRules,
+    format_hand,
+    parse_hand,
+)
+from scorekeeper.rules.variants import MEXICAN_TRAIN, VARIANTS, GameVariant
+
+
+@dataclass
+class _Row:
+    """One valid row of a scores CSV, read into values."""
+
+    played_on: date
+    table: str
+    name: str
+    number: int
+    points: int
+    game_number: int
+    flags: dict[str, bool]
+    hand: int | None
+    markers: int
+    tiles: str | None
+    engine: int | None
+    open_doubles: int = 0
+    kind: str = "mexican_train"
+    made: int = 0
+    start: int | None = None  # the total the player started the game with (a late joiner)
+
+
+class _Cells:
+    """The cells of one row by column name ("" where the file has no such column)."""
+
+    def __init__(self, at: dict[str, int], row: list[str]) -> None:
+        self.at, self.row = at, row
+
+    def __call__(self, name: str) -> str:
+        index = self.at.get(name)
+        return self.row[index].strip() if index is not None and index < len(self.row) else ""
+
+
+def _read_date(text: str, month_first: bool, reasons: list[str]) -> date | None:
+    try:
+        played_on = parse_date(text, month_first)
+    except ValueError:
+        reasons.append(
+            f"“{text[:30]}” is not a date (use 2024-01-04)"
+            if text
+            else "the night's date is missing"
+        )
+        return None
+    if not date(2000, 1, 1) <= played_on <= date(2100, 12, 31):
+        reasons.append(f"the night {text} is not between 2000 and 2100")
+        return None
+    return played_on
+
+
+def _read_flags(cell: _Cells, reasons: list[str]) -> dict[str, bool]:
+    flags: dict[str, bool] = {}
+    for flag in ("guest", "went_out", "on_double", "finished"):
+        value = cell(flag).lower()
+        if value in YES:
+            flags[flag] = True
+        elif value in NO:
+            # An empty "finished" cell means finished; other empty flags mean no.
+            flags[flag] = flag == "finished" and not value
+        else:
+            reasons.append(f"{flag.replace('_', ' ')} “{value[:10]}” should be yes or no")
+    return flags
+
+
+def _read_engine(
+    cell: _Cells, number: int | None, rules: HouseRules, rounds: int, reasons: list[str]
+) -> int | None:
+    engine_text = cell("engine")
+    if not engine_text:
+        if number is not None and number > rounds:
+            reasons.append(f"round {number}, but this league's games have {rounds} rounds")
+        return None
+    match = re.fullmatch(r"(\d{1,2})(?:\s*[-|/:]\s*(\d{1,2}))?", engine_text)
+    if not match or (match.group(2) and match.group(1) != match.group(2)):
+        reasons.append(f"the engine “{engine_text[:10]}” is not a double like 12-12")
+        return None
+    engine = int(match.group(1))
+    if engine > rules.max_pip:
+        reasons.append(f"the engine {engine}-{engine} is not in this league's set")
+    return engine
+
+
+def _read_row(
+    cell: _Cells, rules: HouseRules, rounds: int, month_first: bool
+) -> tuple[_Row | None, list[str]]:
+    """The values of one row, or every reason it cannot be used. A row of another game than
+    Mexican Train (column ``kind``) is read under that game's rules."""
+    reasons: list[str] = []
+    variant = _variant(cell, reasons)
+    if variant is not MEXICAN_TRAIN:
+        rules = variant.adopt(rules)
+        count = variant.round_count(rules)
+        rounds = count if count is not None else 100
+    played_on = _read_date(cell("night"), month_first, reasons)
+    table = services.clean_text(cell("table"), services.MAX_TABLE_NAME)
+    if not table:
+        reasons.append("the table is missing")
+    name = services.clean_text(cell("player"), services.MAX_PLAYER_NAME)
+    if not name:
+        reasons.append("the player's name is missing")
+    number = _whole(cell("round"))
+    if number is None or not 1 <= number <= 100:
+        reasons.append(f"the round “{cell('round')[:20]}” is not a number from 1 to 100")
+    points = _whole(cell("score"))
+    if points is None:
+        score_text = cell("score")
+        reasons.append(
+            f"the score “{score_text[:20]}” is not a whole number"
+            if score_text
+            else "the score is missing"
+        )
+    elif not -100 <= points <= 5000:
+        reasons.append(f"the score {points} is not possible")
+    game_text = cell("game") or "1"
+    game_number = _whole(game_text)
+    if game_number is None or not 1 <= game_number <= 50:
+        reasons.append(f"the game “{game_text[:20]}” is not a number like 1 or 2")
+    flags = _read_flags(cell, reasons)
+    hand = None
+    if cell("hand"):
+        hand = _whole(cell("hand"))
+        if hand is None or hand < 0:
+            reasons.append(f"the hand “{cell('hand')[:20]}” is not a whole number of 0 or more")
+    markers = 0
+    if cell("markers"):
+        markers_value = _whole(cell("markers"))
+        if markers_value is None or not 0 <= markers_value <= 20:
+            reasons.append("markers should be a number from 0 to 20")
+        else:
+            markers = markers_value
+    tiles = None
+    if cell("tiles"):
+        try:
+            tiles = format_hand(parse_hand(cell("tiles"), max_pip=rules.max_pip))
+        except HandError as error:
+            reasons.append(f"tiles: {error}")
+    if not variant.uses_engines and cell("engine"):
+        reasons.append(f"{variant.label} has no engine double")
+    engine = _read_engine(cell, number, rules, rounds, reasons)
+    open_doubles, made = _read_other_game(cell, variant, reasons)
+    start = None
+    if cell("start"):
+        start = _whole(cell("start"))
+        if start is None or not 0 <= start <= 100_000:
+            reasons.append(f"the start “{cell('start')[:20]}” is not a whole number from 0")
+    if reasons:
+        return None, reasons
+    assert played_on is not None and number is not None and points is not None
+    assert game_number is not None
+    row = _Row(
+        played_on,
+        table,
+        name,
+        number,
+        points,
+        game_number,
+        flags,
+        hand,
+        markers,
+        tiles,
+        engine,
+        open_doubles,
+        variant.name,
+        made,
+        start,
+    )
+    return row, reasons
+
+
+def _variant(cell: _Cells, reasons: list[str]) -> GameVariant:
+    """The game of the row (column ``kind``, as the export writes it): Mexican Train when the
+    file does not say."""
+    kind = cell("kind").lower() or MEXICAN_TRAIN.name
+    if kind not in VARIANTS:
+        known = ", ".join(VARIANTS)
+        reasons.append(f"the game “{kind[:20]}” is not one of {known}")
+        return MEXICAN_TRAIN
+    return VARIANTS[kind]
+
+
+def _read_other_game(cell: _Cells, variant: GameVariant, reasons: list[str]) -> tuple[int, int]:
+    """The columns of issue 13 that an export writes besides ``kind``: ``open_doubles``
+    (doubles left open, 0 to 5) and ``made`` (points made during play, only in a game that
+    makes points). Returns both."""
+    made = 0
+    if cell("made"):
+        value = _whole(cell("made"))
+        if value is None or not 0 <= value <= 1000:
+            reasons.append(f"the points made “{cell('made')[:20]}” are not a number from 0 to 1000")
+        elif value and not variant.makes_points:
+            reasons.append(f"{variant.label} makes no points during play")
+        else:
+            made = value
+    open_doubles = 0
+    if cell("open_doubles"):
+        value = _whole(cell("open_doubles"))
+        if value is None or not 0 <= value <= 5:
+            reasons.append("doubles left open should be a number from 0 to 5")
+        else:
+            open_doubles = value
+    return open_doubles, made
+
+
+def _sentence(reasons: list[str]) -> str:
+    text = "; ".join(reasons)
+    return text[0].upper() + text[1:] + "."
