@@ -14,6 +14,7 @@ PIL = pytest.importorskip("PIL")
 from PIL import Image  # noqa: E402
 
 from scorekeeper.rules import Tile  # noqa: E402
+from scorekeeper.vision import checks as checks_mod  # noqa: E402
 from scorekeeper.vision import read_hand, synth  # noqa: E402
 from scorekeeper.vision import reader as reader_mod  # noqa: E402
 
@@ -271,7 +272,7 @@ def _hide_middle(scene: synth.Scene, k: int = 0) -> bytes:
     img = scene.image.copy()
     c = scene.tiles[k].corners
     inside = np.zeros(img.shape[:2], np.uint8)
-    cv2.fillConvexPoly(inside, reader_mod._grow(c, 0.8).astype(np.int32), 1)
+    cv2.fillConvexPoly(inside, checks_mod._grow(c, 0.8).astype(np.int32), 1)
     face = np.median(img[inside > 0], axis=0)
     m0, m1 = (c[0] + c[3]) / 2, (c[1] + c[2]) / 2
     d0, d1 = (c[0] - c[3]) * 0.12, (c[1] - c[2]) * 0.12

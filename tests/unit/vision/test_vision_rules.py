@@ -8,6 +8,7 @@ np = pytest.importorskip("numpy")
 cv2 = pytest.importorskip("cv2")
 pytest.importorskip("onnxruntime")
 
+from scorekeeper.vision import checks as checks_mod  # noqa: E402
 from scorekeeper.vision import detect, synth  # noqa: E402
 from scorekeeper.vision import reader as reader_mod  # noqa: E402
 from scorekeeper.vision.halves import NOT_A_HALF  # noqa: E402
@@ -146,7 +147,7 @@ def test_a_tile_is_cut_off_only_when_its_face_reaches_the_frame(face_top, cut):
         ],
         float,
     )
-    assert reader_mod._face_at_frame(img, corners) is cut
+    assert checks_mod._face_at_frame(img, corners) is cut
 
 
 def _face(level: tuple[int, int], pips: tuple[int, int, int] | None, highlight: float) -> tuple:
@@ -181,4 +182,4 @@ def test_glare_is_a_highlight_on_the_face_not_a_bright_face_with_big_pips(
     level, pips, highlight, glare
 ):
     img, corners = _face(level, pips, highlight)
-    assert (reader_mod._glare_fraction(img, corners) > reader_mod.GLARE_LIMIT) is glare
+    assert (checks_mod._glare_fraction(img, corners) > reader_mod.GLARE_LIMIT) is glare

@@ -1,0 +1,359 @@
+"""What can be wrong with a photo, judged after its tiles are read: blur, touching tiles, glare,
+tiles cut off at the frame, outlines or pips that no tile read explains. The reader turns
+these into the problems it reports and decides from them whether it may be confident."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from scorekeeper.vision import detect
+
+CUT_MARGIN = 0.02  # an outline closer than this (x its width) to the frame: maybe cut off
+# an outline around a bar that no tile read covers counts as a missed tile when it is this
+# clean, or when the counter gives it this much "is a tile"
+UNREAD_EDGE = 1.0
+UNREAD_TILE = 0.1
+
+
+def _poly_overlap(p: np.ndarray, q: np.ndarray) -> float:
+    """Intersection area over the smaller area of two convex quads."""
+    inter, _ = cv2.intersectConvexConvex(p.astype(np.float32), q.astype(np.float32))
+    a = min(abs(cv2.contourArea(p.astype(np.float32))), abs(cv2.contourArea(q.astype(np.float32))))
+    return float(inter / a) if a > 0 else 0.0
+
+
+def _grow(c: np.ndarray, f: float) -> np.ndarray:
+    m = c.mean(axis=0)
+    return (c - m) * f + m
+
+
+def _blur_sigma(gray: np.ndarray, corners: np.ndarray) -> float:
+    """Estimated blur (Gaussian sigma, in pixels) from the width of the bar's edges: the
+    distance over which the brightness climbs from the bar to the face (10 % to 90 %)."""
+    c = np.asarray(corners, np.float64)
+    m0, m1 = (c[0] + c[3]) / 2, (c[1] + c[2]) / 2  # ends of the bar line
+    along = m1 - m0
+    W = float(np.linalg.norm(along))
+    if W < 8:
+        return 0.0
+    n = (c[3] - c[0]) / max(np.linalg.norm(c[3] - c[0]), 1e-6)
+    span = 0.2 * W
+    step = 0.5
+    k = np.arange(-span, span + step, step)
+    xs, ys = [], []
+    for s in np.linspace(0.3, 0.7, 7):
+        p = m0 + along * s
+        xs.append(p[0] + k * n[0])
+        ys.append(p[1] + k * n[1])
+    prof = cv2.remap(gray, np.float32(xs), np.float32(ys), cv2.INTER_LINEAR).astype(np.float32)
+    rises = []
+    q = len(k) // 5
+    for row in prof:
+        mid = len(row) // 2
+        win = row[mid - len(row) // 4 : mid + len(row) // 4 + 1]
+        im = int(np.argmin(win)) + mid - len(row) // 4
+        face = float(np.median(np.concatenate([row[:q], row[-q:]])))
+        lo = float(row[im])
+        depth = face - lo
+        if depth < 25:
+            continue
+        r = []
+        for direction in (1, -1):
+            seg = row[im::direction]
+            a = np.argmax(seg >= lo + 0.1 * depth)
+            b = np.argmax(seg >= lo + 0.9 * depth)
+            if seg[b] >= lo + 0.9 * depth:
+                r.append((b - a) * step)
+        if r:
+            rises.append(min(r))
+    if len(rises) < 3:
+        return 0.0
+    return float(np.median(rises)) / 2.56
+
+
+def _touching(quads: list[np.ndarray]) -> bool:
+    """Whether any two tile outlines touch (or nearly: within 1.5 % of their size)."""
+    grown = [_grow(q, 1.015).astype(np.float32) for q in quads]
+    for a in range(len(grown)):
+        for b in range(a + 1, len(grown)):
+            inter, _ = cv2.intersectConvexConvex(grown[a], grown[b])
+            if inter > 0:
+                return True
+    return False
+
+
+def _unexplained(small: np.ndarray, quads: list[np.ndarray]) -> tuple[int, int, bool]:
+    """Face-coloured areas the size of a tile that no tile read explains: a tile that was
+    not found (bar hidden by glare, ...). Returns (how many inside the frame, how many at its
+    edge (tiles cut off), whether the surface itself has the colour of the tiles, so missing
+    tiles cannot be ruled out)."""
+    if not quads:
+        return 0, 0, False
+    h, w = small.shape[:2]
+    widths = [float(np.linalg.norm(q[1] - q[0])) for q in quads]
+    W = float(np.median(widths))
+    tile_area = 2 * W * W
+    lab = cv2.cvtColor(small, cv2.COLOR_RGB2LAB).astype(np.float32)
+    inner = np.zeros((h, w), np.uint8)
+    cover = np.zeros((h, w), np.uint8)
+    for q in quads:
+        cv2.fillConvexPoly(inner, _grow(q, 0.75).astype(np.int32), 1)
+        cv2.fillConvexPoly(cover, _grow(q, 1.12).astype(np.int32), 1)
+    if inner.sum() < 10:
+        return 0, 0, False
+    face = np.median(lab[inner > 0][::7], axis=0)
+    # brightness varies across a photo (light falloff, shading), the colour of the faces less
+    wts = np.array([0.4, 1.6, 1.6], np.float32)
+    dist = np.sqrt((((lab - face) * wts) ** 2).sum(axis=2))
+    # a shadow next to the tiles can have their colour; it is darker, and a strip (it does
+    # not survive an opening half a tile wide)
+    like = (dist < 30) & (lab[..., 0] > 0.85 * face[0])
+    like = (like | (small.min(axis=2) >= 250)).astype(np.uint8)
+    like[cover > 0] = 0
+    k = max(3, int(0.5 * W)) | 1
+    like = cv2.morphologyEx(
+        like, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    )
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(like, connectivity=8)
+    if n <= 1:
+        return 0, 0, False
+    st = stats[1:]
+    # tile-shaped: a filled rectangle about a tile wide and long (the shadow of a thick tile,
+    # or light falling between tiles, is a strip or a patch)
+    # ... and not lying mostly right beside a tile read, where its shadow falls
+    r = max(3, int(1.2 * W)) | 1
+    ring = cv2.dilate(cover, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (r, r)))
+    shaped = np.zeros(n - 1, bool)  # a whole tile
+    part = np.zeros(n - 1, bool)  # a tile cut off by the frame
+    for i in np.nonzero(st[:, cv2.CC_STAT_AREA] >= 0.15 * tile_area)[0]:
+        ys, xs = np.nonzero(labels == i + 1)
+        (_, _), (rw, rh), _ = cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))
+        fill = len(xs) / max(rw * rh, 1.0)
+        # at the frame edge, the rest of a tile cut off may lie right beside what was read
+        part[i] = min(rw, rh) >= 0.5 * W and fill >= 0.7
+        if ring[ys, xs].mean() > 0.7:
+            continue
+        shaped[i] = part[i] and min(rw, rh) >= 0.75 * W and max(rw, rh) >= 1.4 * W
+    # a tile has an outline: where the patch ends, the brightness changes sharply (the edge
+    # of the tile, its side or its shadow). A patch of surface (light cloth, paper beside a
+    # shadow) ends where its colour drifts past the limit, with no edge there.
+    if (shaped | part).any():
+        idx = np.nonzero(shaped | part)[0]
+        crisp = np.ones(n - 1, bool)
+        crisp[idx] = _outline_contrast(small, labels, idx + 1, quads)
+        shaped &= crisp
+        part &= crisp
+    areas = st[:, cv2.CC_STAT_AREA]
+    x0, y0 = st[:, cv2.CC_STAT_LEFT], st[:, cv2.CC_STAT_TOP]
+    x1, y1 = x0 + st[:, cv2.CC_STAT_WIDTH], y0 + st[:, cv2.CC_STAT_HEIGHT]
+    at_edge = (x0 <= 1) | (y0 <= 1) | (x1 >= w - 1) | (y1 >= h - 1)
+    similar = bool((areas > 4 * tile_area).any() or areas.sum() > 0.25 * h * w)
+    if similar:
+        return 0, 0, True
+    missed = int((~at_edge & shaped & (areas >= 0.5 * tile_area)).sum())
+    cut = int((at_edge & part & (areas >= 0.15 * tile_area) & (areas <= 1.5 * tile_area)).sum())
+    return missed, cut, False
+
+
+PATCH_EDGE = 0.5  # a tile-like patch needs this much of the read tiles' outline contrast
+
+
+def _edge_strength(small: np.ndarray) -> np.ndarray:
+    """Gradient magnitude of the brightness, widened by a pixel each way (an outline found
+    by thresholding colour can sit a pixel or two off the true edge)."""
+    g = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_RGB2GRAY).astype(np.float32), (0, 0), 1.0)
+    mag = cv2.magnitude(cv2.Sobel(g, cv2.CV_32F, 1, 0), cv2.Sobel(g, cv2.CV_32F, 0, 1))
+    return cv2.dilate(mag, np.ones((5, 5), np.uint8))
+
+
+def _outline_contrast(
+    small: np.ndarray, labels: np.ndarray, ids: np.ndarray, quads: list[np.ndarray]
+) -> np.ndarray:
+    """For each patch ``ids`` of ``labels``: whether its border (away from the frame) is as
+    sharp as a tile's: its median edge strength at least PATCH_EDGE x the median along the
+    outlines of the tiles read."""
+    h, w = labels.shape
+    mag = _edge_strength(small)
+    ring = np.zeros((h, w), np.uint8)
+    for q in quads:
+        cv2.polylines(ring, [np.round(q).astype(np.int32)], True, 1, 1)
+    ring[:2], ring[-2:], ring[:, :2], ring[:, -2:] = 0, 0, 0, 0
+    if not ring.any():
+        return np.ones(len(ids), bool)
+    tile_edge = float(np.median(mag[ring > 0]))
+    out = np.zeros(len(ids), bool)
+    k3 = np.ones((3, 3), np.uint8)
+    for n, i in enumerate(ids):
+        m = (labels == i).astype(np.uint8)
+        border = m - cv2.erode(m, k3)
+        border[:2], border[-2:], border[:, :2], border[:, -2:] = 0, 0, 0, 0
+        if border.sum() < 8:
+            out[n] = True  # nothing but the frame edge to judge by
+            continue
+        out[n] = float(np.median(mag[border > 0])) >= PATCH_EDGE * tile_edge
+    return out
+
+
+FACE_AT_FRAME = 0.3  # part of the frame's edge inside an outline that must be face
+
+
+def _face_at_frame(rgb: np.ndarray, corners: np.ndarray) -> bool:
+    """Whether the face of the tile outlined by ``corners`` runs into the frame edge (it is
+    cut off), rather than ending just inside it (a fitted outline can stick out a little past
+    a tile that lies close to the edge). Looks at the strip along the frame's edge inside the
+    outline: the tile is cut off when enough of it has the colour of the face."""
+    h, w = rgb.shape[:2]
+    W = float(np.linalg.norm(corners[1] - corners[0]))
+    band = max(2, int(round((CUT_MARGIN + 0.01) * W)))
+    x0, y0 = np.floor(corners.min(axis=0)).astype(int) - band
+    x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + band + 1
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+    if x1 <= x0 or y1 <= y0:
+        return True
+    roi = rgb[y0:y1, x0:x1]
+    inside = np.zeros(roi.shape[:2], np.uint8)
+    cv2.fillConvexPoly(inside, np.round(corners - [x0, y0]).astype(np.int32), 1)
+    inner = np.zeros_like(inside)
+    cv2.fillConvexPoly(inner, np.round(_grow(corners, 0.7) - [x0, y0]).astype(np.int32), 1)
+    strip = np.zeros_like(inside)
+    ys, xs = np.mgrid[y0:y1, x0:x1]
+    strip[(xs < band) | (ys < band) | (xs >= w - band) | (ys >= h - band)] = 1
+    strip &= inside
+    if strip.sum() < 4:
+        return False  # the outline does not reach the frame's edge
+    if inner.sum() < 10:
+        return True  # nothing to judge the face by: keep the cautious answer
+    lab = cv2.cvtColor(roi, cv2.COLOR_RGB2LAB).astype(np.float32)
+    face_px = lab[inner > 0]
+    top = np.percentile(face_px[:, 0], 75)
+    face = np.median(face_px[face_px[:, 0] >= 0.85 * top], axis=0)  # not the pips
+    wts = np.array([0.4, 1.6, 1.6], np.float32)
+    px = lab[strip > 0]
+    like = (np.sqrt((((px - face) * wts) ** 2).sum(axis=1)) < 30) & (px[:, 0] > 0.8 * face[0])
+    return float(like.mean()) >= FACE_AT_FRAME
+
+
+STRAY_PIPS = 2  # pips outside every tile read, on face-coloured ground: a tile not found
+
+
+def _stray_pips(small: np.ndarray, quads: list[np.ndarray]) -> tuple[int, int]:
+    """Dark round marks the size of the dark pips on the tiles read, lying on ground of the
+    faces' colour, outside every tile read: the pips of a tile that was not found (its bar
+    hidden, or out of the frame). Returns (how many further than a tile width from the frame's
+    edge, how many nearer: a tile cut off). Only dark pips show (coloured ones are not dark
+    in the brightest channel); with fewer than three dark pips on the tiles read there is
+    nothing to compare with."""
+    if not quads:
+        return 0, 0
+    h, w = small.shape[:2]
+    mask, _ = detect.dark_mask(small)
+    n, labels, st, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if n <= 1:
+        return 0, 0
+    bw, bh = st[1:, cv2.CC_STAT_WIDTH], st[1:, cv2.CC_STAT_HEIGHT]
+    area = st[1:, cv2.CC_STAT_AREA].astype(np.float64)
+    c = cents[1:]
+    roundish = (
+        (area >= 6) & (np.maximum(bw, bh) <= 1.5 * np.minimum(bw, bh)) & (area >= 0.55 * bw * bh)
+    )
+    on = np.zeros((h, w), np.uint8)
+    near = np.zeros((h, w), np.uint8)
+    inner = np.zeros((h, w), np.uint8)
+    for q in quads:
+        cv2.fillConvexPoly(on, np.round(_grow(q, 0.95)).astype(np.int32), 1)
+        cv2.fillConvexPoly(near, np.round(_grow(q, 1.15)).astype(np.int32), 1)
+        cv2.fillConvexPoly(inner, np.round(_grow(q, 0.75)).astype(np.int32), 1)
+    cx = np.clip(np.round(c[:, 0]).astype(int), 0, w - 1)
+    cy = np.clip(np.round(c[:, 1]).astype(int), 0, h - 1)
+    on_tile = on[cy, cx] > 0
+    near_tile = near[cy, cx] > 0
+    pips = roundish & on_tile
+    if pips.sum() < 3 or inner.sum() < 10:
+        return 0, 0
+    size = float(np.median(np.sqrt(area[pips])))
+    cand = roundish & ~near_tile & (np.sqrt(area) >= 0.6 * size) & (np.sqrt(area) <= 1.6 * size)
+    if not cand.any():
+        return 0, 0
+    lab = cv2.cvtColor(small, cv2.COLOR_RGB2LAB).astype(np.float32)
+    face_px = lab[inner > 0]
+    top = np.percentile(face_px[:, 0], 75)
+    face = np.median(face_px[face_px[:, 0] >= 0.85 * top], axis=0)
+    wts = np.array([0.4, 1.6, 1.6], np.float32)
+    ang = np.linspace(0, 2 * np.pi, 12, endpoint=False)
+    ring = np.column_stack([np.cos(ang), np.sin(ang)])
+    W = float(np.median([np.linalg.norm(q[1] - q[0]) for q in quads]))
+    inside = at_edge = 0
+    for k in np.nonzero(cand)[0]:
+        r = 1.3 * max(bw[k], bh[k])
+        pts = np.clip(np.round(c[k] + r * ring).astype(int), 0, [w - 1, h - 1])
+        px = lab[pts[:, 1], pts[:, 0]]
+        like = (np.sqrt((((px - face) * wts) ** 2).sum(axis=1)) < 30) & (px[:, 0] > 0.85 * face[0])
+        if like.sum() < 8:
+            continue
+        x, y = c[k]
+        if min(x, y, w - 1 - x, h - 1 - y) < W:
+            at_edge += 1
+        else:
+            inside += 1
+    return inside, at_edge
+
+
+def _glare_fraction(rgb: np.ndarray, corners: np.ndarray) -> float:
+    """Fraction of a tile's face (inner 90 %) covered by a highlight: blown out to white while
+    the rest of the face is not (a face that is all near white is just brightly lit). The
+    face's own level leaves out the pips (coloured or dark): on a tile with many large pips
+    they would pull it down and make a brightly lit face look like glare."""
+    q = _grow(corners, 0.9)
+    h, w = rgb.shape[:2]
+    x0, y0 = np.floor(q.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(q.max(axis=0)).astype(int) + 1
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(mask, (q - [x0, y0]).astype(np.int32), 1)
+    area = int(mask.sum())
+    if not area:
+        return 0.0
+    roi = rgb[y0:y1, x0:x1]
+    lo = roi.min(axis=2)
+    inside = mask > 0
+    lab = cv2.cvtColor(roi, cv2.COLOR_RGB2LAB).astype(np.float32)
+    chroma = np.hypot(lab[..., 1] - 128, lab[..., 2] - 128)
+    plain = inside & (chroma < 20) & (lo >= 0.6 * np.percentile(lo[inside], 90))
+    face = float(np.median(lo[plain] if plain.sum() >= 0.2 * area else lo[inside]))
+    if face >= 235:
+        return 0.0
+    blown = (lo >= 250) & (mask > 0)
+    return float(blown.sum()) / area
+
+
+def _unread_outlines(cands: list, kept: list[int], edge: np.ndarray, is_tile: np.ndarray) -> int:
+    """Bars with a tile outline around them, the size of the tiles read, that no tile read
+    covers and that look somewhat like a tile: a tile the counter could not read."""
+    if not kept:
+        return 0
+    quads = [_grow(cands[i].corners, 1.15).astype(np.float32) for i in kept]
+    width = float(
+        np.median([np.linalg.norm(cands[i].corners[1] - cands[i].corners[0]) for i in kept])
+    )
+    kept_groups = {cands[i].group for i in kept}
+    groups = set()
+    for i, c in enumerate(cands):
+        if c.group in kept_groups or c.group in groups:
+            continue
+        # something of a tile: a clean outline, or halves the counter half believes in
+        if edge[i] < UNREAD_EDGE and is_tile[i] < UNREAD_TILE:
+            continue
+        w_i = float(np.linalg.norm(c.corners[1] - c.corners[0]))
+        bar = c.bar.length * w_i / max(c.width, 1e-6)  # in pixels of the tiles' outlines
+        # (down to half the width: the outline around one piece of a bar split by a spinner
+        # pin is too small, and that tile is not read either)
+        if not 0.5 * width <= w_i <= 1.4 * width or not 0.4 * width <= bar <= 1.05 * width:
+            continue
+        centre = tuple(float(v) for v in c.corners.mean(axis=0))
+        if any(cv2.pointPolygonTest(q, centre, False) >= 0 for q in quads):
+            continue
+        groups.add(c.group)
+    return len(groups)
