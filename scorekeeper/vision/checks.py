@@ -7,7 +7,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from scorekeeper.vision import detect
+from scorekeeper.vision import bars
 
 CUT_MARGIN = 0.02  # an outline closer than this (x its width) to the frame: maybe cut off
 # an outline around a bar that no tile read covers counts as a missed tile when it is this
@@ -247,7 +247,7 @@ def _stray_pips(small: np.ndarray, quads: list[np.ndarray]) -> tuple[int, int]:
     if not quads:
         return 0, 0
     h, w = small.shape[:2]
-    mask, _ = detect.dark_mask(small)
+    mask, _ = bars.dark_mask(small)
     n, labels, st, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
     if n <= 1:
         return 0, 0

@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from scorekeeper.rules import Tile
-from scorekeeper.vision import detect
+from scorekeeper.vision import bars, detect
 from scorekeeper.vision.checks import (
     CUT_MARGIN,
     STRAY_PIPS,
@@ -203,7 +203,7 @@ def tile_evidence(
 
 
 def _count_halves(
-    rgb: np.ndarray, cands: list, deadline: detect.Deadline
+    rgb: np.ndarray, cands: list, deadline: bars.Deadline
 ) -> tuple[np.ndarray, np.ndarray]:
     """Half-counter probabilities (N x 2 x classes) and ink (N x 2) of every outline, in two
     rounds: first the best-fitting outline of each bar; the other sizes only for bars that
@@ -239,7 +239,7 @@ def _count_halves(
 
 
 def _closer_look(
-    rgb: np.ndarray, s: float, cands: list, deadline: detect.Deadline
+    rgb: np.ndarray, s: float, cands: list, deadline: bars.Deadline
 ) -> list[detect.Candidate]:
     """Small tiles (a long row, a small photo): when the outlines found are narrower than
     SMALL_TILE_PX detection pixels, look again at twice the detection size (the photo's own
@@ -261,11 +261,11 @@ def _closer_look(
         interpolation=cv2.INTER_AREA if s2 < 1 else cv2.INTER_CUBIC,
     )
     # its own, shorter budget: running out here keeps what the first look found
-    inner = detect.Deadline(None if budget is None else budget * CLOSER_LOOK_UNTIL)
+    inner = bars.Deadline(None if budget is None else budget * CLOSER_LOOK_UNTIL)
     inner.start = deadline.start
     try:
         extra = detect.find_candidates(big, per_bar=HYPOTHESES, deadline=inner)
-    except detect.OutOfTime:
+    except bars.OutOfTime:
         return []
     for c in extra:
         c.corners = c.corners / s2
@@ -307,13 +307,13 @@ def read_rgb(
     scale: float = 1.0,
     full_size: tuple[int, int] | None = None,
     debug: dict | None = None,
-    deadline: detect.Deadline | None = None,
+    deadline: bars.Deadline | None = None,
 ) -> Reading:
     """Read an upright RGB image (H x W x 3 uint8). ``scale`` maps its pixels to the pixels
     of the full-size photo, where the corners are reported. Raises
-    :class:`detect.OutOfTime` when ``deadline`` passes."""
+    :class:`bars.OutOfTime` when ``deadline`` passes."""
     t0 = time.perf_counter()
-    deadline = deadline or detect.Deadline(None)
+    deadline = deadline or bars.Deadline(None)
     rgb = expose(rgb)
     h, w = rgb.shape[:2]
     full_size = full_size or (round(w * scale), round(h * scale))
@@ -461,7 +461,7 @@ def read_bytes(data: bytes, max_pip: int = 12, budget: float | None = None) -> R
     is loaded before the clock starts: that happens once per process, not per photo."""
     t0 = time.perf_counter()
     _get_session()
-    deadline = detect.Deadline(TIME_BUDGET if budget is None else budget)
+    deadline = bars.Deadline(TIME_BUDGET if budget is None else budget)
     up = open_upright(data, max_side=CROP_SIDE)
     try:
         deadline.check()
@@ -469,7 +469,7 @@ def read_bytes(data: bytes, max_pip: int = 12, budget: float | None = None) -> R
         reading = read_rgb(
             rgb, max_pip=max_pip, scale=up.scale, full_size=up.full_size, deadline=deadline
         )
-    except detect.OutOfTime:
+    except bars.OutOfTime:
         reading = _unreadable(up.full_size, 0.0)
     reading.seconds = time.perf_counter() - t0
     return reading

@@ -8,9 +8,10 @@ np = pytest.importorskip("numpy")
 cv2 = pytest.importorskip("cv2")
 pytest.importorskip("onnxruntime")
 
+from scorekeeper.vision import bars as bars_mod  # noqa: E402
 from scorekeeper.vision import checks as checks_mod  # noqa: E402
-from scorekeeper.vision import detect, synth  # noqa: E402
 from scorekeeper.vision import reader as reader_mod  # noqa: E402
+from scorekeeper.vision import synth  # noqa: E402
 from scorekeeper.vision.halves import NOT_A_HALF  # noqa: E402
 
 
@@ -74,7 +75,7 @@ def _touching_pair(gap_dark: bool):
 
 def test_bars_of_touching_tiles_are_not_joined_across_the_seam():
     img = _touching_pair(gap_dark=True)
-    bars = detect.find_bars(img)
+    bars = bars_mod.find_bars(img)
     # each tile's bar on its own, and no bar spanning both tiles
     assert any(abs(b.centre[0] - 100) < 4 for b in bars)
     assert any(abs(b.centre[0] - 200) < 4 for b in bars)
@@ -86,7 +87,7 @@ def test_pieces_of_one_bar_are_joined_across_a_spinner():
     cv2.rectangle(img, (30, 10), (129, 209), (240, 240, 235), -1)
     cv2.rectangle(img, (42, 107), (117, 112), (30, 30, 30), -1)
     cv2.circle(img, (80, 110), 8, (190, 155, 70), -1)  # a brass pin over the bar
-    bars = detect.find_bars(img)
+    bars = bars_mod.find_bars(img)
     assert any(70 <= b.length <= 82 and abs(b.centre[0] - 80) < 4 for b in bars)
 
 
@@ -94,7 +95,7 @@ def test_threads_of_a_dark_cloth_are_not_bars():
     rng = np.random.default_rng(4)
     img = synth.render_background(rng, 960, 1280, "threads", colour=(60, 60, 75))
     img = np.clip(img, 0, 255).astype(np.uint8)
-    assert detect.find_bars(img) == []
+    assert bars_mod.find_bars(img) == []
 
 
 def test_out_of_time_is_an_honest_answer():

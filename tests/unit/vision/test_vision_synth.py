@@ -7,7 +7,7 @@ import pytest
 np = pytest.importorskip("numpy")
 pytest.importorskip("cv2")
 
-from scorekeeper.vision import synth  # noqa: E402
+from scorekeeper.vision import synth, synth_faces  # noqa: E402
 from scorekeeper.vision.evaluate import match_tiles  # noqa: E402
 from scorekeeper.vision.halves import HALF_PX, CropSource, half_quads, normalise  # noqa: E402
 
@@ -16,7 +16,7 @@ from scorekeeper.vision.halves import HALF_PX, CropSource, half_quads, normalise
 def test_layouts_have_the_right_number_of_pips(n):
     rng = np.random.default_rng(n)
     for _ in range(20):
-        pts = synth.pip_layout(n, rng)
+        pts = synth_faces.pip_layout(n, rng)
         assert len(pts) == n
         if n:
             assert pts.min() >= 0 and pts.max() <= 1
