@@ -337,3 +337,26 @@ def test_a_photo_without_tiles_keeps_the_typed_total(
     expect(page.get_by_role("button", name="Use the photo: 0")).to_have_count(0)
     expect(page.locator("#seat-1 input.points")).to_have_value("65")
     shoot("trial-photo-no-tiles")
+
+
+def test_a_points_game_table_view_has_its_button_on_the_first_screen(
+    page: Page, live_server: str, shoot: Any
+) -> None:
+    """All Fives: who leads and the deal in big type, then the button; the spinner rule, how
+    play scores and the target follow in ordinary type, so the button is not pushed off."""
+    page.set_viewport_size({"width": 412, "height": 915})
+    page.goto(f"{live_server}/games/new?game=all_fives")
+    for index, name in enumerate(FIVE[:3]):
+        page.get_by_label(f"Player {index + 1}", exact=True).fill(name)
+    page.get_by_role("button", name="Start the game").last.click()
+    expect(page.get_by_text("Hand 1", exact=True)).to_be_visible()
+    shoot("trial-points-game-table", full_page=False)
+    expect(page.get_by_role("link", name="Enter hand 1 scores")).to_be_in_viewport()
+    expect(page.get_by_text("Shuffle, deal 5 each", exact=False)).to_be_in_viewport()
+    notes = page.locator("ul.table-notes")
+    expect(notes.get_by_text("The first double is the spinner", exact=False)).to_be_visible()
+    expect(notes.get_by_text("The first to 150 at the end", exact=False)).to_be_visible()
+    # The hand form: points made during play and the pips left, per player, Save on screen.
+    page.get_by_role("link", name="Enter hand 1 scores").click()
+    shoot("trial-points-game-hand", full_page=False)
+    expect(page.get_by_role("button", name="Save hand 1")).to_be_in_viewport()
