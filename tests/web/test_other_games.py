@@ -216,3 +216,17 @@ def test_points_made_are_kept_only_where_play_makes_points(client: FlaskClient) 
     enter_round(client, public_id, points={1: 5, 2: 9}, went_out=0, **{"seat_1-made": 50})
     text = client.get(f"/g/{public_id}/game.csv").get_data(as_text=True)
     assert [row["made"] for row in csv.DictReader(io.StringIO(text))] == ["0", "0", "0"]
+
+
+def test_the_scoreboard_chart_says_which_way_is_better(client: FlaskClient) -> None:
+    """A points game's chart counts hands and says the higher total is better; Mexican Train's
+    counts rounds and says the lower is."""
+    fives = start_game(client, NAMES, kind="all_fives", max_pip=6, target=40)
+    saved = enter_round(client, fives, points={1: 13, 2: 9}, went_out=0, **{"seat_0-made": 15})
+    assert saved.status_code == 302
+    board = html.unescape(client.get(f"/g/{fives}/scoreboard").get_data(as_text=True))
+    assert "Running totals after each hand (higher is better)" in board
+    train = start_game(client, NAMES)
+    assert enter_round(client, train, points={0: 0, 1: 5, 2: 9}, went_out=0).status_code == 302
+    board = html.unescape(client.get(f"/g/{train}/scoreboard").get_data(as_text=True))
+    assert "Running totals after each round (lower is better)" in board

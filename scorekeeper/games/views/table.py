@@ -24,6 +24,7 @@ from scorekeeper.games.forms import (
 )
 from scorekeeper.games.views.common import bp, editor_required, game_or_404
 from scorekeeper.models import Game
+from scorekeeper.rules.variants import higher_wins
 from scorekeeper.safety import csv_text
 
 # --------------------------------------------------------------------------------------------
@@ -94,10 +95,17 @@ def unlock(public_id: str) -> str | BaseResponse:
 # Scoreboard, corrections, the end
 
 
-def _chart(board: services.Scoreboard) -> Markup:
+def _chart(game: Game, board: services.Scoreboard) -> Markup:
+    """The running totals; the caption says which way is better in this game (the highest
+    total wins the points games and arrivals scoring) and what a round is called."""
+    word = services.variant_of(game).round_word
+    better = "higher" if higher_wins(game.kind, game.rules) else "lower"
     labels = ["0"] + [str(row.number) for row in board.rows]
     return line_chart(
-        board.series, labels, "Running totals after each round (lower is better)", x_label="Round"
+        board.series,
+        labels,
+        f"Running totals after each {word.lower()} ({better} is better)",
+        x_label=word,
     )
 
 
@@ -113,7 +121,7 @@ def scoreboard(public_id: str) -> str:
         editor=access.can_edit(game),
         corrections=services.audit_trail(game),
         undo_batch=services.last_correction_batch(game),
-        chart=_chart(board),
+        chart=_chart(game, board),
     )
 
 
