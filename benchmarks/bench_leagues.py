@@ -22,15 +22,11 @@ database server's CPU is not in it).
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
-import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +49,7 @@ except ImportError:  # measuring an older version: nothing is kept, every look w
 
     kept_standings = _Nothing()  # type: ignore[assignment]
 from scorekeeper.models import League  # noqa: E402
+from tests.throwaway_postgres import PostgresUnavailable, throwaway_postgres  # noqa: E402
 
 
 def _app(url: str) -> Flask:
@@ -219,37 +216,6 @@ def bench(url: str, label: str, args: argparse.Namespace) -> None:
         db.engine.dispose()
 
 
-@contextlib.contextmanager
-def throwaway_postgres() -> Iterator[str]:
-    """A PostgreSQL server in a temporary folder, run as the postgres user (needs root)."""
-    binaries = next(
-        (p for p in sorted(Path("/usr/lib/postgresql").glob("*/bin")) if (p / "initdb").exists()),
-        None,
-    )
-    if binaries is None or shutil.which("runuser") is None:
-        raise SystemExit("--postgres auto needs the PostgreSQL server binaries and root")
-    folder = Path(tempfile.mkdtemp(prefix="bench-pg-", dir="/tmp"))
-    shutil.chown(folder, "postgres")
-    port = "54331"
-
-    def as_postgres(*command: str) -> None:
-        subprocess.run(
-            ["runuser", "-u", "postgres", "--", *command], check=True, capture_output=True
-        )
-
-    as_postgres(str(binaries / "initdb"), "-D", f"{folder}/data", "-U", "postgres", "-A", "trust")
-    as_postgres(
-        str(binaries / "pg_ctl"), "-D", f"{folder}/data", "-l", f"{folder}/log", "-w", "-o",
-        f"-k {folder} -p {port} -c listen_addresses=''", "start",
-    )  # fmt: skip
-    try:
-        as_postgres(str(binaries / "createdb"), "-h", str(folder), "-p", port, "bench")
-        yield f"postgresql+psycopg://postgres@/bench?host={folder}&port={port}"
-    finally:
-        as_postgres(str(binaries / "pg_ctl"), "-D", f"{folder}/data", "-m", "fast", "stop")
-        shutil.rmtree(folder, ignore_errors=True)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--nights", type=int, default=260)
@@ -266,8 +232,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         bench(f"sqlite:///{folder}/bench.sqlite", "SQLite (temporary file)", args)
     if args.postgres == "auto":
-        with throwaway_postgres() as url:
-            bench(url, "PostgreSQL (throw-away local server)", args)
+        try:
+            with throwaway_postgres("bench") as url:
+                bench(url, "PostgreSQL (throw-away local server)", args)
+        except PostgresUnavailable as missing:
+            raise SystemExit(f"--postgres auto {missing}") from None
     elif args.postgres:
         bench(args.postgres, "PostgreSQL", args)
 

@@ -18,7 +18,6 @@ import shutil
 import socket
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 import urllib.error
@@ -36,6 +35,7 @@ from scorekeeper.extensions import db
 from scorekeeper.leagues.demo import DEMO_PASSPHRASE, seed_demo
 from scorekeeper.models import Game, Round, Seat
 from tests.conftest import empty_database, make_app
+from tests.throwaway_postgres import PostgresUnavailable, throwaway_postgres
 from tests.web.helpers import hidden_fields, setup_data
 from tests.web.test_rate_limit_storage import redis_url  # noqa: F401  (the shared fixture)
 
@@ -55,43 +55,6 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def _throwaway_postgres(folder: Path) -> Iterator[str]:
-    binaries = next(
-        (p for p in sorted(Path("/usr/lib/postgresql").glob("*/bin")) if (p / "initdb").exists()),
-        None,
-    )
-    if binaries is None or shutil.which("runuser") is None or os.geteuid() != 0:
-        _unavailable(
-            "needs PostgreSQL: set TEST_DATABASE_URL=postgresql+psycopg://..., or install the "
-            "PostgreSQL server (apt-get install postgresql-15) and run as root"
-        )
-    shutil.chown(folder, "postgres")
-    port = str(_free_port())
-
-    def as_postgres(*command: str) -> None:
-        subprocess.run(
-            ["runuser", "-u", "postgres", "--", *command], check=True, capture_output=True
-        )
-
-    as_postgres(str(binaries / "initdb"), "-D", f"{folder}/data", "-U", "postgres", "-A", "trust")
-    as_postgres(
-        str(binaries / "pg_ctl"), "-D", f"{folder}/data", "-l", f"{folder}/log", "-w", "-o",
-        f"-k {folder} -p {port} -c listen_addresses='' -c fsync=off", "start",
-    )  # fmt: skip
-    try:
-        as_postgres(str(binaries / "createdb"), "-h", str(folder), "-p", port, "processes")
-        url = f"postgresql+psycopg://postgres@/processes?host={folder}&port={port}"
-        app = make_app(url)
-        with app.app_context():
-            from flask_migrate import upgrade
-
-            upgrade()
-            db.engine.dispose()
-        yield url
-    finally:
-        as_postgres(str(binaries / "pg_ctl"), "-D", f"{folder}/data", "-m", "fast", "stop")
-
-
 @pytest.fixture(scope="module")
 def postgres_url(request: pytest.FixtureRequest) -> Iterator[str]:
     """PostgreSQL with the schema migrated; emptied afterwards."""
@@ -99,11 +62,17 @@ def postgres_url(request: pytest.FixtureRequest) -> Iterator[str]:
     if given.startswith("postgres"):
         yield request.getfixturevalue("migrated_database")
         return
-    folder = Path(tempfile.mkdtemp(prefix="scorekeeper-pg-", dir="/tmp"))
     try:
-        yield from _throwaway_postgres(folder)
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
+        with throwaway_postgres("processes", "-c fsync=off") as url:
+            app = make_app(url)
+            with app.app_context():
+                from flask_migrate import upgrade
+
+                upgrade()
+                db.engine.dispose()
+            yield url
+    except PostgresUnavailable as missing:
+        _unavailable(str(missing))
 
 
 class Servers:
