@@ -69,17 +69,63 @@ def live_app(csrf_app: Flask) -> Flask:
     return csrf_app
 
 
+class LiveServer:
+    """The app served on 127.0.0.1 by a threaded werkzeug server, which a test can stop and
+    start again on the same address (the connection dies while the phone believes it has signal).
+
+    Stopping waits until no request is being answered. Otherwise a request the page sent as the
+    test ended (a poll) could still hold a database connection while the app fixture empties the
+    database and disposes of the engine; that connection would then be dropped unclosed, and the
+    ResourceWarning would fail whichever test was running at the next garbage collection.
+    """
+
+    def __init__(self, app: Flask, port: int = 0) -> None:
+        self.app = app
+        self.port = port
+        self._busy = 0
+        self._idle = threading.Condition()
+        self.start()
+
+    def _counting(self, environ: dict[str, Any], start_response: Any) -> Any:
+        # Flask pops the app context (and returns the database connection) before it returns.
+        with self._idle:
+            self._busy += 1
+        try:
+            return self.app(environ, start_response)
+        finally:
+            with self._idle:
+                self._busy -= 1
+                self._idle.notify_all()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        self.server = make_server("127.0.0.1", self.port, self._counting, threaded=True)
+        self.port = self.server.server_port
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.server.shutdown()  # serve_forever then closes the listening socket
+        self.thread.join(timeout=5)
+        with self._idle:
+            if not self._idle.wait_for(lambda: self._busy == 0, timeout=10):
+                raise RuntimeError("the live server still answers a request after 10 s")
+
+
 @pytest.fixture
-def live_server(live_app: Flask) -> Iterator[str]:
+def server(live_app: Flask) -> Iterator[LiveServer]:
+    running = LiveServer(live_app)
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def live_server(server: LiveServer) -> str:
     """The app served on a free port of 127.0.0.1 for the length of one test."""
-    server = make_server("127.0.0.1", 0, live_app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(timeout=5)
+    return server.url
 
 
 @pytest.fixture
@@ -96,8 +142,12 @@ def shoot(page: Any) -> Any:
 
 
 @pytest.fixture(autouse=True)
-def _no_other_hosts(page: Any, live_server: str) -> Iterator[None]:
-    """Every front-end file is vendored: no request may leave this server."""
+def _no_other_hosts(live_server: str, page: Any) -> Iterator[None]:
+    """Every front-end file is vendored: no request may leave this server.
+
+    It asks for the server before the page, so the page closes (and stops polling) before the
+    server stops.
+    """
     outside: list[str] = []
 
     def check(request: Any) -> None:

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,49 +13,16 @@ import pytest
 from flask import Flask
 from playwright.sync_api import BrowserContext, Page, expect
 from sqlalchemy import select
-from werkzeug.serving import make_server
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Round
+from tests.e2e.conftest import LiveServer
 from tests.e2e.test_game_flow import NAMES, _enter, _start_game
 
 pytestmark = pytest.mark.e2e
 
 CHECKS = (Path(__file__).parent / "a11y.js").read_text()
 ICON = Path(__file__).resolve().parents[2] / "static" / "icons" / "icon-192.png"
-
-
-class Server:
-    """The live server, which a test can stop and start again on the same address (the
-    connection dies while the phone still believes it has signal)."""
-
-    def __init__(self, app: Flask) -> None:
-        self.app = app
-        self.port = 0
-        self.start()
-
-    def start(self) -> None:
-        self.server = make_server("127.0.0.1", self.port, self.app, threaded=True)
-        self.port = self.server.server_port
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
-
-    def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-        self.thread.join(timeout=5)
-
-
-@pytest.fixture
-def server(live_app: Flask) -> Iterator[Server]:
-    running = Server(live_app)
-    yield running
-    running.stop()
-
-
-@pytest.fixture
-def live_server(server: Server) -> str:
-    return f"http://127.0.0.1:{server.port}"
 
 
 def _saved_rounds(app: Flask) -> list[tuple[int, list[int]]]:
@@ -473,7 +438,7 @@ def test_two_tabs_send_a_kept_round_once(
 
 
 def test_a_save_that_gets_no_answer_is_kept(
-    page: Page, server: Server, live_server: str, live_app: Flask
+    page: Page, server: LiveServer, live_server: str, live_app: Flask
 ) -> None:
     public_id = _start_game(page, live_server, NAMES)
     _keeps_game(page, public_id)
