@@ -33,7 +33,7 @@ from sqlalchemy import event, text  # noqa: E402
 from scorekeeper import create_app  # noqa: E402
 from scorekeeper.devices import device_hash  # noqa: E402
 from scorekeeper.extensions import db  # noqa: E402
-from scorekeeper.games import services  # noqa: E402
+from scorekeeper.games import kept, services  # noqa: E402
 from scorekeeper.rules import HouseRules  # noqa: E402
 from scorekeeper.rules.round_check import RoundInput, SeatInput  # noqa: E402
 
@@ -149,12 +149,27 @@ def main() -> None:
             call()
             return counter.count - before
 
+        def first_look(path: str) -> Callable[[], float]:
+            """The page as the first phone sees a new version: nothing kept for it yet."""
+
+            def call() -> float:
+                kept.forget_all()
+                started = time.process_time()
+                response = client.get(path)
+                spent = time.process_time() - started
+                assert response.status_code == 200, (path, response.status_code)
+                return spent
+
+            return call
+
         unchanged = {"If-None-Match": f'"v{version}"'}
         measures: dict[str, Callable[[], Any]] = {
             "one SELECT route": request("/bench/one-select"),
             "record a round, 8 players": record,
-            "scoreboard 13x8": request(f"/g/{board_game}/scoreboard"),
-            "table view": request(f"/g/{board_game}"),
+            "scoreboard 13x8, first look": first_look(f"/g/{board_game}/scoreboard"),
+            "scoreboard 13x8, seen again": request(f"/g/{board_game}/scoreboard"),
+            "table view, first look": first_look(f"/g/{board_game}"),
+            "table view, seen again": request(f"/g/{board_game}"),
             "share view poll, unchanged (304)": request(
                 f"/g/{board_game}/watch/board", 304, **unchanged
             ),

@@ -11,11 +11,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import func, inspect, select
-from sqlalchemy.orm import selectinload
+from sqlalchemy import bindparam, func, inspect, select
+from sqlalchemy.orm import joinedload, selectinload
 
 from scorekeeper.extensions import db
-from scorekeeper.games.totals import standings_changed, store_totals
+from scorekeeper.games.totals import WRITTEN, standings_changed, store_totals
 from scorekeeper.models import Game, Player, Round, Seat
 from scorekeeper.rules import (
     HouseRules,
@@ -73,6 +73,12 @@ def game_rules(game: Game) -> HouseRules:
     return cached[1]
 
 
+def find_game(public_id: str) -> Game | None:
+    """The game's row alone, in one query: enough for a page whose values are kept for the
+    game's version (``kept``); the seats and rounds are read only when they are not."""
+    return db.session.scalars(select(Game).where(Game.public_id == public_id)).first()
+
+
 def load_game(public_id: str, for_update: bool = False, scores: bool = True) -> Game | None:
     """The game with its seats, players and rounds, in a fixed number of queries; with
     ``scores`` every round's scores too (the scoreboard). Without, a page that needs one
@@ -89,7 +95,7 @@ def load_game(public_id: str, for_update: bool = False, scores: bool = True) -> 
     rounds = selectinload(Game.rounds)
     return db.session.scalars(
         query.options(
-            selectinload(Game.seats).selectinload(Seat.player),
+            selectinload(Game.seats).joinedload(Seat.player, innerjoin=True),
             rounds.selectinload(Round.scores) if scores else rounds,
         )
     ).first()
@@ -102,14 +108,19 @@ class GameState:
     status: str
 
 
+# Built once: the poll is the most frequent request, and building a statement costs more than
+# running it (about 0.14 ms of the 0.17 ms this took when it was built on every request).
+_STATE = select(
+    Game.version,
+    select(func.count(Round.id)).where(Round.game_id == Game.id).correlate(Game).scalar_subquery(),
+    Game.status,
+).where(Game.public_id == bindparam("public_id"))
+
+
 def game_state(public_id: str) -> GameState | None:
-    """The game's version, round count and status in one query (for phones that poll)."""
-    rounds = (
-        select(func.count(Round.id)).where(Round.game_id == Game.id).correlate(Game)
-    ).scalar_subquery()
-    row = db.session.execute(
-        select(Game.version, rounds, Game.status).where(Game.public_id == public_id)
-    ).first()
+    """The game's version, round count and status in one query (for phones that poll); a
+    plain Core statement on the session's connection (no ORM objects to make)."""
+    row = db.session.connection().execute(_STATE, {"public_id": public_id}).first()
     return GameState(version=row[0], rounds=row[1], status=row[2]) if row else None
 
 
@@ -122,6 +133,7 @@ def touch(game: Game, scores: bool = True) -> None:
         store_totals([game])
     game.updated_at = datetime.now(UTC)
     game.version = (game.version or 1) + 1
+    game.__dict__[WRITTEN] = True  # nothing is kept for a version not yet committed (kept)
     if game.night_id is not None and (
         game.status == "finished" or "finished" in inspect(game).attrs.status.history.deleted
     ):

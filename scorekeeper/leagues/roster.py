@@ -10,7 +10,7 @@ from datetime import date
 from sqlalchemy import delete, func, select, update
 
 from scorekeeper.extensions import db
-from scorekeeper.games.totals import standings_changed
+from scorekeeper.games.totals import games_shown_again, standings_changed
 from scorekeeper.leagues.setup import MAX_PLAYER_NAME, LeagueError, clean_text, day_text
 from scorekeeper.models import Game, League, Night, Player, Seat
 
@@ -88,6 +88,8 @@ def edit_player(league: League, player: Player, name: str, guest: bool) -> None:
             f"Another player is already called {other.name}. If they are the same person, "
             "merge them instead."
         )
+    if player.name != cleaned:
+        games_shown_again([player.id])
     player.name = cleaned
     player.is_guest = guest
     standings_changed(league_id=league.id)
@@ -168,6 +170,7 @@ def merge_players(league: League, source: Player, target: Player) -> int:
             f"{source.name} and {target.name} played in the same game "
             f"({', '.join(plan.clashes[:3])}), so they cannot be the same person."
         )
+    games_shown_again([source.id])
     db.session.execute(update(Seat).where(Seat.player_id == source.id).values(player_id=target.id))
     db.session.execute(
         update(Player).where(Player.merged_into_id == source.id).values(merged_into_id=target.id)

@@ -32,6 +32,14 @@ def game_or_404(public_id: str, scores: bool = True) -> Game:
     return game
 
 
+def game_row_or_404(public_id: str) -> Game:
+    """The game's row alone, for a page that shows values kept for its version (``kept``)."""
+    game = services.find_game(public_id)
+    if game is None:
+        abort(404)
+    return game
+
+
 def editor_required(view: View) -> View:
     """Load the game; only its creator's device or a device with the edit code may go on.
     A page (GET) sends others to the edit-code form; a change (POST) is refused with 403."""

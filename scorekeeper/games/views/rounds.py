@@ -20,7 +20,7 @@ from flask import (
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.boundary import read_only
-from scorekeeper.games import photos, services
+from scorekeeper.games import kept, photos, services
 from scorekeeper.games.forms import (
     round_form,
 )
@@ -68,7 +68,7 @@ PHOTO_ACTIONS = ("read_photo", "use_photo", "keep_typed")
 @bp.route("/g/<public_id>/round", methods=["GET", "POST"])
 @editor_required
 def enter_round(game: Game) -> str | BaseResponse | tuple[str, int]:
-    state = services.table_state(game)
+    state = kept.state(game)
     if state.finished and request.method == "GET":
         return redirect(url_for("games.summary", public_id=game.public_id))
     return _round_page(game, None, state)
@@ -102,7 +102,7 @@ def _round_page(
 ) -> str | BaseResponse | tuple[str, int]:
     """Enter the next round (``recorded`` None) or correct a recorded one: the same form, the
     same checks, the same photo check."""
-    state = state or services.table_state(game)
+    state = state or kept.state(game)
     posted = request.method == "POST"
     form = round_form(
         game, request.form if posted else None, number=recorded.number if recorded else None
@@ -332,7 +332,7 @@ def check_round(game: Game) -> str:
     """The live check while typing: every player's total and problems (htmx out-of-band)."""
     number = request.args.get("number", type=int)
     form = round_form(game, request.form, number=number)
-    state = services.table_state(game)
+    state = kept.state(game)
     _engine_choices(form, state, current=services.engine_for(game, number) if number else None)
     form.validate()
     # After a refused save the live check looks for everything the save did (a round end not

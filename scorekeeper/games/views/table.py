@@ -17,12 +17,12 @@ from werkzeug.wrappers import Response as BaseResponse
 from scorekeeper import throttle
 from scorekeeper.charts import line_chart
 from scorekeeper.extensions import limiter
-from scorekeeper.games import access, services
+from scorekeeper.games import access, kept, services
 from scorekeeper.games.forms import (
     EditCodeForm,
     JoinForm,
 )
-from scorekeeper.games.views.common import bp, editor_required, game_or_404
+from scorekeeper.games.views.common import bp, editor_required, game_or_404, game_row_or_404
 from scorekeeper.models import Game
 from scorekeeper.rules.variants import higher_wins
 from scorekeeper.safety import csv_text
@@ -33,17 +33,18 @@ from scorekeeper.safety import csv_text
 
 @bp.get("/g/<public_id>")
 def table(public_id: str) -> str:
-    game = game_or_404(public_id)
-    state = services.table_state(game)
-    board = services.scoreboard(game)
+    game = game_row_or_404(public_id)
+    editor = access.can_edit(game)
+    last_seat, joiner_start = kept.joining(game) if editor else ("", 0)
     return render_template(
         "games/table.html",
         game=game,
-        state=state,
-        board=board,
-        editor=access.can_edit(game),
+        state=kept.state(game),
+        board=kept.board(game),
+        editor=editor,
         join_form=JoinForm(),
-        joiner_start=services.joiner_start(game),
+        last_seat=last_seat,
+        joiner_start=joiner_start,
     )
 
 
@@ -111,17 +112,20 @@ def _chart(game: Game, board: services.Scoreboard) -> Markup:
 
 @bp.get("/g/<public_id>/scoreboard")
 def scoreboard(public_id: str) -> str:
-    game = game_or_404(public_id)
-    board = services.scoreboard(game)
+    """Every value on this page but the editor's buttons is kept for the game's version: a
+    second look (another phone, a reload) reads the game's row and renders."""
+    game = game_row_or_404(public_id)
+    board = kept.board(game)
+    corrections, undo_batch = kept.corrections(game)
     return render_template(
         "games/scoreboard.html",
         game=game,
         board=board,
-        rules_in_play=services.variant_of(game).in_play(services.game_rules(game)),
+        rules_in_play=kept.in_play(game),
         editor=access.can_edit(game),
-        corrections=services.audit_trail(game),
-        undo_batch=services.last_correction_batch(game),
-        chart=_chart(game, board),
+        corrections=corrections,
+        undo_batch=undo_batch,
+        chart=kept.for_version(game, "chart", lambda: _chart(game, board)),
     )
 
 

@@ -9,8 +9,8 @@ from flask import (
     url_for,
 )
 
-from scorekeeper.games import services
-from scorekeeper.games.views.common import bp, game_or_404
+from scorekeeper.games import kept, services
+from scorekeeper.games.views.common import bp, game_or_404, game_row_or_404
 from scorekeeper.models import Game
 from scorekeeper.web import qr_svg, unless_unchanged
 
@@ -24,12 +24,12 @@ def _version(game: Game) -> str:
 
 @bp.get("/g/<public_id>/watch")
 def watch(public_id: str) -> str:
-    game = game_or_404(public_id)
+    game = game_row_or_404(public_id)
     return render_template(
         "games/watch.html",
         game=game,
-        board=services.scoreboard(game),
-        state=services.table_state(game),
+        board=kept.board(game),
+        state=kept.state(game),
         version=_version(game),
     )
 
@@ -43,12 +43,12 @@ def watch_board(public_id: str) -> Response:
         abort(404)
 
     def render() -> str:
-        game = game_or_404(public_id)
+        game = game_row_or_404(public_id)
         return render_template(
             "games/_watch_board.html",
             game=game,
-            board=services.scoreboard(game),
-            state=services.table_state(game),
+            board=kept.board(game),
+            state=kept.state(game),
             version=_version(game),
         )
 

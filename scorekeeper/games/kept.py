@@ -1,0 +1,137 @@
+"""What a game's pages show, worked out once per game version in each server process.
+
+Every write that changes what a game's pages show moves the game's version on: a round saved,
+corrected or undone, a player joining, the game ending or going on (``setup.touch``), and a
+league player renamed or merged (``totals.games_shown_again``). So the scoreboard, the table
+state, the chart and the corrections of one version never change: they are plain values worked
+out from the rows, and a process keeps the newest few hundred under (game, version, what).
+
+A page reads the game's row first (one query, which says the version) and only loads the seats,
+rounds and scores when this process has not yet worked out that version (the first look after a
+save; every other phone at the table then gets it from here). Another process keeps its own;
+no process needs to be told anything: a new version simply has no entry yet, and old ones drop
+out as new ones come in. Only values that are the same for every viewer are kept (whether this
+phone may edit is asked on every request).
+
+A value worked out from rows newer than the version it is kept under (PostgreSQL reads each
+statement at its own moment, so a save may land between reading the version and the rounds) is
+never shown for an older state: versions only go up, and a page showing version v with newer
+rounds polls, sees the newer version and fetches again.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from scorekeeper.games.corrections import AuditLine, audit_trail, last_correction_batch
+from scorekeeper.games.presentation import Scoreboard, scoreboard
+from scorekeeper.games.rounds import TableState, joiner_start, table_state
+from scorekeeper.games.setup import game_rules, load_game, variant_of
+from scorekeeper.games.totals import WRITTEN
+from scorekeeper.models import Game
+
+T = TypeVar("T")
+
+KEEP = 512  # entries per process: a few kinds of value for the games being played right now
+
+
+class _Kept:
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[tuple[str, int, str], Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, int, str], make: Callable[[], T]) -> T:
+        with self._lock:
+            if key in self._items:
+                self._items.move_to_end(key)
+                return self._items[key]  # type: ignore[no-any-return]
+        value = make()  # outside the lock: two requests may both work it out, with one result
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+        return value
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+_kept = _Kept(KEEP)
+
+
+def for_version(game: Game, what: str, make: Callable[[], T]) -> T:
+    """``make()``, worked out once for this version of the game (in this process).
+
+    Not kept when this request has written to the game (``setup.touch``): its new version is
+    not committed yet, and if the request were rolled back the next write would give the
+    same version number to other values."""
+    if game.__dict__.get(WRITTEN):
+        return make()
+    # The public id, not the row id: SQLite may give a deleted game's row id to a new game,
+    # whose versions start again at 1; a public id is never given out twice.
+    return _kept.get((game.public_id, game.version, what), make)
+
+
+def forget_all() -> None:
+    """Drop everything kept (tests that change rows behind the services' back use it)."""
+    _kept.clear()
+
+
+# --------------------------------------------------------------------------------------------
+# The values a game's pages show, kept
+
+
+def _with_rows(game: Game, scores: bool = True) -> Game:
+    """The game read by ``setup.find_game``, now with its seats, players and rounds, and with
+    ``scores`` every round's scores (one query each: the loader fills in the game already
+    read). Nothing more is read when the request already loaded them."""
+    loaded = game.__dict__.get("_rows_loaded")
+    if loaded == "scores" or (loaded == "rounds" and not scores):
+        return game
+    if not scores and "seats" in game.__dict__ and "rounds" in game.__dict__:
+        return game  # loaded by setup.load_game (a page that changes the game)
+    load_game(game.public_id, scores=scores)
+    game.__dict__["_rows_loaded"] = "scores" if scores else "rounds"
+    return game
+
+
+def board(game: Game) -> Scoreboard:
+    """The scoreboard (``presentation.scoreboard``) of this version of the game."""
+    return for_version(game, "board", lambda: scoreboard(_with_rows(game)))
+
+
+def state(game: Game) -> TableState:
+    """What the table needs for the next round (``rounds.table_state``)."""
+    return for_version(game, "state", lambda: table_state(_with_rows(game, scores=False)))
+
+
+def corrections(game: Game) -> tuple[list[AuditLine], int | None]:
+    """The corrections in words, newest first, and the batch "Undo" would undo now."""
+
+    def make() -> tuple[list[AuditLine], int | None]:
+        _with_rows(game)  # the names of the seats the corrections name
+        return audit_trail(game), last_correction_batch(game)
+
+    return for_version(game, "corrections", make)
+
+
+def in_play(game: Game) -> list[str]:
+    """The rules in play, in words."""
+    return for_version(game, "in_play", lambda: list(variant_of(game).in_play(game_rules(game))))
+
+
+def joining(game: Game) -> tuple[str, int]:
+    """For a player who sits down now: the name of the last seat (they sit after it) and the
+    total they start with."""
+
+    def make() -> tuple[str, int]:
+        _with_rows(game)
+        return game.seats[-1].player.name, joiner_start(game)
+
+    return for_version(game, "joining", make)

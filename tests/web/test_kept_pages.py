@@ -1,0 +1,169 @@
+"""A game's pages are worked out once per game version (``games.kept``): every change a player
+would see moves the version on, so a page kept from before a change is never shown after it.
+
+Each test looks at the pages (so this process keeps them), makes a change, looks again, and
+compares with the same pages worked out afresh (everything kept forgotten first)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper.extensions import db
+from scorekeeper.games import kept, services
+from tests.web.helpers import correct_round, enter_round, start_game
+from tests.web.league_helpers import (
+    add_players,
+    add_table,
+    start_league,
+    start_night,
+    text_of,
+)
+from tests.web.test_leagues_scale import counting
+
+PAGES = ("/g/{id}", "/g/{id}/scoreboard", "/g/{id}/watch", "/g/{id}/watch/board")
+
+
+def _pages(client: FlaskClient, public_id: str) -> dict[str, str]:
+    seen = {}
+    for page in PAGES:
+        url = page.format(id=public_id)
+        response = client.get(url)
+        assert response.status_code == 200, url
+        # A CSRF token carries the second it was made in; nothing else may differ.
+        seen[url] = re.sub(
+            r'(name="csrf_token"[^>]*?value=")[^"]*', r"\1", response.get_data(as_text=True)
+        )
+    return seen
+
+
+def _version(client: FlaskClient, public_id: str) -> int:
+    return int(client.get(f"/g/{public_id}/state.json").get_json()["version"])
+
+
+def _shows_the_change(client: FlaskClient, public_id: str, change: Callable[[], object]) -> None:
+    _pages(client, public_id)  # kept for the version before the change
+    before = _version(client, public_id)
+    change()
+    with client.session_transaction() as session:  # the change's "Saved" message, not followed
+        session.pop("_flashes", None)
+    assert _version(client, public_id) > before, "the change did not move the version on"
+    looked = _pages(client, public_id)
+    kept.forget_all()
+    fresh = _pages(client, public_id)
+    for url in PAGES:
+        url = url.format(id=public_id)
+        assert looked[url] == fresh[url], f"{url} showed what was kept from before the change"
+
+
+def test_every_change_at_the_table_shows_on_every_page(client: FlaskClient) -> None:
+    public_id = start_game(client, ["Ann", "Bob", "Cy"])
+    url = f"/g/{public_id}"
+
+    def save(points: dict[int, int], went_out: int) -> Callable[[], None]:
+        def act() -> None:
+            assert enter_round(client, public_id, points, went_out=went_out).status_code == 302
+
+        return act
+
+    def correct() -> None:
+        response = correct_round(client, public_id, 1, {0: 0, 1: 31, 2: 7}, went_out=0)
+        assert response.status_code == 302
+
+    def undo() -> None:
+        page = client.get(f"{url}/scoreboard").get_data(as_text=True)
+        batch = re.search(r'name="batch" value="(\d+)"', page)
+        assert batch is not None, page
+        assert client.post(f"{url}/undo", data={"batch": batch.group(1)}).status_code == 302
+
+    def join() -> None:
+        assert client.post(f"{url}/join", data={"name": "Dot"}).status_code == 302
+
+    def finish() -> None:
+        assert client.post(f"{url}/finish").status_code == 302
+
+    def reopen() -> None:
+        assert client.post(f"{url}/reopen").status_code == 302
+
+    steps = [
+        save({0: 0, 1: 12, 2: 30}, 0),
+        correct,
+        undo,
+        join,
+        save({0: 8, 1: 0, 2: 4, 3: 15}, 1),
+        finish,
+        reopen,
+    ]
+    for step in steps:
+        _shows_the_change(client, public_id, step)
+    assert "Dot" in text_of(client.get(f"{url}/scoreboard").get_data(as_text=True))
+
+
+def test_a_renamed_or_merged_league_player_shows_at_once(client: FlaskClient) -> None:
+    """The seats point at the player, so a new name changes what the table's pages show: the
+    share view fetches it (the version moves on) and nothing kept shows the old name."""
+    code = start_league(client)
+    ids = add_players(client, code, ["Ann", "Bob", "Cy", "Ann B."])
+    night = start_night(client, code)
+    public_id = add_table(client, code, night, [ids["Ann"], ids["Bob"], ids["Cy"]])
+    assert enter_round(client, public_id, {0: 0, 1: 9, 2: 14}, went_out=0).status_code == 302
+
+    def rename() -> None:
+        response = client.post(
+            f"/leagues/{code}/players/{ids['Bob']}/edit", data={"name": "Roberta"}
+        )
+        assert response.status_code == 302, response.get_data(as_text=True)
+
+    def merge() -> None:
+        response = client.post(
+            f"/leagues/{code}/players/{ids['Ann']}/merge",
+            data={"target": str(ids["Ann B."]), "confirm": "yes"},
+        )
+        assert response.status_code == 302, response.get_data(as_text=True)
+
+    _shows_the_change(client, public_id, rename)
+    _shows_the_change(client, public_id, merge)
+    board = text_of(client.get(f"/g/{public_id}/watch").get_data(as_text=True))
+    assert "Roberta" in board and "Ann B." in board
+    assert "Bob" not in board
+
+
+def test_a_second_look_reads_only_the_games_row(app: Flask, client: FlaskClient) -> None:
+    """The first look at a version loads the seats, rounds and scores; every later look (a
+    reload, another phone) reads the game's row and renders what was kept."""
+    public_id = start_game(client, ["Ann", "Bob", "Cy", "Di"])
+    for number in range(3):
+        points = {0: 5 + number, 1: 0, 2: 20, 3: 7}
+        assert enter_round(client, public_id, points, went_out=1).status_code == 302
+    kept.forget_all()
+    for page in ("/g/{id}/scoreboard", "/g/{id}/watch", "/g/{id}"):
+        url = page.format(id=public_id)
+        with counting(app) as first:
+            assert client.get(url).status_code == 200
+        with counting(app) as second:
+            assert client.get(url).status_code == 200
+        reads = [s for s in second if s.lstrip().upper().startswith("SELECT")]
+        assert len(reads) == 1, (url, reads)
+        assert len(first) > len(second), url
+
+
+def test_nothing_is_kept_for_a_version_that_was_rolled_back(
+    app: Flask, client: FlaskClient
+) -> None:
+    """A request that moved the version on and then failed leaves nothing kept under that
+    version number: the next write takes the same number with other values."""
+    public_id = start_game(client, ["Ann", "Bob", "Cy"])
+    assert enter_round(client, public_id, {0: 0, 1: 12, 2: 30}, went_out=0).status_code == 302
+    with app.app_context():
+        game = services.load_game(public_id, for_update=True)
+        assert game is not None
+        services.touch(game)
+        kept.board(game)  # worked out for the new, uncommitted version (one round)
+        db.session.rollback()
+    assert enter_round(client, public_id, {0: 9, 1: 0, 2: 4}, went_out=1).status_code == 302
+    board = text_of(client.get(f"/g/{public_id}/scoreboard").get_data(as_text=True))
+    assert "Round by round" in board
+    assert re.search(r"2 of 13 rounds", board), board[:400]
