@@ -1,30 +1,49 @@
 """What one request costs the server, next to yardsticks measured in the same run (prints
 numbers; not a test).
 
-    .venv/bin/python benchmarks/bench_requests.py [--runs 300] [--postgres URL]
+    .venv/bin/python benchmarks/bench_requests.py [--runs 300] [--postgres URL] [--http]
 
-Every figure is the median server CPU time of one request through the Flask test client
-(routing, forms, the rules, SQL, templates, the commit; no network), and its ratio to:
+Every figure is the median server CPU time of one request, measured one of two ways:
+
+- in process (the default): through the Flask test client, the CPU this process spends on the
+  request (routing, forms, the rules, SQL, templates, the commit; no network, no HTTP server);
+- ``--http``: each app served by gunicorn (one process, one thread) on 127.0.0.1 and asked over
+  a kept-alive connection as a phone asks (``Accept-Encoding: gzip, deflate, br``, its session
+  cookie); the CPU the server process spent on each request is read from the kernel
+  (``/proc/PID/task/*/schedstat``, in nanoseconds): the HTTP server's reading and writing and
+  the compression are in it. This is the "server CPU" of a real deployment.
+
+Each figure is printed with its ratio to, measured the same way in the same run:
 
 - ``hello``: a bare Flask app answering "hello" (the cheapest request Flask can serve);
 - ``one SELECT``: a route of this app that runs one ``SELECT`` on the same database.
 
 Machines differ by 2x or more; the ratios are what to compare between machines. The statement
-count of each request is printed too (it does not depend on the machine).
+count of each request is printed too (it does not depend on the machine). A "first look" is the
+first request for a version of the game (what the game's pages show is kept per version, see
+``games.kept``; everything kept is forgotten before each such request, not counted); "seen
+again" is every later look, by the same phone or another.
 """
 
 from __future__ import annotations
 
 import argparse
+import http.client
+import os
+import socket
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
 
 from flask import Flask  # noqa: E402
 from flask_migrate import upgrade  # noqa: E402
@@ -58,19 +77,6 @@ def _game_with_rounds(rounds: int, device: str) -> str:
     return game.public_id
 
 
-def cpu_times(call: Callable[[], Any], runs: int) -> list[float]:
-    """CPU seconds of each of ``runs`` calls (after a few warm-up calls). A call that returns a
-    float has timed itself (it does some housekeeping that is not part of the request)."""
-    for _ in range(5):
-        call()
-    times = []
-    for _ in range(runs):
-        started = time.process_time()
-        timed = call()
-        times.append(timed if isinstance(timed, float) else time.process_time() - started)
-    return times
-
-
 class StatementCounter:
     def __init__(self, engine: Any) -> None:
         self.count = 0
@@ -80,34 +86,184 @@ class StatementCounter:
         self.count += 1
 
 
+# --------------------------------------------------------------------------------------------
+# The apps: gunicorn imports these from this file ("bench_requests:bench_app()")
+
+CONFIG = {"SECRET_KEY": "bench", "WTF_CSRF_ENABLED": False, "RATELIMIT_ENABLED": False}
+
+
+def hello_app() -> Flask:
+    """The yardstick: a bare Flask app answering "hello"."""
+    hello = Flask("hello")
+    hello.add_url_rule("/", "hello", lambda: "hello")
+    return hello
+
+
+def bench_app(url: str | None = None) -> Flask:
+    """The app, with a one-SELECT route and a way to forget what is kept (not timed)."""
+    app = create_app({**CONFIG, "DATABASE_URL": url or os.environ["BENCH_DATABASE_URL"]})
+
+    @app.get("/bench/one-select")
+    def one_select() -> str:
+        return str(db.session.execute(text("SELECT 1")).scalar())
+
+    @app.get("/bench/forget")
+    def forget() -> str:
+        kept.forget_all()
+        return "forgotten"
+
+    return app
+
+
+# --------------------------------------------------------------------------------------------
+# Two ways to ask: in process, or over HTTP with the server's CPU read from the kernel
+
+
+Cost = tuple[int, float]  # the status, and the server's CPU seconds for the request
+
+
+class InProcess:
+    """The Flask test client; the cost is this process's CPU during the call."""
+
+    def __init__(self, app: Flask, device: str | None = None) -> None:
+        self.client = app.test_client()
+        self.counter: StatementCounter | None = None
+        self.statements = 0  # SQL statements of the last request
+        if device:
+            with self.client.session_transaction() as session:
+                session["device"] = device
+
+    def ask(self, method: str, path: str, data: Any = None, **headers: str) -> Cost:
+        counted = self.counter.count if self.counter else 0
+        started = time.process_time()
+        response = self.client.open(path, method=method, data=data, headers=headers)
+        spent = time.process_time() - started
+        self.statements = (self.counter.count if self.counter else 0) - counted
+        if "_flashes" in (response.headers.get("Set-Cookie") or "") or method == "POST":
+            # A phone follows the redirect, which shows (and so removes) the "Round 13 saved"
+            # message; without this the session would pile up one message per run.
+            with self.client.session_transaction() as session:
+                session.pop("_flashes", None)
+        return response.status_code, spent
+
+    def forget(self) -> None:
+        kept.forget_all()
+
+    def close(self) -> None:
+        pass
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _cpu_ns(pid: int) -> int:
+    """CPU nanoseconds the threads of ``pid`` have run (the kernel's scheduler statistics)."""
+    total = 0
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/schedstat") as stat:
+                total += int(stat.read().split()[0])
+        except OSError:  # a thread that just ended
+            continue
+    return total
+
+
+class OverHttp:
+    """The app served by gunicorn (one worker process, one thread, kept-alive connections);
+    the cost is the worker's CPU from just before the request is sent until its answer has
+    been read (and a moment after, for what the worker does once the answer is out)."""
+
+    def __init__(self, spec: str, env: dict[str, str], cookie: str = "") -> None:
+        self.port = _free_port()
+        self.cookie = cookie
+        command = [
+            sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{self.port}",
+            "--workers", "1", "--threads", "1", "--worker-class", "gthread",
+            "--keep-alive", "60", "--log-level", "warning", "--chdir", str(HERE), spec,
+        ]  # fmt: skip
+        self.server = subprocess.Popen(command, env={**os.environ, **env})
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                break
+            except OSError:
+                if self.server.poll() is not None or time.monotonic() > deadline:
+                    self.server.kill()
+                    raise SystemExit(f"gunicorn did not start {spec}") from None
+                time.sleep(0.1)
+        self.worker = self._worker()
+        self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+
+    def _worker(self) -> int:
+        for _ in range(100):
+            for entry in os.listdir("/proc"):
+                if not entry.isdigit():
+                    continue
+                try:
+                    with open(f"/proc/{entry}/stat") as stat:
+                        parent = int(stat.read().rsplit(")", 1)[1].split()[1])
+                except OSError:
+                    continue
+                if parent == self.server.pid:
+                    return int(entry)
+            time.sleep(0.1)
+        raise SystemExit("gunicorn started no worker")
+
+    def ask(self, method: str, path: str, data: Any = None, **headers: str) -> Cost:
+        sent = {"Accept-Encoding": "gzip, deflate, br", **headers}
+        if self.cookie:
+            sent["Cookie"] = self.cookie  # always the same: flashed messages never pile up
+        body = None
+        if data is not None:
+            body = urlencode(data)
+            sent["Content-Type"] = "application/x-www-form-urlencoded"
+        before = _cpu_ns(self.worker)
+        self.connection.request(method, path, body, sent)
+        response = self.connection.getresponse()
+        response.read()
+        time.sleep(0.002)
+        return response.status, (_cpu_ns(self.worker) - before) / 1e9
+
+    def forget(self) -> None:
+        self.ask("GET", "/bench/forget")
+
+    def close(self) -> None:
+        self.connection.close()
+        self.server.terminate()
+        self.server.wait(timeout=30)
+
+
+def median_cost(call: Callable[[], float], runs: int) -> float:
+    """The median CPU seconds of ``runs`` calls (after a few warm-up calls)."""
+    for _ in range(5):
+        call()
+    return statistics.median(call() for _ in range(runs))
+
+
+@contextmanager
+def database(args: argparse.Namespace) -> Iterator[str]:
+    if args.postgres:
+        yield args.postgres
+        return
+    with tempfile.TemporaryDirectory() as folder:
+        yield f"sqlite:///{folder}/bench.sqlite"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=300)
-    parser.add_argument("--postgres", help="a PostgreSQL URL to use instead of SQLite")
+    parser.add_argument("--postgres", help="a PostgreSQL URL to use instead of SQLite (emptied)")
+    parser.add_argument(
+        "--http", action="store_true", help="serve with gunicorn and read the server's CPU"
+    )
     args = parser.parse_args()
 
-    hello = Flask("hello")
-    hello.add_url_rule("/", "hello", lambda: "hello")
-    hello_client = hello.test_client()
-
-    with tempfile.TemporaryDirectory() as folder:
-        url = args.postgres or f"sqlite:///{folder}/bench.sqlite"
-        app = create_app(
-            {
-                "DATABASE_URL": url,
-                "SECRET_KEY": "bench",
-                "WTF_CSRF_ENABLED": False,
-                "RATELIMIT_ENABLED": False,
-            }
-        )
-
-        @app.get("/bench/one-select")
-        def one_select() -> str:
-            return str(db.session.execute(text("SELECT 1")).scalar())
-
-        client = app.test_client()
-        with client.session_transaction() as session:
-            session["device"] = "bench-device"
+    with database(args) as url:
+        app = bench_app(url)
         device = device_hash("bench-device")
         with app.app_context():
             if args.postgres:
@@ -119,51 +275,58 @@ def main() -> None:
             board_game = _game_with_rounds(13, device)
             version = services.game_state(board_game).version  # type: ignore[union-attr]
             counter = StatementCounter(db.engine)
+            cookie = app.session_interface.get_signing_serializer(app).dumps(  # type: ignore[attr-defined]
+                {"device": "bench-device"}
+            )
+
+        if args.http:
+            env = {"BENCH_DATABASE_URL": url}
+            hello: InProcess | OverHttp = OverHttp("bench_requests:hello_app()", env)
+            ours: InProcess | OverHttp = OverHttp(
+                "bench_requests:bench_app()", env, f"session={cookie}"
+            )
+        else:
+            hello, ours = InProcess(hello_app()), InProcess(app, device="bench-device")
+            ours.counter = counter
 
         pending = iter(record_games)
 
         def record() -> float:
+            """Round 13 of a game: the phone opened the round form first (not counted), as
+            every phone does before it saves."""
             public_id = next(pending)
+            assert ours.ask("GET", f"/g/{public_id}/round")[0] == 200
             data = {f"seat_{i}-hand": str(p) for i, p in enumerate(_points(13))}
             data["seat_4-hand"] = "0"
             data.update({"went_out": "4", "form_token": f"bench-{public_id}", "round_number": "13"})
-            started = time.process_time()
-            response = client.post(f"/g/{public_id}/round", data=data)
-            spent = time.process_time() - started
-            assert response.status_code == 302, response.get_data(as_text=True)[:500]
-            # A phone follows the redirect, which shows (and so removes) the "Round 13 saved"
-            # message; without this the session would pile up one message per run.
-            with client.session_transaction() as session:
-                session.pop("_flashes", None)
+            status, spent = ours.ask("POST", f"/g/{public_id}/round", data)
+            assert status == 302, status
             return spent
 
-        def request(path: str, status: int = 200, **headers: str) -> Callable[[], None]:
-            def call() -> None:
-                response = client.get(path, headers=headers)
-                assert response.status_code == status, (path, response.status_code)
-
-            return call
-
-        def statements(call: Callable[[], None]) -> int:
-            before = counter.count
-            call()
-            return counter.count - before
-
-        def first_look(path: str) -> Callable[[], float]:
-            """The page as the first phone sees a new version: nothing kept for it yet."""
-
+        def request(path: str, expect: int = 200, **headers: str) -> Callable[[], float]:
             def call() -> float:
-                kept.forget_all()
-                started = time.process_time()
-                response = client.get(path)
-                spent = time.process_time() - started
-                assert response.status_code == 200, (path, response.status_code)
+                status, spent = ours.ask("GET", path, **headers)
+                assert status == expect, (path, status)
                 return spent
 
             return call
 
-        unchanged = {"If-None-Match": f'"v{version}"'}
-        measures: dict[str, Callable[[], Any]] = {
+        def first_look(path: str) -> Callable[[], float]:
+            see = request(path)
+
+            def call() -> float:
+                ours.forget()
+                return see()
+
+            return call
+
+        def statements(call: Callable[[], float]) -> int | None:
+            """The SQL statements of the measured request (in process only)."""
+            call()
+            return None if isinstance(ours, OverHttp) else ours.statements
+
+        unchanged = {"If-None-Match": f'W/"v{version}"'}
+        measures: dict[str, Callable[[], float]] = {
             "one SELECT route": request("/bench/one-select"),
             "record a round, 8 players": record,
             "scoreboard 13x8, first look": first_look(f"/g/{board_game}/scoreboard"),
@@ -175,25 +338,35 @@ def main() -> None:
             ),
             "state.json, unchanged (304)": request(f"/g/{board_game}/state.json", 304, **unchanged),
         }
-        results: dict[str, tuple[float, int]] = {
-            "hello (bare Flask)": (
-                statistics.median(cpu_times(lambda: hello_client.get("/"), args.runs)),
-                0,
-            )
-        }
-        for label, call in measures.items():
-            count = statements(call)
-            results[label] = (statistics.median(cpu_times(call, args.runs)), count)
+        try:
+            results: dict[str, tuple[float, int | None]] = {
+                "hello (bare Flask)": (
+                    median_cost(lambda: hello.ask("GET", "/")[1], args.runs),
+                    None,
+                )
+            }
+            for label, call in measures.items():
+                count = statements(call)
+                results[label] = (median_cost(call, args.runs), count)
+        finally:
+            hello.close()
+            ours.close()
+        with app.app_context():
+            db.engine.dispose()
 
     hello_ms = results["hello (bare Flask)"][0] * 1000
     select_ms = results["one SELECT route"][0] * 1000
-    print(f"database: {'PostgreSQL' if args.postgres else 'SQLite'}; {args.runs} runs each")
+    how = "over HTTP (gunicorn), server CPU" if args.http else "in process (test client), CPU"
+    print(
+        f"database: {'PostgreSQL' if args.postgres else 'SQLite'}; {how}; "
+        f"{args.runs} runs each; median"
+    )
     print(f"{'request':36} {'CPU ms':>8} {'x hello':>8} {'x 1-SELECT':>10} {'statements':>10}")
     for label, (seconds, count) in results.items():
         ms = seconds * 1000
         print(
             f"{label:36} {ms:8.2f} {ms / hello_ms:8.1f} {ms / select_ms:10.2f} "
-            f"{count if count else '':>10}"
+            f"{count if count is not None else '':>10}"
         )
 
 

@@ -32,7 +32,7 @@ from scorekeeper.rules.standings import (
     player_lines,
     standings,
 )
-from scorekeeper.rules.variants import higher_wins
+from scorekeeper.rules.variants import WHO_WINS_RULES, higher_wins
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,11 @@ class Period:
 def seat_results(league_id: int, period: Period = Period()) -> list[SeatResult]:
     """One row per player per finished game of the league in ``period``, in the order played:
     the game total, rounds played and rounds gone out as stored on the seat by every write to
-    its game (``games.totals``): one row read per seat, never every round score."""
+    its game (``games.totals``): one row read per seat, never every round score.
+
+    Each row also carries its game's kind and the few stored house rules that say whether the
+    highest total wins (``rules.variants.WHO_WINS_RULES``), read from the JSON by the database:
+    the games' whole rules are never decoded."""
     query = (
         select(
             Seat.game_id,
@@ -57,6 +61,8 @@ def seat_results(league_id: int, period: Period = Period()) -> list[SeatResult]:
             Seat.total,
             Seat.rounds_played,
             Seat.rounds_out,
+            Game.kind,
+            *(Game.rules[name].as_string() for name in WHO_WINS_RULES),
         )
         .select_from(Night)
         .join(Game, Game.night_id == Night.id)
@@ -70,24 +76,16 @@ def seat_results(league_id: int, period: Period = Period()) -> list[SeatResult]:
         query = query.where(Night.played_on <= period.end)
     # Plain Core rows (no ORM row processing): thousands of rows for a big league.
     rows = db.session.connection().execute(query).all()
-    kinds = game_kinds(league_id, {row[0] for row in rows})
-    return [SeatResult(*row, *kinds[row[0]]) for row in rows]
-
-
-def game_kinds(league_id: int, game_ids: set[int]) -> dict[int, tuple[str, bool]]:
-    """Each finished game's kind and whether the highest total won it, in one query."""
-    if not game_ids:
-        return {}
-    rows = db.session.execute(
-        select(Game.id, Game.kind, Game.rules)
-        .join(Night, Night.id == Game.night_id)
-        .where(Night.league_id == league_id, Game.status == "finished")
-    )
-    return {
-        game_id: (kind, higher_wins(kind, rules))
-        for game_id, kind, rules in rows
-        if game_id in game_ids
-    }
+    decided: dict[tuple[object, ...], bool] = {}  # (kind, *rules): a handful per league
+    results = []
+    for row in rows:
+        how = tuple(row[7:])
+        higher = decided.get(how)
+        if higher is None:
+            rules = {name: value for name, value in zip(WHO_WINS_RULES, how[1:], strict=True)}
+            higher = decided[how] = higher_wins(row[7], rules)
+        results.append(SeatResult(*row[:8], higher))
+    return results
 
 
 @dataclass(frozen=True)

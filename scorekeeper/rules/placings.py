@@ -14,6 +14,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
+from functools import lru_cache
 from typing import NamedTuple
 
 DEFAULT_PLACEMENT_POINTS = (5, 3, 2, 1)
@@ -107,6 +108,12 @@ def ordinal(n: int) -> str:
 def shared_points(place: int, sharing: int, table: Sequence[int]) -> Fraction | int:
     """The points of ``sharing`` players tied on ``place``: the points of the places they cover
     (``place`` .. ``place + sharing - 1``), shared equally. A whole number when it divides."""
+    return _shared_points(place, sharing, tuple(table))
+
+
+@lru_cache(maxsize=4096)
+def _shared_points(place: int, sharing: int, table: tuple[int, ...]) -> Fraction | int:
+    # Kept: a league's standings ask the same few (place, sharing) thousands of times.
     covered = sum(table[p - 1] if p <= len(table) else 0 for p in range(place, place + sharing))
     whole, rest = divmod(covered, sharing)
     return whole if rest == 0 else Fraction(covered, sharing)
@@ -119,6 +126,7 @@ def game_placings(
 ) -> dict[Hashable, Placing]:
     """Places at one table (lowest total 1st, the highest in a game where the highest total
     wins; equal totals share), wins and placement points."""
+    table = tuple(table)
     ordered = sorted(totals.values(), reverse=higher_wins)
     by_total: dict[int, Placing] = {}
     index = 0
@@ -131,7 +139,7 @@ def game_placings(
             place=place,
             tied=sharing > 1,
             win=place == 1,
-            points=shared_points(place, sharing, table),
+            points=_shared_points(place, sharing, table),
             players=len(ordered),
         )
         index = end
@@ -150,6 +158,7 @@ def placings(
 ) -> dict[tuple[Hashable, Hashable], Placing]:
     """Every seat's placing, keyed (game, player)."""
     found: dict[tuple[Hashable, Hashable], Placing] = {}
+    table = tuple(table)
     for game, seats in by_game(results).items():
         higher = seats[0].higher_wins
         for player, placing in game_placings(

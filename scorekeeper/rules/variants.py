@@ -216,9 +216,14 @@ def variant_named(name: str) -> GameVariant:
         raise ValueError(f"Unknown game: {name!r}") from None
 
 
+WHO_WINS_RULES = ("score_by",)  # the only stored house rules ``higher_wins`` looks at
+
+
 def higher_wins(kind: str, rules: Mapping[str, object] | None) -> bool:
     """Whether the highest total wins a game of ``kind`` under its stored house rules (the
-    points games; arrivals scoring). An unknown kind is scored as Mexican Train."""
+    points games; arrivals scoring). An unknown kind is scored as Mexican Train. It reads only
+    the rules named in ``WHO_WINS_RULES`` (league standings read just those from the
+    database)."""
     variant = VARIANTS.get(kind)
     if variant is not None and not variant.lower_is_better:
         return True

@@ -10,12 +10,14 @@ from flask import (
     Blueprint,
     abort,
     redirect,
+    render_template,
     request,
     url_for,
 )
+from markupsafe import Markup
 
 from scorekeeper.boundary import is_write_request
-from scorekeeper.games import access, services
+from scorekeeper.games import access, kept, services
 from scorekeeper.models import Game
 
 bp = Blueprint("games", __name__)
@@ -30,6 +32,24 @@ def game_or_404(public_id: str, scores: bool = True) -> Game:
     if game is None:
         abort(404)
     return game
+
+
+@bp.app_template_global()
+def kept_html(game: Game, template: str, **context: Any) -> Markup:
+    """A part of a page (``template``) rendered once per version of the game (``games.kept``)
+    for each combination of the plain values given (``editor=True``). Everything else it is
+    given (the board) must be what the game's version determines: nothing per phone (no CSRF
+    token), nothing per request."""
+    flags = ",".join(
+        f"{name}={value!r}"
+        for name, value in sorted(context.items())
+        if value is None or isinstance(value, bool | int | str)
+    )
+    return kept.for_version(
+        game,
+        f"html:{template}:{flags}",
+        lambda: Markup(render_template(template, game=game, **context)),
+    )
 
 
 def game_row_or_404(public_id: str) -> Game:
