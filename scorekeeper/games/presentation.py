@@ -3,7 +3,9 @@ and a round in words for the "already saved from another phone" page."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from scorekeeper.games.setup import game_rules, variant_of
 from scorekeeper.models import Game, Round
@@ -80,14 +82,18 @@ class Scoreboard:
         ]
 
 
-def scoreboard(game: Game) -> Scoreboard:
+def scoreboard(game: Game, rounds: Sequence[Any] | None = None) -> Scoreboard:
     """Rounds by players, running totals, shared ranks, gaps, movement and round wins: the rules
-    work them out (``rules.scoreboard``); this adds the names and what was typed."""
+    work them out (``rules.scoreboard``); this adds the names and what was typed.
+
+    ``rounds``: the game's rounds as plain rows (``kept.RoundRow``: the same attributes as a
+    Round and its scores), when the page read them so; else the game's loaded rounds."""
     rules = game_rules(game)
     seats = game.seats
+    rounds = game.rounds if rounds is None else rounds
     index = {seat.id: i for i, seat in enumerate(seats)}
     names = [seat.player.name for seat in seats]
-    by_round = [{index[s.seat_id]: s for s in recorded.scores} for recorded in game.rounds]
+    by_round = [{index[s.seat_id]: s for s in recorded.scores} for recorded in rounds]
     variant = variant_of(game)
     board = variant.scoreboard(
         len(seats),
@@ -97,7 +103,7 @@ def scoreboard(game: Game) -> Scoreboard:
                 went_out=index[recorded.went_out_seat_id] if recorded.went_out_seat_id else None,
                 hands=tuple(scores[i].hand if i in scores else None for i in range(len(seats))),
             )
-            for recorded, scores in zip(game.rounds, by_round, strict=True)
+            for recorded, scores in zip(rounds, by_round, strict=True)
         ],
         rules,
         start=[seat.start_total for seat in seats],
@@ -126,7 +132,7 @@ def scoreboard(game: Game) -> Scoreboard:
             running=list(running),
         )
         for recorded, scores, running, wins in zip(
-            game.rounds, by_round, board.running, board.round_wins, strict=True
+            rounds, by_round, board.running, board.round_wins, strict=True
         )
     ]
     players = [

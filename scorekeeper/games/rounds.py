@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import bindparam, func, insert, select
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.extensions import db
@@ -69,7 +70,7 @@ def engine_for(game: Game, number: int) -> int | None:
     return None
 
 
-def _round_winner_seat(recorded: Round, seats: Sequence[Seat], rules: HouseRules) -> int | None:
+def _round_winner_seat(recorded: Any, seats: Sequence[Seat], rules: HouseRules) -> int | None:
     points = {s.seat_id: s.points for s in recorded.scores}
     went_out = recorded.went_out_seat_id
     winners = round_winners(points, went_out, rules)
@@ -102,22 +103,24 @@ def joiner_start(game: Game) -> int:
     return late_joiner_start(dict(enumerate(seat_totals(game))), rules, lower)
 
 
-def table_state(game: Game) -> TableState:
-    """What the table needs to play the next round (rules.md 2.1-2.3)."""
+def table_state(game: Game, rounds: Sequence[Any] | None = None) -> TableState:
+    """What the table needs to play the next round (rules.md 2.1-2.3). ``rounds``: the game's
+    rounds as plain rows with their scores (``kept.RoundRow``), else the loaded rounds."""
     rules = game_rules(game)
     variant = variant_of(game)
     total = variant.round_count(rules)
-    number = len(game.rounds) + 1
+    rounds = game.rounds if rounds is None else rounds
+    number = len(rounds) + 1
     more = total is None or number <= total  # a round is left to play
     finished = game.status == "finished" or not more
     seats = game.seats
     names = [seat.player.name for seat in seats]
-    available = remaining_engines(rules, _used_engines(game))
+    available = remaining_engines(rules, [r.engine for r in rounds])
     engine = variant.engine_for_round(number, rules) if more else None
     next_engine = (
         variant.engine_for_round(number + 1, rules) if total is None or number < total else None
     )
-    previous_winner = _round_winner_seat(game.rounds[-1], seats, rules) if game.rounds else None
+    previous_winner = _round_winner_seat(rounds[-1], seats, rules) if rounds else None
     totals = seat_totals(game) if rules.start_rule == "lowest_total" else None
     starter = (
         variant.starter_text(
@@ -172,11 +175,19 @@ def _totals_before(game: Game, number: int) -> dict[int, int]:
 
 
 def _previous_hands(game: Game, number: int) -> dict[int, int]:
+    """Each seat's hand in round ``number - 1`` (by position): from the round's scores when
+    they are loaded, else read as plain rows (the round form saving round N loads no scores)."""
     positions = {seat.id: seat.position for seat in game.seats}
     for recorded in game.rounds:
         if recorded.number == number - 1:
-            return {positions[s.seat_id]: s.hand for s in recorded.scores}
+            if "scores" in recorded.__dict__:
+                return {positions[s.seat_id]: s.hand for s in recorded.scores}
+            rows = db.session.connection().execute(_HANDS, {"round_id": recorded.id})
+            return {positions[seat_id]: hand for seat_id, hand in rows}
     return {}
+
+
+_HANDS = select(Score.seat_id, Score.hand).where(Score.round_id == bindparam("round_id"))
 
 
 def check_round(
