@@ -328,6 +328,7 @@ def main() -> None:
         unchanged = {"If-None-Match": f'W/"v{version}"'}
         measures: dict[str, Callable[[], float]] = {
             "one SELECT route": request("/bench/one-select"),
+            "round form, 8 players": request(f"/g/{record_games[-1]}/round"),
             "record a round, 8 players": record,
             "scoreboard 13x8, first look": first_look(f"/g/{board_game}/scoreboard"),
             "scoreboard 13x8, seen again": request(f"/g/{board_game}/scoreboard"),

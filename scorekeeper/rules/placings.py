@@ -9,7 +9,7 @@ Numbers are shown to one decimal, rounded half up."""
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
@@ -128,22 +128,27 @@ def game_placings(
     wins; equal totals share), wins and placement points."""
     table = tuple(table)
     ordered = sorted(totals.values(), reverse=higher_wins)
-    by_total: dict[int, Placing] = {}
-    index = 0
-    while index < len(ordered):
-        end = index
-        while end < len(ordered) and ordered[end] == ordered[index]:
-            end += 1
-        place, sharing = index + 1, end - index
-        by_total[ordered[index]] = Placing(
-            place=place,
-            tied=sharing > 1,
-            win=place == 1,
-            points=_shared_points(place, sharing, table),
-            players=len(ordered),
-        )
-        index = end
-    return {player: by_total[total] for player, total in totals.items()}
+    first: dict[int, int] = {}  # total -> its first index in the order
+    for index, total in enumerate(ordered):
+        first.setdefault(total, index)
+    sharing = Counter(ordered)
+    players = len(ordered)
+    return {
+        player: _placing(first[total] + 1, sharing[total], players, table)
+        for player, total in totals.items()
+    }
+
+
+@lru_cache(maxsize=4096)
+def _placing(place: int, sharing: int, players: int, table: tuple[int, ...]) -> Placing:
+    # Kept: a league's standings make the same few placings thousands of times.
+    return Placing(
+        place=place,
+        tied=sharing > 1,
+        win=place == 1,
+        points=_shared_points(place, sharing, table),
+        players=players,
+    )
 
 
 def by_game(results: Iterable[SeatResult]) -> dict[Hashable, list[SeatResult]]:
@@ -156,13 +161,22 @@ def by_game(results: Iterable[SeatResult]) -> dict[Hashable, list[SeatResult]]:
 def placings(
     results: Iterable[SeatResult], table: Sequence[int] = DEFAULT_PLACEMENT_POINTS
 ) -> dict[tuple[Hashable, Hashable], Placing]:
-    """Every seat's placing, keyed (game, player)."""
+    """Every seat's placing, keyed (game, player): ``game_placings`` of each game, written out
+    here for speed (a five-year league has thousands of games; ``test_placings`` checks that
+    both agree)."""
     found: dict[tuple[Hashable, Hashable], Placing] = {}
     table = tuple(table)
     for game, seats in by_game(results).items():
-        higher = seats[0].higher_wins
-        for player, placing in game_placings(
-            {s.player: s.total for s in seats}, table, higher
-        ).items():
-            found[(game, player)] = placing
+        ordered = sorted([s.total for s in seats], reverse=seats[0].higher_wins)
+        first: dict[int, int] = {}
+        sharing: dict[int, int] = {}
+        for index, total in enumerate(ordered):
+            if total in first:
+                sharing[total] += 1
+            else:
+                first[total] = index
+                sharing[total] = 1
+        players = len(ordered)
+        for s in seats:
+            found[(game, s.player)] = _placing(first[s.total] + 1, sharing[s.total], players, table)
     return found

@@ -126,17 +126,28 @@ def player_lines(
     mine: dict[Hashable, list[SeatResult]] = defaultdict(list)
     for result in results:
         mine[result.player].append(result)
+    # Shared places give fractions (two tied for 1st get 8/2, three for 2nd get 6/3 or 5/3):
+    # points are added as whole multiples of 1/scale, exactly, and made a Fraction once.
+    scale = math.lcm(
+        1, *{p.points.denominator for p in placed.values() if isinstance(p.points, Fraction)}
+    )
     lines: dict[Hashable, PlayerLine] = {}
     for player, games in mine.items():
-        night_points: dict[Hashable, Fraction | int] = defaultdict(int)
+        night_points: dict[Hashable, int] = defaultdict(int)
         wins = 0
         for result in games:
             placing = placed[(result.game, player)]
             wins += placing.win
-            night_points[result.night] += placing.points
+            points = placing.points
+            night_points[result.night] += (
+                points * scale
+                if isinstance(points, int)
+                else points.numerator * (scale // points.denominator)
+            )
         counted = list(night_points.values())
         if best_nights is not None:
             counted = sorted(counted, reverse=True)[:best_nights]
+        summed = sum(counted)
         totals = [result.total for result in games]
         lines[player] = PlayerLine(
             player=player,
@@ -148,7 +159,7 @@ def player_lines(
             best=min(totals),
             worst=max(totals),
             nights=len(night_points),
-            points=sum(counted),
+            points=summed // scale if summed % scale == 0 else Fraction(summed, scale),
             rating=ratings.get(player) if ratings is not None else None,
         )
     return lines

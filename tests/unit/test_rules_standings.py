@@ -387,3 +387,28 @@ def test_rank_by_orders_within_a_shared_rank() -> None:
 def test_placings_key_by_game_and_player() -> None:
     placed = placings(RESULTS)
     assert placed[("2A", "Bob")].place == 1 and placed[("2A", "Bob")].points == 4
+
+
+@given(
+    st.lists(st.tuples(totals_strategy, st.booleans()), min_size=1, max_size=6),
+    st.lists(st.integers(0, 12), min_size=1, max_size=6).map(lambda p: tuple(sorted(p)[::-1])),
+)
+def test_placings_of_many_games_are_each_games_placings(
+    games: list[tuple[dict[str, int], bool]], table: tuple[int, ...]
+) -> None:
+    """``placings`` (written out for speed) agrees with ``game_placings`` game by game, in
+    games where the lowest or the highest total wins; and a league's placement points, added
+    in whole multiples of a common fraction, equal the plain sum of Fractions."""
+    results = [
+        SeatResult(index, index % 2, date(2024, 1, 1), player, total, higher_wins=higher)
+        for index, (totals, higher) in enumerate(games)
+        for player, total in totals.items()
+    ]
+    placed = placings(results, table)
+    for index, (totals, higher) in enumerate(games):
+        for player, placing in game_placings(totals, table, higher).items():
+            assert placed[(index, player)] == placing
+    lines = player_lines(results, table, placed=placed)
+    for player, line in lines.items():
+        mine = [p for (game, who), p in placed.items() if who == player]
+        assert line.points == sum((p.points for p in mine), Fraction(0))
