@@ -1,6 +1,6 @@
 """Benchmark of the league pages at scale (prints numbers; not a test).
 
-    .venv/bin/python benchmarks/bench_leagues.py [--runs 40] [--postgres auto|URL]
+    .venv/bin/python benchmarks/bench_leagues.py [--runs 40] [--postgres auto|URL] [--http]
 
 Seeds the demo league (``seed-demo``: 260 weekly nights, 3 tables of 6, about 61,000 round
 scores) into a temporary SQLite file, and into PostgreSQL when asked (``--postgres URL``, or
@@ -13,7 +13,10 @@ scores) into a temporary SQLite file, and into PostgreSQL when asked (``--postgr
   standings dropped before each request), in ms and as a multiple of hello,
 - median (and 90th percentile) server time of the standings as they open (the current season),
   a player page and a night page,
-- SQL queries per page on a small league (10 nights) and on the big one: the same numbers.
+- SQL queries per page on a small league (10 nights) and on the big one: the same numbers;
+- with ``--http``, first the standings by each method served by gunicorn, with the server's CPU
+  per request read from the kernel, next to a bare Flask hello served the same way (see
+  ``bench_requests.py --http``).
 Server time is measured around the Flask test client call (routing, SQL, the standings maths,
 templates), without network: wall time, and the app's own CPU time (with PostgreSQL the
 database server's CPU is not in it).
@@ -31,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from flask import Flask  # noqa: E402
 from flask_migrate import upgrade  # noqa: E402
@@ -131,6 +135,45 @@ def _set_ranking(app: Flask, code: str, ranking: str) -> None:
         db.session.commit()
 
 
+def _over_http(app: Flask, url: str, big: tuple[str, int, int], args: argparse.Namespace) -> None:
+    """The standings over all nights by each method, served by gunicorn and asked over HTTP,
+    with the server's CPU per request read from the kernel (as ``bench_requests.py --http``),
+    next to a bare Flask hello served and measured the same way."""
+    from bench_requests import OverHttp, median_cost
+
+    env = {"BENCH_DATABASE_URL": url}
+    hello = OverHttp("bench_requests:hello_app()", env)
+    ours = OverHttp("bench_requests:bench_app()", env)
+    try:
+        ours.sign_in(f"/leagues/{big[0]}/unlock", {"passphrase": DEMO_PASSPHRASE})
+        hello_ms = median_cost(lambda: hello.ask("GET", "/")[1], args.runs * 10) * 1000
+        print(f"\nover HTTP (gunicorn, server CPU): bare Flask hello {hello_ms:.3f} ms")
+        print(f"{'standings, all nights':<34}{'kept':>16}{'worked out':>18}")
+        url_all = f"/leagues/{big[0]}?season=all"
+
+        def look() -> float:
+            status, spent = ours.ask("GET", url_all)
+            assert status == 200, status
+            return spent
+
+        def first_look() -> float:
+            ours.forget()
+            return look()
+
+        for ranking in ("average", "wins", "points", "rating"):
+            _set_ranking(app, big[0], ranking)
+            kept = median_cost(look, args.runs) * 1000
+            worked = median_cost(first_look, max(5, args.runs // 2)) * 1000
+            print(
+                f"{'by ' + ranking:<34}{kept:>9.1f} {kept / hello_ms:>4.0f}x"
+                f"{worked:>11.1f} {worked / hello_ms:>4.0f}x"
+            )
+        _set_ranking(app, big[0], "average")
+    finally:
+        hello.close()
+        ours.close()
+
+
 def bench(url: str, label: str, args: argparse.Namespace) -> None:
     print(f"\n== {label}")
     app = _app(url)
@@ -176,6 +219,8 @@ def bench(url: str, label: str, args: argparse.Namespace) -> None:
             "night page (3 tables)": f"/leagues/{code}/nights/{night}",
         }
 
+    if args.http:
+        _over_http(app, url, big, args)
     hello_wall, hello_cpu = _hello(args.runs * 20)
     print(f"\nbare Flask hello: {hello_wall:.3f} ms wall, {hello_cpu:.3f} ms CPU (the yardstick)")
     print(
@@ -222,6 +267,11 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=3)
     parser.add_argument("--players", type=int, default=6)
     parser.add_argument("--runs", type=int, default=40)
+    parser.add_argument(
+        "--http",
+        action="store_true",
+        help="also serve with gunicorn and measure the standings' server CPU over HTTP",
+    )
     parser.add_argument(
         "--postgres",
         default=os.environ.get("BENCH_DATABASE_URL", ""),

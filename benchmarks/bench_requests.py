@@ -53,6 +53,7 @@ from scorekeeper import create_app  # noqa: E402
 from scorekeeper.devices import device_hash  # noqa: E402
 from scorekeeper.extensions import db  # noqa: E402
 from scorekeeper.games import kept, services  # noqa: E402
+from scorekeeper.leagues.standings import _kept as kept_standings  # noqa: E402
 from scorekeeper.rules import HouseRules  # noqa: E402
 from scorekeeper.rules.round_check import RoundInput, SeatInput  # noqa: E402
 
@@ -110,6 +111,7 @@ def bench_app(url: str | None = None) -> Flask:
     @app.get("/bench/forget")
     def forget() -> str:
         kept.forget_all()
+        kept_standings.tables.clear()
         return "forgotten"
 
     return app
@@ -212,6 +214,20 @@ class OverHttp:
                     return int(entry)
             time.sleep(0.1)
         raise SystemExit("gunicorn started no worker")
+
+    def sign_in(self, path: str, data: dict[str, str]) -> None:
+        """Post a form (a league's passphrase) and keep the session cookie it answers with."""
+        self.connection.request(
+            "POST",
+            path,
+            urlencode(data),
+            {"Content-Type": "application/x-www-form-urlencoded", "Cookie": self.cookie},
+        )
+        response = self.connection.getresponse()
+        response.read()
+        for value in response.headers.get_all("Set-Cookie") or []:
+            if value.startswith("session="):
+                self.cookie = value.split(";", 1)[0]
 
     def ask(self, method: str, path: str, data: Any = None, **headers: str) -> Cost:
         sent = {"Accept-Encoding": "gzip, deflate, br", **headers}

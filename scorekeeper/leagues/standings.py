@@ -49,43 +49,55 @@ def seat_results(league_id: int, period: Period = Period()) -> list[SeatResult]:
     the game total, rounds played and rounds gone out as stored on the seat by every write to
     its game (``games.totals``): one row read per seat, never every round score.
 
-    Each row also carries its game's kind and the few stored house rules that say whether the
-    highest total wins (``rules.variants.WHO_WINS_RULES``), read from the JSON by the database:
-    the games' whole rules are never decoded."""
-    query = (
+    Three queries, each reading only what it must: the seats (plain Core rows, thousands of
+    them), the nights' dates and the games' kinds with the few stored house rules that say
+    whether the highest total wins (``rules.variants.WHO_WINS_RULES``, read from the JSON by
+    the database: no game's whole rules are decoded). A date is parsed once per night, not
+    once per seat."""
+    finished = (Night.league_id == league_id, Game.status == "finished")
+    in_period = []
+    if period.start is not None:
+        in_period.append(Night.played_on >= period.start)
+    if period.end is not None:
+        in_period.append(Night.played_on <= period.end)
+    connection = db.session.connection()
+    seats = connection.execute(
         select(
             Seat.game_id,
             Game.night_id,
-            Night.played_on,
             Seat.player_id,
             Seat.total,
             Seat.rounds_played,
             Seat.rounds_out,
-            Game.kind,
-            *(Game.rules[name].as_string() for name in WHO_WINS_RULES),
         )
         .select_from(Night)
         .join(Game, Game.night_id == Night.id)
         .join(Seat, Seat.game_id == Game.id)
-        .where(Night.league_id == league_id, Game.status == "finished")
+        .where(*finished, *in_period)
         .order_by(Night.played_on, Game.night_id, Seat.game_id, Seat.position)
+    ).all()
+    if not seats:
+        return []
+    days = dict(
+        connection.execute(
+            select(Night.id, Night.played_on).where(Night.league_id == league_id, *in_period)
+        ).all()
     )
-    if period.start is not None:
-        query = query.where(Night.played_on >= period.start)
-    if period.end is not None:
-        query = query.where(Night.played_on <= period.end)
-    # Plain Core rows (no ORM row processing): thousands of rows for a big league.
-    rows = db.session.connection().execute(query).all()
     decided: dict[tuple[object, ...], bool] = {}  # (kind, *rules): a handful per league
-    results = []
-    for row in rows:
-        how = tuple(row[7:])
-        higher = decided.get(how)
-        if higher is None:
-            rules = {name: value for name, value in zip(WHO_WINS_RULES, how[1:], strict=True)}
-            higher = decided[how] = higher_wins(row[7], rules)
-        results.append(SeatResult(*row[:8], higher))
-    return results
+    kinds: dict[int, tuple[str, bool]] = {}
+    for game_id, kind, *rules in connection.execute(
+        select(Game.id, Game.kind, *(Game.rules[name].as_string() for name in WHO_WINS_RULES))
+        .join(Night, Night.id == Game.night_id)
+        .where(*finished, *in_period)
+    ):
+        how = (kind, *rules)
+        if how not in decided:
+            decided[how] = higher_wins(kind, dict(zip(WHO_WINS_RULES, rules, strict=True)))
+        kinds[game_id] = (kind, decided[how])
+    return [
+        SeatResult(game, night, days[night], player, total, played, out, *kinds[game])
+        for game, night, player, total, played, out in seats
+    ]
 
 
 @dataclass(frozen=True)
