@@ -9,7 +9,7 @@ under its standings stamp until its next change.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from fractions import Fraction
@@ -364,10 +364,6 @@ def night_view(league: League, night: Night) -> NightView:
                 )
     method = league_method(league)
     ranked = night_results(results, method.placement_points, lambda pid: names[pid].casefold())
-    version = "-".join(
-        f"{view.game.id}.{view.game.updated_at.timestamp():.6f}.{len(view.game.rounds)}"
-        for view in tables
-    )
     return NightView(
         night=night,
         tables=tables,
@@ -375,5 +371,40 @@ def night_view(league: League, night: Night) -> NightView:
         finished=bool(tables) and all(v.game.status == "finished" for v in tables),
         names=names,
         tables_of={player: ", ".join(where) for player, where in sat_at.items()},
-        version=f"{night.id}-{night.played_on}-{night.place}-{version}",
+        version=_night_version(
+            night.id,
+            night.played_on,
+            night.place,
+            league.standings_stamp,
+            [(game.id, game.version) for game in night.games],
+        ),
     )
+
+
+def _night_version(
+    night_id: int,
+    played_on: date,
+    place: str | None,
+    stamp: str | None,
+    games: Iterable[tuple[int, int]],
+) -> str:
+    """What a night's live page shows changes only with the night's date or place, its tables
+    and their games' versions (every write to a game, a player renamed), or the league's
+    standings stamp (the placement points of the night's results, the roster)."""
+    tables = "-".join(f"{game}.{version}" for game, version in sorted(games))
+    return f"{night_id}-{played_on}-{place}-{stamp}-{tables}"
+
+
+def night_version(league: League, night_id: int) -> str | None:
+    """``NightView.version`` of the night as it is now, in one query (the games are not
+    loaded): a phone whose copy is current gets 304 from this alone. None: no such night."""
+    rows = db.session.execute(
+        select(Night.played_on, Night.place, Game.id, Game.version)
+        .outerjoin(Game, Game.night_id == Night.id)
+        .where(Night.id == night_id, Night.league_id == league.id)
+    ).all()
+    if not rows:
+        return None
+    played_on, place = rows[0][0], rows[0][1]
+    games = [(game, version) for _, _, game, version in rows if game is not None]
+    return _night_version(night_id, played_on, place, league.standings_stamp, games)

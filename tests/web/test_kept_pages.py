@@ -167,3 +167,45 @@ def test_nothing_is_kept_for_a_version_that_was_rolled_back(
     board = text_of(client.get(f"/g/{public_id}/scoreboard").get_data(as_text=True))
     assert "Round by round" in board
     assert re.search(r"2 of 13 rounds", board), board[:400]
+
+
+def test_the_night_poll_answers_from_the_games_versions(app: Flask, client: FlaskClient) -> None:
+    """A phone following a league night gets 304 from one query while nothing changed, and
+    the new tables as soon as a table, a player's name or the placement points change."""
+    from tests.web.test_leagues import settings_data
+
+    code = start_league(client)
+    ids = add_players(client, code, ["Ann", "Bob", "Cy", "Di"])
+    night = start_night(client, code)
+    first = add_table(client, code, night, [ids["Ann"], ids["Bob"]])
+    add_table(client, code, night, [ids["Cy"], ids["Di"]])
+    url = f"/leagues/{code}/nights/{night}/live"
+
+    def poll() -> tuple[str, str]:
+        answer = client.get(url)
+        assert answer.status_code == 200
+        etag = answer.headers["ETag"]
+        with counting(app) as statements:
+            assert client.get(url, headers={"If-None-Match": etag}).status_code == 304
+        assert not any("FROM round" in s or "FROM seat" in s for s in statements), statements
+        return etag, text_of(answer.get_data(as_text=True))
+
+    etag, _ = poll()
+    assert enter_round(client, first, {0: 0, 1: 9}, went_out=0).status_code == 302
+    after_round, page = poll()
+    assert after_round != etag and "Round 2 of 13" in page
+    assert assert_redirect(
+        client.post(f"/leagues/{code}/players/{ids['Ann']}/edit", data={"name": "Annie"})
+    )
+    after_rename, page = poll()
+    assert after_rename != after_round and "Annie" in page
+    assert assert_redirect(
+        client.post(f"/leagues/{code}/settings", data=settings_data(placement_points="9, 4"))
+    )
+    after_settings, _ = poll()
+    assert after_settings != after_rename
+
+
+def assert_redirect(response: object) -> bool:
+    assert getattr(response, "status_code", None) == 302, response
+    return True

@@ -23,7 +23,7 @@ from scorekeeper.leagues.forms import (
     NightForm,
     TableForm,
 )
-from scorekeeper.leagues.standings import night_view
+from scorekeeper.leagues.standings import night_version, night_view
 from scorekeeper.leagues.views.common import (
     bp,
     league_form_page,
@@ -86,13 +86,17 @@ def _night_page(league: League, night_id: int) -> str:
 
 
 def _night_live(league: League, night_id: int) -> Response:
-    """The live tables of a night; unchanged nights answer 304 without rendering."""
-    night = _night_or_404(league, night_id)
-    view = night_view(league, night)
-    return unless_unchanged(
-        view.version,
-        lambda: league_page("leagues/_night_live.html", league, view=view, form=ConfirmForm()),
-    )
+    """The live tables of a night; an unchanged night answers 304 from one query (its games'
+    versions), without loading the games."""
+    version = night_version(league, night_id)
+    if version is None:
+        abort(404)
+
+    def render() -> str:
+        view = night_view(league, _night_or_404(league, night_id))
+        return league_page("leagues/_night_live.html", league, view=view, form=ConfirmForm())
+
+    return unless_unchanged(version, render)
 
 
 @bp.get("/leagues/<code>/nights/<int:night_id>")
