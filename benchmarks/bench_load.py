@@ -18,7 +18,8 @@ Every phone waits for its answer (10 s at most: more is a timeout) before going 
 sent to any address but 127.0.0.1, and the run stops by itself. Prints per route: requests, errors
 (a wrong status, a refused connection or a timeout), p50 / p95 / p99 in ms; the server's CPU per
 request (its processes' user + system time over the run, divided by the requests answered); and
-the CPU of a bare Flask "hello" request measured in this run as the yardstick.
+the server CPU of a bare Flask "hello" served by gunicorn over HTTP, measured in this run before
+the load, as the yardstick (``bench_requests.py --http``).
 """
 
 from __future__ import annotations
@@ -29,7 +30,6 @@ import os
 import random
 import re
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -41,8 +41,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from flask import Flask  # noqa: E402
 from flask_migrate import upgrade  # noqa: E402
 from sqlalchemy import inspect, text  # noqa: E402
 
@@ -230,17 +230,16 @@ def viewer_phone(
 
 
 def _hello_cpu_ms() -> float:
-    hello = Flask("hello")
-    hello.add_url_rule("/", "hello", lambda: "hello")
-    client = hello.test_client()
-    for _ in range(50):
-        client.get("/")
-    times = []
-    for _ in range(500):
-        started = time.process_time()
-        client.get("/")
-        times.append(time.process_time() - started)
-    return statistics.median(times) * 1000
+    """The server CPU of a bare Flask "hello" served by gunicorn and asked over HTTP, median
+    of 500 (``bench_requests.py --http``): the same kind of figure as the server's CPU per
+    request below."""
+    from bench_requests import OverHttp, median_cost
+
+    hello = OverHttp("bench_requests:hello_app()", {})
+    try:
+        return median_cost(lambda: hello.ask("GET", "/")[1], 500) * 1000
+    finally:
+        hello.close()
 
 
 def _prepare_database(url: str) -> None:
@@ -344,11 +343,13 @@ def main() -> None:
                     thread.start()
                 time.sleep(args.warmup)
                 cpu_before = _cpu_seconds(server.pid)
+                phones_before = time.process_time()
                 measured = time.monotonic()
                 for thread in threads:
                     thread.join(timeout=args.seconds + args.warmup + TIMEOUT + 5)
                 elapsed = time.monotonic() - measured
                 cpu = _cpu_seconds(server.pid) - cpu_before
+                phones_cpu = time.process_time() - phones_before
             finally:
                 server.terminate()
                 server.wait(timeout=30)
@@ -376,8 +377,12 @@ def main() -> None:
     per_request = cpu / total * 1000 if total else 0.0
     print(
         f"all: {total} requests ({total / elapsed:.1f}/s), {errors} errors; server CPU "
-        f"{cpu:.1f} s = {per_request:.2f} ms a request = {per_request / hello_ms:.0f}x a bare "
-        f"Flask hello ({hello_ms:.3f} ms CPU, in-process, this run)"
+        f"{cpu:.1f} s = {per_request:.2f} ms a request = {per_request / hello_ms:.1f}x a bare "
+        f"Flask hello ({hello_ms:.3f} ms server CPU over HTTP, gunicorn, this run)"
+    )
+    print(
+        f"the simulated phones (this process) used {phones_cpu:.1f} s of CPU "
+        f"({phones_cpu / elapsed:.2f} of the {os.cpu_count()} cores) on the same machine"
     )
     for route, example in recorder.examples.items():
         print(f"  first error on {route}: {example}")

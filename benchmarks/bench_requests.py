@@ -52,8 +52,19 @@ from sqlalchemy import event, text  # noqa: E402
 from scorekeeper import create_app  # noqa: E402
 from scorekeeper.devices import device_hash  # noqa: E402
 from scorekeeper.extensions import db  # noqa: E402
-from scorekeeper.games import kept, services  # noqa: E402
+from scorekeeper.games import services  # noqa: E402
 from scorekeeper.leagues.standings import _kept as kept_standings  # noqa: E402
+
+try:  # what a game's pages show, kept per version (absent before it was kept)
+    from scorekeeper.games import kept  # noqa: E402
+except ImportError:  # measuring an older version: every look works it out
+
+    class _Nothing:
+        @staticmethod
+        def forget_all() -> None:
+            pass
+
+    kept = _Nothing()  # type: ignore[assignment]
 from scorekeeper.rules import HouseRules  # noqa: E402
 from scorekeeper.rules.round_check import RoundInput, SeatInput  # noqa: E402
 
