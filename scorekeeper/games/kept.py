@@ -152,9 +152,12 @@ def _with_seats(game: Game) -> Game:
 
 def _rounds(game: Game) -> list[RoundRow]:
     """The game's rounds and scores as plain rows, in two queries (no ORM objects: about a
-    third of the cost of loading them as objects); read once per request."""
+    third of the cost of loading them as objects); read once per request, and again after the
+    request wrote to the game (pending changes are flushed first: plain queries do not)."""
     cached = game.__dict__.get("_round_rows")
-    if cached is None:
+    if cached is None or game.__dict__.get(WRITTEN):
+        if db.session.new or db.session.dirty or db.session.deleted:
+            db.session.flush()
         connection = db.session.connection()
         scores: dict[int, list[ScoreRow]] = {}
         for round_id, *score in connection.execute(_SCORES, {"game_id": game.id}):
