@@ -1,7 +1,7 @@
 """A bounded load test on loopback (prints numbers; not a test).
 
     .venv/bin/python benchmarks/bench_load.py [--tables 10] [--viewers 30] [--seconds 20]
-        [--warmup 5] [--server waitress|gunicorn] [--workers 2] [--threads 8] [--keep-alive 2]
+        [--warmup 5] [--server waitress|gunicorn] [--workers 2] [--threads 4] [--keep-alive 2]
         [--postgres URL] [--redis URL]
 
 Starts the app on 127.0.0.1 (waitress through ``python -m scorekeeper``, or gunicorn), on a
@@ -299,7 +299,7 @@ def main() -> None:
     )
     parser.add_argument("--server", choices=["waitress", "gunicorn"], default="waitress")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn processes")
-    parser.add_argument("--threads", type=int, default=8)
+    parser.add_argument("--threads", type=int, default=4)
     parser.add_argument(
         "--keep-alive",
         type=int,
