@@ -37,8 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from flask import Flask  # noqa: E402
-from flask_migrate import upgrade  # noqa: E402
-from sqlalchemy import event, inspect, text  # noqa: E402
+from sqlalchemy import event, text  # noqa: E402
 
 from scorekeeper import create_app  # noqa: E402
 from scorekeeper.extensions import db  # noqa: E402
@@ -49,10 +48,13 @@ try:  # the standings kept under the league's stamp (absent before they were kep
 except ImportError:  # measuring an older version: nothing is kept, every look works it out
 
     class _Nothing:
-        tables: dict[str, Any] = {}
+        @staticmethod
+        def clear() -> None:
+            pass
 
     kept_standings = _Nothing()  # type: ignore[assignment]
 from scorekeeper.models import League  # noqa: E402
+from tests.database import fresh_schema  # noqa: E402
 from tests.throwaway_postgres import PostgresUnavailable, throwaway_postgres  # noqa: E402
 
 
@@ -66,12 +68,7 @@ def _app(url: str) -> Flask:
             "RATELIMIT_ENABLED": False,
         }
     )
-    with app.app_context():
-        with db.engine.begin() as connection:
-            for table in reversed(inspect(connection).get_table_names()):
-                cascade = " CASCADE" if connection.dialect.name == "postgresql" else ""
-                connection.execute(text(f'DROP TABLE IF EXISTS "{table}"{cascade}'))
-        upgrade()
+    fresh_schema(app)
     return app
 
 
@@ -82,7 +79,7 @@ def _timed(client: Any, url: str, runs: int, cold: bool = False) -> tuple[float,
     times, cpu = [], []
     for _ in range(runs):
         if cold:
-            kept_standings.tables.clear()
+            kept_standings.clear()
         started, started_cpu = time.perf_counter(), time.process_time()
         response = client.get(url)
         cpu.append((time.process_time() - started_cpu) * 1000)
@@ -119,7 +116,7 @@ def _queries(app: Flask, client: Any, url: str, cold: bool = False) -> int:
         engine = db.engine
     client.get(url)
     if cold:
-        kept_standings.tables.clear()
+        kept_standings.clear()
     event.listen(engine, "before_cursor_execute", count)
     try:
         client.get(url)

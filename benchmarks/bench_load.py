@@ -43,11 +43,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from flask_migrate import upgrade  # noqa: E402
-from sqlalchemy import inspect, text  # noqa: E402
 
 from scorekeeper import create_app  # noqa: E402
 from scorekeeper.extensions import db  # noqa: E402
+from tests.database import fresh_schema  # noqa: E402
 
 TIMEOUT = 10.0
 PLAYERS = ["Ann", "Bob", "Cy", "Di"]
@@ -244,12 +243,8 @@ def _hello_cpu_ms() -> float:
 
 def _prepare_database(url: str) -> None:
     app = create_app({"DATABASE_URL": url, "SECRET_KEY": "bench"})
+    fresh_schema(app)
     with app.app_context():
-        with db.engine.begin() as connection:
-            for table in reversed(inspect(connection).get_table_names()):
-                cascade = " CASCADE" if connection.dialect.name == "postgresql" else ""
-                connection.execute(text(f'DROP TABLE IF EXISTS "{table}"{cascade}'))
-        upgrade()
         db.engine.dispose()
 
 

@@ -46,7 +46,6 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from flask import Flask  # noqa: E402
-from flask_migrate import upgrade  # noqa: E402
 from sqlalchemy import event, text  # noqa: E402
 
 from scorekeeper import create_app  # noqa: E402
@@ -54,6 +53,7 @@ from scorekeeper.devices import device_hash  # noqa: E402
 from scorekeeper.extensions import db  # noqa: E402
 from scorekeeper.games import services  # noqa: E402
 from scorekeeper.leagues.standings import _kept as kept_standings  # noqa: E402
+from tests.database import fresh_schema  # noqa: E402
 
 try:  # what a game's pages show, kept per version (absent before it was kept)
     from scorekeeper.games import kept  # noqa: E402
@@ -122,7 +122,7 @@ def bench_app(url: str | None = None) -> Flask:
     @app.get("/bench/forget")
     def forget() -> str:
         kept.forget_all()
-        kept_standings.tables.clear()
+        kept_standings.clear()
         return "forgotten"
 
     return app
@@ -152,7 +152,7 @@ class InProcess:
         response = self.client.open(path, method=method, data=data, headers=headers)
         spent = time.process_time() - started
         self.statements = (self.counter.count if self.counter else 0) - counted
-        if "_flashes" in (response.headers.get("Set-Cookie") or "") or method == "POST":
+        if method == "POST":
             # A phone follows the redirect, which shows (and so removes) the "Round 13 saved"
             # message; without this the session would pile up one message per run.
             with self.client.session_transaction() as session:
@@ -292,12 +292,8 @@ def main() -> None:
     with database(args) as url:
         app = bench_app(url)
         device = device_hash("bench-device")
+        fresh_schema(app)
         with app.app_context():
-            if args.postgres:
-                db.drop_all()
-                db.session.execute(text("DROP TABLE IF EXISTS alembic_version"))
-                db.session.commit()
-            upgrade()
             record_games = [_game_with_rounds(12, device) for _ in range(args.runs + 10)]
             board_game = _game_with_rounds(13, device)
             version = services.game_state(board_game).version  # type: ignore[union-attr]

@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
-from flask_migrate import upgrade
-from sqlalchemy import inspect, text
+from sqlalchemy import text
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
+from tests.database import fresh_schema
 
 
 @pytest.fixture(scope="session")
@@ -45,17 +45,8 @@ def make_app(database_url: str, **overrides: Any) -> Flask:
 def migrated_database(database_url: str) -> str:
     """Drop whatever a previous run left, then apply every migration from scratch."""
     app = make_app(database_url)
+    fresh_schema(app)
     with app.app_context():
-        with db.engine.begin() as connection:
-            for table in reversed(inspect(connection).get_table_names()):
-                connection.execute(
-                    text(
-                        f'DROP TABLE IF EXISTS "{table}" CASCADE'
-                        if connection.dialect.name == "postgresql"
-                        else f'DROP TABLE IF EXISTS "{table}"'
-                    )
-                )
-        upgrade()
         db.engine.dispose()
     return database_url
 

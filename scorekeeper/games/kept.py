@@ -21,10 +21,8 @@ rounds polls, sees the newer version and fetches again.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any, NamedTuple, TypeVar
+from typing import NamedTuple, TypeVar
 
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import joinedload
@@ -36,6 +34,7 @@ from scorekeeper.games.presentation import Scoreboard, scoreboard
 from scorekeeper.games.rounds import TableState, joiner_start, table_state
 from scorekeeper.games.setup import game_rules, variant_of
 from scorekeeper.games.totals import WRITTEN
+from scorekeeper.kept_values import KeptValues
 from scorekeeper.models import Game, Round, Score, Seat
 
 T = TypeVar("T")
@@ -43,31 +42,7 @@ T = TypeVar("T")
 KEEP = 512  # entries per process: a few kinds of value for the games being played right now
 
 
-class _Kept:
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._items: OrderedDict[tuple[str, int, str], Any] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: tuple[str, int, str], make: Callable[[], T]) -> T:
-        with self._lock:
-            if key in self._items:
-                self._items.move_to_end(key)
-                return self._items[key]  # type: ignore[no-any-return]
-        value = make()  # outside the lock: two requests may both work it out, with one result
-        with self._lock:
-            self._items[key] = value
-            self._items.move_to_end(key)
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
-        return value
-
-    def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
-
-
-_kept = _Kept(KEEP)
+_kept = KeptValues(KEEP)
 
 
 def for_version(game: Game, what: str, make: Callable[[], T]) -> T:

@@ -8,17 +8,16 @@ under its standings stamp until its next change.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from fractions import Fraction
-from threading import Lock
 
 from sqlalchemy import select
 
 from scorekeeper.extensions import db
 from scorekeeper.games import services as games
+from scorekeeper.kept_values import KeptValues
 from scorekeeper.leagues import rating
 from scorekeeper.leagues.services import league_method
 from scorekeeper.models import Game, League, Night, Player, Seat
@@ -134,35 +133,11 @@ def _ratings_for(method: Method, results: Sequence[SeatResult]) -> dict[Hashable
     return rating.ratings(results) if method.spec.ratings else None
 
 
-class _Kept:
-    """Computed standings, kept under the league's standings stamp (``games.totals``).
-
-    The stamp is read from the league's row, which every page loads anyway, and gets a new
-    random value in the same transaction as any change the standings show: a table kept under
-    an old stamp is simply never asked for again, in this process or another, so nothing here
-    can go stale. A few hundred tables at most (least recently used go first)."""
-
-    def __init__(self, size: int = 256) -> None:
-        self.size = size
-        self.tables: OrderedDict[Hashable, LeagueTable | PlayerReport] = OrderedDict()
-        self.lock = Lock()
-
-    def get(self, key: Hashable) -> LeagueTable | PlayerReport | None:
-        with self.lock:
-            table = self.tables.get(key)
-            if table is not None:
-                self.tables.move_to_end(key)
-            return table
-
-    def put(self, key: Hashable, table: LeagueTable | PlayerReport) -> None:
-        with self.lock:
-            self.tables[key] = table
-            self.tables.move_to_end(key)
-            while len(self.tables) > self.size:
-                self.tables.popitem(last=False)
-
-
-_kept = _Kept()
+# Computed standings and player pages, kept under the league's standings stamp
+# (``games.totals``). The stamp is read from the league's row, which every page loads anyway,
+# and gets a new random value in the same transaction as any change the standings show: a
+# table kept under an old stamp is simply never asked for again, in this process or another.
+_kept = KeptValues(256)
 
 
 def league_table(league: League, period: Period = Period()) -> LeagueTable:
@@ -173,14 +148,9 @@ def league_table(league: League, period: Period = Period()) -> LeagueTable:
     costs no query."""
     method = league_method(league)
     key = (league.id, league.standings_stamp, period.start, period.end, method)
-    if league.standings_stamp:
-        kept = _kept.get(key)
-        if isinstance(kept, LeagueTable):
-            return kept
-    table = compute_league_table(league, period, method)
-    if league.standings_stamp:
-        _kept.put(key, table)
-    return table
+    if not league.standings_stamp:
+        return compute_league_table(league, period, method)
+    return _kept.get(key, lambda: compute_league_table(league, period, method))
 
 
 def compute_league_table(
@@ -247,14 +217,9 @@ def player_report(league: League, player: Player, period: Period = Period()) -> 
     Kept like the standings, until the league's next change (its standings stamp)."""
     method = league_method(league)
     key = ("player", league.id, league.standings_stamp, player.id, period.start, period.end, method)
-    if league.standings_stamp:
-        kept = _kept.get(key)
-        if isinstance(kept, PlayerReport):
-            return kept
-    report = compute_player_report(league, player, period, method)
-    if league.standings_stamp:
-        _kept.put(key, report)
-    return report
+    if not league.standings_stamp:
+        return compute_player_report(league, player, period, method)
+    return _kept.get(key, lambda: compute_player_report(league, player, period, method))
 
 
 def compute_player_report(

@@ -11,27 +11,27 @@ from flask import (
 
 from scorekeeper.games import kept, services
 from scorekeeper.games.views.common import bp, game_or_404, game_row_or_404
-from scorekeeper.models import Game
 from scorekeeper.web import qr_svg, unless_unchanged
 
 # --------------------------------------------------------------------------------------------
 # Following along: the share view
 
 
-def _version(game: Game) -> str:
-    return f"v{game.version}"
+def _render(template: str, public_id: str) -> str:
+    """The share view (or its live part): everything in it is kept for the game's version."""
+    game = game_row_or_404(public_id)
+    return render_template(
+        template,
+        game=game,
+        board=kept.board(game),
+        state=kept.state(game),
+        version=f"v{game.version}",
+    )
 
 
 @bp.get("/g/<public_id>/watch")
 def watch(public_id: str) -> str:
-    game = game_row_or_404(public_id)
-    return render_template(
-        "games/watch.html",
-        game=game,
-        board=kept.board(game),
-        state=kept.state(game),
-        version=_version(game),
-    )
+    return _render("games/watch.html", public_id)
 
 
 @bp.get("/g/<public_id>/watch/board")
@@ -42,17 +42,9 @@ def watch_board(public_id: str) -> Response:
     if row is None:
         abort(404)
 
-    def render() -> str:
-        game = game_row_or_404(public_id)
-        return render_template(
-            "games/_watch_board.html",
-            game=game,
-            board=kept.board(game),
-            state=kept.state(game),
-            version=_version(game),
-        )
-
-    return unless_unchanged(f"v{row.version}", render)
+    return unless_unchanged(
+        f"v{row.version}", lambda: _render("games/_watch_board.html", public_id)
+    )
 
 
 @bp.get("/g/<public_id>/state.json")
