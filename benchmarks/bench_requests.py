@@ -295,6 +295,7 @@ def main() -> None:
         fresh_schema(app)
         with app.app_context():
             record_games = [_game_with_rounds(12, device) for _ in range(args.runs + 10)]
+            middle_games = [_game_with_rounds(6, device) for _ in range(args.runs + 10)]
             board_game = _game_with_rounds(13, device)
             version = services.game_state(board_game).version  # type: ignore[union-attr]
             counter = StatementCounter(db.engine)
@@ -312,19 +313,28 @@ def main() -> None:
             hello, ours = InProcess(hello_app()), InProcess(app, device="bench-device")
             ours.counter = counter
 
-        pending = iter(record_games)
+        def recording(games: list[str], number: int) -> Callable[[], float]:
+            """Round ``number`` of each game in turn: the phone opened the round form first
+            (not counted), as every phone does before it saves."""
+            pending = iter(games)
 
-        def record() -> float:
-            """Round 13 of a game: the phone opened the round form first (not counted), as
-            every phone does before it saves."""
-            public_id = next(pending)
-            assert ours.ask("GET", f"/g/{public_id}/round")[0] == 200
-            data = {f"seat_{i}-hand": str(p) for i, p in enumerate(_points(13))}
-            data["seat_4-hand"] = "0"
-            data.update({"went_out": "4", "form_token": f"bench-{public_id}", "round_number": "13"})
-            status, spent = ours.ask("POST", f"/g/{public_id}/round", data)
-            assert status == 302, status
-            return spent
+            def record() -> float:
+                public_id = next(pending)
+                assert ours.ask("GET", f"/g/{public_id}/round")[0] == 200
+                data = {f"seat_{i}-hand": str(p) for i, p in enumerate(_points(number))}
+                data["seat_4-hand"] = "0"
+                data.update(
+                    {
+                        "went_out": "4",
+                        "form_token": f"bench-{public_id}",
+                        "round_number": str(number),
+                    }
+                )
+                status, spent = ours.ask("POST", f"/g/{public_id}/round", data)
+                assert status == 302, status
+                return spent
+
+            return record
 
         def request(path: str, expect: int = 200, **headers: str) -> Callable[[], float]:
             def call() -> float:
@@ -352,7 +362,8 @@ def main() -> None:
         measures: dict[str, Callable[[], float]] = {
             "one SELECT route": request("/bench/one-select"),
             "round form, 8 players": request(f"/g/{record_games[-1]}/round"),
-            "record a round, 8 players": record,
+            "record a round (7 of 13), 8 players": recording(middle_games, 7),
+            "record the last round, 8 players": recording(record_games, 13),
             "scoreboard 13x8, first look": first_look(f"/g/{board_game}/scoreboard"),
             "scoreboard 13x8, seen again": request(f"/g/{board_game}/scoreboard"),
             "table view, first look": first_look(f"/g/{board_game}"),

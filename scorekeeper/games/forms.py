@@ -21,6 +21,7 @@ from wtforms import (
 )
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
+from scorekeeper.games import rows
 from scorekeeper.models import Game
 from scorekeeper.rules import HouseRules
 from scorekeeper.rules.house import (
@@ -298,6 +299,7 @@ class RoundForm(FlaskForm):
         validators=[Optional(), Length(max=200)],
     )
     seat_count = 0
+    seat_names: list[str] = []  # the players' names, in seat order
 
     @property
     def seats(self) -> list[FormField]:
@@ -319,12 +321,14 @@ def round_form(
     one SeatForm per seat, named ``seat_N-...`` by seat position (not a list, so a missing
     field can never shift a score to a neighbour). A late joiner sits at the next position,
     so the seats of an earlier round are always the first ones."""
-    number = number or len(game.rounds) + 1
-    seats = [seat for seat in game.seats if seat.joined_round <= number]
+    table = rows.table(game)
+    number = number or len(table.rounds) + 1
+    seats = [seat for seat in table.seats if seat.joined_round <= number]
     seat_count = len(seats)
     form = _round_form_class(seat_count)(formdata=data, **kwargs)
     form.seat_count = seat_count
-    form.went_out.choices = {str(seat.position): seat.player.name for seat in seats} | {
+    form.seat_names = [seat.name for seat in seats]
+    form.went_out.choices = {str(seat.position): seat.name for seat in seats} | {
         "blocked": "Blocked round: nobody went out"
     }
     return form

@@ -8,12 +8,16 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import bindparam, func, insert, select
+from sqlalchemy import func, insert, select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import make_transient_to_detached
+from sqlalchemy.orm.attributes import set_committed_value
 
 from scorekeeper.extensions import db
+from scorekeeper.games import rows
+from scorekeeper.games.rows import SeatRow
 from scorekeeper.games.setup import GameError, RoundTaken, game_rules, touch, variant_of
-from scorekeeper.models import Game, Round, Score, Seat
+from scorekeeper.models import Game, Round, Score
 from scorekeeper.rules import (
     HouseRules,
     format_hand,
@@ -51,7 +55,7 @@ class TableState:
 
 
 def _used_engines(game: Game, skip_number: int | None = None) -> list[int]:
-    return [r.engine for r in game.rounds if r.number != skip_number]
+    return [r.engine for r in rows.table(game).rounds if r.number != skip_number]  # type: ignore[misc]
 
 
 def engine_for(game: Game, number: int) -> int | None:
@@ -59,7 +63,7 @@ def engine_for(game: Game, number: int) -> int | None:
     mode where the scorekeeper records it."""
     rules = game_rules(game)
     if rules.order == "highest_available":
-        for recorded in game.rounds:
+        for recorded in rows.table(game).rounds:
             if recorded.number == number:
                 return recorded.engine
         return None
@@ -70,7 +74,7 @@ def engine_for(game: Game, number: int) -> int | None:
     return None
 
 
-def _round_winner_seat(recorded: Any, seats: Sequence[Seat], rules: HouseRules) -> int | None:
+def _round_winner_seat(recorded: Any, seats: Sequence[SeatRow], rules: HouseRules) -> int | None:
     points = {s.seat_id: s.points for s in recorded.scores}
     went_out = recorded.went_out_seat_id
     winners = round_winners(points, went_out, rules)
@@ -103,25 +107,25 @@ def joiner_start(game: Game) -> int:
     return late_joiner_start(dict(enumerate(seat_totals(game))), rules, lower)
 
 
-def table_state(game: Game, rounds: Sequence[Any] | None = None) -> TableState:
-    """What the table needs to play the next round (rules.md 2.1-2.3). ``rounds``: the game's
-    rounds as plain rows with their scores (``kept.RoundRow``), else the loaded rounds."""
+def table_state(game: Game) -> TableState:
+    """What the table needs to play the next round (rules.md 2.1-2.3), from the game's rows
+    (``rows.table``)."""
     rules = game_rules(game)
     variant = variant_of(game)
     total = variant.round_count(rules)
-    rounds = game.rounds if rounds is None else rounds
+    table = rows.table(game)
+    rounds, seats = table.rounds, table.seats
     number = len(rounds) + 1
     more = total is None or number <= total  # a round is left to play
     finished = game.status == "finished" or not more
-    seats = game.seats
-    names = [seat.player.name for seat in seats]
+    names = [seat.name for seat in seats]
     available = remaining_engines(rules, [r.engine for r in rounds])
     engine = variant.engine_for_round(number, rules) if more else None
     next_engine = (
         variant.engine_for_round(number + 1, rules) if total is None or number < total else None
     )
     previous_winner = _round_winner_seat(rounds[-1], seats, rules) if rounds else None
-    totals = seat_totals(game) if rules.start_rule == "lowest_total" else None
+    totals = table.totals() if rules.start_rule == "lowest_total" else None
     starter = (
         variant.starter_text(
             number,
@@ -160,36 +164,6 @@ def table_state(game: Game, rounds: Sequence[Any] | None = None) -> TableState:
 # Checking and recording a round
 
 
-def _totals_before(game: Game, number: int) -> dict[int, int]:
-    """Each seat's total before round ``number``, by position (a points game's exact target),
-    in one query."""
-    sums = dict(
-        db.session.execute(
-            select(Score.seat_id, func.sum(Score.points))
-            .join(Round, Round.id == Score.round_id)
-            .where(Round.game_id == game.id, Round.number < number)
-            .group_by(Score.seat_id)
-        ).all()
-    )
-    return {seat.position: seat.start_total + int(sums.get(seat.id) or 0) for seat in game.seats}
-
-
-def _previous_hands(game: Game, number: int) -> dict[int, int]:
-    """Each seat's hand in round ``number - 1`` (by position): from the round's scores when
-    they are loaded, else read as plain rows (the round form saving round N loads no scores)."""
-    positions = {seat.id: seat.position for seat in game.seats}
-    for recorded in game.rounds:
-        if recorded.number == number - 1:
-            if "scores" in recorded.__dict__:
-                return {positions[s.seat_id]: s.hand for s in recorded.scores}
-            rows = db.session.connection().execute(_HANDS, {"round_id": recorded.id})
-            return {positions[seat_id]: hand for seat_id, hand in rows}
-    return {}
-
-
-_HANDS = select(Score.seat_id, Score.hand).where(Score.round_id == bindparam("round_id"))
-
-
 def check_round(
     game: Game, entry: RoundInput, number: int | None = None, partial: bool = False
 ) -> RoundCheck:
@@ -198,21 +172,22 @@ def check_round(
     left, the previous round's hands."""
     rules = game_rules(game)
     variant = variant_of(game)
-    number = number or len(game.rounds) + 1
+    table = rows.table(game)
+    number = number or len(table.rounds) + 1
     return variant.check_round(
         entry,
         RoundContext(
             rules=rules,
-            names={
-                seat.position: seat.player.name
-                for seat in game.seats
-                if seat.joined_round <= number
-            },
+            names={seat.position: seat.name for seat in table.seats if seat.joined_round <= number},
             number=number,
             engine=engine_for(game, number),
             engines_left=tuple(remaining_engines(rules, _used_engines(game, skip_number=number))),
-            previous=_previous_hands(game, number),
-            totals=_totals_before(game, number) if not variant.uses_engines else {},
+            previous=table.hands_of(number - 1),
+            totals=(
+                {s.position: t for s, t in zip(table.seats, table.totals(number), strict=True)}
+                if not variant.uses_engines
+                else {}
+            ),
         ),
         partial=partial,
     )
@@ -237,33 +212,37 @@ def record_round(game: Game, entry: RoundInput, form_token: str, number: int) ->
     Call it with the game loaded ``for_update`` so the checks hold until the commit; the unique
     (game, number) and form token constraints stop whatever gets past them anyway.
     """
-    # The game's rounds were read under the lock: a token saved before is among them (a token
-    # of another game is stopped by its unique constraint below).
-    existing = next((r for r in game.rounds if r.form_token == form_token), None)
+    # The game's row is locked, so its version is the last one committed and the rows of that
+    # version (``rows.table``) are what the database holds: a token saved before is among them
+    # (a token of another game is stopped by its unique constraint below).
+    table = rows.table(game)
+    existing = next((r for r in table.rounds if r.form_token == form_token), None)
     if existing is not None:
-        return RecordOutcome(check=None, saved=existing, duplicate=True)
-    taken = next((r for r in game.rounds if r.number == number), None)
+        return RecordOutcome(check=None, saved=_round(existing.id), duplicate=True)
+    taken = next((r for r in table.rounds if r.number == number), None)
     if taken is not None:
-        raise RoundTaken(taken)
+        raise RoundTaken(_round(taken.id))
     if game.status == "finished":
         raise GameError("This game is over: correct a round from the scoreboard instead.")
-    if number != len(game.rounds) + 1:
+    if number != len(table.rounds) + 1:
         raise GameError(
-            f"This form is for round {number}, but the game is at round {len(game.rounds) + 1}."
+            f"This form is for round {number}, but the game is at round {len(table.rounds) + 1}."
             " Open the round again from the table."
         )
     check = check_round(game, entry, number=number)
     if not check.ok:
         return RecordOutcome(check=check)
-    seat_ids = {seat.position: seat.id for seat in game.seats}
+    seat_ids = {seat.position: seat.id for seat in table.seats}
     assert check.engine is not None or not variant_of(game).uses_engines
-    recorded = Round(
-        number=check.number,
-        engine=check.engine,
-        went_out_seat_id=None if entry.blocked else seat_ids[entry.went_out],  # type: ignore[index]
-        went_out_on_double=entry.on_double and not entry.blocked,
-        form_token=form_token,
-    )
+    values = {
+        "game_id": game.id,
+        "number": check.number,
+        "engine": check.engine,
+        "went_out_seat_id": None if entry.blocked else seat_ids[entry.went_out],  # type: ignore[index]
+        "went_out_on_double": entry.on_double and not entry.blocked,
+        "form_token": form_token,
+        "recorded_at": datetime.now(UTC),
+    }
     typed = {seat.position: seat for seat in entry.seats}
     makes_points = variant_of(game).makes_points
     scores = []
@@ -284,14 +263,14 @@ def record_round(game: Game, entry: RoundInput, form_token: str, number: int) ->
         )
     try:
         with db.session.begin_nested():
-            game.rounds.append(recorded)
-            db.session.flush()
-            # Every seat's score in one statement (executemany), not one INSERT per player.
-            db.session.execute(insert(Score), [{**row, "round_id": recorded.id} for row in scores])
+            # Plain statements on the session's connection: the round (its id returned), then
+            # every seat's score in one executemany (the ORM's unit of work would cost more
+            # than the statements).
+            connection = db.session.connection()
+            round_id = connection.execute(_INSERT_ROUND, values).scalar_one()
+            connection.execute(_INSERT_SCORE, [{**row, "round_id": round_id} for row in scores])
     except IntegrityError:
         # Only reachable when the lock was bypassed: the constraints still keep one round.
-        if recorded in game.rounds:
-            game.rounds.remove(recorded)
         existing = db.session.scalars(select(Round).where(Round.form_token == form_token)).first()
         if existing is not None:
             if existing.game_id != game.id:
@@ -305,25 +284,46 @@ def record_round(game: Game, entry: RoundInput, form_token: str, number: int) ->
         if taken is not None:
             raise RoundTaken(taken) from None
         raise
-    db.session.expire(recorded, ["scores"])  # written above; read again when asked for
-    touch(game)
+    # The saved round as an object of the session without reading it back: what was written
+    # is known (its scores are read when asked for).
+    recorded = Round(id=round_id, **values)
+    make_transient_to_detached(recorded)
+    db.session.add(recorded)
+    if "rounds" in game.__dict__:  # loaded before: it holds the new round too
+        set_committed_value(game, "rounds", [*game.rounds, recorded])
     variant, rules = variant_of(game), game_rules(game)
     total = variant.round_count(rules)
-    if (total is not None and len(game.rounds) >= total) or (
-        variant.target(rules) is not None and variant.game_over(seat_totals(game), rules)
-    ):
-        finish_game(game)
+    over = (total is not None and number >= total) or (
+        variant.target(rules) is not None
+        and variant.game_over(_totals_after(table, check.seats, seat_ids), rules)
+    )
+    touch(game, status="finished" if over else None)  # the last round ends the game
     return RecordOutcome(check=check, saved=recorded)
+
+
+def _round(round_id: int) -> Round:
+    """A saved round as an object (to show it, or to name it as the one saved)."""
+    return db.session.get_one(Round, round_id)
+
+
+def _totals_after(table: rows.TableRows, new: Sequence[Any], seat_ids: dict[int, int]) -> list[int]:
+    """Each seat's total in seat order once the round with ``new`` (seat checks) is added."""
+    added = {seat_ids[seat.position]: seat.points or 0 for seat in new}
+    return [
+        total + added.get(seat.id, 0)
+        for seat, total in zip(table.seats, table.totals(), strict=True)
+    ]
+
+
+_INSERT_ROUND = insert(Round.__table__).returning(Round.__table__.c.id)
+_INSERT_SCORE = insert(Score.__table__)  # Core: one executemany, no ORM bulk machinery
 
 
 def finish_game(game: Game) -> None:
     """Mark the game over (all rounds played, or the table stopped early)."""
     if not game.rounds:
         raise GameError("Record at least one round before ending the game.")
-    game.status = "finished"
-    game.finished_at = datetime.now(UTC)
-    touch(game, scores=False)
-    db.session.flush()
+    touch(game, scores=False, status="finished")
 
 
 def reopen_game(game: Game) -> None:
@@ -334,7 +334,4 @@ def reopen_game(game: Game) -> None:
         raise GameError("Every round has been played; correct a round instead.")
     if variant.target(rules) is not None and variant.game_over(seat_totals(game), rules):
         raise GameError("Someone has reached the target; correct a hand instead.")
-    game.status = "playing"
-    game.finished_at = None
-    touch(game, scores=False)
-    db.session.flush()
+    touch(game, scores=False, status="playing")

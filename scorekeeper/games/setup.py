@@ -11,8 +11,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import bindparam, func, inspect, select
+from sqlalchemy import bindparam, func, select, update
 from sqlalchemy.orm import selectinload
+from sqlalchemy.orm.attributes import set_committed_value
 
 from scorekeeper.extensions import db
 from scorekeeper.games.totals import WRITTEN, standings_changed, store_totals
@@ -73,10 +74,14 @@ def game_rules(game: Game) -> HouseRules:
     return cached[1]
 
 
-def find_game(public_id: str) -> Game | None:
+def find_game(public_id: str, for_update: bool = False) -> Game | None:
     """The game's row alone, in one query: enough for a page whose values are kept for the
-    game's version (``kept``); the seats and rounds are read only when they are not."""
-    return db.session.scalars(select(Game).where(Game.public_id == public_id)).first()
+    game's version (``kept``, ``rows``); the seats and rounds are read only when they are not.
+    ``for_update``: locked as in ``load_game``."""
+    query = select(Game).where(Game.public_id == public_id)
+    if for_update:
+        query = query.with_for_update(of=Game)
+    return db.session.scalars(query).first()
 
 
 def load_game(public_id: str, for_update: bool = False, scores: bool = True) -> Game | None:
@@ -124,19 +129,53 @@ def game_state(public_id: str) -> GameState | None:
     return GameState(version=row[0], rounds=row[1], status=row[2]) if row else None
 
 
-def touch(game: Game, scores: bool = True) -> None:
+_TOUCH = (
+    update(Game.__table__)
+    .where(Game.__table__.c.id == bindparam("game_id"))
+    .values(
+        version=bindparam("new_version"),
+        updated_at=bindparam("now"),
+        status=bindparam("new_status"),
+        finished_at=bindparam("ended"),
+    )
+)
+
+
+def touch(game: Game, scores: bool = True, status: str | None = None) -> None:
     """Every write to a game moves its version on (the row is locked, so no two writes can
     produce the same version). With ``scores`` (a round saved, corrected or undone) each seat's
-    stored total and place are worked out again. A league game that is finished, or was until
-    now, gives its league's standings a new stamp (only finished games count in them)."""
-    if scores:  # first: the game's own UPDATE then goes with the request's last flush
+    stored total and place are worked out again. ``status``: the game ends ("finished") or
+    goes on ("playing") with this write. A league game that is finished, or was until now,
+    gives its league's standings a new stamp (only finished games count in them)."""
+    if scores:
         store_totals([game])
-    game.updated_at = datetime.now(UTC)
-    game.version = (game.version or 1) + 1
-    game.__dict__[WRITTEN] = True  # nothing is kept for a version not yet committed (kept)
-    if game.night_id is not None and (
-        game.status == "finished" or "finished" in inspect(game).attrs.status.history.deleted
+    was_finished = game.status == "finished"
+    now, version = datetime.now(UTC), (game.version or 1) + 1
+    finished_at = game.finished_at
+    if status is not None and status != game.status:
+        finished_at = now if status == "finished" else None
+    status = status or game.status
+    # One plain UPDATE, and the loaded object told the values are stored (the ORM's unit of
+    # work would cost more than the statement); the game row is locked, so no one else moves it.
+    db.session.connection().execute(
+        _TOUCH,
+        {
+            "game_id": game.id,
+            "new_version": version,
+            "now": now,
+            "new_status": status,
+            "ended": finished_at,
+        },
+    )
+    for name, value in (
+        ("version", version),
+        ("updated_at", now),
+        ("status", status),
+        ("finished_at", finished_at),
     ):
+        set_committed_value(game, name, value)
+    game.__dict__[WRITTEN] = True  # nothing is kept for a version not yet committed (kept)
+    if game.night_id is not None and (was_finished or status == "finished"):
         standings_changed(night_id=game.night_id)
 
 

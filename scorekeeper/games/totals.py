@@ -45,17 +45,17 @@ def store_totals(games: Iterable[Game]) -> None:
         [game.id for game in games if higher_wins(game.kind, game.rules)],
     )
     for game in games:
-        for seat in game.seats:
+        for seat in game.__dict__.get("seats", ()):  # only loaded ones (no load for this)
             db.session.expire(seat, ["total", "rounds_played", "rounds_out", "place"])
 
 
 def store_totals_of(game_ids: list[int], higher_ids: Iterable[int] = ()) -> None:
     """``store_totals`` by game id, without touching loaded objects (bulk writes);
     ``higher_ids``: the games among them where the highest total wins."""
-    db.session.execute(
-        _totals_update(),
-        {"game_ids": list(game_ids), "higher_ids": list(higher_ids)},
-        execution_options={"synchronize_session": False},
+    # On the session's connection (Core): no ORM objects are touched, and the ORM's bulk
+    # UPDATE machinery would cost more than the statement.
+    db.session.connection().execute(
+        _totals_update(), {"game_ids": list(game_ids), "higher_ids": list(higher_ids)}
     )
 
 
@@ -105,8 +105,8 @@ def _totals_update() -> Update:
         .label("place"),
     ).subquery()
     return (
-        update(Seat)
-        .where(Seat.id == ranked.c.id)
+        update(Seat.__table__)
+        .where(Seat.__table__.c.id == ranked.c.id)
         .values(
             total=ranked.c.total,
             rounds_played=ranked.c.played,

@@ -63,10 +63,27 @@ def game_row_or_404(public_id: str) -> Game:
 def editor_required(view: View) -> View:
     """Load the game; only its creator's device or a device with the edit code may go on.
     A page (GET) sends others to the edit-code form; a change (POST) is refused with 403."""
+    return _for_editors(view, lambda public_id: game_or_404(public_id, scores=False))
 
+
+def table_editor_required(view: View) -> View:
+    """``editor_required`` for a view that reads the game's seats and rounds as rows
+    (``rows.table``): only the game's row is loaded (locked for a write), the rows come from
+    what is kept for its version."""
+
+    def load(public_id: str) -> Game:
+        game = services.find_game(public_id, for_update=is_write_request())
+        if game is None:
+            abort(404)
+        return game
+
+    return _for_editors(view, load)
+
+
+def _for_editors(view: View, load: Callable[[str], Game]) -> View:
     @wraps(view)
     def wrapped(public_id: str, **kwargs: Any) -> Any:
-        game = game_or_404(public_id, scores=False)
+        game = load(public_id)
         if not access.can_edit(game):
             if request.method == "GET":
                 return redirect(url_for("games.unlock", public_id=public_id, next=request.path))

@@ -24,7 +24,7 @@ from scorekeeper.games import kept, photos, services
 from scorekeeper.games.forms import (
     round_form,
 )
-from scorekeeper.games.views.common import bp, editor_required
+from scorekeeper.games.views.common import bp, editor_required, table_editor_required
 from scorekeeper.models import Game, Round
 from scorekeeper.rules.round_check import RoundCheck, RoundInput, SeatCheck, SeatInput
 
@@ -66,7 +66,7 @@ PHOTO_ACTIONS = ("read_photo", "use_photo", "keep_typed")
 
 
 @bp.route("/g/<public_id>/round", methods=["GET", "POST"])
-@editor_required
+@table_editor_required
 def enter_round(game: Game) -> str | BaseResponse | tuple[str, int]:
     state = kept.state(game)
     if state.finished and request.method == "GET":
@@ -314,7 +314,7 @@ def _photo_views(
 
 
 @bp.get("/g/<public_id>/photos/<token>.jpg")
-@editor_required
+@table_editor_required
 def photo(game: Game, token: str) -> Response:
     data = photos.photo_bytes(game, token)
     if data is None:
@@ -326,7 +326,7 @@ def photo(game: Game, token: str) -> Response:
 
 
 @bp.post("/g/<public_id>/round/check")
-@editor_required
+@table_editor_required
 @read_only
 def check_round(game: Game) -> str:
     """The live check while typing: every player's total and problems (htmx out-of-band)."""

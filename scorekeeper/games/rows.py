@@ -1,0 +1,177 @@
+"""A game's seats, rounds and scores as plain rows, kept per game version in each process.
+
+Every write that changes what a game holds moves the game's version on (``setup.touch``;
+``totals.games_shown_again`` for a renamed or merged player), in the same transaction. So the
+rows of one version never change, and a process keeps them (with the values worked out from
+them, ``games.kept``) under (game, version, what).
+
+Both the pages and the round form and its save read them from here:
+
+- a page reads the game's row (which says the version) and the rows only when this process has
+  not seen that version yet;
+- a write locks the game's row first (``setup.load_game(for_update=True)``), so the version it
+  reads is the last one committed and no other write can commit before it does: the rows kept
+  for that version are exactly what is in the database. (Rows read for a version v are never
+  older than v; they can be newer only when a write committed between reading the game's row
+  and the rounds, and then the committed version is already beyond v and no writer asks for
+  v again.)
+
+Nothing is kept for a version that the request has not committed (``WRITTEN``): after a write,
+the rows are read afresh (pending changes flushed first), and a rolled-back write leaves no rows
+under a number the next write will use again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import NamedTuple, TypeVar
+
+from sqlalchemy import bindparam, select
+
+from scorekeeper.extensions import db
+from scorekeeper.games.totals import WRITTEN
+from scorekeeper.kept_values import KeptValues
+from scorekeeper.models import Game, Player, Round, Score, Seat
+
+T = TypeVar("T")
+
+KEEP = 512  # entries per process: a few kinds of value for the games being played right now
+
+_kept = KeptValues(KEEP)
+
+
+def for_version(game: Game, what: str, make: Callable[[], T]) -> T:
+    """``make()``, worked out once for this version of the game (in this process).
+
+    Not kept when this request has written to the game (``setup.touch``): its new version is
+    not committed yet, and if the request were rolled back the next write would give the
+    same version number to other values."""
+    if game.__dict__.get(WRITTEN):
+        return make()
+    # The public id, not the row id: SQLite may give a deleted game's row id to a new game,
+    # whose versions start again at 1; a public id is never given out twice.
+    return _kept.get((game.public_id, game.version, what), make)
+
+
+def forget_all() -> None:
+    """Drop everything kept (tests that change rows behind the services' back use it)."""
+    _kept.clear()
+
+
+class ScoreRow(NamedTuple):
+    """A score as the pages show it (the attributes of a Score they read)."""
+
+    seat_id: int
+    points: int
+    hand: int
+    tiles: str | None
+    markers: int
+    made: int
+    corrected: bool
+
+
+class RoundRow(NamedTuple):
+    """A round with its scores as the pages show it (the attributes of a Round they read)."""
+
+    id: int
+    number: int
+    engine: int | None
+    went_out_seat_id: int | None
+    went_out_on_double: bool
+    form_token: str
+    scores: list[ScoreRow]
+
+
+class SeatRow(NamedTuple):
+    """A seat and its player's name."""
+
+    id: int
+    position: int
+    name: str
+    joined_round: int
+    start_total: int
+
+
+class TableRows(NamedTuple):
+    """A game's seats (in seat order) and its rounds (in round order) with their scores."""
+
+    seats: tuple[SeatRow, ...]
+    rounds: tuple[RoundRow, ...]
+
+    def totals(self, before: int | None = None) -> list[int]:
+        """Each seat's total in seat order (a late joiner's from its starting total), after
+        every round, or only the rounds before round ``before``."""
+        sums = {seat.id: seat.start_total for seat in self.seats}
+        for recorded in self.rounds:
+            if before is not None and recorded.number >= before:
+                break
+            for score in recorded.scores:
+                sums[score.seat_id] += score.points
+        return [sums[seat.id] for seat in self.seats]
+
+    def hands_of(self, number: int) -> dict[int, int]:
+        """Each seat's hand in round ``number``, by position ({} when there is none)."""
+        positions = {seat.id: seat.position for seat in self.seats}
+        for recorded in self.rounds:
+            if recorded.number == number:
+                return {positions[s.seat_id]: s.hand for s in recorded.scores}
+        return {}
+
+
+_SEATS = (
+    select(Seat.id, Seat.position, Player.name, Seat.joined_round, Seat.start_total)
+    .join(Player, Player.id == Seat.player_id)
+    .where(Seat.game_id == bindparam("game_id"))
+    .order_by(Seat.position)
+)
+_ROUNDS = (
+    select(
+        Round.id,
+        Round.number,
+        Round.engine,
+        Round.went_out_seat_id,
+        Round.went_out_on_double,
+        Round.form_token,
+    )
+    .where(Round.game_id == bindparam("game_id"))
+    .order_by(Round.number)
+)
+_SCORES = (
+    select(
+        Score.round_id,
+        Score.seat_id,
+        Score.points,
+        Score.hand,
+        Score.tiles,
+        Score.markers,
+        Score.made,
+        Score.corrected,
+    )
+    .join(Round, Round.id == Score.round_id)
+    .where(Round.game_id == bindparam("game_id"))
+    .order_by(Score.seat_id)
+)
+
+
+def _read(game: Game) -> TableRows:
+    """Three plain queries (no ORM objects: about a third of the cost of loading them as
+    objects); pending changes are flushed first (plain queries do not autoflush)."""
+    if db.session.new or db.session.dirty or db.session.deleted:
+        db.session.flush()
+    connection = db.session.connection()
+    values = {"game_id": game.id}
+    scores: dict[int, list[ScoreRow]] = {}
+    for round_id, *score in connection.execute(_SCORES, values):
+        scores.setdefault(round_id, []).append(ScoreRow(*score))
+    return TableRows(
+        seats=tuple(SeatRow(*row) for row in connection.execute(_SEATS, values)),
+        rounds=tuple(
+            RoundRow(*row, scores.get(row[0], [])) for row in connection.execute(_ROUNDS, values)
+        ),
+    )
+
+
+def table(game: Game) -> TableRows:
+    """The game's seats, rounds and scores as they are now: kept for the game's version, or
+    read afresh when this request has written to the game."""
+    return for_version(game, "rows", lambda: _read(game))
