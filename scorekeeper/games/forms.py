@@ -22,6 +22,7 @@ from wtforms import (
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from scorekeeper.games import rows
+from scorekeeper.games.setup import game_rules, variant_of
 from scorekeeper.models import Game
 from scorekeeper.rules import HouseRules
 from scorekeeper.rules.house import (
@@ -281,6 +282,36 @@ class SeatForm(Form):
         render_kw={"inputmode": "numeric"},
     )
 
+    NUMBERS = ("hand", "markers", "open_doubles", "made")  # the numbers typed for a player
+
+    def number(self, name: str) -> int | None:
+        """The number typed in field ``name``; None when blank or when this game's form has no
+        such field (a game without that rule)."""
+        field = getattr(self, name, None)
+        return field.data if field is not None else None
+
+    @property
+    def number_errors(self) -> list[str]:
+        """The messages of the numbers typed for this player, in the form's order."""
+        return [
+            error
+            for name in self.NUMBERS
+            if (field := getattr(self, name, None)) is not None
+            for error in field.errors
+        ]
+
+
+@cache
+def _seat_form_class(markers: bool, made: bool, open_doubles: bool) -> type[SeatForm]:
+    """The seat form with only the fields the game uses (a field set to None is left out):
+    a form that asks for nothing it does not show, and costs less to build for each seat."""
+    left_out = {
+        name: None
+        for name, used in (("markers", markers), ("made", made), ("open_doubles", open_doubles))
+        if not used
+    }
+    return type("GameSeatForm", (SeatForm,), left_out) if left_out else SeatForm
+
 
 class RoundForm(FlaskForm):
     """A round: one SeatForm per player, who went out (or blocked), the penalties."""
@@ -308,9 +339,10 @@ class RoundForm(FlaskForm):
 
 
 @cache
-def _round_form_class(seat_count: int) -> type[RoundForm]:
-    """The round form class for a table of ``seat_count`` (made once per table size)."""
-    fields = {f"seat_{position}": FormField(SeatForm) for position in range(seat_count)}
+def _round_form_class(seat_count: int, seat_form: type[SeatForm]) -> type[RoundForm]:
+    """The round form class for a table of ``seat_count`` (made once per table size and kind
+    of seat form)."""
+    fields = {f"seat_{position}": FormField(seat_form) for position in range(seat_count)}
     return type("GameRoundForm", (RoundForm,), fields)
 
 
@@ -325,7 +357,16 @@ def round_form(
     number = number or len(table.rounds) + 1
     seats = [seat for seat in table.seats if seat.joined_round <= number]
     seat_count = len(seats)
-    form = _round_form_class(seat_count)(formdata=data, **kwargs)
+    rules = game_rules(game)
+    # A number the game does not use is still read when it is sent (an old page, a request
+    # made by hand), so that the rules can say why it does not count instead of it being lost.
+    sent = {key.rpartition("-")[2] for key in data.keys()} if data is not None else set()
+    seat_form = _seat_form_class(
+        markers=bool(rules.marker_penalty) or "markers" in sent,
+        made=variant_of(game).makes_points or "made" in sent,
+        open_doubles=rules.open_double_penalty != "none" or "open_doubles" in sent,
+    )
+    form = _round_form_class(seat_count, seat_form)(formdata=data, **kwargs)
     form.seat_count = seat_count
     form.seat_names = [seat.name for seat in seats]
     form.went_out.choices = {str(seat.position): seat.name for seat in seats} | {

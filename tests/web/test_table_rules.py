@@ -7,6 +7,7 @@ import csv
 import io
 import re
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -187,3 +188,25 @@ def test_league_settings_choose_the_new_rules_for_new_tables(client: FlaskClient
     assert "Ties: broken by most rounds with 0 points" in shown
     enter_round(client, public_id, tiles={0: "6-6", 1: "1-2", 2: "3-3"}, went_out="blocked")
     assert _points(client, public_id) == [[24, 0, 12]]
+
+
+@pytest.mark.parametrize(
+    ("rules", "asked", "not_asked"),
+    [
+        ({}, [], ["markers", "open_doubles", "made"]),
+        ({"marker_penalty": 10}, ["markers"], ["open_doubles", "made"]),
+        ({"open_double_penalty": "plus_10"}, ["open_doubles"], ["markers", "made"]),
+        ({"kind": "all_fives", "max_pip": 6}, ["made"], ["markers", "open_doubles"]),
+    ],
+)
+def test_the_round_form_asks_only_for_what_the_rules_count(
+    client: FlaskClient, rules: dict[str, object], asked: list[str], not_asked: list[str]
+) -> None:
+    """Each player's markers, doubles left open and points made are asked for only when the
+    game's rules count them (the form is built with just those fields)."""
+    public_id = start_game(client, NAMES, **rules)
+    page = client.get(f"/g/{public_id}/round").get_data(as_text=True)
+    for name in asked:
+        assert f'name="seat_0-{name}"' in page, name
+    for name in not_asked:
+        assert f'name="seat_0-{name}"' not in page, name

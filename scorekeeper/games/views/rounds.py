@@ -39,9 +39,9 @@ def _round_input(form: Any) -> RoundInput:
             position=index,
             hand=entry.form.hand.data,
             tiles=entry.form.tiles.data or "",
-            markers=entry.form.markers.data or 0,
-            open_doubles=entry.form.open_doubles.data or 0,
-            made=entry.form.made.data,
+            markers=entry.form.number("markers") or 0,
+            open_doubles=entry.form.number("open_doubles") or 0,
+            made=entry.form.number("made"),
         )
         for index, entry in enumerate(form.seats)
     ]
@@ -89,9 +89,9 @@ def _prefill(form: Any, game: Game, recorded: Round) -> None:
     for entry, typed in zip(form.seats, current.seats, strict=True):
         entry.form.hand.data = typed.hand
         entry.form.tiles.data = typed.tiles
-        entry.form.markers.data = typed.markers
-        entry.form.open_doubles.data = typed.open_doubles
-        entry.form.made.data = typed.made
+        for name in ("markers", "open_doubles", "made"):
+            if (field := getattr(entry.form, name, None)) is not None:  # the game uses it
+                field.data = getattr(typed, name)
     form.went_out.data = "blocked" if current.blocked else str(current.went_out)
     form.on_double.data = current.on_double
     form.engine.data = str(recorded.engine)
