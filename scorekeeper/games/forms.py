@@ -360,7 +360,7 @@ def round_form(
     rules = game_rules(game)
     # A number the game does not use is still read when it is sent (an old page, a request
     # made by hand), so that the rules can say why it does not count instead of it being lost.
-    sent = {key.rpartition("-")[2] for key in data.keys()} if data is not None else set()
+    sent = {key.rpartition("-")[2] for key in data} if data is not None else set()
     seat_form = _seat_form_class(
         markers=bool(rules.marker_penalty) or "markers" in sent,
         made=variant_of(game).makes_points or "made" in sent,

@@ -26,7 +26,6 @@ from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.attributes import set_committed_value
 
 from scorekeeper.extensions import db
-from scorekeeper.games import rows
 from scorekeeper.games.corrections import AuditLine, audit_trail, last_correction_batch
 from scorekeeper.games.presentation import Scoreboard, scoreboard
 from scorekeeper.games.rounds import TableState, joiner_start, table_state
@@ -56,9 +55,7 @@ def _with_seats(game: Game) -> Game:
 
 def board(game: Game) -> Scoreboard:
     """The scoreboard (``presentation.scoreboard``) of this version of the game."""
-    return for_version(
-        game, "board", lambda: scoreboard(_with_seats(game), rows.table(game).rounds)
-    )
+    return for_version(game, "board", lambda: scoreboard(game))
 
 
 def state(game: Game) -> TableState:

@@ -3,10 +3,9 @@ and a round in words for the "already saved from another phone" page."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
+from scorekeeper.games.rows import table as rows_of
 from scorekeeper.games.setup import game_rules, variant_of
 from scorekeeper.models import Game, Round
 from scorekeeper.presentation import plural
@@ -82,17 +81,14 @@ class Scoreboard:
         ]
 
 
-def scoreboard(game: Game, rounds: Sequence[Any] | None = None) -> Scoreboard:
+def scoreboard(game: Game) -> Scoreboard:
     """Rounds by players, running totals, shared ranks, gaps, movement and round wins: the rules
-    work them out (``rules.scoreboard``); this adds the names and what was typed.
-
-    ``rounds``: the game's rounds as plain rows (``kept.RoundRow``: the same attributes as a
-    Round and its scores), when the page read them so; else the game's loaded rounds."""
+    work them out (``rules.scoreboard``); this adds the names and what was typed. Made from the
+    game's rows (``rows.table``: plain rows, kept per version)."""
     rules = game_rules(game)
-    seats = game.seats
-    rounds = game.rounds if rounds is None else rounds
+    seats, rounds = rows_of(game)
     index = {seat.id: i for i, seat in enumerate(seats)}
-    names = [seat.player.name for seat in seats]
+    names = [seat.name for seat in seats]
     by_round = [{index[s.seat_id]: s for s in recorded.scores} for recorded in rounds]
     variant = variant_of(game)
     board = variant.scoreboard(
