@@ -171,6 +171,7 @@ def line_chart(
             f'<text class="axis" x="{left + frame.plot_w / 2:.0f}" y="{height - 6}" '
             f'text-anchor="middle">{escape(x_label)}</text>'
         )
+    xs = [sx(i) for i in range(points)]
     label_slots: list[float] = []
     ends = sorted(
         ((values[-1] if values else 0, index) for index, (_, values) in enumerate(series)),
@@ -185,13 +186,14 @@ def line_chart(
         name, values = series[index]
         colour = LINE_COLOURS[index % len(LINE_COLOURS)]
         marker = MARKERS[index % len(MARKERS)]
-        path = " ".join(f"{sx(i):.1f},{sy(v):.1f}" for i, v in enumerate(values))
+        at = [(xs[i], sy(v)) for i, v in enumerate(values)]  # each point worked out once
+        path = " ".join(f"{x:.1f},{y_at:.1f}" for x, y_at in at)
         dash = ' stroke-dasharray="7 4"' if index % 2 else ""
         parts.append(
             f'<g><polyline points="{path}" fill="none" stroke="{colour}" stroke-width="3"{dash}/>'
         )
-        parts.extend(_marker(marker, sx(i), sy(v), colour) for i, v in enumerate(values))
-        last_x = sx(len(values) - 1) if values else left
+        parts.extend(_marker(marker, x, y_at, colour) for x, y_at in at)
+        last_x = xs[len(values) - 1] if values else left
         parts.append(_marker(marker, last_x + 14, y - 5, colour))
         parts.append(
             f'<text class="label" x="{last_x + 24:.1f}" y="{y:.1f}" fill="#1a1a1a">'

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from sqlalchemy import func, select
 
 from scorekeeper.extensions import db
+from scorekeeper.games import rows
 from scorekeeper.games.joining import JOINED
 from scorekeeper.games.rounds import RecordOutcome, check_round
 from scorekeeper.games.setup import GameError, RoundChanged, touch, variant_of
@@ -280,11 +281,13 @@ def _show(game: Game, field_name: str, value: str) -> str:
 
 
 def audit_trail(game: Game) -> list[AuditLine]:
-    """Every correction in words, newest first: old value, new value, when, the note."""
+    """Every correction in words, newest first: old value, new value, when, the note. The
+    players' names come from the table's rows (``rows.table``), not from seat objects."""
+    names = {seat.id: seat.name for seat in rows.table(game).seats}
     return [
         AuditLine(
             round_number=c.round_number,
-            who=c.seat.player.name if c.seat is not None else None,
+            who=names.get(c.seat_id) if c.seat_id is not None else None,
             what=_FIELD_NAMES.get(c.field, c.field),
             old=_show(game, c.field, c.old_value),
             new=_show(game, c.field, c.new_value),

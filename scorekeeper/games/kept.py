@@ -67,7 +67,6 @@ def corrections(game: Game) -> tuple[list[AuditLine], int | None]:
     """The corrections in words, newest first, and the batch "Undo" would undo now."""
 
     def make() -> tuple[list[AuditLine], int | None]:
-        _with_seats(game)  # the names of the seats the corrections name
         return audit_trail(game), last_correction_batch(game)
 
     return for_version(game, "corrections", make)
