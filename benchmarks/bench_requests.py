@@ -46,13 +46,24 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from flask import Flask  # noqa: E402
-from sqlalchemy import event, text  # noqa: E402
+from sqlalchemy import event, text, update  # noqa: E402
 
 from scorekeeper import create_app  # noqa: E402
 from scorekeeper.devices import device_hash  # noqa: E402
 from scorekeeper.extensions import db  # noqa: E402
 from scorekeeper.games import services  # noqa: E402
+from scorekeeper.games.totals import new_stamp  # noqa: E402
 from scorekeeper.leagues.standings import _kept as kept_standings  # noqa: E402
+from scorekeeper.models import League  # noqa: E402
+
+try:  # each finished game's seat results, kept per version (absent before they were kept)
+    from scorekeeper.leagues.standings import forget_game_results  # noqa: E402
+except ImportError:
+
+    def forget_game_results() -> None:
+        pass
+
+
 from tests.database import fresh_schema  # noqa: E402
 
 try:  # what a game's pages show, kept per version (absent before it was kept)
@@ -123,7 +134,21 @@ def bench_app(url: str | None = None) -> Flask:
     def forget() -> str:
         kept.forget_all()
         kept_standings.clear()
+        forget_game_results()
         return "forgotten"
+
+    @app.get("/bench/change-a-game")
+    def change_a_game() -> str:
+        """What a change to a league does (a correction to its newest finished game): the
+        game's version moves on and every league gets a new standings stamp."""
+        db.session.execute(
+            text(
+                "UPDATE game SET version = version + 1 "
+                "WHERE id = (SELECT max(id) FROM game WHERE status = 'finished')"
+            )
+        )
+        db.session.execute(update(League).values(standings_stamp=new_stamp()))
+        return "changed"
 
     return app
 

@@ -31,12 +31,24 @@ class KeptValues:
                 self._items.move_to_end(key)
                 return self._items[key]  # type: ignore[no-any-return]
         value = make()  # outside the lock: two requests may both work it out, with one result
+        self.put(key, value)
+        return value
+
+    def peek(self, key: Hashable) -> Any:
+        """The value kept under ``key`` (now the most recently used), or None."""
+        with self._lock:
+            if key in self._items:
+                self._items.move_to_end(key)
+                return self._items[key]
+        return None
+
+    def put(self, key: Hashable, value: Any) -> None:
+        """Keep ``value`` under ``key``."""
         with self._lock:
             self._items[key] = value
             self._items.move_to_end(key)
             while len(self._items) > self.size:
                 self._items.popitem(last=False)
-        return value
 
     def clear(self) -> None:
         with self._lock:

@@ -296,6 +296,20 @@ class Season(db.Model):
 # indexes let the database answer it from the index alone (no table reads per score).
 Index("ix_score_seat_id_points", Score.seat_id, Score.points)
 Index("ix_round_went_out_seat_id", Round.went_out_seat_id)
+# The standings list a league's finished games with their versions in the order played (the
+# nights by date, their finished games), then read the seats of the games not kept with what
+# is stored on them: all from indexes (no table reads, and no sort).
+Index("ix_night_league_id_played_on", Night.league_id, Night.played_on)
+Index("ix_game_night_id_status_version", Game.night_id, Game.status, Game.version, Game.public_id)
+Index(
+    "ix_seat_game_id_results",
+    Seat.game_id,
+    Seat.position,
+    Seat.player_id,
+    Seat.total,
+    Seat.rounds_played,
+    Seat.rounds_out,
+)
 
 
 class LeagueImport(db.Model):

@@ -12,6 +12,7 @@ from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from fractions import Fraction
+from typing import Any
 
 from sqlalchemy import select
 
@@ -43,16 +44,30 @@ class Period:
     label: str = "All nights"
 
 
+# Each finished game's seat results, kept under (public id, version, game, night, date): the
+# public id, not the row id alone, because SQLite may give a deleted game's row id to a new
+# game, whose versions start again at 1 (a public id is never given out twice). Every change to
+# what a seat stores moves its game's version on (a round saved, corrected or undone, the game
+# ending or going on, a player joining, renamed or merged: ``games.setup.touch``,
+# ``games.totals.games_shown_again``), and the night and its date are in the key. So after a
+# change only the games it touched are read again; a five-year league's other games come from
+# here. (A game's kind and rules never change.)
+_GAME_RESULTS = KeptValues(50_000)
+
+_MISSING_CHUNK = 2_000  # game ids per query when many games are read at once
+
+
 def seat_results(league_id: int, period: Period = Period()) -> list[SeatResult]:
     """One row per player per finished game of the league in ``period``, in the order played:
     the game total, rounds played and rounds gone out as stored on the seat by every write to
     its game (``games.totals``): one row read per seat, never every round score.
 
-    Three queries, each reading only what it must: the seats (plain Core rows, thousands of
-    them), the nights' dates and the games' kinds with the few stored house rules that say
-    whether the highest total wins (``rules.variants.WHO_WINS_RULES``, read from the JSON by
-    the database: no game's whole rules are decoded). A date is parsed once per night, not
-    once per seat."""
+    One query lists the finished games with their versions, nights and dates (from indexes);
+    the seats of a game are read only when this process has not kept that version of it
+    (``_GAME_RESULTS``): the first look reads every game's seats in a query or two, the first
+    look after a change reads only the changed games. Who wins each game (``higher_wins``)
+    comes from the few stored house rules that say so (``rules.variants.WHO_WINS_RULES``, read
+    from the JSON by the database: no game's whole rules are decoded)."""
     finished = (Night.league_id == league_id, Game.status == "finished")
     in_period = []
     if period.start is not None:
@@ -60,43 +75,58 @@ def seat_results(league_id: int, period: Period = Period()) -> list[SeatResult]:
     if period.end is not None:
         in_period.append(Night.played_on <= period.end)
     connection = db.session.connection()
-    seats = connection.execute(
-        select(
-            Seat.game_id,
-            Game.night_id,
-            Seat.player_id,
-            Seat.total,
-            Seat.rounds_played,
-            Seat.rounds_out,
-        )
+    games = connection.execute(
+        select(Game.public_id, Game.version, Game.id, Night.id, Night.played_on)
         .select_from(Night)
         .join(Game, Game.night_id == Night.id)
-        .join(Seat, Seat.game_id == Game.id)
         .where(*finished, *in_period)
-        .order_by(Night.played_on, Game.night_id, Seat.game_id, Seat.position)
+        .order_by(Night.played_on, Night.id, Game.id)
     ).all()
-    if not seats:
-        return []
-    days = dict(
-        connection.execute(
-            select(Night.id, Night.played_on).where(Night.league_id == league_id, *in_period)
-        ).all()
-    )
+    keys = [tuple(row) for row in games]
+    kept = {key: _GAME_RESULTS.peek(key) for key in keys}
+    missing = [key for key, value in kept.items() if value is None]
+    for start in range(0, len(missing), _MISSING_CHUNK):
+        kept.update(_read_games(connection, missing[start : start + _MISSING_CHUNK]))
+    results: list[SeatResult] = []
+    for key in keys:
+        results.extend(kept[key])  # type: ignore[arg-type]
+    return results
+
+
+def _read_games(connection: Any, keys: list[tuple[Any, ...]]) -> dict[tuple[Any, ...], Any]:
+    """The seat results of the games ``keys`` (public id, version, game, night, date), kept."""
+    by_id = {key[2]: key for key in keys}
+    ids = list(by_id)
     decided: dict[tuple[object, ...], bool] = {}  # (kind, *rules): a handful per league
     kinds: dict[int, tuple[str, bool]] = {}
     for game_id, kind, *rules in connection.execute(
-        select(Game.id, Game.kind, *(Game.rules[name].as_string() for name in WHO_WINS_RULES))
-        .join(Night, Night.id == Game.night_id)
-        .where(*finished, *in_period)
+        select(
+            Game.id, Game.kind, *(Game.rules[name].as_string() for name in WHO_WINS_RULES)
+        ).where(Game.id.in_(ids))
     ):
         how = (kind, *rules)
         if how not in decided:
             decided[how] = higher_wins(kind, dict(zip(WHO_WINS_RULES, rules, strict=True)))
         kinds[game_id] = (kind, decided[how])
-    return [
-        SeatResult(game, night, days[night], player, total, played, out, *kinds[game])
-        for game, night, player, total, played, out in seats
-    ]
+    found: dict[tuple[Any, ...], list[SeatResult]] = {key: [] for key in keys}
+    new = tuple.__new__  # a SeatResult made without its Python-level __new__: 4,680 of them
+    for game, player, total, played, out in connection.execute(
+        select(Seat.game_id, Seat.player_id, Seat.total, Seat.rounds_played, Seat.rounds_out)
+        .where(Seat.game_id.in_(ids))
+        .order_by(Seat.game_id, Seat.position)
+    ):
+        key = by_id[game]
+        found[key].append(
+            new(SeatResult, (game, key[3], key[4], player, total, played, out, *kinds[game]))
+        )
+    for key, value in found.items():
+        _GAME_RESULTS.put(key, value)
+    return found
+
+
+def forget_game_results() -> None:
+    """Drop the kept seat results (tests that change rows behind the services' back)."""
+    _GAME_RESULTS.clear()
 
 
 @dataclass(frozen=True)
