@@ -139,12 +139,13 @@ def bench_app(url: str | None = None) -> Flask:
 
     @app.get("/bench/change-a-game")
     def change_a_game() -> str:
-        """What a change to a league does (a correction to its newest finished game): the
-        game's version moves on and every league gets a new standings stamp."""
+        """What a change to a league does (a correction to its newest finished game): in
+        every league, that game's version moves on and the league gets a new standings stamp."""
         db.session.execute(
             text(
-                "UPDATE game SET version = version + 1 "
-                "WHERE id = (SELECT max(id) FROM game WHERE status = 'finished')"
+                "UPDATE game SET version = version + 1 WHERE id IN ("
+                " SELECT max(game.id) FROM game JOIN night ON night.id = game.night_id"
+                " WHERE game.status = 'finished' GROUP BY night.league_id)"
             )
         )
         db.session.execute(update(League).values(standings_stamp=new_stamp()))

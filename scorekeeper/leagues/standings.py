@@ -85,24 +85,32 @@ def seat_results(league_id: int, period: Period = Period()) -> list[SeatResult]:
     keys = [tuple(row) for row in games]
     kept = {key: _GAME_RESULTS.peek(key) for key in keys}
     missing = [key for key, value in kept.items() if value is None]
-    for start in range(0, len(missing), _MISSING_CHUNK):
-        kept.update(_read_games(connection, missing[start : start + _MISSING_CHUNK]))
+    if missing and len(missing) == len(keys):  # nothing kept: read them as the league's games
+        kept.update(_read_games(connection, missing, (*finished, *in_period)))
+    else:  # the few games that changed, by id
+        for start in range(0, len(missing), _MISSING_CHUNK):
+            chunk = missing[start : start + _MISSING_CHUNK]
+            kept.update(_read_games(connection, chunk, (Game.id.in_([k[2] for k in chunk]),)))
     results: list[SeatResult] = []
     for key in keys:
         results.extend(kept[key])  # type: ignore[arg-type]
     return results
 
 
-def _read_games(connection: Any, keys: list[tuple[Any, ...]]) -> dict[tuple[Any, ...], Any]:
-    """The seat results of the games ``keys`` (public id, version, game, night, date), kept."""
+def _read_games(
+    connection: Any, keys: list[tuple[Any, ...]], where: tuple[Any, ...]
+) -> dict[tuple[Any, ...], Any]:
+    """The seat results of the games ``keys`` (public id, version, game, night, date), read
+    from the games (joined with their nights) that match ``where``, and kept. A game found
+    that is not among ``keys`` (it finished since they were listed) is left for next time."""
     by_id = {key[2]: key for key in keys}
-    ids = list(by_id)
     decided: dict[tuple[object, ...], bool] = {}  # (kind, *rules): a handful per league
     kinds: dict[int, tuple[str, bool]] = {}
     for game_id, kind, *rules in connection.execute(
-        select(
-            Game.id, Game.kind, *(Game.rules[name].as_string() for name in WHO_WINS_RULES)
-        ).where(Game.id.in_(ids))
+        select(Game.id, Game.kind, *(Game.rules[name].as_string() for name in WHO_WINS_RULES))
+        .select_from(Night)
+        .join(Game, Game.night_id == Night.id)
+        .where(*where)
     ):
         how = (kind, *rules)
         if how not in decided:
@@ -112,10 +120,15 @@ def _read_games(connection: Any, keys: list[tuple[Any, ...]]) -> dict[tuple[Any,
     new = tuple.__new__  # a SeatResult made without its Python-level __new__: 4,680 of them
     for game, player, total, played, out in connection.execute(
         select(Seat.game_id, Seat.player_id, Seat.total, Seat.rounds_played, Seat.rounds_out)
-        .where(Seat.game_id.in_(ids))
+        .select_from(Night)
+        .join(Game, Game.night_id == Night.id)
+        .join(Seat, Seat.game_id == Game.id)
+        .where(*where)
         .order_by(Seat.game_id, Seat.position)
     ):
-        key = by_id[game]
+        key = by_id.get(game)
+        if key is None or game not in kinds:
+            continue
         found[key].append(
             new(SeatResult, (game, key[3], key[4], player, total, played, out, *kinds[game]))
         )
