@@ -6,9 +6,10 @@ league player renamed or merged (``totals.games_shown_again``). So the scoreboar
 state, the chart and the corrections of one version never change: they are plain values worked
 out from the rows, and a process keeps the newest few hundred under (game, version, what).
 
-A page reads the game's row first (one query, which says the version) and only loads the seats,
-rounds and scores when this process has not yet worked out that version (the first look after a
-save; every other phone at the table then gets it from here). Another process keeps its own;
+A page reads the game's row first (one query, which says the version) and only reads the seats,
+rounds and scores (as plain rows, ``rows.table``, kept the same way) when this process has not
+yet worked out that version (the first look after a save; every other phone at the table then
+gets it from here). Another process keeps its own;
 no process needs to be told anything: a new version simply has no entry yet, and old ones drop
 out as new ones come in. Only values that are the same for every viewer are kept (whether this
 phone may edit is asked on every request).
