@@ -18,6 +18,7 @@ from markupsafe import Markup
 
 from scorekeeper.boundary import is_write_request
 from scorekeeper.games import access, kept, services
+from scorekeeper.games.board_html import board_table
 from scorekeeper.models import Game
 
 bp = Blueprint("games", __name__)
@@ -49,6 +50,23 @@ def kept_html(game: Game, template: str, **context: Any) -> Markup:
         game,
         f"html:{template}:{flags}",
         lambda: Markup(render_template(template, game=game, **context)),
+    )
+
+
+@bp.app_template_global()
+def board_table_html(game: Game, board: services.Scoreboard, editor: bool) -> Markup:
+    """The round-by-round table (``games.board_html``), written once per version of the game
+    for the scorekeeper's phone (each round links to its correction) and once for the others."""
+    return kept.for_version(
+        game,
+        f"html:board_table:editor={editor}",
+        lambda: board_table(
+            board,
+            # One URL for the table: ".../rounds/0" less its 0; each round adds its number.
+            url_for("games.correct_round", public_id=game.public_id, number=0)[:-1]
+            if editor
+            else None,
+        ),
     )
 
 

@@ -1,0 +1,130 @@
+"""The round-by-round table written with f-strings (``games.board_html``) says exactly what the
+Jinja template it replaced says, for any scoreboard: names with markup in them, players who
+joined late, blocked rounds, hands of the points games, corrections, the scorekeeper's links."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from jinja2 import Environment, FileSystemLoader, Undefined
+
+from scorekeeper.games.board_html import board_table
+from scorekeeper.games.presentation import BoardPlayer, BoardRow, Cell, Scoreboard
+
+REFERENCE = Environment(
+    loader=FileSystemLoader(Path(__file__).parent), autoescape=True, undefined=Undefined
+).get_template("board_table_reference.html")
+
+
+def _same_html(text: str) -> str:
+    """HTML as a browser reads it: a run of whitespace is one space."""
+    return re.sub(r"\s+", " ", text).strip()
+
+
+names = st.text(min_size=1, max_size=12) | st.sampled_from(
+    ["Ann", "<b>Bo</b>", 'Cy "C"', "Dé & Eve"]
+)
+cells = st.none() | st.builds(
+    Cell,
+    points=st.integers(-50, 500),
+    hand=st.integers(0, 300),
+    tiles=st.none(),
+    markers=st.integers(0, 3),
+    made=st.integers(0, 60) | st.just(0),
+    went_out=st.booleans(),
+    round_win=st.booleans(),
+    corrected=st.booleans(),
+)
+
+
+@st.composite
+def boards(draw: st.DrawFn) -> Scoreboard:
+    count = draw(st.integers(1, 8))
+    players = [
+        BoardPlayer(
+            position=i,
+            name=draw(names),
+            start=0,
+            total=draw(st.integers(-50, 900)),
+            rank=draw(st.integers(1, count)),
+            tied=draw(st.booleans()),
+            gap=0,
+            movement=0,
+            rounds_won=0,
+            went_out=0,
+            best=None,
+            worst=None,
+            note="",
+        )
+        for i in range(count)
+    ]
+    rows = [
+        BoardRow(
+            number=number,
+            engine=draw(st.none() | st.integers(0, 18)),
+            blocked=draw(st.booleans()),
+            on_double=False,
+            cells=draw(st.lists(cells, min_size=count, max_size=count)),
+            running=draw(st.lists(st.integers(-100, 900), min_size=count, max_size=count)),
+        )
+        for number in range(1, draw(st.integers(0, 14)) + 1)
+    ]
+    return Scoreboard(
+        players=players,
+        standings=players,
+        rows=rows,
+        rounds_total=13,
+        finished=False,
+        winners=[],
+        tie_break="",
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    board=boards(), correct_url=st.none() | st.sampled_from(["/g/Ab-9_xYz/rounds/", "/x?a=1&b=<"])
+)
+def test_the_table_is_what_the_template_wrote(board: Scoreboard, correct_url: str | None) -> None:
+    written = board_table(board, correct_url)
+    assert _same_html(written) == _same_html(REFERENCE.render(board=board, correct_url=correct_url))
+
+
+class _Tags(HTMLParser):
+    VOID = {"br", "img", "input", "meta", "link"}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.open: list[str] = []
+        self.cells = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag not in self.VOID:
+            self.open.append(tag)
+        self.cells += tag == "td"
+
+    def handle_endtag(self, tag: str) -> None:
+        assert self.open and self.open[-1] == tag, (self.open, tag)
+        self.open.pop()
+
+
+def test_a_hostile_name_is_text_and_every_tag_is_closed() -> None:
+    player = BoardPlayer(0, "<script>x</script>", 0, 5, 1, False, 0, 0, 0, 0, None, None, "")
+    board = Scoreboard(
+        players=[player],
+        standings=[player],
+        rows=[BoardRow(1, 12, False, False, [Cell(5, 5, None, 0, 0, False, True, True)], [5])],
+        rounds_total=13,
+        finished=False,
+        winners=[],
+        tie_break="",
+    )
+    written = board_table(board, "/g/x/rounds/")
+    assert "<script>" not in written and "&lt;script&gt;" in written
+    assert '<a href="/g/x/rounds/1" aria-label="Correct round 1">1</a>' in written
+    tags = _Tags()
+    tags.feed(written)
+    assert tags.open == [] and tags.cells == 3  # the round's cell, the total, the rank
