@@ -3,10 +3,12 @@ base still holds, undoing the newest correction onto its own round, and the hist
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
+from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 
 from scorekeeper.extensions import db
 from scorekeeper.games import rows
@@ -175,8 +177,36 @@ def _mark_corrected(game: Game, recorded: Round) -> None:
 
 def last_correction_batch(game: Game) -> int | None:
     """The batch an "Undo" button would undo now (None: nothing to undo)."""
-    live = [c.batch for c in game.corrections if c.undone_at is None and c.field != JOINED]
+    return _last_batch(_corrections(game))
+
+
+def _last_batch(corrections: Sequence[Any]) -> int | None:
+    live = [c.batch for c in corrections if c.undone_at is None and c.field != JOINED]
     return max(live) if live else None
+
+
+_CORRECTIONS = select(
+    Correction.id,
+    Correction.batch,
+    Correction.round_number,
+    Correction.seat_id,
+    Correction.field,
+    Correction.old_value,
+    Correction.new_value,
+    Correction.note,
+    Correction.created_at,
+    Correction.undone_at,
+).where(Correction.game_id == bindparam("game_id"))
+
+
+def _corrections(game: Game) -> Sequence[Any]:
+    """The game's corrections: the loaded objects when this request loaded them, else plain
+    rows with the same attributes (one Core query; pending changes are flushed first)."""
+    if "corrections" in game.__dict__:
+        return list(game.corrections)
+    if db.session.new or db.session.dirty or db.session.deleted:
+        db.session.flush()
+    return db.session.connection().execute(_CORRECTIONS, {"game_id": game.id}).all()
 
 
 def undo_last_correction(game: Game, batch: int | None = None) -> list[Correction]:
@@ -269,9 +299,9 @@ _FIELD_NAMES = {
 }
 
 
-def _show(game: Game, field_name: str, value: str) -> str:
+def _show(seats: Sequence[rows.SeatRow], field_name: str, value: str) -> str:
     if field_name == "went_out":
-        names = {str(seat.position): seat.player.name for seat in game.seats}
+        names = {str(seat.position): seat.name for seat in seats}
         return names.get(value, "nobody (blocked)") if value else "nobody (blocked)"
     if field_name == "tiles":
         return value or "not typed"
@@ -283,14 +313,25 @@ def _show(game: Game, field_name: str, value: str) -> str:
 def audit_trail(game: Game) -> list[AuditLine]:
     """Every correction in words, newest first: old value, new value, when, the note. The
     players' names come from the table's rows (``rows.table``), not from seat objects."""
-    names = {seat.id: seat.name for seat in rows.table(game).seats}
+    return _audit_lines(game, _corrections(game))
+
+
+def corrections_shown(game: Game) -> tuple[list[AuditLine], int | None]:
+    """``audit_trail`` and ``last_correction_batch`` from one read of the corrections."""
+    found = _corrections(game)
+    return _audit_lines(game, found), _last_batch(found)
+
+
+def _audit_lines(game: Game, corrections: Sequence[Any]) -> list[AuditLine]:
+    seats = rows.table(game).seats
+    names = {seat.id: seat.name for seat in seats}
     return [
         AuditLine(
             round_number=c.round_number,
             who=names.get(c.seat_id) if c.seat_id is not None else None,
             what=_FIELD_NAMES.get(c.field, c.field),
-            old=_show(game, c.field, c.old_value),
-            new=_show(game, c.field, c.new_value),
+            old=_show(seats, c.field, c.old_value),
+            new=_show(seats, c.field, c.new_value),
             note=c.note,
             at=c.created_at,
             undone_at=c.undone_at,
@@ -298,7 +339,7 @@ def audit_trail(game: Game) -> list[AuditLine]:
             if c.field == JOINED
             else "",
         )
-        for c in sorted(game.corrections, key=lambda c: c.id, reverse=True)
+        for c in sorted(corrections, key=lambda c: c.id, reverse=True)
     ]
 
 
@@ -316,7 +357,8 @@ def describe_changes(
     game: Game, seen: dict[str, str], current: dict[str, str]
 ) -> list[ValueChange]:
     """The values that differ between what a phone started from and what is saved now."""
-    names = {str(seat.position): seat.player.name for seat in game.seats}
+    seats = rows.table(game).seats
+    names = {str(seat.position): seat.name for seat in seats}
     changes = []
     for key in sorted(set(seen) | set(current)):
         if seen.get(key) == current.get(key):
@@ -326,8 +368,8 @@ def describe_changes(
             ValueChange(
                 who=names.get(position) if position else None,
                 what=_FIELD_NAMES.get(name, name),
-                seen=_show(game, name, seen.get(key, "")),
-                now=_show(game, name, current.get(key, "")),
+                seen=_show(seats, name, seen.get(key, "")),
+                now=_show(seats, name, current.get(key, "")),
             )
         )
     return changes

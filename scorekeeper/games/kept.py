@@ -27,7 +27,7 @@ from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.attributes import set_committed_value
 
 from scorekeeper.extensions import db
-from scorekeeper.games.corrections import AuditLine, audit_trail, last_correction_batch
+from scorekeeper.games.corrections import AuditLine, corrections_shown
 from scorekeeper.games.presentation import Scoreboard, scoreboard
 from scorekeeper.games.rounds import TableState, joiner_start, table_state
 from scorekeeper.games.rows import for_version, forget_all
@@ -67,10 +67,7 @@ def state(game: Game) -> TableState:
 def corrections(game: Game) -> tuple[list[AuditLine], int | None]:
     """The corrections in words, newest first, and the batch "Undo" would undo now."""
 
-    def make() -> tuple[list[AuditLine], int | None]:
-        return audit_trail(game), last_correction_batch(game)
-
-    return for_version(game, "corrections", make)
+    return for_version(game, "corrections", lambda: corrections_shown(game))
 
 
 def in_play(game: Game) -> list[str]:
