@@ -7,10 +7,9 @@ from __future__ import annotations
 from sqlalchemy import func, select
 
 from scorekeeper.extensions import db
-from scorekeeper.games.rounds import seat_totals
+from scorekeeper.games.rounds import joiner_start
 from scorekeeper.games.setup import MAX_NAME, GameError, game_rules, touch, variant_of
 from scorekeeper.models import Correction, Game, Player, Seat
-from scorekeeper.rules.scoring import late_joiner_start
 
 #: The audit trail's field for a player who joined (never undone like a correction).
 JOINED = "joined"
@@ -72,8 +71,7 @@ def join_game(game: Game, name: str) -> Seat:
     except ValueError as error:
         raise GameError(str(error)) from error
     number = len(game.rounds) + 1
-    lower = variant_of(game).lower_is_better and rules.lower_is_better
-    start = late_joiner_start(dict(enumerate(seat_totals(game))), rules, lower)
+    start = joiner_start(game)
     seat = Seat(
         position=len(game.seats),
         player=_player_for(game, cleaned),

@@ -22,36 +22,19 @@ rounds polls, sees the newer version and fetches again.
 
 from __future__ import annotations
 
-from sqlalchemy import select
-from sqlalchemy.orm import joinedload
-from sqlalchemy.orm.attributes import set_committed_value
-
-from scorekeeper.extensions import db
+from scorekeeper.games import rows
 from scorekeeper.games.corrections import AuditLine, corrections_shown
 from scorekeeper.games.presentation import Scoreboard, scoreboard
 from scorekeeper.games.rounds import TableState, joiner_start, table_state
 from scorekeeper.games.rows import for_version, forget_all
 from scorekeeper.games.setup import game_rules, variant_of
-from scorekeeper.models import Game, Seat
+from scorekeeper.models import Game
 
 __all__ = ["board", "corrections", "for_version", "forget_all", "in_play", "joining", "state"]
 
 
 # --------------------------------------------------------------------------------------------
 # The values a game's pages show, kept
-
-
-def _with_seats(game: Game) -> Game:
-    """The game with its seats and their players (one query), unless they are loaded."""
-    if "seats" not in game.__dict__:
-        seats = db.session.scalars(
-            select(Seat)
-            .options(joinedload(Seat.player, innerjoin=True))
-            .where(Seat.game_id == game.id)
-            .order_by(Seat.position)
-        ).all()
-        set_committed_value(game, "seats", list(seats))
-    return game
 
 
 def board(game: Game) -> Scoreboard:
@@ -66,7 +49,6 @@ def state(game: Game) -> TableState:
 
 def corrections(game: Game) -> tuple[list[AuditLine], int | None]:
     """The corrections in words, newest first, and the batch "Undo" would undo now."""
-
     return for_version(game, "corrections", lambda: corrections_shown(game))
 
 
@@ -79,8 +61,6 @@ def joining(game: Game) -> tuple[str, int]:
     """For a player who sits down now: the name of the last seat (they sit after it) and the
     total they start with."""
 
-    def make() -> tuple[str, int]:
-        _with_seats(game)
-        return game.seats[-1].player.name, joiner_start(game)
-
-    return for_version(game, "joining", make)
+    return for_version(
+        game, "joining", lambda: (rows.table(game).seats[-1].name, joiner_start(game))
+    )

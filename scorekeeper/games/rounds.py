@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import make_transient_to_detached
 from sqlalchemy.orm.attributes import set_committed_value
@@ -84,27 +84,13 @@ def _round_winner_seat(recorded: Any, seats: Sequence[SeatRow], rules: HouseRule
     return positions.get(winners[0])
 
 
-def seat_totals(game: Game) -> list[int]:
-    """Each seat's running total, in seat order (a late joiner's from their starting total),
-    added up by the database in one query (the rounds' scores need not be loaded)."""
-    sums = dict(
-        db.session.execute(
-            select(Score.seat_id, func.sum(Score.points))
-            .join(Round, Round.id == Score.round_id)
-            .where(Round.game_id == game.id)
-            .group_by(Score.seat_id)
-        ).all()
-    )
-    return [seat.start_total + int(sums.get(seat.id) or 0) for seat in game.seats]
-
-
 def joiner_start(game: Game) -> int:
     """The total a player who joins the game now starts with (the late-joiner house rule)."""
     rules = game_rules(game)
     if rules.late_joiner == "none":
         return 0
     lower = variant_of(game).lower_is_better and rules.lower_is_better
-    return late_joiner_start(dict(enumerate(seat_totals(game))), rules, lower)
+    return late_joiner_start(dict(enumerate(rows.table(game).totals())), rules, lower)
 
 
 def table_state(game: Game) -> TableState:
@@ -332,6 +318,6 @@ def reopen_game(game: Game) -> None:
     total = variant.round_count(rules)
     if total is not None and len(game.rounds) >= total:
         raise GameError("Every round has been played; correct a round instead.")
-    if variant.target(rules) is not None and variant.game_over(seat_totals(game), rules):
+    if variant.target(rules) is not None and variant.game_over(rows.table(game).totals(), rules):
         raise GameError("Someone has reached the target; correct a hand instead.")
     touch(game, scores=False, status="playing")

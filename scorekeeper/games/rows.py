@@ -9,12 +9,12 @@ Both the pages and the round form and its save read them from here:
 
 - a page reads the game's row (which says the version) and the rows only when this process has
   not seen that version yet;
-- a write locks the game's row first (``setup.load_game(for_update=True)``), so the version it
-  reads is the last one committed and no other write can commit before it does: the rows kept
-  for that version are exactly what is in the database. (Rows read for a version v are never
-  older than v; they can be newer only when a write committed between reading the game's row
-  and the rounds, and then the committed version is already beyond v and no writer asks for
-  v again.)
+- a write locks the game's row first (``setup.find_game`` or ``setup.load_game`` with
+  ``for_update=True``), so the version it reads is the last one committed and no other write
+  can commit before it does: the rows kept for that version are exactly what is in the
+  database. (Rows read for a version v are never older than v; they can be newer only when a
+  write committed between reading the game's row and the rounds, and then the committed
+  version is already beyond v and no writer asks for v again.)
 
 Nothing is kept for a version that the request has not committed (``WRITTEN``): after a write,
 the rows are read afresh (pending changes flushed first), and a rolled-back write leaves no rows
