@@ -15,6 +15,8 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
+_MISSING = object()  # nothing kept under a key (a kept value may itself be None)
+
 
 class KeptValues:
     """At most ``size`` values; the least recently used go first. Thread-safe."""
@@ -26,21 +28,23 @@ class KeptValues:
 
     def get(self, key: Hashable, make: Callable[[], T]) -> T:
         """The value kept under ``key``, or ``make()`` kept under it."""
-        with self._lock:
-            if key in self._items:
-                self._items.move_to_end(key)
-                return self._items[key]  # type: ignore[no-any-return]
-        value = make()  # outside the lock: two requests may both work it out, with one result
-        self.put(key, value)
-        return value
+        value = self._find(key)
+        if value is _MISSING:
+            value = make()  # outside the lock: two requests may both work it out, with one result
+            self.put(key, value)
+        return value  # type: ignore[no-any-return]
 
     def peek(self, key: Hashable) -> Any:
         """The value kept under ``key`` (now the most recently used), or None."""
+        value = self._find(key)
+        return None if value is _MISSING else value
+
+    def _find(self, key: Hashable) -> Any:
         with self._lock:
             if key in self._items:
                 self._items.move_to_end(key)
                 return self._items[key]
-        return None
+        return _MISSING
 
     def put(self, key: Hashable, value: Any) -> None:
         """Keep ``value`` under ``key``."""
