@@ -6,6 +6,7 @@ Colour is never the only cue: each line also has its own marker shape and a labe
 from __future__ import annotations
 
 import math
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -46,6 +47,16 @@ def _marker(kind: str, x: float, y: float, colour: str) -> str:
     return (
         f'<polygon points="{x:.1f},{y - 5.5:.1f} {x + 5.5:.1f},{y:.1f} {x:.1f},{y + 5.5:.1f} '
         f'{x - 5.5:.1f},{y:.1f}" fill="{colour}"/>'
+    )
+
+
+def _marker_definition(marker_id: str, kind: str, colour: str) -> str:
+    """A line's marker shape, drawn by the browser on every point of the line
+    (``marker-start``, ``-mid``, ``-end``): the page carries the shape once, not once a point.
+    In user units, centred on the point, never turned, untouched by the line's dashes."""
+    return (
+        f'<marker id="{marker_id}" viewBox="-6 -6 12 12" refX="0" refY="0" markerWidth="12" '
+        f'markerHeight="12" markerUnits="userSpaceOnUse">{_marker(kind, 0, 0, colour)}</marker>'
     )
 
 
@@ -172,6 +183,24 @@ def line_chart(
             f'text-anchor="middle">{escape(x_label)}</text>'
         )
     xs = [sx(i) for i in range(points)]
+    x_text = [f"{x:.1f}" for x in xs]
+    # sy(v) as one multiplication: the y of 0, less v times the height of one point.
+    scale = frame.plot_h / ((frame.y_max - frame.y_min) or 1)
+    base = sy(0)
+    # Marker ids of their own for each chart, the same every time it is drawn.
+    prefix = f"m{zlib.crc32(title.encode()):x}-"
+    parts.append(
+        "<defs>"
+        + "".join(
+            _marker_definition(
+                f"{prefix}{index}",
+                MARKERS[index % len(MARKERS)],
+                LINE_COLOURS[index % len(LINE_COLOURS)],
+            )
+            for index in range(len(series))
+        )
+        + "</defs>"
+    )
     label_slots: list[float] = []
     ends = sorted(
         ((values[-1] if values else 0, index) for index, (_, values) in enumerate(series)),
@@ -186,13 +215,13 @@ def line_chart(
         name, values = series[index]
         colour = LINE_COLOURS[index % len(LINE_COLOURS)]
         marker = MARKERS[index % len(MARKERS)]
-        at = [(xs[i], sy(v)) for i, v in enumerate(values)]  # each point worked out once
-        path = " ".join(f"{x:.1f},{y_at:.1f}" for x, y_at in at)
+        path = " ".join(f"{x},{base - v * scale:.1f}" for x, v in zip(x_text, values, strict=False))
         dash = ' stroke-dasharray="7 4"' if index % 2 else ""
+        at = f"url(#{prefix}{index})"
         parts.append(
-            f'<g><polyline points="{path}" fill="none" stroke="{colour}" stroke-width="3"{dash}/>'
+            f'<g><polyline points="{path}" fill="none" stroke="{colour}" stroke-width="3"{dash}'
+            f' marker-start="{at}" marker-mid="{at}" marker-end="{at}"/>'
         )
-        parts.extend(_marker(marker, x, y_at, colour) for x, y_at in at)
         last_x = xs[len(values) - 1] if values else left
         parts.append(_marker(marker, last_x + 14, y - 5, colour))
         parts.append(
