@@ -13,8 +13,8 @@ above and the place below; a table and a league put that into words differently
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import Any, Generic, TypeVar
+from dataclasses import dataclass
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from scorekeeper.rules.house import HouseRules
 
@@ -47,8 +47,7 @@ class Decision:
     theirs: Any
 
 
-@dataclass(frozen=True)
-class Ranked(Generic[T]):
+class Ranked(NamedTuple, Generic[T]):
     """A ranked thing: ``rank`` is shared by things level on the whole chain (``tied``);
     ``value`` is the first criterion's value; ``above`` / ``below`` say how a tie on it with
     the neighbouring place was decided (None: no tie there); ``note`` puts it into words."""
@@ -65,6 +64,11 @@ class Ranked(Generic[T]):
     def line(self) -> T:
         """The league's name for the ranked item (a ``PlayerLine``)."""
         return self.item
+
+
+# Ranked, Standing and GameLine are named tuples: a scoreboard ranks its players twice (now
+# and before the last round) and a league every player, and a tuple is made several times
+# faster than a frozen dataclass, and is as unchangeable.
 
 
 def _refine(
@@ -125,10 +129,11 @@ def rank_by(
             if index + 1 < len(groups)
             else None
         )
+        tied = len(group) > 1
         for item in group:
-            entry = Ranked(item, place, len(group) > 1, chain[0].value(item), above, below)
+            entry = Ranked(item, place, tied, chain[0].value(item), above, below)
             if note is not None:
-                entry = replace(entry, note=note(entry))
+                entry = Ranked(item, place, tied, entry.value, above, below, note(entry))
             ranked.append(entry)
         place += len(group)
     return ranked
@@ -145,8 +150,7 @@ def rank_values(values: Mapping[P, Number], lower_is_better: bool = True) -> dic
 # A game's table
 
 
-@dataclass(frozen=True)
-class Standing:
+class Standing(NamedTuple):
     """One line of a game's ranking: ``rank`` is shared by tied players (``tied`` True); ``note``
     says how a tie was broken or that it stands ("" when there was no tie)."""
 
@@ -157,8 +161,7 @@ class Standing:
     note: str = ""
 
 
-@dataclass(frozen=True)
-class GameLine:
+class GameLine(NamedTuple):
     """What the game's tie-break chain compares for one player."""
 
     player: Any
@@ -277,18 +280,23 @@ def rank_players(
     skipping a step whose data is missing. The note says which step decided ("ahead on rounds
     gone out: 3 to 1"); players still level after every step keep sharing the rank.
     """
+    # Only what the chain compares is worked out (under co-winners: the totals alone).
+    chain_steps = rules.tie_break == "chain"
+    zero_steps = rules.tie_break == "zero_rounds"
     lines = []
     for player in totals:
-        scores = list(round_scores.get(player, ())) if round_scores is not None else []
+        scores = round_scores.get(player, ()) if round_scores is not None else ()
         lines.append(
             GameLine(
-                player=player,
-                total=totals[player],
-                went_out=went_out_counts.get(player, 0) if went_out_counts is not None else 0,
-                worst=(max(scores) if lower_is_better else min(scores)) if scores else None,
-                final=scores[-1] if scores else None,
-                zeros=sum(score == 0 for score in scores) if scores else None,
-                lowest_nonzero=_lowest_nonzero(scores, lower_is_better),
+                player,
+                totals[player],
+                went_out_counts.get(player, 0) if went_out_counts is not None else 0,
+                (max(scores) if lower_is_better else min(scores))
+                if chain_steps and scores
+                else None,
+                scores[-1] if chain_steps and scores else None,
+                scores.count(0) if zero_steps and scores else None,
+                _lowest_nonzero(scores, lower_is_better) if zero_steps else None,
             )
         )
     chain = game_chain(

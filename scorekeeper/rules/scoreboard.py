@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from scorekeeper.rules.house import HouseRules
 from scorekeeper.rules.ranking import Standing, rank_movement, rank_players, winners
-from scorekeeper.rules.scoring import round_winners, running_totals
+from scorekeeper.rules.scoring import round_winners
 
 
 @dataclass(frozen=True)
@@ -31,8 +32,7 @@ class RoundResult:
         return {seat: points for seat, points in enumerate(self.points) if points is not None}
 
 
-@dataclass(frozen=True)
-class PlayerSummary:
+class PlayerSummary(NamedTuple):
     """A seat's game so far: total, shared rank (and how a tie was decided), the gap to the
     leader, places gained since the previous round (negative: lost), rounds won, rounds gone
     out, best and worst round."""
@@ -63,22 +63,18 @@ class Board:
 
 
 def _ranking(
-    seats: int,
-    rounds: Sequence[RoundResult],
+    totals: Sequence[int],
+    scores: Sequence[Sequence[int]],
+    went_out: Sequence[int],
     rules: HouseRules,
-    start: Sequence[int],
     lower_is_better: bool,
 ) -> list[Standing]:
-    per_round = {
-        seat: [p for r in rounds if (p := r.points[seat]) is not None] for seat in range(seats)
-    }
-    totals = {seat: start[seat] + sum(per_round[seat]) for seat in range(seats)}
-    went_out = {seat: sum(r.went_out == seat for r in rounds) for seat in range(seats)}
+    """The seats ranked on their totals, round scores and rounds gone out (seat order)."""
     return rank_players(
-        totals,
+        dict(enumerate(totals)),
         rules,
-        round_scores=per_round,
-        went_out_counts=went_out,
+        round_scores=dict(enumerate(scores)),
+        went_out_counts=dict(enumerate(went_out)),
         lower_is_better=lower_is_better,
     )
 
@@ -107,26 +103,50 @@ def scoreboard(
     winner of each hand).
     """
     lower = rules.lower_is_better if lower_is_better is None else lower_is_better
-    begin = list(start) if start is not None else [0] * seats
-    running = [
-        tuple(row.get(seat, begin[seat]) for seat in range(seats))
-        for row in running_totals([r.present() for r in rounds], start=dict(enumerate(begin)))
-    ]
+    seat_range = range(seats)
+    # One pass over the rounds: each seat's round scores, total and rounds gone out.
+    scores: list[list[int]] = [[] for _ in seat_range]
+    totals = list(start) if start is not None else [0] * seats
+    went_out = [0] * seats
+    running = []
+    for result in rounds:
+        points = result.points
+        for seat in seat_range:
+            if (score := points[seat]) is not None:
+                scores[seat].append(score)
+                totals[seat] += score
+        running.append(tuple(totals))
+        if result.went_out is not None and 0 <= result.went_out < seats:
+            went_out[result.went_out] += 1
     if round_wins is None:
         round_wins = [frozenset(round_winners(r.present(), r.went_out, rules)) for r in rounds]
-    now = _ranking(seats, rounds, rules, begin, lower)
-    movement = (
-        rank_movement(_ranking(seats, rounds[:-1], rules, begin, lower), now)
-        if len(rounds) > 1
-        else {}
-    )
+    won = [0] * seats
+    for wins in round_wins:
+        for seat in wins:
+            if 0 <= seat < seats:
+                won[seat] += 1
+    now = _ranking(totals, scores, went_out, rules, lower)
+    movement: dict[int, int | None] = {}
+    if len(rounds) > 1:  # the ranks before the last round: its scores and going out taken off
+        last = rounds[-1]
+        before_out = list(went_out)
+        if last.went_out is not None and 0 <= last.went_out < seats:
+            before_out[last.went_out] -= 1
+        before = _ranking(
+            [total - (last.points[seat] or 0) for seat, total in enumerate(totals)],
+            [mine if last.points[seat] is None else mine[:-1] for seat, mine in enumerate(scores)],
+            before_out,
+            rules,
+            lower,
+        )
+        movement = rank_movement(before, now)
     best_of, worst_of = (min, max) if lower else (max, min)
     leader = best_of((s.total for s in now), default=0)
     by_seat = {standing.player: standing for standing in now}
     players = []
-    for seat in range(seats):
+    for seat in seat_range:
         standing = by_seat[seat]
-        mine = [p for r in rounds if (p := r.points[seat]) is not None]
+        mine = scores[seat]
         players.append(
             PlayerSummary(
                 seat=seat,
@@ -135,8 +155,8 @@ def scoreboard(
                 tied=standing.tied,
                 gap=abs(int(standing.total) - leader),
                 movement=movement.get(seat) or 0,
-                rounds_won=sum(seat in wins for wins in round_wins),
-                went_out=sum(r.went_out == seat for r in rounds),
+                rounds_won=won[seat],
+                went_out=went_out[seat],
                 best=best_of(mine) if mine else None,
                 worst=worst_of(mine) if mine else None,
                 note=standing.note,
