@@ -1,6 +1,7 @@
-"""The round-by-round table written with f-strings (``games.board_html``) says exactly what the
-Jinja template it replaced says, for any scoreboard: names with markup in them, players who
-joined late, blocked rounds, hands of the points games, corrections, the scorekeeper's links."""
+"""The round-by-round table and the standings list written with f-strings (``games.board_html``)
+say exactly what the Jinja templates they replaced say, for any scoreboard: names with markup in
+them, players who joined late, blocked rounds, hands of the points games, corrections, the
+scorekeeper's links, ties, places gained and lost, no round played yet."""
 
 from __future__ import annotations
 
@@ -12,12 +13,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jinja2 import Environment, FileSystemLoader, Undefined
 
-from scorekeeper.games.board_html import board_table
+from scorekeeper.games.board_html import board_table, standings_list
 from scorekeeper.games.presentation import BoardPlayer, BoardRow, Cell, Scoreboard
 
-REFERENCE = Environment(
+_TEMPLATES = Environment(
     loader=FileSystemLoader(Path(__file__).parent), autoescape=True, undefined=Undefined
-).get_template("board_table_reference.html")
+)
+REFERENCE = _TEMPLATES.get_template("board_table_reference.html")
+STANDINGS_REFERENCE = _TEMPLATES.get_template("standings_reference.html")
 
 
 def _same_html(text: str) -> str:
@@ -52,8 +55,8 @@ def boards(draw: st.DrawFn) -> Scoreboard:
             total=draw(st.integers(-50, 900)),
             rank=draw(st.integers(1, count)),
             tied=draw(st.booleans()),
-            gap=0,
-            movement=0,
+            gap=draw(st.integers(0, 300)),
+            movement=draw(st.integers(-7, 7)),
             rounds_won=0,
             went_out=0,
             best=None,
@@ -75,7 +78,7 @@ def boards(draw: st.DrawFn) -> Scoreboard:
     ]
     return Scoreboard(
         players=players,
-        standings=players,
+        standings=sorted(players, key=lambda p: (p.rank, p.position)),
         rows=rows,
         rounds_total=13,
         finished=False,
@@ -91,6 +94,13 @@ def boards(draw: st.DrawFn) -> Scoreboard:
 def test_the_table_is_what_the_template_wrote(board: Scoreboard, correct_url: str | None) -> None:
     written = board_table(board, correct_url)
     assert _same_html(written) == _same_html(REFERENCE.render(board=board, correct_url=correct_url))
+
+
+@settings(max_examples=300, deadline=None)
+@given(board=boards())
+def test_the_standings_are_what_the_template_wrote(board: Scoreboard) -> None:
+    written = standings_list(board)
+    assert _same_html(written) == _same_html(STANDINGS_REFERENCE.render(board=board))
 
 
 class _Tags(HTMLParser):
@@ -128,3 +138,8 @@ def test_a_hostile_name_is_text_and_every_tag_is_closed() -> None:
     tags = _Tags()
     tags.feed(written)
     assert tags.open == [] and tags.cells == 3  # the round's cell, the total, the rank
+    standings = standings_list(board)
+    assert "<script>" not in standings and "&lt;script&gt;" in standings
+    tags = _Tags()
+    tags.feed(standings)
+    assert tags.open == []

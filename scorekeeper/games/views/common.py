@@ -10,7 +10,6 @@ from flask import (
     Blueprint,
     abort,
     redirect,
-    render_template,
     request,
     url_for,
 )
@@ -18,7 +17,7 @@ from markupsafe import Markup
 
 from scorekeeper.boundary import is_write_request
 from scorekeeper.games import access, kept, services
-from scorekeeper.games.board_html import board_table
+from scorekeeper.games.board_html import board_table, standings_list
 from scorekeeper.models import Game
 
 bp = Blueprint("games", __name__)
@@ -36,21 +35,9 @@ def game_or_404(public_id: str, scores: bool = True) -> Game:
 
 
 @bp.app_template_global()
-def kept_html(game: Game, template: str, **context: Any) -> Markup:
-    """A part of a page (``template``) rendered once per version of the game (``games.kept``)
-    for each combination of the plain values given (``editor=True``). Everything else it is
-    given (the board) must be what the game's version determines: nothing per phone (no CSRF
-    token), nothing per request."""
-    flags = ",".join(
-        f"{name}={value!r}"
-        for name, value in sorted(context.items())
-        if value is None or isinstance(value, bool | int | str)
-    )
-    return kept.for_version(
-        game,
-        f"html:{template}:{flags}",
-        lambda: Markup(render_template(template, game=game, **context)),
-    )
+def standings_html(game: Game, board: services.Scoreboard) -> Markup:
+    """The standings list (``games.board_html``), written once per version of the game."""
+    return kept.for_version(game, "html:standings", lambda: standings_list(board))
 
 
 @bp.app_template_global()
