@@ -284,6 +284,28 @@ def record_round(game: Game, entry: RoundInput, form_token: str, number: int) ->
         and variant.game_over(_totals_after(table, check.seats, seat_ids), rules)
     )
     touch(game, status="finished" if over else None)  # the last round ends the game
+    # The rows of the new version: those read after the lock, and the round just written.
+    saved = rows.RoundRow(
+        round_id,
+        values["number"],
+        values["engine"],
+        values["went_out_seat_id"],
+        values["went_out_on_double"],
+        form_token,
+        [
+            rows.ScoreRow(
+                score["seat_id"],
+                score["points"],
+                score["hand"],
+                score["tiles"],
+                score["markers"],
+                score["made"],
+                score["corrected"],
+            )
+            for score in sorted(scores, key=lambda score: score["seat_id"])
+        ],
+    )
+    rows.keep_when_committed(game, rows.TableRows(table.seats, (*table.rounds, saved)))
     return RecordOutcome(check=check, saved=recorded)
 
 

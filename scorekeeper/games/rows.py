@@ -19,6 +19,12 @@ Both the pages and the round form and its save read them from here:
 Nothing is kept for a version that the request has not committed (``WRITTEN``): after a write,
 the rows are read afresh (pending changes flushed first), and a rolled-back write leaves no rows
 under a number the next write will use again.
+
+A saved round knows the rows of the version it makes: those of the version before (read after
+the lock, so exactly what the database held) and the round it wrote. It hands them over
+(``keep_when_committed``) and they are kept once the request's transaction commits, never if it
+rolls back: the table view that the phone opens next, and the next round's form, need not read
+them again in this process.
 """
 
 from __future__ import annotations
@@ -26,7 +32,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple, TypeVar
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import bindparam, event, select
+from sqlalchemy.orm import Session, SessionTransaction
 
 from scorekeeper.extensions import db
 from scorekeeper.games.totals import WRITTEN
@@ -175,3 +182,30 @@ def table(game: Game) -> TableRows:
     """The game's seats, rounds and scores as they are now: kept for the game's version, or
     read afresh when this request has written to the game."""
     return for_version(game, "rows", lambda: _read(game))
+
+
+# --------------------------------------------------------------------------------------------
+# Rows a write knows, kept once it is committed
+
+_WHEN_COMMITTED = "scorekeeper.rows.when_committed"  # in the session's info: (key, rows) pairs
+
+
+def keep_when_committed(game: Game, table: TableRows) -> None:
+    """``table`` is what the game holds at its new version (``setup.touch`` moved it on, with
+    the game's row locked): keep it under that version once the transaction commits."""
+    entry = ((game.public_id, game.version, "rows"), table)
+    db.session.info.setdefault(_WHEN_COMMITTED, []).append(entry)
+
+
+@event.listens_for(Session, "after_commit")
+def _keep_committed(session: Session) -> None:
+    if session.in_nested_transaction():  # a savepoint released: the transaction goes on
+        return
+    for key, table in session.info.pop(_WHEN_COMMITTED, ()):
+        _kept.put(key, table)
+
+
+@event.listens_for(Session, "after_soft_rollback")
+def _drop_rolled_back(session: Session, _previous: SessionTransaction) -> None:
+    # Any rollback, a savepoint's too: what was handed over may describe undone writes.
+    session.info.pop(_WHEN_COMMITTED, None)

@@ -13,7 +13,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.extensions import db
-from scorekeeper.games import kept, services
+from scorekeeper.games import kept, rows, services
 from tests.web.helpers import correct_round, enter_round, start_game
 from tests.web.league_helpers import (
     add_players,
@@ -209,3 +209,59 @@ def test_the_night_poll_answers_from_the_games_versions(app: Flask, client: Flas
 def assert_redirect(response: object) -> bool:
     assert getattr(response, "status_code", None) == 302, response
     return True
+
+
+def _kept_rows(app: Flask, public_id: str) -> tuple[object, object]:
+    """The rows kept for the game's version now, and the same rows read from the database."""
+    with app.app_context():
+        game = services.find_game(public_id)
+        assert game is not None
+        return rows._kept.peek((public_id, game.version, "rows")), rows._read(game)
+
+
+def test_a_saved_round_keeps_exactly_the_rows_it_wrote(app: Flask, client: FlaskClient) -> None:
+    """A save hands the rows of the version it makes to what is kept (the table view the phone
+    opens next reads none): they are what the database holds, field for field, for rounds with
+    tiles typed, markers, a blocked round, going out on a double and points made in play."""
+    mexican = start_game(
+        client, ["Ann", "Bob", "Cy", "Di"], marker_penalty=10, end_on_double="double_others"
+    )
+    rounds = [
+        ({0: 0, 2: 7, 3: 12}, {1: "12-5, 3/4, double blank"}, 0, {"seat_2-markers": 1}),
+        ({0: 3, 1: 5, 2: 9, 3: 4}, {}, "blocked", {}),
+        ({0: 8, 1: 0, 2: 15, 3: 2}, {}, 1, {"on_double": "y", "seat_3-markers": 2}),
+    ]
+    for points, tiles, went_out, extra in rounds:
+        kept.forget_all()
+        response = enter_round(client, mexican, points, tiles, went_out=went_out, **extra)
+        assert response.status_code == 302, response.get_data(as_text=True)
+        handed_over, in_the_database = _kept_rows(app, mexican)
+        assert handed_over is not None, "the save kept nothing"
+        assert handed_over == in_the_database
+    fives = start_game(client, ["Ann", "Bob", "Cy"], kind="all_fives", max_pip=6, target=400)
+    for made in ({"seat_0-made": 15, "seat_1-made": 10}, {"seat_2-made": 5}):
+        response = enter_round(client, fives, {1: 13, 2: 9}, went_out=0, **made)
+        assert response.status_code == 302, response.get_data(as_text=True)
+        handed_over, in_the_database = _kept_rows(app, fives)
+        assert handed_over is not None and handed_over == in_the_database
+
+
+def test_rows_are_kept_only_when_the_write_is_committed(app: Flask, client: FlaskClient) -> None:
+    """Rows handed over by a write are kept when its transaction commits: not when a savepoint
+    inside it is released, and never when it is rolled back."""
+    public_id = start_game(client, ["Ann", "Bob", "Cy"])
+    with app.app_context():
+        game = services.find_game(public_id, for_update=True)
+        assert game is not None
+        table = rows._read(game)
+        key = (public_id, game.version, "rows")
+        kept.forget_all()
+        rows.keep_when_committed(game, table)
+        db.session.begin_nested().commit()
+        assert rows._kept.peek(key) is None, "kept when a savepoint was released"
+        db.session.rollback()
+        db.session.commit()
+        assert rows._kept.peek(key) is None, "kept after a rollback"
+        rows.keep_when_committed(game, table)
+        db.session.commit()
+        assert rows._kept.peek(key) == table
