@@ -93,10 +93,14 @@ def find_game(public_id: str, for_update: bool = False) -> Game | None:
     """The game's row alone, in one query: enough for a page whose values are kept for the
     game's version (``kept``, ``rows``); the seats and rounds are read only when they are not.
     ``for_update``: locked as in ``load_game``."""
-    query = select(Game).where(Game.public_id == public_id)
-    if for_update:
-        query = query.with_for_update(of=Game)
-    return db.session.scalars(query).first()
+    return db.session.scalars(
+        _FIND_LOCKED if for_update else _FIND, {"public_id": public_id}
+    ).first()
+
+
+# Built once: a statement made per call costs its construction and its cache key each time.
+_FIND = select(Game).where(Game.public_id == bindparam("public_id"))
+_FIND_LOCKED = _FIND.with_for_update(of=Game)
 
 
 def load_game(public_id: str, for_update: bool = False, scores: bool = True) -> Game | None:
