@@ -22,7 +22,10 @@ Machines differ by 2x or more; the ratios are what to compare between machines. 
 count of each request is printed too (it does not depend on the machine). A "first look" is the
 first request for a version of the game (what the game's pages show is kept per version, see
 ``games.kept``; everything kept is forgotten before each such request, not counted); "seen
-again" is every later look, by the same phone or another.
+again" is every later look, by the same phone or another. "First look after a save" is the
+first look at the version a save made, on the process that saved it (the save, not counted,
+hands over the rows it wrote: ``rows.keep_when_committed``); the phone that saved opens the
+table view next.
 """
 
 from __future__ import annotations
@@ -321,6 +324,8 @@ def main() -> None:
         fresh_schema(app)
         with app.app_context():
             record_games = [_game_with_rounds(12, device) for _ in range(args.runs + 10)]
+            saved_boards = [_game_with_rounds(12, device) for _ in range(args.runs + 10)]
+            saved_tables = [_game_with_rounds(12, device) for _ in range(args.runs + 10)]
             middle_games = [_game_with_rounds(6, device) for _ in range(args.runs + 10)]
             board_game = _game_with_rounds(13, device)
             version = services.game_state(board_game).version  # type: ignore[union-attr]
@@ -339,28 +344,40 @@ def main() -> None:
             hello, ours = InProcess(hello_app()), InProcess(app, device="bench-device")
             ours.counter = counter
 
+        def save(public_id: str, number: int) -> float:
+            """Round ``number`` of the game: the phone opened the round form first (not
+            counted), as every phone does before it saves."""
+            assert ours.ask("GET", f"/g/{public_id}/round")[0] == 200
+            data = {f"seat_{i}-hand": str(p) for i, p in enumerate(_points(number))}
+            data["seat_4-hand"] = "0"
+            data.update(
+                {
+                    "went_out": "4",
+                    "form_token": f"bench-{public_id}",
+                    "round_number": str(number),
+                }
+            )
+            status, spent = ours.ask("POST", f"/g/{public_id}/round", data)
+            assert status == 302, status
+            return spent
+
         def recording(games: list[str], number: int) -> Callable[[], float]:
-            """Round ``number`` of each game in turn: the phone opened the round form first
-            (not counted), as every phone does before it saves."""
+            """Round ``number`` of each game in turn."""
+            pending = iter(games)
+            return lambda: save(next(pending), number)
+
+        def after_a_save(games: list[str], page: str) -> Callable[[], float]:
+            """The first look at the version a save just made, on the process that saved it
+            (not counted): the phone that saved opens the table view next. The last round of
+            each game in turn; nothing else of that version is kept."""
             pending = iter(games)
 
-            def record() -> float:
+            def call() -> float:
                 public_id = next(pending)
-                assert ours.ask("GET", f"/g/{public_id}/round")[0] == 200
-                data = {f"seat_{i}-hand": str(p) for i, p in enumerate(_points(number))}
-                data["seat_4-hand"] = "0"
-                data.update(
-                    {
-                        "went_out": "4",
-                        "form_token": f"bench-{public_id}",
-                        "round_number": str(number),
-                    }
-                )
-                status, spent = ours.ask("POST", f"/g/{public_id}/round", data)
-                assert status == 302, status
-                return spent
+                save(public_id, 13)
+                return request(page.format(public_id))()
 
-            return record
+            return call
 
         def request(path: str, expect: int = 200, **headers: str) -> Callable[[], float]:
             def call() -> float:
@@ -392,7 +409,11 @@ def main() -> None:
             "record the last round, 8 players": recording(record_games, 13),
             "scoreboard 13x8, first look": first_look(f"/g/{board_game}/scoreboard"),
             "scoreboard 13x8, seen again": request(f"/g/{board_game}/scoreboard"),
+            "scoreboard 13x8, first look after a save": after_a_save(
+                saved_boards, "/g/{}/scoreboard"
+            ),
             "table view, first look": first_look(f"/g/{board_game}"),
+            "table view, first look after a save": after_a_save(saved_tables, "/g/{}"),
             "table view, seen again": request(f"/g/{board_game}"),
             "share view poll, unchanged (304)": request(
                 f"/g/{board_game}/watch/board", 304, **unchanged
@@ -422,11 +443,11 @@ def main() -> None:
         f"database: {'PostgreSQL' if args.postgres else 'SQLite'}; {how}; "
         f"{args.runs} runs each; median"
     )
-    print(f"{'request':36} {'CPU ms':>8} {'x hello':>8} {'x 1-SELECT':>10} {'statements':>10}")
+    print(f"{'request':42} {'CPU ms':>8} {'x hello':>8} {'x 1-SELECT':>10} {'statements':>10}")
     for label, (seconds, count) in results.items():
         ms = seconds * 1000
         print(
-            f"{label:36} {ms:8.2f} {ms / hello_ms:8.1f} {ms / select_ms:10.2f} "
+            f"{label:42} {ms:8.2f} {ms / hello_ms:8.1f} {ms / select_ms:10.2f} "
             f"{count if count is not None else '':>10}"
         )
 
