@@ -285,25 +285,14 @@ def record_round(game: Game, entry: RoundInput, form_token: str, number: int) ->
     )
     touch(game, status="finished" if over else None)  # the last round ends the game
     # The rows of the new version: those read after the lock, and the round just written.
+    # (Written values are named as the rows' fields are: made by name, they follow the rows.)
     saved = rows.RoundRow(
-        round_id,
-        values["number"],
-        values["engine"],
-        values["went_out_seat_id"],
-        values["went_out_on_double"],
-        form_token,
-        [
-            rows.ScoreRow(
-                score["seat_id"],
-                score["points"],
-                score["hand"],
-                score["tiles"],
-                score["markers"],
-                score["made"],
-                score["corrected"],
-            )
+        id=round_id,
+        scores=[
+            rows.ScoreRow._make(score[name] for name in rows.ScoreRow._fields)
             for score in sorted(scores, key=lambda score: score["seat_id"])
         ],
+        **{name: values[name] for name in rows.RoundRow._fields if name in values},
     )
     rows.keep_when_committed(game, rows.TableRows(table.seats, (*table.rounds, saved)))
     return RecordOutcome(check=check, saved=recorded)
