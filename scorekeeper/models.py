@@ -21,7 +21,7 @@ from sqlalchemy import (
     UniqueConstraint,
     false,
 )
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.orm import Mapped, mapped_column, query_expression, relationship
 
 from scorekeeper.extensions import db
 from scorekeeper.rules.standings import METHOD_REGISTRY
@@ -77,6 +77,9 @@ class Game(db.Model):
     table_name: Mapped[str | None] = mapped_column(String(40))
     # Hand photos stay with their rounds only when the table chose so at setup.
     keep_photos: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # Not a column: whether the game has any correction, read with the game's row by the query
+    # that asks for it (``setup.find_game(..., correction_flag=True)``); None otherwise.
+    has_corrections: Mapped[bool | None] = query_expression()
 
     night: Mapped[Night | None] = relationship(back_populates="games")
     seats: Mapped[list[Seat]] = relationship(

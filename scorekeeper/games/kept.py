@@ -48,7 +48,10 @@ def state(game: Game) -> TableState:
 
 
 def corrections(game: Game) -> tuple[list[AuditLine], int | None]:
-    """The corrections in words, newest first, and the batch "Undo" would undo now."""
+    """The corrections in words, newest first, and the batch "Undo" would undo now. None to
+    read when the game's row was read with its correction flag and it has none."""
+    if game.has_corrections is False:
+        return [], None
     return for_version(game, "corrections", lambda: corrections_shown(game))
 
 

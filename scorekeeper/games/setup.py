@@ -11,14 +11,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import bindparam, func, select, update
-from sqlalchemy.orm import selectinload
+from sqlalchemy import bindparam, exists, func, select, update
+from sqlalchemy.orm import selectinload, with_expression
 from sqlalchemy.orm.attributes import set_committed_value
 
 from scorekeeper.extensions import db
 from scorekeeper.games.totals import WRITTEN, standings_changed, store_totals
 from scorekeeper.kept_values import KeptValues
-from scorekeeper.models import Game, Player, Round, Seat
+from scorekeeper.models import Correction, Game, Player, Round, Seat
 from scorekeeper.rules import (
     HouseRules,
 )
@@ -89,18 +89,25 @@ def game_rules(game: Game) -> HouseRules:
     return cached[1]
 
 
-def find_game(public_id: str, for_update: bool = False) -> Game | None:
+def find_game(
+    public_id: str, for_update: bool = False, correction_flag: bool = False
+) -> Game | None:
     """The game's row alone, in one query: enough for a page whose values are kept for the
     game's version (``kept``, ``rows``); the seats and rounds are read only when they are not.
-    ``for_update``: locked as in ``load_game``."""
-    return db.session.scalars(
-        _FIND_LOCKED if for_update else _FIND, {"public_id": public_id}
-    ).first()
+    ``for_update``: locked as in ``load_game``. ``correction_flag``: with whether the game has
+    any correction (``Game.has_corrections``), so that the scoreboard's first look at a game
+    without any (most games) does not read them (``kept.corrections``)."""
+    # (A locked read has no flag: its corrections are then read, as without one.)
+    statement = _FIND_LOCKED if for_update else _FIND_FLAGGED if correction_flag else _FIND
+    return db.session.scalars(statement, {"public_id": public_id}).first()
 
 
 # Built once: a statement made per call costs its construction and its cache key each time.
 _FIND = select(Game).where(Game.public_id == bindparam("public_id"))
 _FIND_LOCKED = _FIND.with_for_update(of=Game)
+_FIND_FLAGGED = _FIND.options(
+    with_expression(Game.has_corrections, exists().where(Correction.game_id == Game.id))
+)
 
 
 def load_game(public_id: str, for_update: bool = False, scores: bool = True) -> Game | None:

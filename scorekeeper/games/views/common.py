@@ -57,9 +57,10 @@ def board_table_html(game: Game, board: services.Scoreboard, editor: bool) -> Ma
     )
 
 
-def game_row_or_404(public_id: str) -> Game:
-    """The game's row alone, for a page that shows values kept for its version (``kept``)."""
-    game = services.find_game(public_id)
+def game_row_or_404(public_id: str, correction_flag: bool = False) -> Game:
+    """The game's row alone, for a page that shows values kept for its version (``kept``);
+    ``correction_flag``: with whether the game has corrections (``setup.find_game``)."""
+    game = services.find_game(public_id, correction_flag=correction_flag)
     if game is None:
         abort(404)
     return game

@@ -114,7 +114,7 @@ def _chart(game: Game, board: services.Scoreboard) -> Markup:
 def scoreboard(public_id: str) -> str:
     """Every value on this page but the editor's buttons is kept for the game's version: a
     second look (another phone, a reload) reads the game's row and renders."""
-    game = game_row_or_404(public_id)
+    game = game_row_or_404(public_id, correction_flag=True)
     board = kept.board(game)
     corrections, undo_batch = kept.corrections(game)
     return render_template(
