@@ -280,6 +280,26 @@ def rank_players(
     skipping a step whose data is missing. The note says which step decided ("ahead on rounds
     gone out: 3 to 1"); players still level after every step keep sharing the rank.
     """
+    values = list(totals.values())
+    if len(set(values)) == len(values):
+        # Nobody level on the total (most tables, most rounds): the totals alone rank, no tie
+        # is broken and there is nothing to note, whatever the chain.
+        ordered = sorted(totals, key=totals.__getitem__, reverse=not lower_is_better)
+        return [
+            Standing(player, totals[player], place, False)
+            for place, player in enumerate(ordered, 1)
+        ]
+    return _rank_by_chain(totals, rules, round_scores, went_out_counts, lower_is_better)
+
+
+def _rank_by_chain(
+    totals: Mapping[P, Number],
+    rules: HouseRules,
+    round_scores: Mapping[P, Sequence[Number]] | None,
+    went_out_counts: Mapping[P, int] | None,
+    lower_is_better: bool,
+) -> list[Standing]:
+    """``rank_players`` through the whole chain (``rank_by``)."""
     # Only what the chain compares is worked out (under co-winners: the totals alone).
     chain_steps = rules.tie_break == "chain"
     zero_steps = rules.tie_break == "zero_rounds"

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scorekeeper.rules import (
     HouseRules,
@@ -12,6 +14,7 @@ from scorekeeper.rules import (
     rank_values,
     winners,
 )
+from scorekeeper.rules.ranking import _rank_by_chain
 
 CO = HouseRules()
 CHAIN = HouseRules(tie_break="chain")
@@ -156,3 +159,32 @@ def test_rank_movement() -> None:
 def test_empty() -> None:
     assert rank_players({}) == []
     assert winners([]) == []
+
+
+# --------------------------------------------------------------------------------------------
+# Nobody level on the total: ranked by the totals alone, exactly as the whole chain ranks them
+
+_scores = st.lists(st.integers(0, 60), max_size=6)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    players=st.dictionaries(
+        st.sampled_from(["ann", "bob", "cy", "di", "ed", "flo", "gus", "hal"]),
+        st.tuples(st.integers(-20, 40) | st.integers(0, 400), _scores, st.integers(0, 4)),
+        max_size=8,
+    ),
+    tie_break=st.sampled_from(["co_winners", "chain", "zero_rounds"]),
+    lower_is_better=st.booleans(),
+)
+def test_the_totals_alone_rank_as_the_whole_chain_does(
+    players: dict[str, tuple[int, list[int], int]], tie_break: str, lower_is_better: bool
+) -> None:
+    """The shortcut taken when no two totals are equal gives what the chain gives, and ties
+    (frequent here: small totals) still go through the chain."""
+    rules = HouseRules(tie_break=tie_break)
+    totals = {name: total for name, (total, _, _) in players.items()}
+    scores = {name: tuple(mine) for name, (_, mine, _) in players.items()}
+    went_out = {name: out for name, (_, _, out) in players.items()}
+    ranked = rank_players(totals, rules, scores, went_out, lower_is_better=lower_is_better)
+    assert ranked == _rank_by_chain(totals, rules, scores, went_out, lower_is_better)
