@@ -48,8 +48,8 @@ def state(game: Game) -> TableState:
 
 
 def corrections(game: Game) -> tuple[list[AuditLine], int | None]:
-    """The corrections in words, newest first, and the batch "Undo" would undo now. None to
-    read when the game's row was read with its correction flag and it has none."""
+    """The corrections in words, newest first, and the batch "Undo" would undo now. Nothing is
+    read when the game's row came with its correction flag (``setup.find_game``) saying none."""
     if game.has_corrections is False:
         return [], None
     return for_version(game, "corrections", lambda: corrections_shown(game))
