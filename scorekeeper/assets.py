@@ -9,7 +9,9 @@ served, checked again after a minute, for anything that links to them by hand.
 
 The copies are made at start-up in ``instance/static/<version>/`` (only when that version is
 not there yet; several processes may start at once: each builds in its own folder and the first
-to finish wins). Pages and JSON are compressed per response by Flask-Compress.
+to finish wins). Older versions are removed then, but for the newest few (``prune``): a
+process of the previous deploy may still be serving from one, and a rollback finds its files
+ready. Pages and JSON are compressed per response by Flask-Compress.
 
 In debug mode nothing changes: Flask serves static/ as it is, so edits show at once.
 """
@@ -20,6 +22,7 @@ import hashlib
 import os
 import shutil
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +35,8 @@ YEAR = 365 * 24 * 3600
 PLAIN_MAX_AGE = 60
 HASH_LENGTH = 12
 COMPRESSED = (".gz", ".br")
+KEEP_VERSIONS = 3  # the version being served and the two built before it
+STALE_BUILD = 3600  # seconds: an unfinished build folder this old was left by a crash
 # The worker is served by pwa.py at /sw.js (with its settings), never as a hashed file.
 NOT_HASHED = ("sw.js",)
 
@@ -128,6 +133,7 @@ def build(source: Path, target: Path) -> tuple[Path, dict[str, str]]:
     version = hashlib.sha256("\n".join(sorted(names.values())).encode()).hexdigest()[:16]
     folder = target / version
     if (folder / ".complete").exists():
+        prune(target, folder)
         return folder, names
     target.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=".build-", dir=target))
@@ -149,4 +155,26 @@ def build(source: Path, target: Path) -> tuple[Path, dict[str, str]]:
                 raise
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    prune(target, folder)
     return folder, names
+
+
+def prune(target: Path, current: Path, now: float | None = None) -> None:
+    """Remove what earlier versions of the static files left in ``target``: every built
+    version but ``current`` and the newest ones before it (``KEEP_VERSIONS`` in all, by when
+    they were built), and build folders a crash left unfinished over an hour ago (a younger
+    one may be another process building right now). Anything else there is left alone, and a
+    folder another process removes first is no error."""
+    now = time.time() if now is None else now
+    built: list[tuple[float, Path]] = []
+    for entry in target.iterdir():
+        try:
+            if entry.name.startswith(".build-") and entry.is_dir():
+                if now - entry.stat().st_mtime > STALE_BUILD:
+                    shutil.rmtree(entry, ignore_errors=True)
+            elif entry != current and (entry / ".complete").is_file():
+                built.append(((entry / ".complete").stat().st_mtime, entry))
+        except OSError:  # removed meanwhile by another process starting up
+            continue
+    for _, old in sorted(built, reverse=True)[KEEP_VERSIONS - 1 :]:
+        shutil.rmtree(old, ignore_errors=True)

@@ -3,11 +3,15 @@ same security headers as every page; a compressed poll answer still gets its 304
 
 from __future__ import annotations
 
+import os
 import re
+import time
+from pathlib import Path
 
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
+from scorekeeper.assets import build
 from tests.web.helpers import start_game
 
 
@@ -78,3 +82,45 @@ def test_a_compressed_share_view_still_answers_unchanged(client: FlaskClient) ->
         url, headers={"Accept-Encoding": "br, gzip", "If-None-Match": first.headers["ETag"]}
     )
     assert again.status_code == 304
+
+
+def test_old_builds_of_the_static_files_are_removed(tmp_path: Path) -> None:
+    """Each deploy that changes a file builds a new version of the served folder; the versions
+    before the newest few, and builds a crash left unfinished long ago, are removed when a
+    process starts. The current version, the two before it, a build in progress and anything
+    else in the folder stay."""
+    source = tmp_path / "static"
+    (source / "css").mkdir(parents=True)
+    (source / "css" / "app.css").write_text("body { color: black }")
+    target = tmp_path / "instance-static"
+    now = time.time()
+    folders = []
+    for age, colour in enumerate(["red", "green", "blue", "navy", "teal"]):
+        (source / "css" / "app.css").write_text(f"body {{ color: {colour} }}")
+        folder, _ = build(source, target)
+        stamp = now - 86400 * (10 - age)  # built on five days, oldest first
+        os.utime(folder / ".complete", (stamp, stamp))
+        folders.append(folder)
+    crashed = target / ".build-crashed"
+    crashed.mkdir()
+    os.utime(crashed, (now - 2 * 3600, now - 2 * 3600))
+    building = target / ".build-now"
+    building.mkdir()
+    (target / "notes.txt").write_text("not ours")
+
+    (source / "css" / "app.css").write_text("body { color: black }")
+    served, names = build(source, target)
+
+    assert (served / names["css/app.css"]).read_text() == "body { color: black }"
+    remaining = sorted(path.name for path in target.iterdir())
+    assert remaining == sorted(
+        [served.name, folders[-1].name, folders[-2].name, ".build-now", "notes.txt"]
+    )
+    # A restart with nothing changed prunes too (here, a version left by an older release),
+    # and keeps what it serves.
+    left = target / "0123456789abcdef"
+    left.mkdir()
+    (left / ".complete").write_text("0123456789abcdef")
+    os.utime(left / ".complete", (now - 86400 * 30, now - 86400 * 30))
+    assert build(source, target)[0] == served and served.exists()
+    assert not left.exists() and folders[-2].exists()
