@@ -15,12 +15,17 @@ from types import MappingProxyType
 from typing import TypeVar
 
 from scorekeeper.rules.house import HouseRules
-from scorekeeper.rules.notation import HandError, parse_hand
-from scorekeeper.rules.round_check import RoundCheck, RoundContext, RoundInput, SeatCheck
+from scorekeeper.rules.round_check import (
+    RoundCheck,
+    RoundContext,
+    RoundInput,
+    SeatCheck,
+    typed_hand,
+    typed_tiles,
+)
 from scorekeeper.rules.schedule import DealPlan, computed_deal, max_players
 from scorekeeper.rules.scoreboard import Board, RoundResult, scoreboard
-from scorekeeper.rules.scoring import score_hand
-from scorekeeper.rules.tiles import Tile, set_name
+from scorekeeper.rules.tiles import set_name
 from scorekeeper.rules.validation import HandEntry, validate_round
 
 P = TypeVar("P", bound=Hashable)
@@ -417,26 +422,20 @@ def check_hand(game: str, entry: RoundInput, context: RoundContext, partial: boo
         elif points and game == "all_fives" and rules.all_fives_scale == "face" and points % 5:
             seat.errors.append("All Fives scores in fives: the points made are 5, 10, 15 …")
         made[typed.position] = points
-        tiles: list[Tile] | None = None
-        if typed.tiles.strip():
-            try:
-                tiles = parse_hand(typed.tiles, max_pip=rules.max_pip)
-            except HandError as error:
-                seat.errors.append(str(error))
-                continue
-        total = typed.hand
-        if tiles is None and total is None:
-            if typed.position == entry.went_out or not needs_pips:
-                total = 0
-            else:
-                if not partial:
-                    seat.errors.append(f"Type the pips left in {seat.name}'s hand, or the tiles.")
-                continue
-        seat.tiles = tiles
-        seat.hand = score_hand(tiles, pip_rules) if tiles is not None else total
-        hands[typed.position] = HandEntry(
-            tiles=tuple(tiles) if tiles is not None else None, total=total
+        parsed, tiles = typed_tiles(seat, typed, rules.max_pip)
+        if not parsed:
+            continue
+        hand = typed_hand(
+            seat,
+            typed.hand,
+            tiles,
+            pip_rules,
+            blank_is_zero=typed.position == entry.went_out or not needs_pips,
+            missing=f"Type the pips left in {seat.name}'s hand, or the tiles.",
+            partial=partial,
         )
+        if hand is not None:
+            hands[typed.position] = hand
     if hands:
         problems = validate_round(
             {names[position]: hand for position, hand in hands.items()},

@@ -89,6 +89,43 @@ class RoundCheck:
         return len(self.errors) + sum(len(seat.errors) for seat in self.seats)
 
 
+def typed_tiles(seat: SeatCheck, typed: SeatInput, max_pip: int) -> tuple[bool, list[Tile] | None]:
+    """The tiles a seat typed, parsed on a set up to ``max_pip``: (True, None) when none were
+    typed, (False, None) with the reason on the seat when they do not parse."""
+    if not typed.tiles.strip():
+        return True, None
+    try:
+        return True, parse_hand(typed.tiles, max_pip=max_pip)
+    except HandError as error:
+        seat.errors.append(str(error))
+        return False, None
+
+
+def typed_hand(
+    seat: SeatCheck,
+    total: int | None,
+    tiles: list[Tile] | None,
+    rules: HouseRules,
+    *,
+    blank_is_zero: bool,
+    missing: str,
+    partial: bool,
+) -> HandEntry | None:
+    """A seat's hand from its typed tiles (scored under ``rules``) or total; with neither, 0
+    when ``blank_is_zero`` (the player went out, or the hands do not count), else ``missing``
+    goes on the seat (not while typing, ``partial``) and there is no hand (None). The seat
+    shows the tiles and the hand's points."""
+    if tiles is None and total is None:
+        if not blank_is_zero:
+            if not partial:
+                seat.errors.append(missing)
+            return None
+        total = 0
+    seat.tiles = tiles
+    seat.hand = score_hand(tiles, rules) if tiles is not None else total
+    return HandEntry(tiles=tuple(tiles) if tiles is not None else None, total=total)
+
+
 def check_round(entry: RoundInput, context: RoundContext, partial: bool = False) -> RoundCheck:
     """Check a round as typed against the rules (rules.md 4) and work out every player's score.
 
@@ -137,33 +174,27 @@ def check_round(entry: RoundInput, context: RoundContext, partial: bool = False)
         seat = seats.get(typed.position)
         if seat is None:
             continue
-        went_out = typed.position == entry.went_out
-        tiles: list[Tile] | None = None
-        if typed.tiles.strip():
-            try:
-                tiles = parse_hand(typed.tiles, max_pip=rules.max_pip)
-            except HandError as error:
-                seat.errors.append(str(error))
-                continue
+        parsed, tiles = typed_tiles(seat, typed, rules.max_pip)
+        if not parsed:
+            continue
         if typed.markers and not rules.marker_penalty:
             seat.errors.append("Markers only count when the house rules give them a penalty.")
         if typed.open_doubles and rules.open_double_penalty == "none":
             seat.errors.append(
                 "A double left open only counts when the house rules give it a penalty."
             )
-        total = typed.hand
-        if tiles is None and total is None:
-            if went_out or arrivals:
-                total = 0  # under arrivals the hands do not count: typing them is optional
-            else:
-                if not partial:
-                    seat.errors.append(f"Type {seat.name}'s points, or the tiles left in the hand.")
-                continue
-        seat.tiles = tiles
-        seat.hand = score_hand(tiles, rules) if tiles is not None else total
-        hands[typed.position] = HandEntry(
-            tiles=tuple(tiles) if tiles is not None else None, total=total
+        hand = typed_hand(
+            seat,
+            typed.hand,
+            tiles,
+            rules,
+            # Under arrivals the hands do not count: typing them is optional.
+            blank_is_zero=typed.position == entry.went_out or arrivals,
+            missing=f"Type {seat.name}'s points, or the tiles left in the hand.",
+            partial=partial,
         )
+        if hand is not None:
+            hands[typed.position] = hand
 
     if check.engine is not None and hands:
         # The validator's messages name the player, so it is given names, not seat numbers.
