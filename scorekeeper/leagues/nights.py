@@ -22,7 +22,7 @@ from scorekeeper.leagues.setup import (
     league_rules,
 )
 from scorekeeper.locks import lock_row
-from scorekeeper.models import Game, League, Night, Player, Round, Seat
+from scorekeeper.models import Game, League, Night, Player, Seat
 from scorekeeper.rules.variants import MEXICAN_TRAIN, VARIANTS
 
 # --------------------------------------------------------------------------------------------
@@ -94,15 +94,17 @@ def recent_nights(league: League, limit: int = 5) -> list[Night]:
     )
 
 
-def load_night(league: League, night_id: int) -> Night | None:
-    """A night with its games, seats, players, rounds and scores, in a fixed number of queries."""
+def load_night(league: League, night_id: int, rounds: bool = True) -> Night | None:
+    """A night with its games, their seats and players and (with ``rounds``: whether a table
+    has started decides what may be removed) their rounds, in a fixed number of queries. The
+    night's pages take each table's scoreboard from what is kept for its game's version
+    (``standings.night_view``), which reads the table's rows itself when it must."""
+    games = selectinload(Night.games)
+    options = [games.selectinload(Game.seats).selectinload(Seat.player)]
+    if rounds:
+        options.append(games.selectinload(Game.rounds))
     return db.session.scalars(
-        select(Night)
-        .where(Night.id == night_id, Night.league_id == league.id)
-        .options(
-            selectinload(Night.games).selectinload(Game.seats).selectinload(Seat.player),
-            selectinload(Night.games).selectinload(Game.rounds).selectinload(Round.scores),
-        )
+        select(Night).where(Night.id == night_id, Night.league_id == league.id).options(*options)
     ).first()
 
 

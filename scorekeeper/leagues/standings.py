@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy import select
 
 from scorekeeper.extensions import db
+from scorekeeper.games import kept
 from scorekeeper.games import services as games
 from scorekeeper.kept_values import KeptValues
 from scorekeeper.leagues import rating
@@ -343,10 +344,10 @@ class NightView:
 
 def night_view(league: League, night: Night) -> NightView:
     """Every table of a loaded night (see services.load_night) with its board, and the night's
-    results across the finished tables."""
-    tables = [
-        TableView(game, games.scoreboard(game), games.table_state(game)) for game in night.games
-    ]
+    results across the finished tables. Each table's board and state are those kept for its
+    game's version (``games.kept``): when one table saves a round, the night's page and every
+    phone following it work out that table alone again."""
+    tables = [TableView(game, kept.board(game), kept.state(game)) for game in night.games]
     results: list[SeatResult] = []
     names: dict[int, str] = {}
     sat_at: dict[int, list[str]] = {}

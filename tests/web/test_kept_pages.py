@@ -9,11 +9,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.extensions import db
 from scorekeeper.games import kept, rows, services
+from scorekeeper.models import Game
 from tests.web.helpers import correct_round, enter_round, start_game
 from tests.web.league_helpers import (
     add_players,
@@ -204,6 +206,54 @@ def test_the_night_poll_answers_from_the_games_versions(app: Flask, client: Flas
     )
     after_settings, _ = poll()
     assert after_settings != after_rename
+
+
+def test_a_night_works_out_again_only_the_table_that_changed(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A night's page takes each table's board from what is kept for its game's version: after
+    a round at one table, the page works out that table's board alone (its rows were handed
+    over by the save: nothing is read), and shows what the same page worked out afresh shows."""
+    code = start_league(client)
+    ids = add_players(client, code, ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"])
+    night = start_night(client, code)
+    tables = [
+        add_table(client, code, night, [ids[a], ids[b]])
+        for a, b in (("Ann", "Bob"), ("Cy", "Di"), ("Ed", "Flo"))
+    ]
+    for public_id in tables:
+        assert enter_round(client, public_id, {0: 0, 1: 9}, went_out=0).status_code == 302
+    with client.session_transaction() as session:
+        session.pop("_flashes", None)
+    url = f"/leagues/{code}/nights/{night}"
+    worked_out: list[str] = []
+    board = kept.scoreboard
+
+    def counted(game: Game) -> object:
+        worked_out.append(game.public_id)
+        return board(game)
+
+    monkeypatch.setattr(kept, "scoreboard", counted)
+
+    def look() -> tuple[str, list[str], int]:
+        worked_out.clear()
+        with counting(app) as statements:
+            page = client.get(url)
+        assert page.status_code == 200
+        reads = sum("FROM score" in statement for statement in statements)
+        return text_of(page.get_data(as_text=True)), sorted(worked_out), reads
+
+    kept.forget_all()
+    assert look()[1:] == (sorted(tables), 3)  # the first look works out and reads every table
+    assert look()[1:] == ([], 0)  # nothing changed: every board is kept
+    assert enter_round(client, tables[1], {0: 14, 1: 0}, went_out=1).status_code == 302
+    with client.session_transaction() as session:
+        session.pop("_flashes", None)
+    page, again, reads = look()
+    assert (again, reads) == ([tables[1]], 0), "only the table that saved is worked out again"
+    assert "Round 3 of 13" in page and page.count("Round 2 of 13") == 2
+    kept.forget_all()
+    assert look()[0] == page
 
 
 def assert_redirect(response: object) -> bool:

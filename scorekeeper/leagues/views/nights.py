@@ -64,15 +64,15 @@ def new_night(league: League) -> str | BaseResponse:
     return league_form_page("leagues/night_form.html", league, form, night=None)
 
 
-def _night_or_404(league: League, night_id: int) -> Night:
-    night = services.load_night(league, night_id)
+def _night_or_404(league: League, night_id: int, rounds: bool = True) -> Night:
+    night = services.load_night(league, night_id, rounds=rounds)
     if night is None:
         abort(404)
     return night
 
 
 def _night_page(league: League, night_id: int) -> str:
-    night = _night_or_404(league, night_id)
+    night = _night_or_404(league, night_id, rounds=False)
     view = night_view(league, night)
     join = None
     if not g.get("public_token") and access.league_rights(league):
@@ -93,7 +93,7 @@ def _night_live(league: League, night_id: int) -> Response:
         abort(404)
 
     def render() -> str:
-        view = night_view(league, _night_or_404(league, night_id))
+        view = night_view(league, _night_or_404(league, night_id, rounds=False))
         return league_page("leagues/_night_live.html", league, view=view, form=ConfirmForm())
 
     return unless_unchanged(version, render)
