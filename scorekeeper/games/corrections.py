@@ -201,12 +201,10 @@ _CORRECTIONS = select(
 
 def _corrections(game: Game) -> Sequence[Any]:
     """The game's corrections: the loaded objects when this request loaded them, else plain
-    rows with the same attributes (one Core query; pending changes are flushed first)."""
+    rows with the same attributes (one Core query, ``rows.flushed_connection``)."""
     if "corrections" in game.__dict__:
         return list(game.corrections)
-    if db.session.new or db.session.dirty or db.session.deleted:
-        db.session.flush()
-    return db.session.connection().execute(_CORRECTIONS, {"game_id": game.id}).all()
+    return rows.flushed_connection().execute(_CORRECTIONS, {"game_id": game.id}).all()
 
 
 def undo_last_correction(game: Game, batch: int | None = None) -> list[Correction]:

@@ -161,6 +161,14 @@ _SCORES = (
 )
 
 
+def flushed_connection() -> Connection:
+    """The session's connection, for plain queries, with the session's pending changes flushed
+    first: a plain query does not autoflush, and must see what this request wrote."""
+    if db.session.new or db.session.dirty or db.session.deleted:
+        db.session.flush()
+    return db.session.connection()
+
+
 def _read(game: Game) -> TableRows:
     """Three plain queries, handed to the database driver directly: SQLAlchemy's work per
     statement and per row (a result, a Row for each of the hundred-odd scores) cost more than
@@ -169,10 +177,8 @@ def _read(game: Game) -> TableRows:
     (once per process); the driver's values are what SQLAlchemy would hand back, but for
     SQLite's booleans (0 or 1), made booleans here. Whatever listens for SQLAlchemy's
     ``before_cursor_execute`` (statement counters, logging) is told of each (``_execute``).
-    Pending changes are flushed first (plain queries do not autoflush)."""
-    if db.session.new or db.session.dirty or db.session.deleted:
-        db.session.flush()
-    connection = db.session.connection()
+    Pending changes are flushed first (``flushed_connection``)."""
+    connection = flushed_connection()
     dialect = connection.dialect
     key = (dialect.name, dialect.driver, dialect.paramstyle)
     scores_sql, seats_sql, rounds_sql = _DRIVER_SQL.get(key) or _compile_for(key, dialect)
