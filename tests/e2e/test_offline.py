@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from sqlalchemy import select
 
 from scorekeeper.extensions import db
@@ -37,9 +38,29 @@ def _saved_rounds(app: Flask) -> list[tuple[int, list[int]]]:
     return saved
 
 
+CONTROLLED = "() => !!(navigator.serviceWorker && navigator.serviceWorker.controller)"
+
+
+def _controlled(page: Page) -> None:
+    """Wait until the service worker controls the page.
+
+    The worker installs on the first page the phone opens. A page whose navigation began
+    while the worker was still installing can miss the worker's clients.claim() (Chromium,
+    now and then on a busy machine) and stays uncontrolled until the next page load, as it
+    would for a player until their next tap. So: wait for the active worker, give the
+    claim a moment, else load the page again, which the active worker always controls.
+    """
+    page.evaluate("() => navigator.serviceWorker.ready.then(() => true)")
+    try:
+        page.wait_for_function(CONTROLLED, timeout=5_000)
+    except PlaywrightTimeoutError:
+        page.reload()
+        page.wait_for_function(CONTROLLED)
+
+
 def _keeps_game(page: Page, public_id: str) -> None:
     """Wait until the service worker controls the page and keeps the game's round form."""
-    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller")
+    _controlled(page)
     # wait_for_function does not wait for a promise: ask until the answer is yes.
     for _ in range(100):
         kept = page.evaluate(
@@ -78,7 +99,7 @@ def _no_a11y_problems(page: Page) -> None:
 
 def test_the_app_is_installable(page: Page, live_server: str) -> None:
     page.goto(f"{live_server}/")
-    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller")
+    _controlled(page)
     cdp = page.context.new_cdp_session(page)
     manifest = cdp.send("Page.getAppManifest")
     assert manifest["url"].endswith("/manifest.webmanifest")
