@@ -50,7 +50,12 @@ def _controlled(page: Page) -> None:
     would for a player until their next tap. So: wait for the active worker, give the
     claim a moment, else load the page again, which the active worker always controls.
     """
-    page.evaluate("() => navigator.serviceWorker.ready.then(() => true)")
+    # Bounded: a worker that never becomes active (its install failed) fails here, not hangs.
+    active = page.evaluate(
+        "() => Promise.race([navigator.serviceWorker.ready.then(() => true),"
+        " new Promise(resolve => setTimeout(() => resolve(false), 30000))])"
+    )
+    assert active, "the service worker never became active"
     try:
         page.wait_for_function(CONTROLLED, timeout=5_000)
     except PlaywrightTimeoutError:
