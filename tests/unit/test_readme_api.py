@@ -1,4 +1,4 @@
-"""The rules API exactly as the README shows it (so the README stays true)."""
+"""The rules API exactly as docs/rules.md shows it (so the page stays true)."""
 
 from __future__ import annotations
 
