@@ -12,7 +12,7 @@ from typing import Any
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from scorekeeper import assets, boundary, errors, form_widgets, presentation, safety
+from scorekeeper import assets, boundary, errors, presentation, safety
 from scorekeeper.config import load_config
 from scorekeeper.extensions import csrf, db, limiter, migrate
 
@@ -35,7 +35,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         static_folder=_project_folder("static"),
     )
     load_config(app, test_config)
-    form_widgets.install()
     trust_proxies(app)
     register_extensions(app)
     safety.init_app(app)

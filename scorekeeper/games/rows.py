@@ -30,10 +30,10 @@ them again in this process.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple, TypeVar
+from typing import NamedTuple, TypeVar
 
 from sqlalchemy import bindparam, event, select
-from sqlalchemy.engine import Connection, Dialect
+from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session, SessionTransaction
 
 from scorekeeper.extensions import db
@@ -170,60 +170,24 @@ def flushed_connection() -> Connection:
 
 
 def _read(game: Game) -> TableRows:
-    """Three plain queries, handed to the database driver directly: SQLAlchemy's work per
-    statement and per row (a result, a Row for each of the hundred-odd scores) cost more than
-    the queries themselves (0.27 ms against 0.15 ms for 13 rounds of 8). They run on the
-    session's connection, in its transaction, as SQLAlchemy compiled them for this database
-    (once per process); the driver's values are what SQLAlchemy would hand back, but for
-    SQLite's booleans (0 or 1), made booleans here. Whatever listens for SQLAlchemy's
-    ``before_cursor_execute`` (statement counters, logging) is told of each (``_execute``).
-    Pending changes are flushed first (``flushed_connection``)."""
+    """Three SQLAlchemy Core queries on the session's connection, in its transaction (pending
+    changes flushed first, ``flushed_connection``): the scores, the seats with their players'
+    names, and the rounds. Plain rows, not ORM objects: nothing is tracked by the session."""
     connection = flushed_connection()
-    dialect = connection.dialect
-    key = (dialect.name, dialect.driver, dialect.paramstyle)
-    scores_sql, seats_sql, rounds_sql = _DRIVER_SQL.get(key) or _compile_for(key, dialect)
-    params: Any = (game.id,) if dialect.positional else {"game_id": game.id}
+    params = {"game_id": game.id}
     scores: dict[int, list[ScoreRow]] = {}
-    cursor = connection.connection.cursor()
-    try:
-        _execute(connection, cursor, scores_sql, params)
-        for round_id, seat_id, points, hand, tiles, markers, made, corrected in cursor.fetchall():
-            scores.setdefault(round_id, []).append(
-                ScoreRow(seat_id, points, hand, tiles, markers, made, bool(corrected))
-            )
-        _execute(connection, cursor, seats_sql, params)
-        seats = tuple(map(SeatRow._make, cursor.fetchall()))
-        _execute(connection, cursor, rounds_sql, params)
-        rounds = tuple(
-            RoundRow(
-                round_id, number, engine, out, bool(on_double), token, scores.get(round_id, [])
-            )
-            for round_id, number, engine, out, on_double, token in cursor.fetchall()
+    for round_id, seat_id, points, hand, tiles, markers, made, corrected in connection.execute(
+        _SCORES, params
+    ):
+        scores.setdefault(round_id, []).append(
+            ScoreRow(seat_id, points, hand, tiles, markers, made, corrected)
         )
-    finally:
-        cursor.close()
-    return TableRows(seats=seats, rounds=rounds)
-
-
-_DRIVER_SQL: dict[tuple[str, str, str], tuple[str, str, str]] = {}
-
-
-def _execute(connection: Connection, cursor: Any, sql: str, params: Any) -> None:
-    """``cursor.execute``, after telling the listeners of ``before_cursor_execute`` what
-    SQLAlchemy would tell them (no execution context: it has none to give)."""
-    if connection.dispatch.before_cursor_execute:
-        connection.dispatch.before_cursor_execute(connection, cursor, sql, params, None, False)
-    cursor.execute(sql, params)
-
-
-def _compile_for(key: tuple[str, str, str], dialect: Dialect) -> tuple[str, str, str]:
-    """The scores, seats and rounds queries as this database's driver takes them; each has
-    one parameter, the game's id (``?`` for SQLite, ``%(game_id)s`` for psycopg)."""
-    scores, seats, rounds = (
-        str(statement.compile(dialect=dialect)) for statement in (_SCORES, _SEATS, _ROUNDS)
+    seats = tuple(SeatRow._make(row) for row in connection.execute(_SEATS, params))
+    rounds = tuple(
+        RoundRow(round_id, number, engine, out, on_double, token, scores.get(round_id, []))
+        for round_id, number, engine, out, on_double, token in connection.execute(_ROUNDS, params)
     )
-    _DRIVER_SQL[key] = (scores, seats, rounds)
-    return scores, seats, rounds
+    return TableRows(seats=seats, rounds=rounds)
 
 
 def table(game: Game) -> TableRows:
