@@ -38,3 +38,17 @@ def unless_unchanged(etag: str, render: Callable[[], Any]) -> Response:
     response.set_etag(etag, weak=True)
     response.cache_control.no_cache = True
     return response
+
+
+def svg_for_version(etag: str, render: Callable[[], str]) -> Response:
+    """An SVG picture that changes only with ``etag`` (a game's or a night's version): kept by
+    the phone, asked again each time (``no-cache``: ``304`` while unchanged), and ``private``
+    (it names the players: no shared cache keeps it)."""
+    if request.if_none_match.contains_weak(etag):
+        response = make_response("", 304)
+    else:
+        response = Response(render(), mimetype="image/svg+xml")
+    response.set_etag(etag, weak=True)
+    response.cache_control.no_cache = True
+    response.cache_control.private = True
+    return response

@@ -8,6 +8,7 @@ under its standings stamp until its next change.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -335,6 +336,12 @@ class NightView:
     names: dict[int, str]
     tables_of: dict[int, str]  # player -> the table(s) they sat at
     version: str
+
+    @property
+    def version_hash(self) -> str:
+        """The version as an opaque short hash (it names the night's place, which may hold any
+        character: fit for an ETag or a URL)."""
+        return hashlib.sha256(self.version.encode()).hexdigest()[:16]
 
     @property
     def started(self) -> bool:

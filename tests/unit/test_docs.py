@@ -32,7 +32,7 @@ def anchors(path: Path) -> set[str]:
 
 def links(path: Path) -> list[str]:
     text = FENCE.sub("", path.read_text(encoding="utf-8"))
-    return LINK.findall(text)
+    return LINK.findall(text) + re.findall(r'<img[^>]+src="([^"]+)"', text)
 
 
 @pytest.mark.parametrize("doc", DOCS, ids=lambda p: str(p.relative_to(ROOT)))

@@ -6,9 +6,11 @@ form, call one service, render or redirect.
 - table: the table view, unlocking with the edit code, scoreboard, undo, finish, summary, CSV
 - rounds: entering and correcting a round, the live check, photos of hands
 - watch: the read-only share view and what it polls
+- results: the result card (SVG for the phone to share as PNG) and the print view
 """
 
 from scorekeeper.games.views import (  # noqa: F401  (each registers its routes)
+    results,
     rounds,
     setup,
     table,

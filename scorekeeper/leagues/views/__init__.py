@@ -7,12 +7,13 @@ public read-only page lives under /p/<token>/ and offers nothing that changes an
 - common: loading a league, the rights decorators, shared page helpers
 - joining: leagues on this phone, creating and joining, the members' link, organiser claim
 - standings, nights (nights and their tables), roster (players), settings (seasons, settings,
-  passphrase, public page), transfer (export and import)
+  passphrase, public page), transfer (export and import), results (a night's card, print views)
 """
 
 from scorekeeper.leagues.views import (  # noqa: F401  (each registers its routes)
     joining,
     nights,
+    results,
     roster,
     settings,
     standings,

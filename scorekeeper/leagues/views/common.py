@@ -140,6 +140,9 @@ _PUBLIC = {
     "night": "public_night",
     "night_live": "public_night_live",
     "player": "public_player",
+    "night_card": "public_night_card",
+    "night_print": "public_night_print",
+    "standings_print": "public_standings_print",
 }
 
 
