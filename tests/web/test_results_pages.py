@@ -12,7 +12,9 @@ from tests.web.league_helpers import add_players, add_table, play, start_league,
 
 def _game(client: FlaskClient, names: list[str]) -> str:
     public_id = start_game(client, names)
-    enter_round(client, public_id, {i: 0 if i == 0 else 7 * i for i in range(len(names))}, went_out=0)
+    enter_round(
+        client, public_id, {i: 0 if i == 0 else 7 * i for i in range(len(names))}, went_out=0
+    )
     assert client.post(f"/g/{public_id}/finish").status_code == 302
     return public_id
 
