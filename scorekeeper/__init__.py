@@ -12,7 +12,7 @@ from typing import Any
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from scorekeeper import assets, boundary, errors, form_widgets, presentation, safety
+from scorekeeper import assets, boundary, errors, form_widgets, presentation, reach, safety
 from scorekeeper.config import load_config
 from scorekeeper.extensions import csrf, db, limiter, migrate
 
@@ -28,13 +28,14 @@ def _project_folder(name: str) -> str:
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the application. ``test_config`` replaces instance/config.py and the environment."""
-    app = Flask(
+    app = reach.ReachableFlask(
         __name__,
         instance_relative_config=True,
         template_folder=_project_folder("templates"),
         static_folder=_project_folder("static"),
     )
     load_config(app, test_config)
+    reach.configure(app)
     form_widgets.install()
     trust_proxies(app)
     register_extensions(app)
