@@ -1,9 +1,9 @@
 """The installable app over HTTPS on a name other than localhost (issue 23): Caddy in front,
 its own certificate authority (``tls internal``), as a club would run it on its Wi-Fi.
 
-Caddy runs from a generated Caddyfile on high ports, with its storage in a temporary folder
-(it never touches this machine's trust store: ``skip_install_trust``). ``clubhouse.test`` is
-mapped to 127.0.0.1 by Chromium's ``--host-resolver-rules``, and the test browser trusts
+Caddy runs deploy/Caddyfile.lan (the README's LAN setup) on high ports, with its storage in a
+temporary folder (it never touches this machine's trust store: ``skip_install_trust``).
+``clubhouse.test`` is mapped to 127.0.0.1 by Chromium's ``--host-resolver-rules``, and the test browser trusts
 Caddy's root certificate the way a phone does once it is installed: in the browser's own
 certificate store (an NSS database in the browser's home folder, made with ``certutil``), not
 by ignoring certificate errors. Skipped with the reason where caddy or certutil is missing,
@@ -17,6 +17,7 @@ import shutil
 import socket
 import subprocess
 import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,7 @@ from tests.e2e.test_offline import _controlled, _keeps_game, _queue, _saved_roun
 pytestmark = pytest.mark.e2e
 
 NAME = "clubhouse.test"
+DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 
 
 def _needed(tool: str, package: str) -> str:
@@ -76,25 +78,20 @@ class Caddy:
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self, app_port: int) -> None:
+        """deploy/Caddyfile.lan as the README runs it, on high ports and without touching this
+        machine's trust store (the global options put in front)."""
         caddy = _needed("caddy", "caddy")
-        storage = self.folder / "storage"
         config = self.folder / "Caddyfile"
         config.write_text(
             "{\n"
             "\tadmin off\n"
             "\tskip_install_trust\n"
-            f"\tstorage file_system {storage}\n"
             f"\thttp_port {self.http_port}\n"
             f"\thttps_port {self.https_port}\n"
-            "\tauto_https disable_redirects\n"
-            "}\n"
-            f"https://{NAME}:{self.https_port} {{\n"
-            "\ttls internal\n"
-            f"\treverse_proxy 127.0.0.1:{app_port}\n"
-            "}\n"
+            "}\n\n" + (DEPLOY / "Caddyfile.lan").read_text()
         )
-        env = {**os.environ, "HOME": str(self.folder), "XDG_DATA_HOME": str(self.folder)}
-        env["XDG_CONFIG_HOME"] = str(self.folder)
+        env = {k: v for k, v in os.environ.items() if not k.startswith("XDG_")}
+        env.update(HOME=str(self.folder), CLUB_ADDRESS=NAME, SCOREKEEPER_PORT=str(app_port))
         self.log = (self.folder / "caddy.log").open("wb")
         self.process = subprocess.Popen(
             [caddy, "run", "--adapter", "caddyfile", "--config", str(config)],
@@ -102,13 +99,23 @@ class Caddy:
             stdout=self.log,
             stderr=subprocess.STDOUT,
         )
-        self.root = storage / "pki" / "authorities" / "local" / "root.crt"
+        pki = self.folder / ".local" / "share" / "caddy" / "pki" / "authorities" / "local"
+        self.root = pki / "root.crt"
         _wait_for(
             lambda: (
                 self.process.poll() is None and self.root.exists() and _listens(self.https_port)
             ),
             f"caddy did not serve (log: {self.folder / 'caddy.log'})",
         )
+
+    def handed_out_root(self) -> bytes:
+        """What a phone downloads from http://ADDRESS/club-root.crt."""
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{self.http_port}/club-root.crt", headers={"Host": NAME}
+        )
+        with urllib.request.urlopen(request) as answer:
+            assert answer.headers["Content-Type"] == "application/x-x509-ca-cert"
+            return answer.read()
 
     def stop(self) -> None:
         if self.process is not None:
@@ -141,6 +148,8 @@ def https_browser(
     playwright: Any, browser_type_launch_args: dict[str, Any], caddy: Caddy, server: LiveServer
 ) -> Iterator[Browser]:
     caddy.start(server.port)
+    # The phone's one step: download the club's root certificate and trust it.
+    assert caddy.handed_out_root() == caddy.root.read_bytes()
     certutil = _needed("certutil", "libnss3-tools")
     home = caddy.folder / "browser-home"
     nssdb = home / ".pki" / "nssdb"

@@ -61,6 +61,7 @@ def test_caddy_accepts_the_caddyfiles(name: str, tmp_path: Path) -> None:
             pytest.fail(f"{message}: required in CI")
         pytest.skip(message)
     env = {**os.environ, "SCOREKEEPER_DOMAIN": "scores.example.org", "HOME": str(tmp_path)}
+    env["CLUB_ADDRESS"] = "192.168.1.20"
     env["XDG_DATA_HOME"] = env["XDG_CONFIG_HOME"] = str(tmp_path)
     adapted = subprocess.run(
         [caddy, "adapt", "--adapter", "caddyfile", "--config", str(DEPLOY / name)],
