@@ -3,11 +3,11 @@ its own certificate authority (``tls internal``), as a club would run it on its 
 
 Caddy runs deploy/Caddyfile.lan (the README's LAN setup) on high ports, with its storage in a
 temporary folder (it never touches this machine's trust store: ``skip_install_trust``).
-``clubhouse.test`` is mapped to 127.0.0.1 by Chromium's ``--host-resolver-rules``, and the test
-browser trusts Caddy's root certificate the way a phone does once it is installed: in the browser's own
-certificate store (an NSS database in the browser's home folder, made with ``certutil``), not
-by ignoring certificate errors. Skipped with the reason where caddy or certutil is missing,
-except in CI.
+``clubhouse.test`` is mapped to 127.0.0.1 by Chromium's ``--host-resolver-rules``, and the
+test browser trusts Caddy's root certificate the way a phone does once it is installed: in
+the browser's own certificate store (an NSS database in the browser's home folder, made with
+``certutil``), not by ignoring certificate errors. Skipped with the reason where caddy or
+certutil is missing, except in CI.
 """
 
 from __future__ import annotations
