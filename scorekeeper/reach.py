@@ -22,7 +22,7 @@ import re
 import socket
 import struct
 from collections.abc import Iterable
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -173,7 +173,7 @@ def public_base(app: Flask, incoming: Request | None) -> str | None:
     return f"{incoming.scheme}://{address}{suffix}"
 
 
-@cache
+@lru_cache(maxsize=64)  # bounded: anyone can send any Host
 def _warn_once(host: str) -> None:
     log.warning(
         "Links are not built on the Host %r (not one of this machine's names): set PUBLIC_URL "
