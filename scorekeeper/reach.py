@@ -139,8 +139,14 @@ def _hostname(host: str) -> str:
     return host.rsplit(":", 1)[0].lower() if host.count(":") == 1 else host.lower()
 
 
+_PLAIN_HOST = re.compile(r"([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:[0-9]{1,5})?")
+
+
 def host_is_own(host: str) -> bool:
-    """Whether the ``Host`` ``host`` names this machine (see :func:`own_host_names`)."""
+    """Whether the ``Host`` ``host`` names this machine (see :func:`own_host_names`); only a
+    plain name or address with a port qualifies (no path, no user, nothing else)."""
+    if not _PLAIN_HOST.fullmatch(host):
+        return False
     name = _hostname(host)
     try:
         if ipaddress.ip_address(name).is_loopback:

@@ -166,3 +166,22 @@ def test_the_lan_address_is_chosen_from_the_interfaces(
     interfaces: list[reach.Interface], chosen: str | None
 ) -> None:
     assert reach.choose_lan_address(interfaces) == chosen
+
+
+@pytest.mark.parametrize(
+    ("host", "own"),
+    [
+        ("localhost", True),
+        ("127.0.0.1:5000", True),
+        ("127.9.9.9", True),
+        ("[::1]:8000", True),
+        ("evil.example", False),
+        ("localhost.evil.example", False),
+        ("127.0.0.1.nip.io", False),
+        ("127.0.0.1:80/evil", False),
+        ("evil@127.0.0.1", False),
+        ("127.0.0.1 evil", False),
+    ],
+)
+def test_only_this_machines_plain_names_are_its_own(host: str, own: bool) -> None:
+    assert reach.host_is_own(host) is own
