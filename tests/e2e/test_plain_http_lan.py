@@ -16,7 +16,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.e2e.conftest import SCREENSHOTS, LiveServer
 from tests.e2e.test_game_flow import NAMES, _enter, _start_game
-from tests.e2e.test_offline import _queue, _saved_rounds
+from tests.e2e.test_offline import _no_a11y_problems, _queue, _saved_rounds
 
 pytestmark = pytest.mark.e2e
 
@@ -84,7 +84,10 @@ def test_plain_http_says_once_what_it_misses(lan_page: Page, lan: str) -> None:
     expect(notice).to_contain_text(
         "Scores, what you type, and rounds saved without signal still work."
     )
+    _no_a11y_problems(page)
     _shot(page, "plain-http-notice")
+    page.set_viewport_size({"width": 360, "height": 780})
+    _shot(page, "plain-http-notice-360")
     # Where it leads: the page says what is missing and how to get it.
     with page.expect_navigation():
         notice.get_by_role("link", name="How to get HTTPS").click()
