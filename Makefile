@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 export FLASK_APP := scorekeeper
 
-.PHONY: run test lint format bench clean
+.PHONY: run lan test lint format bench clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit("scorekeeper needs Python 3.11 or newer") if sys.version_info < (3, 11) else None'
@@ -27,6 +27,12 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 run: $(VENV)/.installed
 	$(BIN)/flask db upgrade
 	$(BIN)/python -m scorekeeper
+
+# Every phone on the club's Wi-Fi: listens on all addresses, prints the address phones open
+# and its QR code, and puts that address in the share links (README: "Use it at your table").
+lan: $(VENV)/.installed
+	$(BIN)/flask db upgrade
+	$(BIN)/python -m scorekeeper --lan
 
 test: $(VENV)/.installed-test
 	$(BIN)/ruff check .

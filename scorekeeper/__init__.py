@@ -12,7 +12,7 @@ from typing import Any
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from scorekeeper import assets, boundary, errors, presentation, safety
+from scorekeeper import assets, boundary, errors, presentation, reach, safety
 from scorekeeper.config import load_config
 from scorekeeper.extensions import csrf, db, limiter, migrate
 
@@ -28,13 +28,14 @@ def _project_folder(name: str) -> str:
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the application. ``test_config`` replaces instance/config.py and the environment."""
-    app = Flask(
+    app = reach.ReachableFlask(
         __name__,
         instance_relative_config=True,
         template_folder=_project_folder("templates"),
         static_folder=_project_folder("static"),
     )
     load_config(app, test_config)
+    reach.configure(app)
     trust_proxies(app)
     register_extensions(app)
     safety.init_app(app)
@@ -66,11 +67,13 @@ def register_extensions(app: Flask) -> None:
 
 def register_blueprints(app: Flask) -> None:
     from scorekeeper.games import bp as games_bp
+    from scorekeeper.health import bp as health_bp
     from scorekeeper.helper import bp as helper_bp
     from scorekeeper.leagues import bp as leagues_bp
     from scorekeeper.pwa import bp as pwa_bp
 
     app.register_blueprint(games_bp)
+    app.register_blueprint(health_bp)
     app.register_blueprint(helper_bp)
     app.register_blueprint(leagues_bp)
     app.register_blueprint(pwa_bp)

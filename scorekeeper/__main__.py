@@ -1,18 +1,52 @@
-"""``python -m scorekeeper``: serve the app with waitress (what ``make run`` starts)."""
+"""``python -m scorekeeper``: serve the app with waitress (what ``make run`` starts).
+
+``--lan`` serves every phone on the local network (``make lan``): it listens on all of this
+machine's addresses, finds the one phones on the same Wi-Fi can open, makes it the address
+links and QR codes carry (``PUBLIC_URL``, unless one is set) and prints it, also as a QR code
+to scan from the terminal."""
 
 from __future__ import annotations
 
 import argparse
 import logging
+import sys
 
+import segno
 from waitress import serve
 
-from scorekeeper import create_app
+from scorekeeper import create_app, reach
+
+
+def announce_lan(url: str | None, port: int) -> None:
+    """Print the address phones open, and its QR code (drawn with half blocks)."""
+    if url is None:
+        print(
+            "No network address found for this machine: is it connected to the Wi-Fi?\n"
+            f"scorekeeper is listening on all its addresses, port {port}; on this machine "
+            f"open http://127.0.0.1:{port}/  (Ctrl+C stops it)",
+            flush=True,
+        )
+        return
+    print(f"Phones on this network open:\n\n    {url}\n\nor scan this code:", flush=True)
+    try:
+        segno.make(url).terminal(compact=True)
+    except UnicodeEncodeError:  # a terminal without Unicode: the address above is enough
+        print("(this terminal cannot draw the code)")
+    print(f"On this machine: http://127.0.0.1:{port}/  (Ctrl+C stops it)", flush=True)
+    sys.stdout.flush()
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Serve scorekeeper with waitress.")
-    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument(
+        "--lan",
+        action="store_true",
+        help="serve the phones on the local network: listen on every address, print the "
+        "address phones open and its QR code, and put that address in share links",
+    )
+    parser.add_argument(
+        "--host", default=None, help="address to listen on (default 127.0.0.1; 0.0.0.0 with --lan)"
+    )
     parser.add_argument("--port", type=int, default=5000)
     parser.add_argument(
         "--threads", type=int, default=8, help="requests served at once (default 8)"
@@ -27,12 +61,21 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.threads < 1 or args.connection_limit < 1:
         parser.error("--threads and --connection-limit take a number of at least 1")
+    host = args.host or ("0.0.0.0" if args.lan else "127.0.0.1")
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     app = create_app()
-    print(f"scorekeeper is running at http://{args.host}:{args.port}/  (Ctrl+C stops it)")
+    if args.lan:
+        if not app.config.get("PUBLIC_URL"):
+            address = reach.choose_lan_address(reach.local_interfaces())
+            if address:
+                app.config["PUBLIC_URL"] = f"http://{address}:{args.port}"
+        public = app.config.get("PUBLIC_URL")
+        announce_lan(f"{public}/" if public else None, args.port)
+    else:
+        print(f"scorekeeper is running at http://{host}:{args.port}/  (Ctrl+C stops it)")
     serve(
         app,
-        host=args.host,
+        host=host,
         port=args.port,
         threads=args.threads,
         connection_limit=args.connection_limit,

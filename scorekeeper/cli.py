@@ -1,6 +1,7 @@
 """Flask commands: ``seed-demo`` builds a realistic league; ``league-export`` and
 ``league-import`` move a league's data in and out from the command line; ``organiser-link``
-hands a league's organiser role to a new phone (a lost phone, the demo league)."""
+hands a league's organiser role to a new phone (a lost phone, the demo league); ``backup`` and
+``restore`` keep the whole database safe (scorekeeper/backup.py)."""
 
 from __future__ import annotations
 
@@ -135,6 +136,49 @@ def import_command(code: str, source: Path, month_first: bool) -> None:
     )
 
 
+@click.command("backup")
+@click.argument("target", type=click.Path(path_type=Path, dir_okay=False))
+@with_appcontext
+def backup_command(target: Path) -> None:
+    """Write a consistent backup of the database to TARGET (a new file), while the app runs.
+
+    SQLite: its online backup API; PostgreSQL: pg_dump (custom format)."""
+    from flask import current_app
+
+    from scorekeeper.backup import BackupError, backup
+
+    try:
+        click.echo(backup(current_app.config["SQLALCHEMY_DATABASE_URI"], target))
+    except BackupError as error:
+        raise click.ClickException(str(error)) from error
+
+
+@click.command("restore")
+@click.argument("source", type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--yes", is_flag=True, help="Do not ask before replacing the database.")
+@with_appcontext
+def restore_command(source: Path, yes: bool) -> None:
+    """Replace the database with the backup SOURCE (made by `flask backup`).
+
+    Stop the server first, and start it again afterwards."""
+    from flask import current_app
+
+    from scorekeeper.backup import BackupError, restore
+
+    url = current_app.config["SQLALCHEMY_DATABASE_URI"]
+    db.engine.dispose()  # this process holds no connection while the database is replaced
+    if not yes:
+        click.confirm(
+            f"Replace everything in {db.engine.url.render_as_string()} with {source}?",
+            abort=True,
+        )
+    try:
+        click.echo(restore(url, source))
+    except BackupError as error:
+        raise click.ClickException(str(error)) from error
+    click.echo("Start the server again (or restart it) so every process reads the restored data.")
+
+
 def _url_context():  # type: ignore[no-untyped-def]
     from flask import current_app
 
@@ -142,5 +186,12 @@ def _url_context():  # type: ignore[no-untyped-def]
 
 
 def init_app(app: Flask) -> None:
-    for command in (seed_demo_command, organiser_link_command, export_command, import_command):
+    for command in (
+        seed_demo_command,
+        organiser_link_command,
+        export_command,
+        import_command,
+        backup_command,
+        restore_command,
+    ):
         app.cli.add_command(command)

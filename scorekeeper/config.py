@@ -36,6 +36,13 @@ class Defaults:
     RATELIMIT_HEADERS_ENABLED = True
     SEND_FILE_MAX_AGE_DEFAULT = 60 * 60 * 24 * 7
     KEEP_PHOTOS = False
+    # The address phones open (https://scores.example.org): every absolute link and QR code
+    # starts with it. Unset: the request's host when it names this machine or is one of
+    # TRUSTED_HOSTS (see scorekeeper/reach.py).
+    PUBLIC_URL = None
+    # Host names this server answers to (comma-separated in the environment); when set, a
+    # request for any other Host is refused with 400 (Flask's TRUSTED_HOSTS).
+    TRUSTED_HOSTS = None
 
 
 def _normalise_database_url(url: str) -> str:
@@ -65,7 +72,7 @@ def load_config(app: Flask, test_config: dict[str, Any] | None) -> None:
     app.config["SQLALCHEMY_DATABASE_URI"] = f"sqlite:///{instance_path / 'scorekeeper.sqlite'}"
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
-        for name in ("SECRET_KEY", "DATABASE_URL"):
+        for name in ("SECRET_KEY", "DATABASE_URL", "PUBLIC_URL", "TRUSTED_HOSTS"):
             if os.environ.get(name):
                 app.config[name] = os.environ[name]
         if os.environ.get("RATELIMIT_STORAGE_URI"):

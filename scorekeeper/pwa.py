@@ -116,3 +116,10 @@ def service_worker() -> Response:
 def offline() -> str:
     """What the service worker shows for a page this phone has not kept."""
     return render_template("pwa/offline.html")
+
+
+@bp.get("/help/https")
+def https_help() -> str:
+    """Why a phone on plain HTTP misses the offline start and installing, and how a club gets
+    HTTPS (linked from the notice static/js/https-notice.js shows once)."""
+    return render_template("pwa/https.html")

@@ -13,12 +13,15 @@ from flask import Response, make_response, request
 
 def qr_svg(target: str, max_age: int | None = None) -> Response:
     """A QR code of ``target`` as SVG, black on white with a quiet zone (easy to scan from a
-    phone held at arm's length); cached ``max_age`` seconds when given."""
+    phone held at arm's length); cached ``max_age`` seconds when given, by the phone only
+    (``private``): the code carries the address the request was answered for, which no shared
+    cache may hand to a phone that came in by another address."""
     buffer = io.BytesIO()
     segno.make(target, error="m").save(
         buffer, kind="svg", scale=8, border=2, dark="#000", light="#fff"
     )
     response = Response(buffer.getvalue(), mimetype="image/svg+xml")
+    response.cache_control.private = True
     if max_age is not None:
         response.cache_control.max_age = max_age
     return response

@@ -1,0 +1,138 @@
+"""Backups a club can trust: ``flask backup PATH`` and ``flask restore PATH``.
+
+A live database is never copied as a file (a copy taken while a round is written can be torn,
+and SQLite's WAL file holds the newest rounds). SQLite is copied with its online backup API
+(``sqlite3.Connection.backup``): the copy is one consistent moment even while rounds are
+saved. PostgreSQL is dumped with ``pg_dump`` (one snapshot, in its own transaction) in the
+custom format and restored with ``pg_restore``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import subprocess
+from pathlib import Path
+
+from sqlalchemy.engine import URL, make_url
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+PG_DUMP_HEADER = b"PGDMP"
+
+
+class BackupError(Exception):
+    """A backup or restore that could not be made; the message says why in plain words."""
+
+
+def _sqlite_path(url: URL) -> Path:
+    if not url.database or url.database == ":memory:":
+        raise BackupError("This database lives in memory only: there is nothing to back up.")
+    return Path(url.database)
+
+
+def _libpq(url: URL) -> tuple[str, dict[str, str]]:
+    """A libpq connection string for the PostgreSQL tools, the password in the environment
+    (never on a command line other users can read)."""
+    env = dict(os.environ)
+    if url.password:
+        env["PGPASSWORD"] = str(url.password)
+    plain = url.set(drivername="postgresql", password=None)
+    return plain.render_as_string(hide_password=False), env
+
+
+def _tool(name: str) -> str:
+    found = shutil.which(name)
+    if found is None:
+        raise BackupError(
+            f"{name} is not installed: it comes with the PostgreSQL client "
+            "(apt-get install postgresql-client, the same major version as the server or newer)."
+        )
+    return found
+
+
+def backup(database_url: str, target: Path) -> str:
+    """Write a consistent backup of the database at ``database_url`` to ``target`` (which must
+    not exist yet). Returns what was written, in words. The file appears whole or not at all:
+    it is written beside ``target`` and renamed when complete."""
+    url = make_url(database_url)
+    target = Path(target)
+    if target.exists():
+        raise BackupError(f"{target} already exists: choose a new name (nothing was written).")
+    if not target.parent.is_dir():
+        raise BackupError(f"The folder {target.parent} does not exist (nothing was written).")
+    partial = target.with_name(f".{target.name}.partial")
+    partial.unlink(missing_ok=True)
+    try:
+        if url.get_backend_name() == "sqlite":
+            _backup_sqlite(_sqlite_path(url), partial)
+            kind = "SQLite backup"
+        elif url.get_backend_name() == "postgresql":
+            connection, env = _libpq(url)
+            command = [_tool("pg_dump"), "--format=custom", "--no-owner", "--no-privileges"]
+            _run([*command, f"--file={partial}", connection], env, "pg_dump")
+            kind = "PostgreSQL dump (pg_dump, custom format)"
+        else:
+            raise BackupError(f"Backups of {url.get_backend_name()} databases are not supported.")
+        partial.rename(target)
+    finally:
+        partial.unlink(missing_ok=True)
+    return f"{kind} written to {target} ({target.stat().st_size:,} bytes)."
+
+
+def _backup_sqlite(source: Path, partial: Path) -> None:
+    if not source.exists():
+        raise BackupError(f"There is no database at {source}.")
+    reading = sqlite3.connect(source, timeout=30)
+    writing = sqlite3.connect(partial)
+    try:
+        # All pages in one step, under one read transaction: the copy is one moment of the
+        # database. In WAL mode (the app's) rounds go on being saved meanwhile.
+        reading.backup(writing)
+        writing.execute("PRAGMA journal_mode=DELETE")  # one self-contained file
+        checked = writing.execute("PRAGMA integrity_check").fetchone()[0]
+        if checked != "ok":
+            raise BackupError(f"The copy failed its integrity check: {checked}")
+    finally:
+        writing.close()
+        reading.close()
+
+
+def restore(database_url: str, source: Path) -> str:
+    """Put the backup ``source`` in place of the database at ``database_url`` (what it holds
+    is replaced). Stop the server first: its processes keep pages per game version."""
+    url = make_url(database_url)
+    source = Path(source)
+    if not source.is_file():
+        raise BackupError(f"There is no backup at {source}.")
+    with source.open("rb") as file:
+        header = file.read(len(SQLITE_HEADER))
+    if url.get_backend_name() == "sqlite":
+        if header != SQLITE_HEADER:
+            raise BackupError(f"{source} is not an SQLite backup (nothing was changed).")
+        target = _sqlite_path(url)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        reading = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+        writing = sqlite3.connect(target, timeout=30)
+        try:
+            # The backup API writes into the database in place, under its write lock: a
+            # reader sees the old database or the restored one, never a mixture.
+            reading.backup(writing)
+        finally:
+            writing.close()
+            reading.close()
+        return f"{target} restored from {source}."
+    if url.get_backend_name() == "postgresql":
+        if not header.startswith(PG_DUMP_HEADER):
+            raise BackupError(f"{source} is not a pg_dump backup (nothing was changed).")
+        connection, env = _libpq(url)
+        command = [_tool("pg_restore"), "--clean", "--if-exists", "--no-owner", "--no-privileges"]
+        _run([*command, "--single-transaction", f"--dbname={connection}", str(source)], env)
+        return f"{url.database} restored from {source}."
+    raise BackupError(f"Restoring {url.get_backend_name()} databases is not supported.")
+
+
+def _run(command: list[str], env: dict[str, str], name: str = "pg_restore") -> None:
+    done = subprocess.run(command, env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise BackupError(f"{name} failed: {done.stderr.strip() or done.returncode}")

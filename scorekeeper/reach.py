@@ -1,0 +1,249 @@
+"""Where phones reach the app: the address every absolute link and QR code carries.
+
+A share link, a members' link or a QR code is read on another phone, so it must carry an
+address that phone can open, and never one an outsider chose. The ``Host`` header is the
+client's word, so it is used only when it names this server:
+
+1. ``PUBLIC_URL`` when set (``https://scores.example.org``; ``python -m scorekeeper --lan`` sets
+   it to this machine's address on the local network);
+2. otherwise the request's host when it is trusted: one of ``TRUSTED_HOSTS`` (then Flask itself
+   refuses every other ``Host`` with 400), or, without that list, a loopback name or address,
+   one of this machine's own addresses, or its host name;
+3. otherwise this machine's address on the local network (or 127.0.0.1) with the port the
+   server listens on, and a warning in the log once, saying which setting to make.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import ipaddress
+import logging
+import re
+import socket
+import struct
+from collections.abc import Iterable
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from flask import Flask, Request, has_request_context, request
+from flask.globals import _cv_request
+from werkzeug.exceptions import SecurityError
+
+log = logging.getLogger(__name__)
+
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
+# Interfaces of containers and virtual machines: an address there is not on the club's Wi-Fi.
+VIRTUAL_PREFIXES = ("docker", "br-", "veth", "virbr", "vboxnet", "vmnet", "lxcbr", "cni", "tun")
+
+
+class Interface(NamedTuple):
+    """One IPv4 address of this machine, on the interface ``name``; ``default_route`` when the
+    machine's default route leaves through that interface (the way to the Wi-Fi's router)."""
+
+    name: str
+    address: str
+    default_route: bool = False
+
+
+def choose_lan_address(interfaces: Iterable[Interface]) -> str | None:
+    """The address other phones on the local network should open, or None.
+
+    Loopback, link-local (169.254.x.x: no router gave an address) and unspecified addresses are
+    never chosen. Among the rest, the interface of the default route first, then private
+    addresses (192.168/16, 10/8, 172.16/12), then interfaces that are not a container's or a
+    virtual machine's bridge; ties keep the order given."""
+    candidates = []
+    for position, interface in enumerate(interfaces):
+        try:
+            address = ipaddress.IPv4Address(interface.address)
+        except ValueError:
+            continue
+        if address.is_loopback or address.is_link_local or address.is_unspecified:
+            continue
+        if address.is_multicast:
+            continue
+        virtual = interface.name.startswith(VIRTUAL_PREFIXES)
+        rank = (not interface.default_route, not address.is_private, virtual, position)
+        candidates.append((rank, str(address)))
+    return min(candidates)[1] if candidates else None
+
+
+def _default_route_interfaces() -> set[str]:
+    """Interfaces the default route leaves through (Linux: /proc/net/route)."""
+    try:
+        lines = Path("/proc/net/route").read_text().splitlines()[1:]
+    except OSError:
+        return set()
+    return {fields[0] for fields in (line.split() for line in lines) if fields[1:2] == ["00000000"]}
+
+
+def _interface_address(name: str) -> str | None:
+    """The IPv4 address of interface ``name`` (Linux ioctl SIOCGIFADDR), or None."""
+    siocgifaddr = 0x8915
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            request_buffer = struct.pack("256s", name[:15].encode())
+            packed = fcntl.ioctl(probe.fileno(), siocgifaddr, request_buffer)
+        except OSError:
+            return None
+    return socket.inet_ntoa(packed[20:24])
+
+
+def _routed_address() -> str | None:
+    """The source address the system would use towards the internet. Connecting a UDP socket
+    only looks up the route: no packet is sent."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never reached, only routed
+            return probe.getsockname()[0]
+        except OSError:
+            return None
+
+
+def local_interfaces() -> list[Interface]:
+    """This machine's IPv4 addresses, with the interface of the default route marked."""
+    defaults = _default_route_interfaces()
+    found: list[Interface] = []
+    try:
+        names = [name for _, name in socket.if_nameindex()]
+    except OSError:
+        names = []
+    for name in names:
+        address = _interface_address(name)
+        if address:
+            found.append(Interface(name, address, name in defaults))
+    if not found:  # not Linux: ask the routing table which address leads out
+        routed = _routed_address()
+        if routed:
+            found.append(Interface("routed", routed, True))
+    return found
+
+
+@cache
+def own_host_names() -> frozenset[str]:
+    """Names and addresses that always mean this machine: loopback, its interfaces' addresses
+    and its host name (also as ``name.local``, how phones find it by mDNS)."""
+    names = set(LOOPBACK_NAMES)
+    names.update(interface.address for interface in local_interfaces())
+    hostname = socket.gethostname().lower()
+    if hostname:
+        names.update({hostname, f"{hostname}.local"})
+    return frozenset(names)
+
+
+def _hostname(host: str) -> str:
+    """``host`` without its port; an IPv6 literal without its brackets."""
+    if host.startswith("["):
+        return host[1 : host.find("]")] if "]" in host else host
+    return host.rsplit(":", 1)[0].lower() if host.count(":") == 1 else host.lower()
+
+
+_PLAIN_HOST = re.compile(r"([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:[0-9]{1,5})?")
+
+
+def host_is_own(host: str) -> bool:
+    """Whether the ``Host`` ``host`` names this machine (see :func:`own_host_names`); only a
+    plain name or address with a port qualifies (no path, no user, nothing else)."""
+    if not _PLAIN_HOST.fullmatch(host):
+        return False
+    name = _hostname(host)
+    try:
+        if ipaddress.ip_address(name).is_loopback:
+            return True
+    except ValueError:
+        pass
+    return name in own_host_names()
+
+
+def public_base(app: Flask, incoming: Request | None) -> str | None:
+    """The scheme and host (no trailing slash) an absolute link starts with, or None outside
+    a request when no PUBLIC_URL is set (Flask's own rules apply then)."""
+    configured = app.config.get("PUBLIC_URL")
+    if configured:
+        return str(configured).rstrip("/")
+    if incoming is None:
+        return None
+    try:
+        host = incoming.host  # with TRUSTED_HOSTS, only a host on that list is read
+    except SecurityError:
+        host = None
+    if host is not None and (app.config.get("TRUSTED_HOSTS") or host_is_own(host)):
+        return incoming.host_url.rstrip("/")
+    if host is not None:
+        _warn_once(host)
+    address = choose_lan_address(local_interfaces()) or "127.0.0.1"
+    port = incoming.environ.get("SERVER_PORT") or ""
+    default_port = {"http": "80", "https": "443"}.get(incoming.scheme)
+    suffix = f":{port}" if port.isdigit() and port != default_port else ""
+    return f"{incoming.scheme}://{address}{suffix}"
+
+
+@lru_cache(maxsize=64)  # bounded: anyone can send any Host
+def _warn_once(host: str) -> None:
+    log.warning(
+        "Links are not built on the Host %r (not one of this machine's names): set PUBLIC_URL "
+        "(or TRUSTED_HOSTS) to the address phones open.",
+        host,
+    )
+
+
+def configure(app: Flask) -> None:
+    """TRUSTED_HOSTS from a comma-separated value, with loopback added: the machine itself
+    (a health check, a backup script) can always ask ``localhost``. PUBLIC_URL must be an
+    http(s) address: a mistyped one would put a dead link on every printed QR code."""
+    trusted = app.config.get("TRUSTED_HOSTS")
+    if isinstance(trusted, str):
+        trusted = [name.strip() for name in trusted.split(",") if name.strip()]
+    if trusted:
+        app.config["TRUSTED_HOSTS"] = list(dict.fromkeys([*trusted, "localhost", "127.0.0.1"]))
+    else:
+        app.config["TRUSTED_HOSTS"] = None
+    public = str(app.config.get("PUBLIC_URL") or "").strip().rstrip("/")
+    if public and not re.fullmatch(r"https?://[^/?#\s]+(/[^?#\s]*)?", public):
+        raise ValueError(
+            f"PUBLIC_URL must be an address like https://scores.example.org, not {public!r}"
+        )
+    app.config["PUBLIC_URL"] = public or None
+
+
+class ReachableFlask(Flask):
+    """Flask whose absolute URLs (``url_for(..., _external=True)``, in views and templates)
+    start with :func:`public_base`, never with an untrusted ``Host``."""
+
+    def url_for(  # type: ignore[override]
+        self,
+        /,
+        endpoint: str,
+        *,
+        _anchor: str | None = None,
+        _method: str | None = None,
+        _scheme: str | None = None,
+        _external: bool | None = None,
+        **values: Any,
+    ) -> str:
+        in_request = has_request_context()
+        context = _cv_request.get(None)
+        if context is not None and context.url_adapter is None:
+            # Flask refused the request's Host (not one of TRUSTED_HOSTS): its error page still
+            # needs paths, built without that Host.
+            context.url_adapter = self.url_map.bind(
+                "localhost", script_name=context.request.script_root or "/"
+            )
+        external = _external if _external is not None else (_scheme is not None or not in_request)
+        base = public_base(self, request if in_request else None) if external else None
+        if base is None:
+            return super().url_for(
+                endpoint,
+                _anchor=_anchor,
+                _method=_method,
+                _scheme=_scheme,
+                _external=_external,
+                **values,
+            )
+        if _scheme is not None:
+            base = _scheme + base[base.index("://") :]
+        path = super().url_for(
+            endpoint, _anchor=_anchor, _method=_method, _external=False, **values
+        )
+        return base + path

@@ -1,0 +1,73 @@
+"""The deploy/ folder (issue 23) says what the README says and what the app reads: the worker
+and thread counts the load test chose, settings the app knows, Caddyfiles Caddy accepts, a
+deploy script that parses and runs the migrations on every deploy."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from scorekeeper import create_app
+
+ROOT = Path(__file__).resolve().parents[2]
+DEPLOY = ROOT / "deploy"
+
+
+def test_gunicorn_runs_with_the_counts_the_load_test_chose() -> None:
+    unit = (DEPLOY / "scorekeeper.service").read_text()
+    deploying = (ROOT / "docs" / "deploying.md").read_text()
+    assert "--workers 2 --threads 4" in deploying
+    assert re.search(r"--workers 2 --threads 4\b", unit)
+    assert "StandardOutput=journal" in unit and "EnvironmentFile=/etc/scorekeeper/" in unit
+
+
+def test_the_example_settings_are_read_by_the_app(monkeypatch: pytest.MonkeyPatch) -> None:
+    settings = dict(
+        line.split("=", 1)
+        for line in (DEPLOY / "scorekeeper.env.example").read_text().splitlines()
+        if line and not line.startswith("#")
+    )
+    settings["SECRET_KEY"] = "x" * 64
+    for name, value in settings.items():
+        monkeypatch.setenv(name, value)
+    app = create_app()
+    assert app.config["PUBLIC_URL"] == "https://scores.example.org"
+    assert app.config["TRUSTED_HOSTS"][0] == "scores.example.org"
+    assert app.config["TRUSTED_PROXIES"] == 1 and app.config["HTTPS"] is True
+    assert app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql+psycopg://scorekeeper@/")
+    assert app.config["RATELIMIT_STORAGE_URI"] == "redis://127.0.0.1:6379/0"
+
+
+def test_the_deploy_script_parses_migrates_restarts_and_checks_health() -> None:
+    script = DEPLOY / "deploy.sh"
+    assert os.access(script, os.X_OK)
+    subprocess.run(["bash", "-n", str(script)], check=True)
+    text = script.read_text()
+    assert "db upgrade" in text and "systemctl restart scorekeeper.service" in text
+    assert "/healthz" in text
+
+
+@pytest.mark.parametrize("name", ["Caddyfile", "Caddyfile.lan"])
+def test_caddy_accepts_the_caddyfiles(name: str, tmp_path: Path) -> None:
+    caddy = shutil.which("caddy")
+    if caddy is None:
+        message = "caddy is not installed (apt-get install caddy)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{message}: required in CI")
+        pytest.skip(message)
+    env = {**os.environ, "SCOREKEEPER_DOMAIN": "scores.example.org", "HOME": str(tmp_path)}
+    env["CLUB_ADDRESS"] = "192.168.1.20"
+    env["XDG_DATA_HOME"] = env["XDG_CONFIG_HOME"] = str(tmp_path)
+    adapted = subprocess.run(
+        [caddy, "adapt", "--adapter", "caddyfile", "--config", str(DEPLOY / name)],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert adapted.returncode == 0, adapted.stderr
+    assert '"upstreams":[{"dial":"127.0.0.1:8000"}]' in adapted.stdout
