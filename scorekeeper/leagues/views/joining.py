@@ -32,7 +32,7 @@ from scorekeeper.leagues.views.common import (
     reader_required,
 )
 from scorekeeper.models import League
-from scorekeeper.web import qr_svg
+from scorekeeper.web import qr_svg, safe_next
 
 # --------------------------------------------------------------------------------------------
 # Leagues on this phone, creating and joining
@@ -91,10 +91,8 @@ def unlock(code: str) -> str | BaseResponse:
         if services.passphrase_matches(league, form.passphrase.data or ""):
             access.grant(league)
             flash(f"This phone can now keep score for {league.name}.", "success")
-            target = request.args.get("next", "")
-            if not target.startswith(f"/leagues/{league.code}"):
-                target = url_for("leagues.standings", code=league.code)
-            return redirect(target)
+            target = safe_next(request.args.get("next", ""), f"/leagues/{league.code}")
+            return redirect(target or url_for("leagues.standings", code=league.code))
         form.passphrase.errors.append(
             "That is not the league's passphrase. Check it and try again."
         )

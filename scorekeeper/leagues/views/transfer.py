@@ -25,14 +25,14 @@ from scorekeeper.leagues.forms import (
 from scorekeeper.leagues.views.common import bp, league_page, organiser_required, reader_required
 from scorekeeper.models import League
 from scorekeeper.presentation import plural
+from scorekeeper.web import attachment
 
 # --------------------------------------------------------------------------------------------
 # Export and import
 
 
 def _file_stem(league: League) -> str:
-    safe = "".join(ch if ch.isalnum() else "-" for ch in league.name.lower()).strip("-")
-    return f"{safe or 'league'}-{date.today().isoformat()}"
+    return f"{league.name or 'league'} {date.today().isoformat()}"
 
 
 @bp.get("/leagues/<code>/manage")
@@ -49,7 +49,7 @@ def export_json(league: League) -> Response:
     return Response(
         body,
         mimetype="application/json",
-        headers={"Content-Disposition": f'attachment; filename="{_file_stem(league)}.json"'},
+        headers={"Content-Disposition": attachment(_file_stem(league), "json")},
     )
 
 
@@ -59,7 +59,7 @@ def export_zip(league: League) -> Response:
     return Response(
         transfer.export_zip(league),
         mimetype="application/zip",
-        headers={"Content-Disposition": f'attachment; filename="{_file_stem(league)}.zip"'},
+        headers={"Content-Disposition": attachment(_file_stem(league), "zip")},
     )
 
 
