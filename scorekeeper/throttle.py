@@ -8,11 +8,24 @@ set ``TRUSTED_PROXIES`` so it is the phone's address and not the proxy's (see co
 Keys hold a target and a client, so ten wrong edit codes for one game lock that game for that
 address only: the rest of the club on the same Wi-Fi can still unlock other games, and other
 addresses can still unlock this one.
+
+A target is named as the database finds it, not as the address spells it: ``/leagues/7hRVDB``
+finds league 7HRVDB, so every spelling of a code spends one budget (and a game by its stored
+public id). Over the per-address budgets, a **cap per league (and per game) from every address
+together** stops a guesser with many addresses; the phones that meet it are told so in plain
+words. A phone that already holds the right it would guess (the organiser's phone, recognised
+by its device token; a phone with the league's current passphrase; a game's creator) is never
+counted nor stopped: the organiser is never locked out of their own league. See
+docs/security.md for why these limits and the passphrase minimum hold.
 """
 
 from __future__ import annotations
 
-from flask import current_app, request
+import math
+import time
+
+from flask import current_app, g, request
+from flask_limiter import RequestLimit
 from limits import parse
 
 from scorekeeper.extensions import limiter
@@ -22,6 +35,10 @@ PASSPHRASE_LIMIT = "10 per minute"  # wrong passphrases or join links, per leagu
 JOIN_LIMIT = "20 per minute"  # league codes typed on the join form, per address
 LOOKUP_LIMIT = "30 per minute"  # links to leagues that do not exist, per address
 PHOTO_LIMIT = "12 per minute"  # photos read, per address (each costs a second of CPU)
+# Wrong passphrases for one league, or wrong edit codes for one game, from every address
+# together. A whole club mistyping on a game night stays far below it; a guesser gets at most
+# 100 a day, 36,500 a year (docs/security.md: against that, the passphrase minimum).
+GUESS_CAP = "40 per hour;100 per day"
 
 BUSY_PHOTOS = "Too many photos from this phone in a short time. Wait a minute, then try again."
 
@@ -36,17 +53,69 @@ def _target(name: str) -> str:
     return str(value) if value is not None else ""
 
 
-def game_and_client() -> str:
-    return f"{_target('public_id')}|{client()}"
-
-
-def league_and_client() -> str:
-    """The league named by the address, or by the code typed on the join form."""
+def league_code() -> str:
+    """The league named by the address, or by the code typed on the join form, as the
+    database finds it (``leagues.setup.load_league``: capitals do not matter)."""
     code = _target("code")
     if not code:
         typed = request.form.get("code", "")
-        code = "".join(ch for ch in typed if ch.isalnum()).upper()[:12]
-    return f"{code}|{client()}"
+        code = "".join(ch for ch in typed if ch.isalnum())[:12]
+    return code.upper()
+
+
+def game_id() -> str:
+    """The game named by the address, as stored (the address may spell it otherwise where the
+    database compares without regard to case)."""
+    from scorekeeper.games import services
+
+    typed = _target("public_id")
+    game = services.find_game(typed) if typed else None
+    return game.public_id if game is not None else typed
+
+
+def game_and_client() -> str:
+    return f"{game_id()}|{client()}"
+
+
+def league_and_client() -> str:
+    return f"{league_code()}|{client()}"
+
+
+def league_cap_key() -> str:
+    return f"league:{league_code()}"
+
+
+def game_cap_key() -> str:
+    return f"game:{game_id()}"
+
+
+def holds_the_league() -> bool:
+    """This phone already keeps score for the league it would unlock (its organiser, or a
+    phone with the current passphrase): nothing to guess, so never counted nor stopped."""
+    from scorekeeper.leagues import access, services
+
+    code = league_code()
+    league = services.load_league(code) if code else None
+    return league is not None and access.league_rights(league)
+
+
+def holds_the_game() -> bool:
+    """This phone may already change the game it would unlock (its creator, or a phone with
+    its league's rights)."""
+    from scorekeeper.games import access, services
+
+    typed = _target("public_id")
+    game = services.find_game(typed) if typed else None
+    return game is not None and access.can_edit(game)
+
+
+def league_cap_met(limit: RequestLimit) -> None:
+    """The league's cap from every address was met: the error page says so (``cap_message``)."""
+    g.guess_cap = (LEAGUE_CAP, max(limit.reset_at, g.get("guess_cap", ("", 0))[1]))
+
+
+def game_cap_met(limit: RequestLimit) -> None:
+    g.guess_cap = (GAME_CAP, max(limit.reset_at, g.get("guess_cap", ("", 0))[1]))
 
 
 def refused(response: object) -> bool:
@@ -76,3 +145,30 @@ class Budget:
 
 lookups = Budget("league-lookup", LOOKUP_LIMIT)
 photo_reads = Budget("photo-read", PHOTO_LIMIT)
+
+
+LEAGUE_CAP = (
+    "Too many wrong passphrases for this league from everywhere; try again in {wait}. "
+    "Someone may be guessing it. The organiser's phone is not stopped: it can let this phone "
+    "in with the QR code on a night's page."
+)
+GAME_CAP = (
+    "Too many wrong edit codes for this game from everywhere; try again in {wait}. "
+    "Someone may be guessing it. The phone that keeps score is not stopped."
+)
+
+
+def cap_message() -> str | None:
+    """What the phones stopped by a cap from every address are told, with the wait; None when
+    no cap stopped this request."""
+    if "guess_cap" not in g:
+        return None
+    sentence, reset = g.guess_cap
+    minutes = max(1, math.ceil((reset - time.time()) / 60))
+    if minutes == 1:
+        wait = "a minute"
+    elif minutes < 120:
+        wait = f"{minutes} minutes"
+    else:
+        wait = f"{round(minutes / 60)} hours"
+    return str(sentence).format(wait=wait)

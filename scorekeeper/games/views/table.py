@@ -78,6 +78,15 @@ def join(game: Game) -> BaseResponse:
     key_func=throttle.game_and_client,
     methods=["POST"],
     deduct_when=throttle.refused,
+    exempt_when=throttle.holds_the_game,
+)
+@limiter.limit(
+    throttle.GUESS_CAP,
+    key_func=throttle.game_cap_key,
+    methods=["POST"],
+    deduct_when=throttle.refused,
+    exempt_when=throttle.holds_the_game,
+    on_breach=throttle.game_cap_met,
 )
 def unlock(public_id: str) -> str | BaseResponse:
     game = game_or_404(public_id)

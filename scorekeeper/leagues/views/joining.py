@@ -28,7 +28,9 @@ from scorekeeper.leagues.views.common import (
     form_page,
     join_attempts,
     league_or_404,
+    link_attempts,
     passphrase_attempts,
+    passphrase_cap,
     reader_required,
 )
 from scorekeeper.models import League
@@ -66,6 +68,7 @@ def new_league() -> str | BaseResponse:
 @bp.route("/leagues/join", methods=["GET", "POST"])
 @join_attempts
 @passphrase_attempts
+@passphrase_cap
 def join() -> str | BaseResponse:
     form = JoinForm()
     if form.validate_on_submit():
@@ -84,6 +87,7 @@ def join() -> str | BaseResponse:
 
 @bp.route("/leagues/<code>/unlock", methods=["GET", "POST"])
 @passphrase_attempts
+@passphrase_cap
 def unlock(code: str) -> str | BaseResponse:
     league = league_or_404(code)
     form = PassphraseForm()
@@ -100,7 +104,7 @@ def unlock(code: str) -> str | BaseResponse:
 
 
 @bp.route("/leagues/<code>/welcome/<token>", methods=["GET", "POST"])
-@passphrase_attempts
+@link_attempts
 def join_link(code: str, token: str) -> str | BaseResponse:
     """The organiser's QR code: one tap to keep score for the league on this phone."""
     league = league_or_404(code)
@@ -146,7 +150,7 @@ def members_qr(code: str, token: str) -> Response:
 
 
 @bp.route("/leagues/<code>/organiser/<token>", methods=["GET", "POST"])
-@passphrase_attempts
+@link_attempts
 def claim_organiser(code: str, token: str) -> str | BaseResponse:
     """A link from ``flask organiser-link``: this phone becomes the organiser."""
     league = league_or_404(code)
