@@ -37,7 +37,7 @@ def init_app(app: Flask) -> None:
         code = error.code or 500
         title, detail = MESSAGES.get(code, (error.name, error.description or ""))
         if code == 429:
-            detail = throttle.cap_message() or detail
+            detail = throttle.limit_message() or detail
         return render_template("error.html", code=code, title=title, detail=detail), code
 
     @app.errorhandler(500)

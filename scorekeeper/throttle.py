@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 
 from flask import current_app, g, request
 from flask_limiter import RequestLimit
@@ -39,6 +40,15 @@ PHOTO_LIMIT = "12 per minute"  # photos read, per address (each costs a second o
 # together. A whole club mistyping on a game night stays far below it; a guesser gets at most
 # 100 a day, 36,500 a year (docs/security.md: against that, the passphrase minimum).
 GUESS_CAP = "40 per hour;100 per day"
+
+# Work that costs the server: per address, and from every address together (a guesser with
+# many addresses, or many phones at once, cannot take the server's CPU or disk).
+NEW_LEAGUE_LIMIT = "10 per hour"  # leagues started, per address (each costs ~0.1 s of scrypt)
+ALL_NEW_LEAGUES = "200 per hour"  # leagues started, every address together
+NEW_GAME_LIMIT = "60 per hour"  # games started (or played again), per address: a club night
+ALL_NEW_GAMES = "1000 per hour"  # games started, every address together
+IMPORT_LIMIT = "20 per hour"  # import previews, per address (a big file costs seconds of CPU)
+ALL_IMPORTS = "100 per hour"  # import previews, every address together
 
 BUSY_PHOTOS = "Too many photos from this phone in a short time. Wait a minute, then try again."
 
@@ -109,18 +119,30 @@ def holds_the_game() -> bool:
     return game is not None and access.can_edit(game)
 
 
-def league_cap_met(limit: RequestLimit) -> None:
-    """The league's cap from every address was met: the error page says so (``cap_message``)."""
-    g.guess_cap = (LEAGUE_CAP, max(limit.reset_at, g.get("guess_cap", ("", 0))[1]))
+def everyone() -> str:
+    """One key for every address: the limits on the server's work as a whole."""
+    return "everyone"
 
 
-def game_cap_met(limit: RequestLimit) -> None:
-    g.guess_cap = (GAME_CAP, max(limit.reset_at, g.get("guess_cap", ("", 0))[1]))
+def explain(sentence: str) -> Callable[[RequestLimit], None]:
+    """An ``on_breach`` for a limit whose phones are told ``sentence`` (its ``{wait}`` filled
+    in with the time until the limit lets them again) instead of the plain "Too many tries"."""
+
+    def breached(limit: RequestLimit) -> None:
+        earlier = g.get("limit_message", ("", 0))[1]
+        g.limit_message = (sentence, max(limit.reset_at, earlier))
+
+    return breached
 
 
 def refused(response: object) -> bool:
     """Only attempts that did not get in count (a success is a redirect)."""
     return getattr(response, "status_code", 200) != 302
+
+
+def made(response: object) -> bool:
+    """Only what was made counts (a league, a game: a redirect to it), not a refused form."""
+    return getattr(response, "status_code", 200) == 302
 
 
 def _enabled() -> bool:
@@ -152,18 +174,38 @@ LEAGUE_CAP = (
     "Someone may be guessing it. The organiser's phone is not stopped: it can let this phone "
     "in with the QR code on a night's page."
 )
+BUSY_NEW_LEAGUES = (
+    "Too many new leagues from this address in the last hour; try again in {wait}. "
+    "The leagues already started are kept."
+)
+BUSY_ALL_NEW_LEAGUES = (
+    "Many leagues are being started on this server just now; try again in {wait}."
+)
+BUSY_NEW_GAMES = (
+    "Too many new games from this address in the last hour; try again in {wait}. "
+    "The games already started are kept and can be played."
+)
+BUSY_ALL_NEW_GAMES = "Many games are being started on this server just now; try again in {wait}."
+BUSY_IMPORTS = (
+    "Too many files checked for import from this address in the last hour; try again in "
+    "{wait}. Nothing was imported."
+)
+BUSY_ALL_IMPORTS = (
+    "Many files are being checked for import on this server just now; try again in {wait}. "
+    "Nothing was imported."
+)
 GAME_CAP = (
     "Too many wrong edit codes for this game from everywhere; try again in {wait}. "
     "Someone may be guessing it. The phone that keeps score is not stopped."
 )
 
 
-def cap_message() -> str | None:
-    """What the phones stopped by a cap from every address are told, with the wait; None when
-    no cap stopped this request."""
-    if "guess_cap" not in g:
+def limit_message() -> str | None:
+    """What the phones stopped by a limit with its own sentence (``explain``) are told, with
+    the wait; None when no such limit stopped this request."""
+    if "limit_message" not in g:
         return None
-    sentence, reset = g.guess_cap
+    sentence, reset = g.limit_message
     minutes = max(1, math.ceil((reset - time.time()) / 60))
     if minutes == 1:
         wait = "a minute"

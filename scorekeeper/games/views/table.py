@@ -86,7 +86,7 @@ def join(game: Game) -> BaseResponse:
     methods=["POST"],
     deduct_when=throttle.refused,
     exempt_when=throttle.holds_the_game,
-    on_breach=throttle.game_cap_met,
+    on_breach=throttle.explain(throttle.GAME_CAP),
 )
 def unlock(public_id: str) -> str | BaseResponse:
     game = game_or_404(public_id)

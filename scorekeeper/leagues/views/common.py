@@ -57,7 +57,7 @@ passphrase_cap = limiter.shared_limit(
     methods=["POST"],
     deduct_when=throttle.refused,
     exempt_when=throttle.holds_the_league,
-    on_breach=throttle.league_cap_met,
+    on_breach=throttle.explain(throttle.LEAGUE_CAP),
 )
 # Typing league codes on the join form: a budget per address, whatever the code.
 join_attempts = limiter.limit(

@@ -15,7 +15,9 @@ from flask import (
 )
 from werkzeug.wrappers import Response as BaseResponse
 
+from scorekeeper import throttle
 from scorekeeper.devices import device_hash
+from scorekeeper.extensions import limiter
 from scorekeeper.leagues import access, services
 from scorekeeper.leagues.forms import (
     ConfirmForm,
@@ -49,6 +51,20 @@ def index() -> str:
 
 
 @bp.route("/leagues/new", methods=["GET", "POST"])
+@limiter.limit(
+    throttle.NEW_LEAGUE_LIMIT,
+    key_func=throttle.client,
+    methods=["POST"],
+    deduct_when=throttle.made,
+    on_breach=throttle.explain(throttle.BUSY_NEW_LEAGUES),
+)
+@limiter.limit(
+    throttle.ALL_NEW_LEAGUES,
+    key_func=throttle.everyone,
+    methods=["POST"],
+    deduct_when=throttle.made,
+    on_breach=throttle.explain(throttle.BUSY_ALL_NEW_LEAGUES),
+)
 def new_league() -> str | BaseResponse:
     form = NewLeagueForm()
     if form.validate_on_submit():

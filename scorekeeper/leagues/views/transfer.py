@@ -15,7 +15,9 @@ from flask import (
     url_for,
 )
 
+from scorekeeper import throttle
 from scorekeeper.devices import device_hash
+from scorekeeper.extensions import limiter
 from scorekeeper.leagues import transfer
 from scorekeeper.leagues.forms import (
     ConfirmForm,
@@ -64,6 +66,18 @@ def export_zip(league: League) -> Response:
 
 
 @bp.route("/leagues/<code>/import", methods=["GET", "POST"])
+@limiter.limit(
+    throttle.IMPORT_LIMIT,
+    key_func=throttle.client,
+    methods=["POST"],
+    on_breach=throttle.explain(throttle.BUSY_IMPORTS),
+)
+@limiter.limit(
+    throttle.ALL_IMPORTS,
+    key_func=throttle.everyone,
+    methods=["POST"],
+    on_breach=throttle.explain(throttle.BUSY_ALL_IMPORTS),
+)
 @organiser_required
 def import_file(league: League) -> Any:
     form = ImportForm()
