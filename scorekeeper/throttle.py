@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
+from typing import Any
 
 from flask import current_app, g, request
 from flask_limiter import RequestLimit
@@ -73,14 +74,21 @@ def league_code() -> str:
     return code.upper()
 
 
+def _game() -> Any:
+    """The game named by the address (its row alone), read once per request."""
+    from scorekeeper.games import services
+
+    if "throttle_game" not in g:
+        typed = _target("public_id")
+        g.throttle_game = services.find_game(typed) if typed else None
+    return g.throttle_game
+
+
 def game_id() -> str:
     """The game named by the address, as stored (the address may spell it otherwise where the
     database compares without regard to case)."""
-    from scorekeeper.games import services
-
-    typed = _target("public_id")
-    game = services.find_game(typed) if typed else None
-    return game.public_id if game is not None else typed
+    game = _game()
+    return game.public_id if game is not None else _target("public_id")
 
 
 def game_and_client() -> str:
@@ -112,10 +120,9 @@ def holds_the_league() -> bool:
 def holds_the_game() -> bool:
     """This phone may already change the game it would unlock (its creator, or a phone with
     its league's rights)."""
-    from scorekeeper.games import access, services
+    from scorekeeper.games import access
 
-    typed = _target("public_id")
-    game = services.find_game(typed) if typed else None
+    game = _game()
     return game is not None and access.can_edit(game)
 
 
