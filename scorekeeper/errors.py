@@ -6,6 +6,7 @@ from flask import Flask, render_template
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
+from scorekeeper import throttle
 from scorekeeper.extensions import db
 
 MESSAGES = {
@@ -35,6 +36,8 @@ def init_app(app: Flask) -> None:
     def http_error(error: HTTPException):  # type: ignore[no-untyped-def]
         code = error.code or 500
         title, detail = MESSAGES.get(code, (error.name, error.description or ""))
+        if code == 429:
+            detail = throttle.limit_message() or detail
         return render_template("error.html", code=code, title=title, detail=detail), code
 
     @app.errorhandler(500)

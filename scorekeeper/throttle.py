@@ -8,11 +8,26 @@ set ``TRUSTED_PROXIES`` so it is the phone's address and not the proxy's (see co
 Keys hold a target and a client, so ten wrong edit codes for one game lock that game for that
 address only: the rest of the club on the same Wi-Fi can still unlock other games, and other
 addresses can still unlock this one.
+
+A target is named as the database finds it, not as the address spells it: ``/leagues/7hRVDB``
+finds league 7HRVDB, so every spelling of a code spends one budget (and a game by its stored
+public id). Over the per-address budgets, a **cap per league (and per game) from every address
+together** stops a guesser with many addresses; the phones that meet it are told so in plain
+words. A phone that already holds the right it would guess (the organiser's phone, recognised
+by its device token; a phone with the league's current passphrase; a game's creator) is never
+counted nor stopped: the organiser is never locked out of their own league. See
+docs/security.md for why these limits and the passphrase minimum hold.
 """
 
 from __future__ import annotations
 
-from flask import current_app, request
+import math
+import time
+from collections.abc import Callable
+from typing import Any
+
+from flask import current_app, g, request
+from flask_limiter import RequestLimit
 from limits import parse
 
 from scorekeeper.extensions import limiter
@@ -22,6 +37,19 @@ PASSPHRASE_LIMIT = "10 per minute"  # wrong passphrases or join links, per leagu
 JOIN_LIMIT = "20 per minute"  # league codes typed on the join form, per address
 LOOKUP_LIMIT = "30 per minute"  # links to leagues that do not exist, per address
 PHOTO_LIMIT = "12 per minute"  # photos read, per address (each costs a second of CPU)
+# Wrong passphrases for one league, or wrong edit codes for one game, from every address
+# together. A whole club mistyping on a game night stays far below it; a guesser gets at most
+# 100 a day, 36,500 a year (docs/security.md: against that, the passphrase minimum).
+GUESS_CAP = "40 per hour;100 per day"
+
+# Work that costs the server: per address, and from every address together (a guesser with
+# many addresses, or many phones at once, cannot take the server's CPU or disk).
+NEW_LEAGUE_LIMIT = "10 per hour"  # leagues started, per address (each costs ~0.1 s of scrypt)
+ALL_NEW_LEAGUES = "200 per hour"  # leagues started, every address together
+NEW_GAME_LIMIT = "60 per hour"  # games started (or played again), per address: a club night
+ALL_NEW_GAMES = "1000 per hour"  # games started, every address together
+IMPORT_LIMIT = "20 per hour"  # import previews, per address (a big file costs seconds of CPU)
+ALL_IMPORTS = "100 per hour"  # import previews, every address together
 
 BUSY_PHOTOS = "Too many photos from this phone in a short time. Wait a minute, then try again."
 
@@ -36,22 +64,92 @@ def _target(name: str) -> str:
     return str(value) if value is not None else ""
 
 
-def game_and_client() -> str:
-    return f"{_target('public_id')}|{client()}"
-
-
-def league_and_client() -> str:
-    """The league named by the address, or by the code typed on the join form."""
+def league_code() -> str:
+    """The league named by the address, or by the code typed on the join form, as the
+    database finds it (``leagues.setup.load_league``: capitals do not matter)."""
     code = _target("code")
     if not code:
         typed = request.form.get("code", "")
-        code = "".join(ch for ch in typed if ch.isalnum()).upper()[:12]
-    return f"{code}|{client()}"
+        code = "".join(ch for ch in typed if ch.isalnum())[:12]
+    return code.upper()
+
+
+def _game() -> Any:
+    """The game named by the address (its row alone), read once per request."""
+    from scorekeeper.games import services
+
+    if "throttle_game" not in g:
+        typed = _target("public_id")
+        g.throttle_game = services.find_game(typed) if typed else None
+    return g.throttle_game
+
+
+def game_id() -> str:
+    """The game named by the address, as stored (the address may spell it otherwise where the
+    database compares without regard to case)."""
+    game = _game()
+    return game.public_id if game is not None else _target("public_id")
+
+
+def game_and_client() -> str:
+    return f"{game_id()}|{client()}"
+
+
+def league_and_client() -> str:
+    return f"{league_code()}|{client()}"
+
+
+def league_cap_key() -> str:
+    return f"league:{league_code()}"
+
+
+def game_cap_key() -> str:
+    return f"game:{game_id()}"
+
+
+def holds_the_league() -> bool:
+    """This phone already keeps score for the league it would unlock (its organiser, or a
+    phone with the current passphrase): nothing to guess, so never counted nor stopped."""
+    from scorekeeper.leagues import access, services
+
+    code = league_code()
+    league = services.load_league(code) if code else None
+    return league is not None and access.league_rights(league)
+
+
+def holds_the_game() -> bool:
+    """This phone may already change the game it would unlock (its creator, or a phone with
+    its league's rights)."""
+    from scorekeeper.games import access
+
+    game = _game()
+    return game is not None and access.can_edit(game)
+
+
+def everyone() -> str:
+    """One key for every address: the limits on the server's work as a whole."""
+    return "everyone"
+
+
+def explain(sentence: str) -> Callable[[RequestLimit], None]:
+    """An ``on_breach`` for a limit whose phones are told ``sentence`` (its ``{wait}`` filled
+    in with the time until the limit lets them again) instead of the plain "Too many tries"."""
+
+    def breached(limit: RequestLimit) -> None:
+        earlier = g.get("limit_message", ("", 0))[1]
+        g.limit_message = (sentence, max(limit.reset_at, earlier))
+
+    return breached
 
 
 def refused(response: object) -> bool:
     """Only attempts that did not get in count (a success is a redirect)."""
     return getattr(response, "status_code", 200) != 302
+
+
+def made(response: object) -> bool:
+    """Only what was made counts (a league, a game: a redirect to it), not a refused form."""
+    return getattr(response, "status_code", 200) == 302
 
 
 def _enabled() -> bool:
@@ -76,3 +174,50 @@ class Budget:
 
 lookups = Budget("league-lookup", LOOKUP_LIMIT)
 photo_reads = Budget("photo-read", PHOTO_LIMIT)
+
+
+LEAGUE_CAP = (
+    "Too many wrong passphrases for this league from everywhere; try again in {wait}. "
+    "Someone may be guessing it. The organiser's phone is not stopped: it can let this phone "
+    "in with the QR code on a night's page."
+)
+BUSY_NEW_LEAGUES = (
+    "Too many new leagues from this address in the last hour; try again in {wait}. "
+    "The leagues already started are kept."
+)
+BUSY_ALL_NEW_LEAGUES = (
+    "Many leagues are being started on this server just now; try again in {wait}."
+)
+BUSY_NEW_GAMES = (
+    "Too many new games from this address in the last hour; try again in {wait}. "
+    "The games already started are kept and can be played."
+)
+BUSY_ALL_NEW_GAMES = "Many games are being started on this server just now; try again in {wait}."
+BUSY_IMPORTS = (
+    "Too many files checked for import from this address in the last hour; try again in "
+    "{wait}. Nothing was imported."
+)
+BUSY_ALL_IMPORTS = (
+    "Many files are being checked for import on this server just now; try again in {wait}. "
+    "Nothing was imported."
+)
+GAME_CAP = (
+    "Too many wrong edit codes for this game from everywhere; try again in {wait}. "
+    "Someone may be guessing it. The phone that keeps score is not stopped."
+)
+
+
+def limit_message() -> str | None:
+    """What the phones stopped by a limit with its own sentence (``explain``) are told, with
+    the wait; None when no such limit stopped this request."""
+    if "limit_message" not in g:
+        return None
+    sentence, reset = g.limit_message
+    minutes = max(1, math.ceil((reset - time.time()) / 60))
+    if minutes == 1:
+        wait = "a minute"
+    elif minutes < 120:
+        wait = f"{minutes} minutes"
+    else:
+        wait = f"{round(minutes / 60)} hours"
+    return str(sentence).format(wait=wait)

@@ -3,9 +3,12 @@ of the pages that phones poll."""
 
 from __future__ import annotations
 
+import hashlib
 import io
+import unicodedata
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import quote
 
 import segno
 from flask import Response, make_response, request
@@ -27,13 +30,16 @@ def qr_svg(target: str, max_age: int | None = None) -> Response:
     return response
 
 
-def unless_unchanged(etag: str, render: Callable[[], Any]) -> Response:
-    """The answer to a phone that polls: ``304 Not Modified`` when its copy carries ``etag``
-    (nothing rendered, nothing more read), otherwise ``render()``. Either way the answer
-    carries the ETag and must be checked again next time (``no-cache``).
+def unless_unchanged(version: str, render: Callable[[], Any]) -> Response:
+    """The answer to a phone that polls: ``304 Not Modified`` when its copy carries the ETag
+    of ``version`` (nothing rendered, nothing more read), otherwise ``render()``. Either way
+    the answer carries the ETag and must be checked again next time (``no-cache``).
 
     The ETag is weak (``W/"..."``): the same version may travel gzip- or Brotli-compressed,
-    and a compressed answer keeps it as it is."""
+    and a compressed answer keeps it as it is. It is an opaque hash of ``version``: a version
+    may hold what people typed (a night's place, with quotes or letters outside Latin-1), which
+    cannot go into a header as it is."""
+    etag = hashlib.blake2b(version.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
     if request.if_none_match.contains_weak(etag):
         response = make_response("", 304)
     else:
@@ -55,3 +61,37 @@ def svg_for_version(etag: str, render: Callable[[], str]) -> Response:
     response.cache_control.no_cache = True
     response.cache_control.private = True
     return response
+
+
+def attachment(stem: str, extension: str) -> str:
+    """A ``Content-Disposition`` saving the file as ``stem.extension`` (RFC 6266): an ASCII
+    ``filename`` for old clients (accents dropped, other letters and signs as "-") and the
+    name as it is in ``filename*`` (UTF-8, percent-encoded), which every current browser uses.
+    A header carries Latin-1 only, so a league called "Клуб Łódź" cannot go in as it is."""
+    words = "".join(ch if ch.isalnum() else " " for ch in stem.lower()).split()
+    full = "-".join(words) or "download"
+    ascii_words = [
+        unicodedata.normalize("NFKD", word).encode("ascii", "ignore").decode() for word in words
+    ]
+    fallback = "-".join(word for word in ascii_words if word) or "download"
+    header = f'attachment; filename="{fallback}.{extension}"'
+    if full != fallback:
+        header += f"; filename*=UTF-8''{quote(f'{full}.{extension}', safe='')}"
+    return header
+
+
+def safe_next(target: str, within: str) -> str | None:
+    """``target`` (a ``?next=`` after unlocking) when it is a path of this site under
+    ``within`` (``/g/<id>``, ``/leagues/<code>``), else None and the caller's own page. Never a
+    link to another site (``//host``, ``/\\host``) or a header breaker (CR, LF, other control
+    characters or spaces, which a ``Location`` header cannot carry)."""
+    if not target.startswith(within) or target.startswith(("//", "/\\")):
+        return None
+    rest = target[len(within) :]
+    if rest and rest[0] not in "/?#":
+        return None  # /g/abc must not lead to /g/abcdef, another game
+    if any(ch.isspace() or ord(ch) < 32 or ord(ch) == 127 or ch == "\\" for ch in target):
+        return None
+    if not target.isascii():
+        return None  # a path the app writes is ASCII (or percent-encoded)
+    return target

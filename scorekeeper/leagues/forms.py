@@ -34,6 +34,7 @@ from scorekeeper.leagues.services import (
     MAX_PLACE,
     MAX_PLAYER_NAME,
     MAX_TABLE_NAME,
+    PASSPHRASE_RULE,
 )
 from scorekeeper.rules import HouseRules
 from scorekeeper.rules.house import HOUSE_RULES
@@ -64,7 +65,8 @@ class NewLeagueForm(FlaskForm):
     passphrase = StringField(
         "Passphrase for scorekeeping phones",
         description="Phones that type this may keep score for the league. "
-        "Pick something easy to say out loud, like “blue engine 7”. " + PASSPHRASE_HINT,
+        f"Pick something easy to say out loud, {PASSPHRASE_RULE}, like “blue engine 7”. "
+        + PASSPHRASE_HINT,
         validators=[InputRequired("Choose a passphrase."), Length(max=MAX_PASSPHRASE)],
         render_kw={"autocomplete": "off", "autocapitalize": "none", "spellcheck": "false"},
     )
@@ -256,7 +258,8 @@ class SettingsForm(HouseRuleFields, FlaskForm):  # type: ignore[valid-type,misc]
 class NewPassphraseForm(FlaskForm):
     new_passphrase = StringField(
         "New passphrase",
-        description="Every other phone will need the new passphrase. " + PASSPHRASE_HINT,
+        description="Every other phone will need the new passphrase. "
+        f"Use {PASSPHRASE_RULE}. " + PASSPHRASE_HINT,
         validators=[InputRequired("Type the new passphrase."), Length(max=MAX_PASSPHRASE)],
         render_kw={"autocomplete": "off", "autocapitalize": "none", "spellcheck": "false"},
     )

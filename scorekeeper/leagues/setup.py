@@ -27,7 +27,17 @@ MAX_LEAGUE_NAME = 60
 MAX_PLAYER_NAME = games.MAX_NAME
 MAX_PLACE = 80
 MAX_TABLE_NAME = 40
-MIN_PASSPHRASE = 6
+# A new passphrase has at least 10 characters and two words (after capitals and extra spaces
+# are taken out). Why that is enough: a guesser gets at most 100 wrong passphrases a day for a
+# league from every address together (throttle.GUESS_CAP), 36,500 a year. Two words from even
+# the 5,000 most common ones make 25 million phrases (a year of guessing tries 0.15% of them);
+# 10 random letters, digits and spaces make 37^10 = 4.8e15. One long word would not do: there
+# are about 30,000 English words of 10 letters or more, a year's budget. Old, shorter
+# passphrases still unlock their league (only a new passphrase must meet this).
+# More in docs/security.md.
+MIN_PASSPHRASE = 10
+MIN_PASSPHRASE_WORDS = 2
+PASSPHRASE_RULE = f"at least {MIN_PASSPHRASE} characters and two words or more"
 MAX_PASSPHRASE = 100
 
 
@@ -56,8 +66,8 @@ def normalise_passphrase(text: str) -> str:
 
 def check_new_passphrase(text: str) -> str:
     passphrase = normalise_passphrase(text)
-    if len(passphrase) < MIN_PASSPHRASE:
-        raise LeagueError(f"Use at least {MIN_PASSPHRASE} characters, like “blue engine 7”.")
+    if len(passphrase) < MIN_PASSPHRASE or len(passphrase.split()) < MIN_PASSPHRASE_WORDS:
+        raise LeagueError(f"Use {PASSPHRASE_RULE}, like “blue engine 7”.")
     if len(passphrase) > MAX_PASSPHRASE:
         raise LeagueError(f"Use at most {MAX_PASSPHRASE} characters.")
     return passphrase

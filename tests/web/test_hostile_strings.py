@@ -129,7 +129,7 @@ FIELDS = [
     TextField("hand counter", lambda p, s: p.client.get("/helper/count", query_string={"hand": s})),
     TextField(
         "league name",
-        lambda p, s: p.client.post("/leagues/new", data={"name": s, "passphrase": "blue 7"}),
+        lambda p, s: p.client.post("/leagues/new", data={"name": s, "passphrase": "blue engine 7"}),
         lambda p: _newest(select(League.name).order_by(League.id.desc())),
         lambda p: "/leagues",
     ),

@@ -92,7 +92,7 @@ def test_a_new_league_refuses_bad_input_and_keeps_what_was_typed(client: FlaskCl
     response = client.post("/leagues/new", data={"name": "Club", "passphrase": "abc"})
     assert response.status_code == 422
     page = response.get_data(as_text=True)
-    assert "at least 6 characters" in " ".join(errors_in(page))
+    assert "at least 10 characters and two words" in " ".join(errors_in(page))
     assert 'value="Club"' in page
     response = client.post("/leagues/new", data={"name": "   ", "passphrase": "long enough"})
     assert response.status_code == 422

@@ -419,7 +419,7 @@ def test_changing_the_passphrase_signs_out_the_other_phones(client: FlaskClient)
     response = client.post(
         f"/leagues/{league.code}/settings/passphrase", data={"new_passphrase": "abc"}
     )
-    assert response.status_code == 422 and "at least 6" in response.get_data(as_text=True)
+    assert response.status_code == 422 and "at least 10" in response.get_data(as_text=True)
 
 
 def test_the_join_qr_code_grants_rights_until_the_passphrase_changes(client: FlaskClient) -> None:

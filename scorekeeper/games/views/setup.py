@@ -12,7 +12,8 @@ from flask import (
 )
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper import devices
+from scorekeeper import devices, throttle
+from scorekeeper.extensions import limiter
 from scorekeeper.games import services
 from scorekeeper.games.forms import (
     MAX_SEATS,
@@ -33,7 +34,29 @@ def home() -> str:
     return render_template("games/home.html", games=games)
 
 
+# Starting games (the setup form, "play again"), per address and from every address together;
+# only games made count (a form sent back with a message costs little).
+new_games = limiter.shared_limit(
+    throttle.NEW_GAME_LIMIT,
+    scope="new-game",
+    key_func=throttle.client,
+    methods=["POST"],
+    deduct_when=throttle.made,
+    on_breach=throttle.explain(throttle.BUSY_NEW_GAMES),
+)
+all_new_games = limiter.shared_limit(
+    throttle.ALL_NEW_GAMES,
+    scope="all-new-games",
+    key_func=throttle.everyone,
+    methods=["POST"],
+    deduct_when=throttle.made,
+    on_breach=throttle.explain(throttle.BUSY_ALL_NEW_GAMES),
+)
+
+
 @bp.route("/games/new", methods=["GET", "POST"])
+@new_games
+@all_new_games
 def new_game() -> str | BaseResponse:
     form = SetupForm(kind=request.args.get("game"))
     device = devices.device_hash()
@@ -121,6 +144,8 @@ def _rearrange(form: SetupForm) -> bool:
 
 
 @bp.route("/g/<public_id>/again", methods=["POST"])
+@new_games
+@all_new_games
 @editor_required
 def play_again(game: Game) -> BaseResponse:
     new = services.play_again(game, devices.device_hash())

@@ -26,6 +26,7 @@ from scorekeeper.games.views.common import bp, editor_required, game_or_404, gam
 from scorekeeper.models import Game
 from scorekeeper.rules.variants import higher_wins
 from scorekeeper.safety import csv_text
+from scorekeeper.web import safe_next
 
 # --------------------------------------------------------------------------------------------
 # The table view and the edit code
@@ -77,6 +78,15 @@ def join(game: Game) -> BaseResponse:
     key_func=throttle.game_and_client,
     methods=["POST"],
     deduct_when=throttle.refused,
+    exempt_when=throttle.holds_the_game,
+)
+@limiter.limit(
+    throttle.GUESS_CAP,
+    key_func=throttle.game_cap_key,
+    methods=["POST"],
+    deduct_when=throttle.refused,
+    exempt_when=throttle.holds_the_game,
+    on_breach=throttle.explain(throttle.GAME_CAP),
 )
 def unlock(public_id: str) -> str | BaseResponse:
     game = game_or_404(public_id)
@@ -84,10 +94,8 @@ def unlock(public_id: str) -> str | BaseResponse:
     if form.validate_on_submit():
         if access.unlock(game, form.code.data or ""):
             flash("This phone can now keep score for this game.", "success")
-            target = request.args.get("next", "")
-            if not target.startswith(f"/g/{game.public_id}"):
-                target = url_for("games.table", public_id=game.public_id)
-            return redirect(target)
+            target = safe_next(request.args.get("next", ""), f"/g/{game.public_id}")
+            return redirect(target or url_for("games.table", public_id=game.public_id))
         form.code.errors.append("That is not this game's edit code. Check it and try again.")
     return render_template("games/unlock.html", game=game, form=form)
 

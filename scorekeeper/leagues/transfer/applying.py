@@ -26,6 +26,10 @@ from scorekeeper.rules import engine_schedule
 from scorekeeper.rules.variants import MEXICAN_TRAIN, VARIANTS
 
 PENDING_HOURS = 24
+# What instance/imports keeps at most (previews waiting for their confirmation): the newest
+# 50 files, 200 MB in all (an upload is 12 MB at most). Over it, the oldest go first.
+MAX_PENDING_FILES = 50
+MAX_PENDING_BYTES = 200 * 1024 * 1024
 
 
 def start_confirmed_import(league: League, token: str) -> bool:
@@ -137,12 +141,29 @@ def _pending_dir() -> Path:
 
 
 def save_pending(league: League, content: bytes, filename: str) -> str:
-    """Keep an uploaded file until the organiser confirms the preview (a day at most)."""
+    """Keep an uploaded file until the organiser confirms the preview (a day at most). What is
+    kept has a cap (``MAX_PENDING_FILES`` files, ``MAX_PENDING_BYTES`` in all): over it, the
+    oldest previews go first (their organiser is asked to choose the file again), so the
+    folder cannot fill the disk whoever sends previews."""
     folder = _pending_dir()
     cutoff = time.time() - PENDING_HOURS * 3600
+    kept: list[tuple[float, Path, int]] = []
     for old in folder.iterdir():
-        if old.stat().st_mtime < cutoff:
+        try:
+            stat = old.stat()
+        except FileNotFoundError:  # taken by another request just now
+            continue
+        if stat.st_mtime < cutoff:
             old.unlink(missing_ok=True)
+        elif old.suffix == ".data":
+            kept.append((stat.st_mtime, old, stat.st_size))
+    kept.sort()
+    total = sum(size for _, _, size in kept)
+    while kept and (len(kept) + 1 > MAX_PENDING_FILES or total + len(content) > MAX_PENDING_BYTES):
+        _, oldest, size = kept.pop(0)
+        oldest.unlink(missing_ok=True)
+        oldest.with_suffix(".json").unlink(missing_ok=True)
+        total -= size
     token = secrets.token_urlsafe(16)
     (folder / f"{league.code}-{token}.data").write_bytes(content)
     (folder / f"{league.code}-{token}.json").write_text(json.dumps({"filename": filename}))

@@ -7,7 +7,9 @@ import csv
 import io
 import zipfile
 from collections import defaultdict
+from collections.abc import Callable
 from datetime import date
+from typing import TypeVar
 
 from sqlalchemy import select
 
@@ -46,6 +48,8 @@ from scorekeeper.rules import (
 )
 from scorekeeper.rules.variants import MEXICAN_TRAIN, VARIANTS
 
+Row = TypeVar("Row")
+
 
 def read_upload(league: League, filename: str, content: bytes, month_first: bool) -> ImportPlan:
     """Check an uploaded file (.csv, or the .zip this app exports) without writing anything."""
@@ -64,9 +68,9 @@ def read_upload(league: League, filename: str, content: bytes, month_first: bool
                     return ImportPlan(fatal="This .zip has no scores.csv: is it a league export?")
                 scores_text = _member(archive, "scores.csv")
                 if "players.csv" in names:
-                    roster = _roster_rows(_member(archive, "players.csv"))
+                    roster = _side_file(_roster_rows, _member(archive, "players.csv"), "players")
                 if "seasons.csv" in names:
-                    seasons = _season_rows(_member(archive, "seasons.csv"))
+                    seasons = _side_file(_season_rows, _member(archive, "seasons.csv"), "seasons")
         except ArchiveRefused as refused:
             return ImportPlan(fatal=str(refused))
         except TooManyLines:
@@ -93,6 +97,18 @@ def read_upload(league: League, filename: str, content: bytes, month_first: bool
         have = {s.name.casefold() for s in league.seasons}
         plan.seasons = [s for s in seasons if s[0].casefold() not in have]
     return plan
+
+
+def _side_file(read: Callable[[str], list[Row]], text: str, name: str) -> list[Row]:
+    """players.csv or seasons.csv of an export, read by ``read``; a file that is not CSV (a
+    cell longer than the csv module's 131,072 characters, say) is refused with its name."""
+    try:
+        return read(text)
+    except csv.Error as error:
+        raise ArchiveRefused(
+            f"{name}.csv in this .zip cannot be read as CSV ({error}). Export the league again, "
+            "or import scores.csv alone."
+        ) from error
 
 
 def _roster_rows(text: str) -> list[tuple[str, str]]:

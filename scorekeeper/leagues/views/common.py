@@ -29,13 +29,35 @@ bp = Blueprint("leagues", __name__)
 
 View = Callable[..., Any]
 # One budget for every way of guessing a passphrase (or a link standing for one), per league
-# and address; only refused attempts count.
+# (however its code is spelled) and address; only refused attempts count.
 passphrase_attempts = limiter.shared_limit(
     throttle.PASSPHRASE_LIMIT,
     scope="passphrase",
     key_func=throttle.league_and_client,
     methods=["POST"],
     deduct_when=throttle.refused,
+    exempt_when=throttle.holds_the_league,
+)
+# The signed links (join QR code, organiser link) spend the same budget; they are not
+# passphrase guesses, so the league's cap from every address does not stop them (the organiser
+# lets phones in with the QR code while someone guesses).
+link_attempts = limiter.shared_limit(
+    throttle.PASSPHRASE_LIMIT,
+    scope="passphrase",
+    key_func=throttle.league_and_client,
+    methods=["POST"],
+    deduct_when=throttle.refused,
+)
+# Wrong passphrases for one league from every address together (throttle.GUESS_CAP); the
+# organiser's phone (and any phone already holding the passphrase) is never stopped.
+passphrase_cap = limiter.shared_limit(
+    throttle.GUESS_CAP,
+    scope="passphrase-cap",
+    key_func=throttle.league_cap_key,
+    methods=["POST"],
+    deduct_when=throttle.refused,
+    exempt_when=throttle.holds_the_league,
+    on_breach=throttle.explain(throttle.LEAGUE_CAP),
 )
 # Typing league codes on the join form: a budget per address, whatever the code.
 join_attempts = limiter.limit(

@@ -15,7 +15,9 @@ from flask import (
 )
 from werkzeug.wrappers import Response as BaseResponse
 
+from scorekeeper import throttle
 from scorekeeper.devices import device_hash
+from scorekeeper.extensions import limiter
 from scorekeeper.leagues import access, services
 from scorekeeper.leagues.forms import (
     ConfirmForm,
@@ -28,11 +30,13 @@ from scorekeeper.leagues.views.common import (
     form_page,
     join_attempts,
     league_or_404,
+    link_attempts,
     passphrase_attempts,
+    passphrase_cap,
     reader_required,
 )
 from scorekeeper.models import League
-from scorekeeper.web import qr_svg
+from scorekeeper.web import qr_svg, safe_next
 
 # --------------------------------------------------------------------------------------------
 # Leagues on this phone, creating and joining
@@ -47,6 +51,20 @@ def index() -> str:
 
 
 @bp.route("/leagues/new", methods=["GET", "POST"])
+@limiter.limit(
+    throttle.NEW_LEAGUE_LIMIT,
+    key_func=throttle.client,
+    methods=["POST"],
+    deduct_when=throttle.made,
+    on_breach=throttle.explain(throttle.BUSY_NEW_LEAGUES),
+)
+@limiter.limit(
+    throttle.ALL_NEW_LEAGUES,
+    key_func=throttle.everyone,
+    methods=["POST"],
+    deduct_when=throttle.made,
+    on_breach=throttle.explain(throttle.BUSY_ALL_NEW_LEAGUES),
+)
 def new_league() -> str | BaseResponse:
     form = NewLeagueForm()
     if form.validate_on_submit():
@@ -66,6 +84,7 @@ def new_league() -> str | BaseResponse:
 @bp.route("/leagues/join", methods=["GET", "POST"])
 @join_attempts
 @passphrase_attempts
+@passphrase_cap
 def join() -> str | BaseResponse:
     form = JoinForm()
     if form.validate_on_submit():
@@ -84,6 +103,7 @@ def join() -> str | BaseResponse:
 
 @bp.route("/leagues/<code>/unlock", methods=["GET", "POST"])
 @passphrase_attempts
+@passphrase_cap
 def unlock(code: str) -> str | BaseResponse:
     league = league_or_404(code)
     form = PassphraseForm()
@@ -91,10 +111,8 @@ def unlock(code: str) -> str | BaseResponse:
         if services.passphrase_matches(league, form.passphrase.data or ""):
             access.grant(league)
             flash(f"This phone can now keep score for {league.name}.", "success")
-            target = request.args.get("next", "")
-            if not target.startswith(f"/leagues/{league.code}"):
-                target = url_for("leagues.standings", code=league.code)
-            return redirect(target)
+            target = safe_next(request.args.get("next", ""), f"/leagues/{league.code}")
+            return redirect(target or url_for("leagues.standings", code=league.code))
         form.passphrase.errors.append(
             "That is not the league's passphrase. Check it and try again."
         )
@@ -102,7 +120,7 @@ def unlock(code: str) -> str | BaseResponse:
 
 
 @bp.route("/leagues/<code>/welcome/<token>", methods=["GET", "POST"])
-@passphrase_attempts
+@link_attempts
 def join_link(code: str, token: str) -> str | BaseResponse:
     """The organiser's QR code: one tap to keep score for the league on this phone."""
     league = league_or_404(code)
@@ -148,7 +166,7 @@ def members_qr(code: str, token: str) -> Response:
 
 
 @bp.route("/leagues/<code>/organiser/<token>", methods=["GET", "POST"])
-@passphrase_attempts
+@link_attempts
 def claim_organiser(code: str, token: str) -> str | BaseResponse:
     """A link from ``flask organiser-link``: this phone becomes the organiser."""
     league = league_or_404(code)

@@ -121,10 +121,22 @@ def _player_page(league: League, player_id: int) -> str | BaseResponse:
         chart=chart,
         aliases=aliases,
         show_all_games=request.args.get("games") == "all",
+        show_all_url=_show_all_url(league, player),
         latest_games=LATEST_GAMES,
         # One url_for for every row of the games list (a long list for a regular).
         scoreboard_url=url_for("games.scoreboard", public_id="GAME"),
     )
+
+
+# What the player page reads from its query string (the period, see ``period_of``): the
+# "Show all games" link keeps these and nothing else; any other parameter (``code=``,
+# ``_external=``...) would reach ``url_for`` as an argument of its own.
+_PERIOD_ARGS = ("season", "start", "end")
+
+
+def _show_all_url(league: League, player: Player) -> str:
+    kept = {name: request.args[name] for name in _PERIOD_ARGS if request.args.get(name)}
+    return league_link(league, "player", player_id=player.id, games="all", **kept)
 
 
 @bp.get("/leagues/<code>/players/<int:player_id>")

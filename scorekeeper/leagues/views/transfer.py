@@ -15,7 +15,9 @@ from flask import (
     url_for,
 )
 
+from scorekeeper import throttle
 from scorekeeper.devices import device_hash
+from scorekeeper.extensions import limiter
 from scorekeeper.leagues import transfer
 from scorekeeper.leagues.forms import (
     ConfirmForm,
@@ -25,14 +27,14 @@ from scorekeeper.leagues.forms import (
 from scorekeeper.leagues.views.common import bp, league_page, organiser_required, reader_required
 from scorekeeper.models import League
 from scorekeeper.presentation import plural
+from scorekeeper.web import attachment
 
 # --------------------------------------------------------------------------------------------
 # Export and import
 
 
 def _file_stem(league: League) -> str:
-    safe = "".join(ch if ch.isalnum() else "-" for ch in league.name.lower()).strip("-")
-    return f"{safe or 'league'}-{date.today().isoformat()}"
+    return f"{league.name or 'league'} {date.today().isoformat()}"
 
 
 @bp.get("/leagues/<code>/manage")
@@ -49,7 +51,7 @@ def export_json(league: League) -> Response:
     return Response(
         body,
         mimetype="application/json",
-        headers={"Content-Disposition": f'attachment; filename="{_file_stem(league)}.json"'},
+        headers={"Content-Disposition": attachment(_file_stem(league), "json")},
     )
 
 
@@ -59,11 +61,23 @@ def export_zip(league: League) -> Response:
     return Response(
         transfer.export_zip(league),
         mimetype="application/zip",
-        headers={"Content-Disposition": f'attachment; filename="{_file_stem(league)}.zip"'},
+        headers={"Content-Disposition": attachment(_file_stem(league), "zip")},
     )
 
 
 @bp.route("/leagues/<code>/import", methods=["GET", "POST"])
+@limiter.limit(
+    throttle.IMPORT_LIMIT,
+    key_func=throttle.client,
+    methods=["POST"],
+    on_breach=throttle.explain(throttle.BUSY_IMPORTS),
+)
+@limiter.limit(
+    throttle.ALL_IMPORTS,
+    key_func=throttle.everyone,
+    methods=["POST"],
+    on_breach=throttle.explain(throttle.BUSY_ALL_IMPORTS),
+)
 @organiser_required
 def import_file(league: League) -> Any:
     form = ImportForm()
