@@ -1,6 +1,7 @@
 """Flask commands: ``seed-demo`` builds a realistic league; ``league-export`` and
 ``league-import`` move a league's data in and out from the command line; ``organiser-link``
-hands a league's organiser role to a new phone (a lost phone, the demo league)."""
+hands a league's organiser role to a new phone (a lost phone, the demo league);
+``purge-deleted`` empties the trash of games deleted longer ago than it keeps them."""
 
 from __future__ import annotations
 
@@ -135,6 +136,19 @@ def import_command(code: str, source: Path, month_first: bool) -> None:
     )
 
 
+@click.command("purge-deleted")
+@with_appcontext
+def purge_deleted_command() -> None:
+    """Delete for good the games that have waited in the trash longer than
+    DELETED_KEEP_DAYS (14 by default). Every delete also purges what has expired, so running
+    this daily (cron) only matters for a server where nothing is deleted for weeks."""
+    from scorekeeper.games import trash
+
+    purged = trash.purge_deleted()
+    db.session.commit()
+    click.echo(f"Purged {purged} deleted game{'' if purged == 1 else 's'}.")
+
+
 def _url_context():  # type: ignore[no-untyped-def]
     from flask import current_app
 
@@ -142,5 +156,11 @@ def _url_context():  # type: ignore[no-untyped-def]
 
 
 def init_app(app: Flask) -> None:
-    for command in (seed_demo_command, organiser_link_command, export_command, import_command):
+    for command in (
+        seed_demo_command,
+        organiser_link_command,
+        export_command,
+        import_command,
+        purge_deleted_command,
+    ):
         app.cli.add_command(command)

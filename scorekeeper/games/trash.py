@@ -64,7 +64,8 @@ def delete_game(game: Game, who: str, device: str) -> bool:
     game.deleted_by = who
     game.deleted_device = device
     game.deleted_night_id, game.night_id = game.night_id, None
-    # Whoever saw its edit code keeps nothing of it: undo brings the game back with a new one.
+    # The edit code shown before cannot be typed again: undo brings the game back with a new
+    # one (phones that had already unlocked it keep what they had).
     game.edit_code = new_edit_code()
     db.session.flush()
     return True
