@@ -74,3 +74,56 @@ def test_a_round_refused_after_a_new_passphrase_keeps_what_was_typed(
     expect(page.locator("#seat-2 input.points")).to_have_value("23")
     page.get_by_role("button", name="Save round 1").click()
     expect(page.get_by_text("Round 2 of 13")).to_be_visible()
+
+
+def test_the_organiser_deletes_a_league_game_and_brings_it_back(
+    page: Page, live_server: str, live_app: Flask, shoot: Any
+) -> None:
+    page.goto(f"{live_server}/leagues/new")
+    page.get_by_label("League name").fill("Thursday Club")
+    page.get_by_label("Passphrase for scorekeeping phones").fill("blue engine 7")
+    page.get_by_role("button", name="Start the league").click()
+    code = page.url.split("/")[4]
+    with live_app.app_context():
+        league = services.load_league(code)
+        assert league is not None
+        players = [services.add_player(league, name) for name in ("Margaret", "Harold", "Dorothy")]
+        night = services.create_night(league, date(2025, 11, 17), "Hall")
+        game = services.add_table(league, night, "Table 1", [p.id for p in players], [], "0" * 64)
+        db.session.commit()
+        night_url, public_id = f"{live_server}/leagues/{code}/nights/{night.id}", game.public_id
+        db.session.remove()
+    page.goto(f"{live_server}/g/{public_id}/round")
+    page.locator("#seat-0 input.points").fill("17")
+    page.locator("#seat-1 .went-out").click()
+    page.locator("#seat-2 input.points").fill("23")
+    page.get_by_role("button", name="Save round 1").click()
+    page.get_by_text("Stop early").click()
+    page.get_by_role("button", name="End the game after round 1").click()
+    # The end of a league game: no big "Play again" button, a plain one that asks first.
+    again = page.get_by_role("link", name="Play again at Table 1…")
+    expect(again).to_have_class(re.compile("secondary"))
+    shoot("league-summary-organiser")
+
+    page.get_by_role("link", name="Delete this game…").click()
+    expect(
+        page.get_by_text("It can be brought back, exactly as it is, for 14 days")
+    ).to_be_visible()
+    page.get_by_role("button", name="Delete the game").click()
+    page.wait_for_url(night_url)
+    expect(page.get_by_text("No tables yet.")).to_be_visible()
+    deleted = page.locator("#recently-deleted")
+    expect(deleted).to_contain_text("Margaret 17 · Harold 0 · Dorothy 23")
+    expect(deleted).to_contain_text("Deleted by the organiser")
+    for width in (412, 360):
+        page.set_viewport_size({"width": width, "height": 915})
+        deleted.scroll_into_view_if_needed()
+        shoot(f"league-night-recently-deleted-{width}")
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+    page.get_by_role("button", name="Undo: bring it back").click()
+    page.wait_for_url(re.compile(f"/g/{public_id}$"))
+    expect(page.get_by_text("The game is back, as it was.")).to_be_visible()
+    page.goto(night_url)
+    expect(page.get_by_role("heading", name="Table 1")).to_be_visible()
+    expect(page.locator("#recently-deleted")).to_have_count(0)
