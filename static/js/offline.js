@@ -534,7 +534,7 @@
       actions.appendChild(button("Throw it away", function () { throwAway(entry); }, true));
     } else if (entry.state === "denied") {
       // The round stays in the queue, as typed, until the player has the right again.
-      text = "Round " + entry.round + " is not sent: " + (entry.reason || "this phone may no longer keep score for this game. Type the edit code, then try again.");
+      text = "Round " + entry.round + " is not sent" + (entry.reason ? ". " + entry.reason : ": this phone may no longer keep score for this game. Type the edit code, then try again.");
       if (entry.fix) {
         actions.appendChild(link(entry.fix.text, entry.fix.href));
       } else {

@@ -10,10 +10,12 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from playwright.sync_api import Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
 from scorekeeper.extensions import db
 from scorekeeper.leagues import services
+from tests.e2e.test_game_flow import _enter
+from tests.e2e.test_offline import _keeps_game, _queue, _saved_rounds
 
 pytestmark = pytest.mark.e2e
 
@@ -127,3 +129,42 @@ def test_the_organiser_deletes_a_league_game_and_brings_it_back(
     page.goto(night_url)
     expect(page.get_by_role("heading", name="Table 1")).to_be_visible()
     expect(page.locator("#recently-deleted")).to_have_count(0)
+
+
+def test_a_kept_round_refused_after_a_new_passphrase_says_so_and_waits(
+    page: Page, context: BrowserContext, live_server: str, live_app: Flask, shoot: Any
+) -> None:
+    code, game = _league_table(live_app)
+    page.goto(f"{live_server}/leagues/{code}/unlock")
+    page.get_by_label("League passphrase").fill("blue engine 7")
+    page.get_by_role("button", name="Unlock").click()
+    page.goto(f"{live_server}/g/{game}")
+    _keeps_game(page, game)
+    context.set_offline(True)
+    page.get_by_role("link", name="Enter round 1 scores").click()
+    _enter(page, [17, 0, 23], 1)
+    page.get_by_role("button", name="Save round 1").click()
+    expect(page.locator("[data-queued-round='1']")).to_be_visible()
+    _new_passphrase(live_app, code)
+
+    context.set_offline(False)
+    denied = page.locator("[data-queued-round='1'][data-state='denied']")
+    expect(denied).to_contain_text(
+        "Round 1 is not sent. The organiser changed the league's passphrase", timeout=15_000
+    )
+    expect(denied).to_contain_text("Ask the organiser for the new passphrase")
+    expect(denied).to_contain_text("Typed here: Ann 17 · Bob 0 (went out) · Cy 23")
+    fix = denied.get_by_role("link", name="Type the new passphrase")
+    expect(fix).to_have_attribute("href", f"/leagues/{code}/unlock?next=/g/{game}/round")
+    denied.scroll_into_view_if_needed()
+    shoot("offline-denied-new-passphrase", full_page=False)
+    assert len(_queue(page)) == 1  # the round waits, as typed
+
+    # The new passphrase, then "Try again": the round arrives.
+    fix.click()
+    page.get_by_label("League passphrase").fill("red engine 9")
+    page.get_by_role("button", name="Unlock").click()
+    page.goto(f"{live_server}/g/{game}")
+    page.locator("[data-queued-round='1']").get_by_role("button", name="Try again").click()
+    expect(page.get_by_text("Round 1 was sent and saved.")).to_be_visible(timeout=15_000)
+    assert _saved_rounds(live_app) == [(1, [17, 0, 23])]
