@@ -1,8 +1,10 @@
 """Who may do what in a league: three rights, each a superset of the one before.
 
 - **Reading** (a member): the standings, nights, players, seasons and the downloads. A phone
-  gets it from the members' link (shown on every league phone and at every league table), a
-  signed link tied to the passphrase version, so a new passphrase also makes a new link.
+  gets it from the members' link (shown on every league phone, also on a league table's game
+  pages, but only to a phone that may read the league: a share link or a table's edit code
+  gives no league right), a signed link tied to the passphrase version, so a new passphrase
+  also makes a new link.
 - **Keeping score at a table** (the passphrase, or the join QR code on a night's page): reading,
   plus every table of the league's nights (games/access.py asks ``league_rights``). The session
   remembers the league's code with the ``passphrase_version`` it was unlocked under; changing

@@ -308,6 +308,9 @@ def test_removing_started_tables_and_nights_is_asked_and_explained(client: Flask
     client.post(f"/g/{other}/delete")
     ask = text_of(client.get(f"/leagues/{code}/nights/{night}/delete").get_data(as_text=True))
     assert "2 deleted games of this night can no longer be brought back" in ask
+    assert client.post(f"/leagues/{code}/nights/{night}/delete").status_code == 302
+    assert client.get(f"/leagues/{code}/nights/{night}").status_code == 404
+    assert client.post(f"/g/{game}/restore").status_code == 404  # gone with the night
     empty = start_night(client, code, "2025-03-13")
     ask = client.get(f"/leagues/{code}/nights/{empty}/delete")
     assert ask.status_code == 200 and "Delete the night of 13 Mar 2025?" in text_of(
