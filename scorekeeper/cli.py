@@ -1,7 +1,8 @@
 """Flask commands: ``seed-demo`` builds a realistic league; ``league-export`` and
 ``league-import`` move a league's data in and out from the command line; ``organiser-link``
 hands a league's organiser role to a new phone (a lost phone, the demo league); ``backup`` and
-``restore`` keep the whole database safe (scorekeeper/backup.py)."""
+``restore`` keep the whole database safe (scorekeeper/backup.py); ``purge-deleted`` empties the
+trash of games deleted longer ago than it keeps them."""
 
 from __future__ import annotations
 
@@ -179,6 +180,19 @@ def restore_command(source: Path, yes: bool) -> None:
     click.echo("Start the server again (or restart it) so every process reads the restored data.")
 
 
+@click.command("purge-deleted")
+@with_appcontext
+def purge_deleted_command() -> None:
+    """Delete for good the games that have waited in the trash longer than
+    DELETED_KEEP_DAYS (14 by default). Every delete also purges what has expired, so running
+    this daily (cron) only matters for a server where nothing is deleted for weeks."""
+    from scorekeeper.games import trash
+
+    purged = trash.purge_deleted()
+    db.session.commit()
+    click.echo(f"Purged {purged} deleted game{'' if purged == 1 else 's'}.")
+
+
 def _url_context():  # type: ignore[no-untyped-def]
     from flask import current_app
 
@@ -193,5 +207,6 @@ def init_app(app: Flask) -> None:
         import_command,
         backup_command,
         restore_command,
+        purge_deleted_command,
     ):
         app.cli.add_command(command)

@@ -43,6 +43,9 @@ class Defaults:
     # Host names this server answers to (comma-separated in the environment); when set, a
     # request for any other Host is refused with 400 (Flask's TRUSTED_HOSTS).
     TRUSTED_HOSTS = None
+    # Days a deleted game (with rounds) waits in the trash, where its organiser or creator can
+    # bring it back, before it is purged for good (games.trash, ``flask purge-deleted``).
+    DELETED_KEEP_DAYS = 14
 
 
 def _normalise_database_url(url: str) -> str:
@@ -80,7 +83,7 @@ def load_config(app: Flask, test_config: dict[str, Any] | None) -> None:
         for name in ("KEEP_PHOTOS", "HTTPS"):
             if os.environ.get(name):
                 app.config[name] = os.environ[name].lower() in ("1", "true", "yes")
-        for name in ("TRUSTED_PROXIES", "PHOTO_READERS"):
+        for name in ("TRUSTED_PROXIES", "PHOTO_READERS", "DELETED_KEEP_DAYS"):
             if os.environ.get(name, "").isdigit():
                 app.config[name] = int(os.environ[name])
     else:

@@ -80,8 +80,19 @@ class Game(db.Model):
     # Not a column: whether the game has any correction, read with the game's row by the query
     # that asks for it (``setup.find_game(..., correction_flag=True)``); None otherwise.
     has_corrections: Mapped[bool | None] = query_expression()
+    # Deleted games wait in the trash (``games.trash``) before they are purged: when, by whom
+    # ("organiser", "creator" or "edit code") and from which device (hashed). A deleted league
+    # game leaves its night (``night_id`` empty, so no league page or standings can count it)
+    # and remembers it in ``deleted_night_id`` to go back there on undo.
+    deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    deleted_by: Mapped[str | None] = mapped_column(String(16))
+    deleted_device: Mapped[str | None] = mapped_column(String(64))
+    deleted_night_id: Mapped[int | None] = mapped_column(
+        ForeignKey("night.id", ondelete="CASCADE"), index=True
+    )
 
-    night: Mapped[Night | None] = relationship(back_populates="games")
+    night: Mapped[Night | None] = relationship(back_populates="games", foreign_keys=[night_id])
+    deleted_night: Mapped[Night | None] = relationship(foreign_keys=[deleted_night_id])
     seats: Mapped[list[Seat]] = relationship(
         back_populates="game", order_by="Seat.position", cascade="all, delete-orphan"
     )
@@ -277,7 +288,10 @@ class Night(db.Model):
 
     league: Mapped[League] = relationship(back_populates="nights")
     games: Mapped[list[Game]] = relationship(
-        back_populates="night", order_by="Game.id", passive_deletes=True
+        back_populates="night",
+        order_by="Game.id",
+        passive_deletes=True,
+        foreign_keys="Game.night_id",
     )
 
 

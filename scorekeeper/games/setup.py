@@ -103,7 +103,8 @@ def find_game(
 
 
 # Built once: a statement made per call costs its construction and its cache key each time.
-_FIND = select(Game).where(Game.public_id == bindparam("public_id"))
+# A deleted game (``games.trash``) is found by none of them: every page of it answers 404.
+_FIND = select(Game).where(Game.public_id == bindparam("public_id"), Game.deleted_at.is_(None))
 _FIND_LOCKED = _FIND.with_for_update(of=Game)
 _FIND_FLAGGED = _FIND.options(
     with_expression(Game.has_corrections, exists().where(Correction.game_id == Game.id))
@@ -120,7 +121,7 @@ def load_game(public_id: str, for_update: bool = False, scores: bool = True) -> 
     ``boundary``): a second phone's write waits, then reads what the first one saved. The
     seats and rounds are read after the lock, so a check made on them stays true until commit.
     """
-    query = select(Game).where(Game.public_id == public_id)
+    query = select(Game).where(Game.public_id == public_id, Game.deleted_at.is_(None))
     if for_update:
         query = query.with_for_update(of=Game)
     rounds = selectinload(Game.rounds)
@@ -145,7 +146,7 @@ _STATE = select(
     Game.version,
     select(func.count(Round.id)).where(Round.game_id == Game.id).correlate(Game).scalar_subquery(),
     Game.status,
-).where(Game.public_id == bindparam("public_id"))
+).where(Game.public_id == bindparam("public_id"), Game.deleted_at.is_(None))
 
 
 def game_state(public_id: str) -> GameState | None:
@@ -274,7 +275,7 @@ def recent_names(device: str, limit: int = 16) -> list[str]:
         select(Player.name, func.max(Game.created_at).label("last"))
         .join(Seat, Seat.player_id == Player.id)
         .join(Game, Game.id == Seat.game_id)
-        .where(Game.creator_device == device)
+        .where(Game.creator_device == device, Game.deleted_at.is_(None))
         .group_by(Player.name)
         .order_by(func.max(Game.created_at).desc())
         .limit(limit * 2)
@@ -291,7 +292,7 @@ def my_games(device: str, limit: int = 10) -> list[Game]:
     return list(
         db.session.scalars(
             select(Game)
-            .where(Game.creator_device == device)
+            .where(Game.creator_device == device, Game.deleted_at.is_(None))
             .options(selectinload(Game.seats).selectinload(Seat.player), selectinload(Game.rounds))
             .order_by(Game.created_at.desc(), Game.id.desc())
             .limit(limit)

@@ -1,8 +1,10 @@
 """Who may do what in a league: three rights, each a superset of the one before.
 
 - **Reading** (a member): the standings, nights, players, seasons and the downloads. A phone
-  gets it from the members' link (shown on every league phone and at every league table), a
-  signed link tied to the passphrase version, so a new passphrase also makes a new link.
+  gets it from the members' link (shown on every league phone, also on a league table's game
+  pages, but only to a phone that may read the league: a share link or a table's edit code
+  gives no league right), a signed link tied to the passphrase version, so a new passphrase
+  also makes a new link.
 - **Keeping score at a table** (the passphrase, or the join QR code on a night's page): reading,
   plus every table of the league's nights (games/access.py asks ``league_rights``). The session
   remembers the league's code with the ``passphrase_version`` it was unlocked under; changing
@@ -16,6 +18,7 @@ Everyone else may read only the public page, when the organiser has turned it on
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from flask import current_app, session
@@ -58,6 +61,26 @@ def level(league: League) -> str:
     if league_rights(league):
         return "scorer"
     return "reader" if can_read(league) else ""
+
+
+def may_start_table_game(league: League, played_on: date, today: date) -> bool:
+    """May start another game at a table of a night ("Play again with the same players"): the
+    organiser at any night; a phone with the passphrase only at tonight's night (a table plays
+    on, the organiser need not walk over), never at a past night, where a stray game would
+    land in history. A table's edit code alone gives no such right."""
+    if is_organiser(league):
+        return True
+    return league_rights(league) and played_on == today
+
+
+def passphrase_changed(league: League) -> bool:
+    """This phone had a right in ``league`` (the passphrase or the members' link) under an
+    older passphrase: the organiser has changed it since."""
+    for key in (SESSION_KEY, READERS_KEY):
+        version = session.get(key, {}).get(league.code)
+        if isinstance(version, int) and version != league.passphrase_version:
+            return True
+    return False
 
 
 def grant_reading(league: League) -> None:

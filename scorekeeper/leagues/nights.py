@@ -116,14 +116,15 @@ def tonight(league: League, today: date) -> Night | None:
     ).first()
 
 
-def _delete_lonely_guests(league: League) -> None:
-    """Guests whose only table was removed leave no trace."""
+def delete_lonely_guests(league_id: int) -> None:
+    """Guests whose only table was removed (or whose only games were purged from the trash,
+    ``games.trash``) leave no trace."""
     seated = select(Seat.player_id)
     merged_into = select(Player.merged_into_id).where(Player.merged_into_id.is_not(None))
     db.session.execute(
         delete(Player)
         .where(
-            Player.league_id == league.id,
+            Player.league_id == league_id,
             Player.is_guest.is_(True),
             Player.merged_into_id.is_(None),
             Player.id.not_in(seated),
@@ -144,7 +145,7 @@ def delete_night(league: League, night: Night) -> None:
         db.session.delete(game)
     db.session.delete(night)
     db.session.flush()
-    _delete_lonely_guests(league)
+    delete_lonely_guests(league.id)
     standings_changed(league_id=league.id)
     db.session.flush()
 
@@ -251,7 +252,7 @@ def remove_table(league: League, night: Night, public_id: str) -> str:
     night.games.remove(game)
     db.session.delete(game)
     db.session.flush()
-    _delete_lonely_guests(league)
+    delete_lonely_guests(league.id)
     standings_changed(league_id=league.id)
     db.session.flush()
     return name

@@ -377,7 +377,16 @@
         });
       }
       if (response.status === 400) { return { state: "failed", reason: "the server did not accept its security check." }; }
-      if (response.status === 403) { return { state: "denied" }; }
+      if (response.status === 403) {
+        // A league table says why in the league's words (a new passphrase) and where to go.
+        return page(response).then(function (doc) {
+          var fix = doc.querySelector("a[data-fix]");
+          return {
+            state: "denied", reason: plain(doc.querySelector("[data-refused]")),
+            fix: fix ? { text: plain(fix), href: fix.getAttribute("href") } : null
+          };
+        }, function () { return { state: "denied" }; });
+      }
       if (response.status === 404) { return { state: "failed", reason: "this game is no longer on the server." }; }
       return { state: "later" };  // 429, 5xx: the server is busy or broken; try again later
     }, function () { return { state: "offline" }; });
@@ -408,6 +417,7 @@
         entry.saved = outcome.saved || "";
         entry.problems = outcome.problems || [];
         entry.reason = outcome.reason || "";
+        entry.fix = outcome.fix || null;
       });
       if (outcome.state === "arrived") {
         forget(draftKey(next.game, next.round));
@@ -523,8 +533,13 @@
       actions.appendChild(button("Open round " + entry.round + " to fix it", function () { reopen(entry); }));
       actions.appendChild(button("Throw it away", function () { throwAway(entry); }, true));
     } else if (entry.state === "denied") {
-      text = "Round " + entry.round + " is not sent: this phone may no longer keep score for this game. Type the edit code, then try again.";
-      actions.appendChild(link("Type the edit code", base + "/unlock?next=" + encodeURIComponent(base)));
+      // The round stays in the queue, as typed, until the player has the right again.
+      text = "Round " + entry.round + " is not sent" + (entry.reason ? ". " + entry.reason : ": this phone may no longer keep score for this game. Type the edit code, then try again.");
+      if (entry.fix) {
+        actions.appendChild(link(entry.fix.text, entry.fix.href));
+      } else {
+        actions.appendChild(link("Type the edit code", base + "/unlock?next=" + encodeURIComponent(base)));
+      }
       actions.appendChild(button("Try again", function () { retry(entry); }, true));
     } else {
       text = "Round " + entry.round + " could not be sent: " + (entry.reason || "the server did not take it.");

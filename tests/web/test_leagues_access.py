@@ -309,8 +309,10 @@ def test_the_members_link_is_shown_at_the_table_and_lasts_until_the_passphrase_c
 ) -> None:
     league = _league(client)
     link = _members_link(client, league.code)
-    table = client.application.test_client().get(f"/g/{league.game}").get_data(as_text=True)
-    assert link in table  # everyone at the table sees it
+    # Every phone at the table with a league right sees it (issue 21 item 2: a phone with
+    # none, a share link's, does not: see test_rights_trail).
+    table = _phone(client, league, SCORER).get(f"/g/{league.game}").get_data(as_text=True)
+    assert link in table
     qr = re.search(r'src="(/leagues/[^"]+/qr\.svg)"', table)
     assert qr and client.application.test_client().get(qr.group(1)).mimetype == "image/svg+xml"
     reader = client.application.test_client()

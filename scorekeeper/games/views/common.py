@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import date
 from functools import wraps
 from typing import Any
 
@@ -10,14 +11,17 @@ from flask import (
     Blueprint,
     abort,
     redirect,
+    render_template,
     request,
     url_for,
 )
 from markupsafe import Markup
+from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.boundary import is_write_request
 from scorekeeper.games import access, kept, services
 from scorekeeper.games.board_html import board_table, standings_list
+from scorekeeper.leagues import access as leagues_access
 from scorekeeper.models import Game
 
 bp = Blueprint("games", __name__)
@@ -57,6 +61,14 @@ def board_table_html(game: Game, board: services.Scoreboard, editor: bool) -> Ma
     )
 
 
+@bp.app_template_global()
+def reads_league(game: Game) -> bool:
+    """Whether this phone may read the league of a league table (``leagues.access.can_read``):
+    only then does a game page link to the league or show its members' link. A share link,
+    or a table's edit code alone, gives no league right."""
+    return game.night is not None and leagues_access.can_read(game.night.league)
+
+
 def game_row_or_404(public_id: str, correction_flag: bool = False) -> Game:
     """The game's row alone, for a page that shows values kept for its version (``kept``);
     ``correction_flag``: with whether the game has corrections (``setup.find_game``)."""
@@ -91,9 +103,69 @@ def _for_editors(view: View, load: Callable[[str], Game]) -> View:
     def wrapped(public_id: str, **kwargs: Any) -> Any:
         game = load(public_id)
         if not access.can_edit(game):
+            if game.night_id is not None and (
+                request.method != "GET" or leagues_access.passphrase_changed(game.night.league)  # type: ignore[union-attr]
+            ):
+                return league_table_refusal(game)
             if request.method == "GET":
                 return redirect(url_for("games.unlock", public_id=public_id, next=request.path))
             abort(403)
         return view(game, **kwargs)
 
     return wrapped
+
+
+def league_table_refusal(game: Game) -> BaseResponse | tuple[str, int]:
+    """A phone that may not keep score at a table of a league night, told in the league's
+    words: the right comes from the league's passphrase (its table's edit code changes with
+    it). A page (GET) of a phone that had the old passphrase goes to the league's passphrase
+    form, which brings it back here (other phones get the table's edit-code form); a
+    change (POST: a round form, say) is refused with 403, and what was typed is shown on the
+    page (the phone's own copy of it stays in its drafts, ``static/js/offline.js``, and comes
+    back in the form once the new passphrase is typed)."""
+    league = game.night.league  # type: ignore[union-attr]
+    # Where the passphrase form brings the phone back: the page it asked for, or after a
+    # refused change the form it came from (a round) or the table.
+    if request.method == "GET" or request.path.endswith("/round"):
+        back = request.path
+    else:
+        back = url_for("games.table", public_id=game.public_id)
+    unlock_url = url_for("leagues.unlock", code=league.code, next=back)
+    if request.method == "GET":
+        return redirect(unlock_url)
+    page = render_template(
+        "games/league_refused.html",
+        game=game,
+        league=league,
+        changed=leagues_access.passphrase_changed(league),
+        typed=_typed_round(game),
+        unlock_url=unlock_url,
+    )
+    return page, 403
+
+
+def _typed_round(game: Game) -> list[tuple[str, str, bool]]:
+    """What a refused round form carried, seat by seat: (name, what was typed, went out)."""
+    went_out = request.form.get("went_out", "")
+    typed = []
+    for position, seat in enumerate(game.seats):
+        hand = request.form.get(f"seat_{position}-hand", "").strip()
+        tiles = request.form.get(f"seat_{position}-tiles", "").strip()
+        made = request.form.get(f"seat_{position}-made", "").strip()
+        parts = [part for part in (hand, f"tiles {tiles}" if tiles else "") if part]
+        if made:
+            parts.append(f"made {made}")
+        if parts or went_out == str(position):
+            typed.append((seat.player.name, ", ".join(parts) or "–", went_out == str(position)))
+    return typed
+
+
+def may_play_again(game: Game) -> bool:
+    """ "Play again with the same players": a game of one's own, whoever keeps its score; a
+    table of a league night adds a game to that night, so the organiser, or a phone with the
+    league's passphrase on the night itself (``leagues.access.may_start_table_game``)."""
+    if game.night is None:
+        return access.can_edit(game)
+    return leagues_access.may_start_table_game(
+        game.night.league, game.night.played_on, date.today()
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import (
+    abort,
     flash,
     redirect,
     render_template,
@@ -14,13 +15,13 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper import devices, throttle
 from scorekeeper.extensions import limiter
-from scorekeeper.games import services
+from scorekeeper.games import services, trash
 from scorekeeper.games.forms import (
     MAX_SEATS,
     SetupForm,
 )
-from scorekeeper.games.views.common import bp, editor_required
-from scorekeeper.models import Game
+from scorekeeper.games.views.common import bp, game_or_404, may_play_again
+from scorekeeper.games.views.table import organiser_only
 from scorekeeper.rules.variants import VARIANTS
 
 # --------------------------------------------------------------------------------------------
@@ -31,7 +32,8 @@ from scorekeeper.rules.variants import VARIANTS
 def home() -> str:
     token = session.get("device")
     games = services.my_games(devices.device_hash(token)) if token else []
-    return render_template("games/home.html", games=games)
+    deleted = trash.deleted_by_device(devices.device_hash(token)) if token else []
+    return render_template("games/home.html", games=games, deleted=deleted)
 
 
 # Starting games (the setup form, "play again"), per address and from every address together;
@@ -143,11 +145,22 @@ def _rearrange(form: SetupForm) -> bool:
     return True
 
 
-@bp.route("/g/<public_id>/again", methods=["POST"])
+@bp.route("/g/<public_id>/again", methods=["GET", "POST"])
 @new_games
 @all_new_games
-@editor_required
-def play_again(game: Game) -> BaseResponse:
+def play_again(public_id: str) -> str | BaseResponse | tuple[str, int]:
+    """A new game with the same players. At a league table it adds a game to the night, so it
+    is asked first (a page, never one tap from the end of a game) and allowed to the organiser,
+    or to a phone with the passphrase on the night itself (``may_play_again``)."""
+    game = game_or_404(public_id, scores=False)
+    if not may_play_again(game):
+        if game.night is not None:
+            return organiser_only(game, "again")
+        if request.method == "GET":
+            return redirect(url_for("games.unlock", public_id=public_id, next=request.path))
+        abort(403)
+    if request.method == "GET":
+        return render_template("games/play_again.html", game=game, night=game.night)
     new = services.play_again(game, devices.device_hash())
     flash("New game with the same players. Good luck!", "success")
     return redirect(url_for("games.table", public_id=new.public_id))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from flask import (
     Response,
+    abort,
     flash,
     redirect,
     render_template,
@@ -14,15 +15,21 @@ from flask import (
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper import throttle
+from scorekeeper import devices, throttle
 from scorekeeper.charts import line_chart
 from scorekeeper.extensions import limiter
-from scorekeeper.games import access, kept, services
+from scorekeeper.games import access, kept, services, trash
 from scorekeeper.games.forms import (
     EditCodeForm,
     JoinForm,
 )
-from scorekeeper.games.views.common import bp, editor_required, game_or_404, game_row_or_404
+from scorekeeper.games.views.common import (
+    bp,
+    editor_required,
+    game_or_404,
+    game_row_or_404,
+    may_play_again,
+)
 from scorekeeper.models import Game
 from scorekeeper.rules.variants import higher_wins
 from scorekeeper.safety import csv_text
@@ -151,14 +158,82 @@ def undo(game: Game) -> BaseResponse:
 
 
 @bp.route("/g/<public_id>/delete", methods=["GET", "POST"])
-@editor_required
-def delete(game: Game) -> str | BaseResponse:
-    """Delete a game after one confirmation: its rounds, corrections and photos go with it."""
+def delete(public_id: str) -> str | BaseResponse | tuple[str, int]:
+    """Delete a game after one confirmation. A game with rounds goes to the trash
+    (``games.trash``): recorded, and its organiser (a league game) or creator can bring it back
+    for some days. A league game is deleted only by the organiser."""
+    game = game_or_404(public_id, scores=False)
+    who = trash.deleting_as(game)
+    if who is None:
+        if game.night is not None:
+            return organiser_only(game, "delete")
+        if request.method == "GET":
+            return redirect(url_for("games.unlock", public_id=public_id, next=request.path))
+        abort(403)
+    night = game.night
     if request.method == "POST":
-        services.delete_game(game)
-        flash("The game was deleted.", "success")
+        kept_days = trash.keep_days()
+        if trash.delete_game(game, who, devices.device_hash()):
+            where = "“Recently deleted” on the night's page" if night else "the start page"
+            flash(
+                f"The game was deleted. It can be brought back for {kept_days} days ({where}).",
+                "success",
+            )
+        else:
+            flash("The game was deleted.", "success")
+        if night is not None:
+            return redirect(url_for("leagues.night", code=night.league.code, night_id=night.id))
         return redirect(url_for("games.home"))
-    return render_template("games/delete.html", game=game)
+    return render_template(
+        "games/delete.html",
+        game=game,
+        night=night,
+        rounds=trash.has_rounds(game),
+        keep_days=trash.keep_days(),
+    )
+
+
+@bp.post("/g/<public_id>/restore")
+def restore(public_id: str) -> BaseResponse:
+    """Undo a delete (``games.trash``): the organiser for a league game, the creator (or the
+    phone that deleted it) for a game of one's own."""
+    game = trash.find_deleted(public_id)
+    if game is None:
+        abort(404)
+    if not trash.may_restore(game):
+        abort(403)
+    trash.restore_game(game)
+    flash("The game is back, as it was.", "success")
+    return redirect(url_for("games.table", public_id=game.public_id))
+
+
+def organiser_only(game: Game, what: str) -> tuple[str, int]:
+    """A league table's phone asked for what only the organiser does, told in the league's
+    words."""
+    league = game.night.league  # type: ignore[union-attr]
+    details = {
+        "delete": (
+            "Only the organiser can delete a league game",
+            f"A game of {league.name} counts in the standings, so only the organiser's phone "
+            "deletes one (and can bring it back for a while). If this game was started by "
+            "mistake, tell the organiser.",
+        ),
+        "again": (
+            "Only the organiser can start this game",
+            f"Another game at {game.table_name} is started by the organiser's phone; a phone "
+            "with the league's passphrase can start one only on the night itself.",
+        ),
+    }
+    title, detail = details[what]
+    page = render_template(
+        "error.html",
+        code=403,
+        title=title,
+        detail=detail,
+        back=url_for("games.summary", public_id=game.public_id),
+        back_label="Back to the game",
+    )
+    return page, 403
 
 
 @bp.post("/g/<public_id>/finish")
@@ -192,6 +267,8 @@ def summary(public_id: str) -> str:
         board=board,
         text=services.game_as_text(game, board),
         editor=access.can_edit(game),
+        again=may_play_again(game),
+        deleter=trash.deleting_as(game) is not None,
     )
 
 

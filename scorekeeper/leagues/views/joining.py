@@ -3,6 +3,8 @@ links, claiming the organiser's right, forgetting a league."""
 
 from __future__ import annotations
 
+import re
+
 from flask import (
     Response,
     abort,
@@ -18,6 +20,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from scorekeeper import throttle
 from scorekeeper.devices import device_hash
 from scorekeeper.extensions import limiter
+from scorekeeper.games.setup import find_game
 from scorekeeper.leagues import access, services
 from scorekeeper.leagues.forms import (
     ConfirmForm,
@@ -36,7 +39,7 @@ from scorekeeper.leagues.views.common import (
     reader_required,
 )
 from scorekeeper.models import League
-from scorekeeper.web import qr_svg, safe_next
+from scorekeeper.web import qr_svg
 
 # --------------------------------------------------------------------------------------------
 # Leagues on this phone, creating and joining
@@ -111,12 +114,28 @@ def unlock(code: str) -> str | BaseResponse:
         if services.passphrase_matches(league, form.passphrase.data or ""):
             access.grant(league)
             flash(f"This phone can now keep score for {league.name}.", "success")
-            target = safe_next(request.args.get("next", ""), f"/leagues/{league.code}")
-            return redirect(target or url_for("leagues.standings", code=league.code))
+            return redirect(_back_to(league, request.args.get("next", "")))
         form.passphrase.errors.append(
             "That is not the league's passphrase. Check it and try again."
         )
     return form_page("leagues/unlock.html", form, league=league)
+
+
+_LEAGUE_PATH = re.compile(r"/leagues/[A-Za-z0-9]+(/[A-Za-z0-9_./-]*)?")
+_TABLE_PATH = re.compile(r"/g/([A-Za-z0-9_-]+)(/round|/rounds/[0-9]+|/summary|/scoreboard)?")
+
+
+def _back_to(league: League, target: str) -> str:
+    """Where the passphrase form sends the phone: back to the league page or the league
+    table (a game of one of its nights) it came from; anywhere else, the standings."""
+    if _LEAGUE_PATH.fullmatch(target) and target.split("/")[2].upper() == league.code:
+        return target
+    table = _TABLE_PATH.fullmatch(target)
+    if table:
+        game = find_game(table.group(1))
+        if game is not None and game.night is not None and game.night.league_id == league.id:
+            return target
+    return url_for("leagues.standings", code=league.code)
 
 
 @bp.route("/leagues/<code>/welcome/<token>", methods=["GET", "POST"])

@@ -16,6 +16,7 @@ from flask import (
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.devices import device_hash
+from scorekeeper.games import trash
 from scorekeeper.leagues import access, services
 from scorekeeper.leagues.forms import (
     GUEST_FIELDS,
@@ -43,7 +44,10 @@ from scorekeeper.web import qr_svg, unless_unchanged
 @bp.get("/leagues/<code>/nights")
 @reader_required
 def nights(league: League) -> str:
-    return league_page("leagues/nights.html", league, nights=services.league_nights(league))
+    deleted = trash.deleted_in_league(league.id) if access.is_organiser(league) else []
+    return league_page(
+        "leagues/nights.html", league, nights=services.league_nights(league), deleted=deleted
+    )
 
 
 @bp.route("/leagues/<code>/nights/new", methods=["GET", "POST"])
@@ -82,7 +86,12 @@ def _night_page(league: League, night_id: int) -> str:
             token=access.join_token(league, night.id),
             _external=True,
         )
-    return league_page("leagues/night.html", league, view=view, join_url=join, form=ConfirmForm())
+    deleted = []
+    if not g.get("public_token") and access.is_organiser(league):
+        deleted = trash.deleted_in_league(league.id, night.id)
+    return league_page(
+        "leagues/night.html", league, view=view, join_url=join, form=ConfirmForm(), deleted=deleted
+    )
 
 
 def _night_live(league: League, night_id: int) -> Response:
@@ -137,17 +146,29 @@ def edit_night(league: League, night_id: int) -> str | BaseResponse:
     return league_form_page("leagues/night_form.html", league, form, night=night)
 
 
-@bp.post("/leagues/<code>/nights/<int:night_id>/delete")
+@bp.route("/leagues/<code>/nights/<int:night_id>/delete", methods=["GET", "POST"])
 @organiser_required
-def delete_night(league: League, night_id: int) -> BaseResponse:
+def delete_night(league: League, night_id: int) -> str | BaseResponse:
+    """Delete a night entered by mistake, asked first. A night whose tables recorded rounds
+    stays: the page says how (delete each game first; they wait in "Recently deleted")."""
     night = _night_or_404(league, night_id)
-    try:
-        services.delete_night(league, night)
-    except services.LeagueError as error:
-        flash(str(error), "error")
-        return redirect(url_for("leagues.night", code=league.code, night_id=night_id))
-    flash("Night deleted.", "success")
-    return redirect(url_for("leagues.nights", code=league.code))
+    form = ConfirmForm()
+    if request.method == "POST" and form.validate():
+        try:
+            services.delete_night(league, night)
+        except services.LeagueError as error:
+            flash(str(error), "error")
+            return redirect(url_for("leagues.delete_night", code=league.code, night_id=night_id))
+        flash("Night deleted.", "success")
+        return redirect(url_for("leagues.nights", code=league.code))
+    return league_page(
+        "leagues/night_delete.html",
+        league,
+        night=night,
+        started=[game for game in night.games if game.rounds],
+        deleted=trash.deleted_in_league(league.id, night.id),
+        form=form,
+    )
 
 
 @bp.get("/leagues/<code>/nights/<int:night_id>/qr.svg")
