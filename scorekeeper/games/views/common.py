@@ -57,6 +57,13 @@ def board_table_html(game: Game, board: services.Scoreboard, editor: bool) -> Ma
     )
 
 
+@bp.app_template_global()
+def phone_purge() -> str:
+    """The games whose kept pages, drafts and unsent rounds the phone clears on this page
+    (after it forgot them: ``access.take_purge``), for offline.js; "" on almost every page."""
+    return " ".join(access.take_purge())
+
+
 def game_row_or_404(public_id: str, correction_flag: bool = False) -> Game:
     """The game's row alone, for a page that shows values kept for its version (``kept``);
     ``correction_flag``: with whether the game has corrections (``setup.find_game``)."""
