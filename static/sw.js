@@ -199,7 +199,7 @@ function saveRound(event) {
 // The kept copy is the page without them: whoever picks the phone up later cannot read them
 // from it, and with signal the page comes from the server, which asks for the rights anew.
 var SECRET = /<!--secret-->[\s\S]*?<!--\/secret-->/g;
-var SECRET_GONE = '<p class="hint" data-secret-removed>Shown when this phone has signal.</p>';
+var SECRET_GONE = '<p class="hint" data-secret-removed>Shown only with signal: it is not kept on this phone.</p>';
 // A secret outside the marks (a page kept by an older version of this worker): no copy.
 var UNMARKED_SECRET = /class="huge code"|\/members\/[A-Za-z0-9_.-]{8,}/;
 

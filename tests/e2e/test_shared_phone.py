@@ -15,6 +15,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 from scorekeeper.extensions import db
 from scorekeeper.leagues import services as leagues
+from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.test_offline import _keeps_game
 
 pytestmark = pytest.mark.e2e
@@ -69,11 +70,24 @@ def test_signing_a_shared_phone_out_of_a_league_leaves_nothing_to_read(
     _keeps_game(page, public_id)
     page.locator("#share summary").click()
     expect(page.locator(".huge.code")).to_have_text(edit_code)
+    page.locator("#share").scroll_into_view_if_needed()
+    shoot("shared-phone-league-table-share", full_page=False)
     # The kept copy has neither the edit code nor the members' link.
     copy = _kept_copy(page, f"/g/{public_id}")
     assert "data-table-view" in copy and "data-secret-removed" in copy
     assert edit_code not in copy
     assert "/members/" not in copy
+    # That copy is what the phone shows without signal.
+    context.set_offline(True)
+    page.goto(f"{live_server}/g/{public_id}")
+    page.locator("#share summary").click()
+    expect(page.locator("#share [data-secret-removed]")).to_have_text(
+        "Shown only with signal: it is not kept on this phone."
+    )
+    expect(page.locator(".huge.code")).to_have_count(0)
+    page.locator("#share").scroll_into_view_if_needed()
+    shoot("shared-phone-kept-copy-offline", full_page=False)
+    context.set_offline(False)
 
     # A round typed but not saved: a draft on the phone.
     page.goto(f"{live_server}/g/{public_id}/round")
@@ -132,6 +146,9 @@ def test_signing_out_of_a_game_clears_it_without_the_worker(
     )
     assert len(_kept_pages(page)) == 2
     page.locator("#share summary").click()
+    page.set_viewport_size({"width": 360, "height": 780})
+    page.get_by_role("button", name="Sign this phone out of this game").scroll_into_view_if_needed()
+    page.screenshot(path=str(SCREENSHOTS / "shared-phone-game-sign-out-360.png"))
     page.get_by_role("button", name="Sign this phone out of this game").click()
     expect(page.get_by_text("This phone no longer keeps score for this game")).to_be_visible()
     page.wait_for_selector("html[data-forgotten]", state="attached")
