@@ -659,18 +659,9 @@
     });
   }
 
-  // A page kept whole by the browser for Back (the back/forward cache) that was loaded before
-  // the phone signed out shows what it showed then (an edit code, a members' link): such a page
-  // is loaded again from the server when it comes back.
-  var SIGNED_OUT = "scorekeeper:signed-out-at";
-  window.addEventListener("pageshow", function (event) {
-    if (event.persisted && read(SIGNED_OUT, 0) > window.performance.timeOrigin) { location.reload(); }
-  });
-
   function forgetSignedOut() {
     var games = forgottenGames();
     if (!games.length) { return; }
-    write(SIGNED_OUT, Date.now());
     forgetStoredGames(games);
     if (navigator.serviceWorker && navigator.serviceWorker.controller) {
       navigator.serviceWorker.controller.postMessage({ type: "forget", games: games });

@@ -109,7 +109,7 @@ def test_signing_a_shared_phone_out_of_a_league_leaves_nothing_to_read(
     )
 
     # Back: the league's page the phone was on comes again from the server, which asks for
-    # the passphrase (not as the browser kept it, with the members' link).
+    # the passphrase (no members' link).
     page.go_back()
     expect(page.get_by_role("heading", name=f"Open {name} on this phone")).to_be_visible()
     assert "/members/" not in page.content()
