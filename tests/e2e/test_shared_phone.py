@@ -16,7 +16,8 @@ from playwright.sync_api import BrowserContext, Page, expect
 from scorekeeper.extensions import db
 from scorekeeper.leagues import services as leagues
 from tests.e2e.conftest import SCREENSHOTS
-from tests.e2e.test_offline import _keeps_game
+from tests.e2e.test_game_flow import NAMES, _start_game
+from tests.e2e.test_offline import _keeps_game, _second_phone
 
 pytestmark = pytest.mark.e2e
 
@@ -165,4 +166,37 @@ def test_signing_out_of_a_game_clears_it_without_the_worker(
     assert _kept_pages(page) == []
     assert not [key for key in _stored(page) if public_id in key]
     expect(page.locator(".huge.code")).to_have_count(0)
+    context.close()
+
+
+def test_a_new_edit_code_ends_what_the_old_one_gave(
+    page: Page, browser: Any, browser_context_args: dict[str, Any], live_server: str
+) -> None:
+    """The creator changes the code after a borrowed phone has seen it: that phone is asked
+    for the code again, the old code is refused, the new one works."""
+    public_id = _start_game(page, live_server, NAMES)
+    page.locator("#share summary").click()
+    old_code = page.locator(".huge.code").inner_text().strip()
+    context, other = _second_phone(browser, browser_context_args, live_server, public_id, old_code)
+    expect(other.get_by_role("link", name="Enter round 1 scores")).to_be_visible()
+
+    page.get_by_role("link", name="Change the edit code").click()
+    page.set_viewport_size({"width": 360, "height": 780})
+    page.screenshot(path=str(SCREENSHOTS / "change-edit-code-360.png"))
+    page.get_by_role("button", name="Give the game a new edit code").click()
+    expect(page.get_by_text("The game has a new edit code.")).to_be_visible()
+    page.locator("#share summary").click()
+    new_code = page.locator(".huge.code").inner_text().strip()
+    assert new_code != old_code
+
+    other.get_by_role("link", name="Enter round 1 scores").click()
+    expect(
+        other.get_by_text("The game has a new edit code since this phone typed one")
+    ).to_be_visible()
+    other.get_by_label("Edit code").fill(old_code)
+    other.get_by_role("button", name="Unlock").click()
+    expect(other.get_by_text("That is not this game's edit code.")).to_be_visible()
+    other.get_by_label("Edit code").fill(new_code)
+    other.get_by_role("button", name="Unlock").click()
+    expect(other.locator("h1")).to_contain_text("Round 1")
     context.close()
