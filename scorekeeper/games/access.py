@@ -19,7 +19,7 @@ import hmac
 import time
 from collections.abc import Sequence
 
-from flask import current_app, session
+from flask import current_app, request, session
 from sqlalchemy import select
 
 from scorekeeper.devices import is_this_device
@@ -201,8 +201,10 @@ def _league_game_ids(codes: list[str]) -> list[str]:
 
 def take_purge() -> list[str]:
     """The games whose copies the phone is to clear, once (the page that shows them tells
-    offline.js); [] on every other page. A league's games are all its tables, newest first."""
-    if PURGE_KEY not in session:
+    offline.js); [] on every other page. A league's games are all its tables, newest first.
+    Only a page the phone navigates to takes it: a page fetched by a script (the service
+    worker keeping a copy, live.js) is never where offline.js looks for it."""
+    if PURGE_KEY not in session or request.headers.get("Sec-Fetch-Mode", "navigate") != "navigate":
         return []
     purge = session.pop(PURGE_KEY) or {}
     ids = [*purge.get("g", []), *_league_game_ids(list(purge.get("l", [])))]
