@@ -35,7 +35,7 @@ EDIT_RIGHT_HOURS = 12
 # A right is written back (renewed) at most this often, so a page view does not rewrite the
 # cookie every time; a right so lasts between 12 h and 12 h less these 10 minutes from last use.
 RENEW_AFTER_SECONDS = 10 * 60
-_KEEP = 200  # rights a device remembers at most (lapsed ones are dropped first)
+_KEEP = 40  # rights a device remembers at most, the least recently used dropped first (cookie size)
 
 
 def now() -> float:
