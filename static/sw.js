@@ -34,7 +34,7 @@ self.addEventListener("activate", function (event) {
       return Promise.all(names.filter(function (name) {
         return name.indexOf("static-") === 0 && name !== STATIC_CACHE;
       }).map(function (name) { return caches.delete(name); }));
-    }).then(function () { return self.clients.claim(); })
+    }).then(scrubKeptPages).then(function () { return self.clients.claim(); })
   );
 });
 
@@ -102,7 +102,7 @@ function keepPage(key, path, response) {
         // A page showing a one-off message ("Round 4 saved.") is fetched again without it.
         var done = html.indexOf('class="flash') >= 0
           ? fetchAndKeep(cache, key)
-          : cache.put(key, new Response(html, { status: response.status, headers: response.headers }));
+          : keepCopy(cache, key, html, response);
         // The game changed (a new round): refresh the kept round form with the table view, so
         // the copy used without signal is for the round the table view shows.
         if (key === table && versionOf(html) !== versionOf(pages[1])) {
@@ -125,9 +125,7 @@ function fetchAndKeep(cache, address) {
     if (response.ok && !response.redirected) {
       // Read the whole page first: a put that streams a body the network then cuts off
       // would lose the copy kept before.
-      return response.blob().then(function (body) {
-        return cache.put(address, new Response(body, { status: response.status, headers: response.headers }));
-      });
+      return response.text().then(function (html) { return keepCopy(cache, address, html, response); });
     }
     if (response.redirected) { return cache.delete(address); }  // no longer this phone's to change
     return undefined;
@@ -189,6 +187,75 @@ function saveRound(event) {
       var token = String(form.get("form_token") || "");
       var target = "/g/" + game + "?unsent=" + encodeURIComponent(token);
       return Response.redirect(new URL(target, self.location.origin).href, 303);
+    });
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// What a kept copy may hold, and forgetting
+
+// The parts of a page a reader of the phone should not see without signal (the edit code, the
+// members' link) sit between <!--secret--> and <!--/secret--> (templates/games/table.html).
+// The kept copy is the page without them: whoever picks the phone up later cannot read them
+// from it, and with signal the page comes from the server, which asks for the rights anew.
+var SECRET = /<!--secret-->[\s\S]*?<!--\/secret-->/g;
+var SECRET_GONE = '<p class="hint" data-secret-removed>Shown only with signal: it is not kept on this phone.</p>';
+// A secret outside the marks (a page kept by an older version of this worker): no copy.
+var UNMARKED_SECRET = /class="huge code"|\/members\/[A-Za-z0-9_.-]{8,}/;
+
+function withoutSecrets(html) { return html.replace(SECRET, SECRET_GONE); }
+
+// Keep ``html`` as the copy of ``address``, without its secrets. A page that tells the phone
+// to clear games it was signed out of (data-purge) is never kept: opened again without signal
+// it would clear them a second time, drafts typed since included.
+function keepCopy(cache, address, html, response) {
+  var copy = withoutSecrets(html);
+  if (UNMARKED_SECRET.test(copy) || html.indexOf("data-purge=") >= 0) { return cache.delete(address); }
+  return cache.put(address, new Response(copy, { status: response.status, headers: response.headers }));
+}
+
+// A new worker looks over the pages kept before it: each is kept again without its secrets.
+function scrubKeptPages() {
+  return caches.has(PAGES_CACHE).then(function (exists) {
+    if (!exists) { return undefined; }
+    return caches.open(PAGES_CACHE).then(function (cache) {
+      return cache.keys().then(function (requests) {
+        return Promise.all(requests.map(function (request) {
+          return cache.match(request).then(function (response) {
+            if (!response) { return undefined; }
+            return response.text().then(function (html) {
+              return html === withoutSecrets(html) && !UNMARKED_SECRET.test(html) && html.indexOf("data-purge=") < 0
+                ? undefined
+                : keepCopy(cache, request, html, response);
+            });
+          });
+        }));
+      });
+    });
+  }).catch(function () { /* a page that cannot be read is fetched again with signal */ });
+}
+
+// The phone was signed out of these games (a league forgotten, a game given up): their kept
+// pages go (static/js/offline.js clears their drafts and unsent rounds, and these pages too
+// when this worker does not control it).
+self.addEventListener("message", function (event) {
+  var data = event.data || {};
+  if (data.type !== "forget" || !Array.isArray(data.games)) { return; }
+  var games = data.games.filter(function (id) { return /^[A-Za-z0-9_-]+$/.test(String(id)); });
+  event.waitUntil(forgetGames(games));
+});
+
+function forgetGames(games) {
+  if (!games.length) { return Promise.resolve(); }
+  return caches.has(PAGES_CACHE).then(function (exists) {
+    if (!exists) { return undefined; }
+    return caches.open(PAGES_CACHE).then(function (cache) {
+      return cache.keys().then(function (requests) {
+        return Promise.all(requests.filter(function (request) {
+          var match = /^\/g\/([A-Za-z0-9_-]+)/.exec(new URL(request.url).pathname);
+          return match && games.indexOf(match[1]) >= 0;
+        }).map(function (request) { return cache.delete(request); }));
+      });
     });
   });
 }

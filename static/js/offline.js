@@ -629,6 +629,78 @@
   }
 
   // ---------------------------------------------------------------------------------------
+  // Forgetting: the games this phone was just signed out of (a league forgotten, a game given
+  // up) are listed in data-purge on this script's tag, once. What the phone kept of them goes:
+  // drafts, rounds waiting to be sent, and the pages kept for use without signal. The page
+  // clears those itself (Cache Storage is open to it) and tells the service worker too, so it
+  // works whether or not the worker controls this page.
+
+  var PAGES = "pages";  // static/sw.js PAGES_CACHE
+  var GAME_PAGE_OF = /^\/g\/([A-Za-z0-9_-]+)/;
+
+  function forgottenGames() {
+    var listed = (script && script.getAttribute("data-purge")) || "";
+    return listed.split(/\s+/).filter(function (id) { return /^[A-Za-z0-9_-]+$/.test(id); });
+  }
+
+  function forgetStoredGames(games) {
+    var keys = [];
+    try {
+      for (var i = 0; i < window.localStorage.length; i++) { keys.push(window.localStorage.key(i)); }
+    } catch (error) { return; }
+    keys.forEach(function (key) {
+      if (!key || key.indexOf(DRAFT) !== 0) { return; }
+      var draft = read(key, null);
+      var named = key.slice(DRAFT.length).split(":")[0];
+      if (games.indexOf(named) >= 0 || (draft && games.indexOf(draft.game) >= 0)) { forget(key); }
+    });
+    var items = queue();
+    var left = items.filter(function (entry) { return games.indexOf(entry.game) < 0; });
+    if (left.length !== items.length) { saveQueue(left); }
+  }
+
+  function forgetKeptPages(games) {
+    if (!window.caches) { return Promise.resolve(); }
+    return window.caches.has(PAGES).then(function (exists) {
+      if (!exists) { return undefined; }
+      return window.caches.open(PAGES).then(function (cache) {
+        return cache.keys().then(function (requests) {
+          return Promise.all(requests.filter(function (request) {
+            var found = GAME_PAGE_OF.exec(new URL(request.url).pathname);
+            return found && games.indexOf(found[1]) >= 0;
+          }).map(function (request) { return cache.delete(request); }));
+        });
+      });
+    });
+  }
+
+  function forgetSignedOut() {
+    var games = forgottenGames();
+    if (!games.length) { return; }
+    forgetStoredGames(games);
+    if (navigator.serviceWorker && navigator.serviceWorker.controller) {
+      navigator.serviceWorker.controller.postMessage({ type: "forget", games: games });
+    }
+    // Marked on the page when done (browser tests wait for it).
+    var done = function () { document.documentElement.setAttribute("data-forgotten", String(games.length)); };
+    forgetKeptPages(games).then(done, done);
+  }
+
+  // Signing out while rounds typed on this phone have not reached the server: ask first (on a
+  // game's page its own rounds; on a league's page any), since they go with the sign-out.
+  document.addEventListener("submit", function (event) {
+    var target = event.target;
+    var action = target && target.getAttribute ? target.getAttribute("action") || "" : "";
+    if (!/\/forget$/.test(action) || event.defaultPrevented) { return; }
+    var waiting = queue().filter(function (entry) { return !pageGame || entry.game === pageGame; });
+    if (!waiting.length) { return; }
+    var question = waiting.length === 1
+      ? "A round typed on this phone has not reached the server yet. If it belongs to what you sign out of, it is thrown away. Sign out anyway?"
+      : waiting.length + " rounds typed on this phone have not reached the server yet. Those that belong to what you sign out of are thrown away. Sign out anyway?";
+    if (!window.confirm(question)) { event.preventDefault(); }
+  });
+
+  // ---------------------------------------------------------------------------------------
   // Start
 
   if ("serviceWorker" in navigator && script && script.getAttribute("data-worker")) {
@@ -636,6 +708,7 @@
       /* no worker (private mode, old browser): the app works with signal as before */
     });
   }
+  forgetSignedOut();
   if (newRound) { setUpRoundForm(); }
   setUpTable();
   takeUnsent();

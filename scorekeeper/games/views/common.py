@@ -69,6 +69,13 @@ def reads_league(game: Game) -> bool:
     return game.night is not None and leagues_access.can_read(game.night.league)
 
 
+@bp.app_template_global()
+def phone_purge() -> str:
+    """The games whose kept pages, drafts and unsent rounds the phone clears on this page
+    (after it forgot them: ``access.take_purge``), for offline.js; "" on almost every page."""
+    return " ".join(access.take_purge())
+
+
 def game_row_or_404(public_id: str, correction_flag: bool = False) -> Game:
     """The game's row alone, for a page that shows values kept for its version (``kept``);
     ``correction_flag``: with whether the game has corrections (``setup.find_game``)."""

@@ -53,6 +53,9 @@ def table(public_id: str) -> str:
         join_form=JoinForm(),
         last_seat=last_seat,
         joiner_start=joiner_start,
+        may_change_code=editor and access.may_change_code(game),
+        code_right_only=editor and access.edit_code_right_only(game),
+        edit_right_hours=access.EDIT_RIGHT_HOURS,
     )
 
 
@@ -104,7 +107,52 @@ def unlock(public_id: str) -> str | BaseResponse:
             target = safe_next(request.args.get("next", ""), f"/g/{game.public_id}")
             return redirect(target or url_for("games.table", public_id=game.public_id))
         form.code.errors.append("That is not this game's edit code. Check it and try again.")
-    return render_template("games/unlock.html", game=game, form=form)
+    return render_template(
+        "games/unlock.html",
+        game=game,
+        form=form,
+        lapsed=access.lapsed_right(game),
+        hours=access.EDIT_RIGHT_HOURS,
+    )
+
+
+@bp.route("/g/<public_id>/edit-code", methods=["GET", "POST"])
+@editor_required
+def change_edit_code(game: Game) -> str | BaseResponse:
+    """The creator (the organiser, for a league table) gives the game a new edit code, after
+    one confirmation: every phone that typed the old one stops keeping score."""
+    if not access.may_change_code(game):
+        return render_template("games/edit_code.html", game=game, allowed=False), 403
+    if request.method == "POST":
+        access.change_code(game)
+        flash(
+            "The game has a new edit code. Phones that typed the old one no longer keep score:"
+            " show the new code to those that should.",
+            "success",
+        )
+        return redirect(url_for("games.table", public_id=game.public_id, _anchor="share"))
+    return render_template("games/edit_code.html", game=game, allowed=True)
+
+
+@bp.post("/g/<public_id>/forget")
+def forget(public_id: str) -> BaseResponse:
+    """This phone stops keeping score for the game: its edit-code right goes, and the phone
+    clears the pages, drafts and unsent rounds it kept of it (offline.js, on the next page)."""
+    game = game_row_or_404(public_id)
+    access.forget_game(game)
+    if access.can_edit(game):
+        flash(
+            "This phone started this game (or keeps score for its league), so it keeps its right."
+            " What it kept of the game for use without signal was cleared.",
+            "info",
+        )
+    else:
+        flash(
+            "This phone no longer keeps score for this game. What it kept of it for use"
+            " without signal was cleared.",
+            "success",
+        )
+    return redirect(url_for("games.table", public_id=game.public_id))
 
 
 # --------------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from scorekeeper import throttle
 from scorekeeper.devices import device_hash
 from scorekeeper.extensions import limiter
+from scorekeeper.games import access as game_access
 from scorekeeper.games.setup import find_game
 from scorekeeper.leagues import access, services
 from scorekeeper.leagues.forms import (
@@ -207,5 +208,12 @@ def forget(league: League) -> BaseResponse:
     if access.is_organiser(league):
         flash("This phone organises the league, so it keeps its rights.", "info")
     else:
-        flash(f"This phone no longer keeps score for {league.name}.", "success")
+        # Its tables' edit-code rights go too, and the next page has the phone clear the
+        # pages, drafts and unsent rounds it kept of them.
+        game_access.forget_league_games(league)
+        flash(
+            f"This phone no longer keeps score for {league.name}, and what it kept of the"
+            " league's games for use without signal was cleared.",
+            "success",
+        )
     return redirect(url_for("leagues.index"))
