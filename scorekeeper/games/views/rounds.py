@@ -37,11 +37,12 @@ def _round_input(form: Any) -> RoundInput:
     seats = [
         SeatInput(
             position=index,
-            hand=entry.form.hand.data,
+            hand=entry.form.number("hand"),
             tiles=entry.form.tiles.data or "",
             markers=entry.form.number("markers") or 0,
             open_doubles=entry.form.number("open_doubles") or 0,
             made=entry.form.number("made"),
+            unreadable=bool(entry.form.number_errors),
         )
         for index, entry in enumerate(form.seats)
     ]
@@ -128,7 +129,11 @@ def _round_page(
                 photo_errors[int(seat_text)] = error
             form.validate()
             check = services.check_round(game, _round_input(form), number=number, partial=True)
-        elif not photo_step and form.validate():
+        elif not photo_step and not form.validate():
+            # Every problem at once: the numbers that could not be read, and the round's own
+            # checks (a player left out, a total no hand makes) on everything else.
+            check = services.check_round(game, _round_input(form), number=number)
+        elif not photo_step:
             try:
                 outcome = _save(game, form, recorded)
             except services.RoundTaken as taken:
