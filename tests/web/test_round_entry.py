@@ -4,7 +4,9 @@ double, undo that asks first, the photo's confirmation."""
 
 from __future__ import annotations
 
+import csv
 import html
+import io
 
 from flask.testing import FlaskClient
 
@@ -81,3 +83,23 @@ def test_the_live_check_warns_of_a_total_no_hand_makes(client: FlaskClient) -> N
     data["went_out"] = ""
     page = client.post(f"/g/{public_id}/round/check", data=data).get_data(as_text=True)
     assert "field-error" not in page
+
+
+def test_a_round_gone_out_on_a_double_is_marked_with_a_key_and_in_the_csv(
+    client: FlaskClient,
+) -> None:
+    public_id = start_game(client, NAMES, end_on_double="double_others")
+    page = client.get(f"/g/{public_id}/scoreboard").get_data(as_text=True)
+    assert "went out on a double" not in page  # no key for what did not happen
+    response = enter_round(client, public_id, {0: 0, 1: 5, 2: 6, 3: 7}, went_out=0, on_double="y")
+    assert response.status_code == 302
+    enter_round(client, public_id, {0: 4, 1: 0, 2: 6, 3: 7}, went_out=1)
+    page = client.get(f"/g/{public_id}/scoreboard").get_data(as_text=True)
+    assert page.count('title="went out on a double"> ✓✓</span>') == 1
+    assert "✓✓ went out on a double" in page  # the key
+    text = client.get(f"/g/{public_id}/game.csv").get_data(as_text=True)
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert [
+        (r["round"], r["player"], r["points"]) for r in rows if r["went_out_on_double"] == "yes"
+    ] == [("1", "Ann", "0")]
+    assert [r["points"] for r in rows[:4]] == ["0", "10", "12", "14"]
