@@ -7,10 +7,11 @@ from __future__ import annotations
 import csv
 import html
 import io
+import re
 
 from flask.testing import FlaskClient
 
-from tests.web.helpers import enter_round, start_game
+from tests.web.helpers import correct_round, enter_round, start_game
 from tests.web.helpers import errors_in as escaped_errors_in
 
 NAMES = ["Ann", "Bob", "Cy", "Di"]
@@ -103,3 +104,30 @@ def test_a_round_gone_out_on_a_double_is_marked_with_a_key_and_in_the_csv(
         (r["round"], r["player"], r["points"]) for r in rows if r["went_out_on_double"] == "yes"
     ] == [("1", "Ann", "0")]
     assert [r["points"] for r in rows[:4]] == ["0", "10", "12", "14"]
+
+
+def test_undo_asks_first_and_says_what_goes_back(client: FlaskClient) -> None:
+    public_id = start_game(client, NAMES)
+    enter_round(client, public_id, {0: 0, 1: 5, 2: 6, 3: 7}, went_out=0)
+    correct_round(client, public_id, 1, {0: 0, 1: 12, 2: 6, 3: 7}, went_out=0)
+    board = client.get(f"/g/{public_id}/scoreboard").get_data(as_text=True)
+    # The scoreboard's button leads to a question, not to the undo itself (no form posts it).
+    assert f'href="/g/{public_id}/undo"' in board
+    assert f'action="/g/{public_id}/undo"' not in board
+    page = client.get(f"/g/{public_id}/undo").get_data(as_text=True)
+    assert "Undo the last correction?" in page
+    assert "Bob</strong>’s points: 12 → <strong>5</strong> again" in page
+    assert "Keep the correction" in page
+    assert _csv_points(client, public_id) == ["0", "12", "6", "7"]  # asking changed nothing
+    batch = re.search(r'name="batch" value="(\d+)"', page).group(1)  # type: ignore[union-attr]
+    response = client.post(f"/g/{public_id}/undo", data={"batch": batch})
+    assert response.status_code == 302
+    assert _csv_points(client, public_id) == ["0", "5", "6", "7"]
+    # Nothing left to undo: the page says so instead of asking.
+    response = client.get(f"/g/{public_id}/undo")
+    assert response.status_code == 302
+
+
+def _csv_points(client: FlaskClient, public_id: str) -> list[str]:
+    text = client.get(f"/g/{public_id}/game.csv").get_data(as_text=True)
+    return [row["points"] for row in csv.DictReader(io.StringIO(text))]
