@@ -269,6 +269,7 @@ class SeatForm(Form):
         },
     )
     photo_token = HiddenField()
+    photo_kept = HiddenField()  # the value kept over the photo's reading ("Keep 90")
     markers = WholeNumberField(
         "Markers left out",
         default=0,

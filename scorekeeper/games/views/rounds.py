@@ -114,6 +114,7 @@ def _round_page(
     changed: services.RoundChanged | None = None
     photo_errors: dict[int, str] = {}
     action, _, seat_text = request.form.get("action", "").partition(":")
+    seat_text, _, kept_value = seat_text.partition(":")  # "keep_typed:1:90": the value kept
     photo_step = posted and action in PHOTO_ACTIONS
     if not posted:
         if recorded is not None:
@@ -124,7 +125,7 @@ def _round_page(
     else:
         form.form_token.data = form.form_token.data or secrets.token_urlsafe(16)
         if photo_step and seat_text.isdigit() and int(seat_text) < form.seat_count:
-            error = _photo_action(game, form, action, int(seat_text))
+            error = _photo_action(game, form, action, int(seat_text), kept_value)
             if error:
                 photo_errors[int(seat_text)] = error
             form.validate()
@@ -269,7 +270,9 @@ def _photo_tokens(form: Any) -> dict[int, str]:
     }
 
 
-def _photo_action(game: Game, form: Any, action: str, position: int) -> str | None:
+def _photo_action(
+    game: Game, form: Any, action: str, position: int, kept_value: str = ""
+) -> str | None:
     """Read a photo, or settle a disagreement between the photo and what was typed.
     Returns a message for the player when the photo cannot be used."""
     seat = form.seats[position].form
@@ -284,6 +287,7 @@ def _photo_action(game: Game, form: Any, action: str, position: int) -> str | No
         except services.GameError as error:
             return str(error)
         seat.photo_token.data = reading.token
+        seat.photo_kept.data = ""  # a new photo: nothing chosen over it yet
         if not (seat.tiles.data or "").strip():
             seat.tiles.data = reading.tiles_text
         return None
@@ -294,8 +298,10 @@ def _photo_action(game: Game, form: Any, action: str, position: int) -> str | No
         seat.hand.data = None
         seat.hand.raw_data = []
         seat.tiles.data = reading.tiles_text
-    elif (seat.tiles.data or "").strip() == reading.tiles_text:
-        seat.tiles.data = ""
+    else:
+        if (seat.tiles.data or "").strip() == reading.tiles_text:
+            seat.tiles.data = ""
+        seat.photo_kept.data = kept_value if kept_value.isdigit() else ""
     return None
 
 
@@ -313,6 +319,7 @@ def _photo_views(
             entry.form.hand.data,
             entry.form.tiles.data or "",
             seat_check.hand if seat_check and seat_check.tiles is not None else None,
+            kept=entry.form.photo_kept.data or "",
         )
         views[position] = (reading, verdict)
     return views
