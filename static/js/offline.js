@@ -223,6 +223,8 @@
   // Returns true when the page is being loaded again.
   function roundFormBack() {
     if (navigator.onLine !== false || (navigator.serviceWorker && navigator.serviceWorker.controller)) {
+      // Nothing typed is lost (the draft has it): no "leave this page?" question from round.js.
+      window.addEventListener("beforeunload", function (event) { event.stopImmediatePropagation(); }, true);
       location.reload();
       return true;
     }

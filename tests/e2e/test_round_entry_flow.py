@@ -95,3 +95,23 @@ def test_adding_a_seat_lands_on_the_new_field(page: Page, live_server: str, shoo
     page.keyboard.type("Eve")  # straight on with the name
     expect(added).to_have_value("Eve")
     shoot("setup-seat-added", full_page=False)
+
+
+def test_a_round_form_back_from_the_page_cache_is_loaded_again(
+    page: Page, context: BrowserContext, live_server: str
+) -> None:
+    """The back/forward cache brings a page back as it was left: a round form whose round was
+    saved meanwhile must not offer the saved values again for the next round."""
+    public_id = _start_game(page, live_server, NAMES)
+    page.get_by_role("link", name="Enter round 1 scores").click()
+    _enter(page, [0, 12, 30, 8], 0)
+    other = context.new_page()  # the same phone saves round 1 in another tab
+    other.goto(f"{live_server}/g/{public_id}/round")
+    _enter(other, [0, 12, 30, 8], 0)
+    other.get_by_role("button", name="Save round 1").click()
+    expect(other.get_by_text("Round 2 of 13")).to_be_visible()
+    other.close()
+    # What Chromium does when Back restores the page from its cache.
+    page.evaluate("window.dispatchEvent(new PageTransitionEvent('pageshow', {persisted: true}))")
+    expect(page.locator("h1")).to_contain_text("Round 2")
+    _form_is_empty(page)
