@@ -20,6 +20,8 @@ from markupsafe import Markup, escape
 from scorekeeper.games.presentation import BoardRow, Cell, Scoreboard
 
 LEGEND = "★ won the round · ✓ went out · ✎ corrected · small numbers: running total"
+#: Shown when a round was gone out on a double: its points follow the house rule for it.
+ON_DOUBLE_KEY = " · ✓✓ went out on a double (scored by the house rule)"
 
 
 def board_table(board: Scoreboard, correct_url: str | None = None) -> Markup:
@@ -42,7 +44,8 @@ def board_table(board: Scoreboard, correct_url: str | None = None) -> Markup:
     parts.extend(f'<td class="total">{p.total}</td>' for p in board.players)
     parts.append('</tr>\n    <tr><th scope="row">Rank</th>')
     parts.extend(f"<td>{p.rank}{'=' if p.tied else ''}</td>" for p in board.players)
-    parts.append(f'</tr>\n  </tfoot>\n</table>\n</div>\n<p class="hint">{LEGEND}</p>')
+    legend = LEGEND + (ON_DOUBLE_KEY if any(row.on_double for row in board.rows) else "")
+    parts.append(f'</tr>\n  </tfoot>\n</table>\n</div>\n<p class="hint">{legend}</p>')
     return Markup("".join(parts))
 
 
@@ -56,7 +59,8 @@ def _row(row: BoardRow, correct_url: str | None) -> str:
     engine = f"{row.engine}-{row.engine}" if row.engine is not None else ""
     blocked = " blocked" if row.blocked else ""
     cells = "".join(
-        _cell(cell, running) for cell, running in zip(row.cells, row.running, strict=True)
+        _cell(cell, running, row.on_double)
+        for cell, running in zip(row.cells, row.running, strict=True)
     )
     return (
         f'<tr>\n<th scope="row">\n{head}\n'
@@ -65,7 +69,7 @@ def _row(row: BoardRow, correct_url: str | None) -> str:
     )
 
 
-def _cell(cell: Cell | None, running: int) -> str:
+def _cell(cell: Cell | None, running: int, on_double: bool = False) -> str:
     total = f'<span class="running">{running}</span>\n</td>\n'
     if cell is None:
         return '<td class="absent"><span aria-label="not at the table yet">–</span>\n' + total
@@ -74,7 +78,13 @@ def _cell(cell: Cell | None, running: int) -> str:
             f'<span class="hint" title="points made during play"> ({cell.made} in play)</span>'
             if cell.made
             else "",
-            '<span class="mark" title="went out"> ✓</span>' if cell.went_out else "",
+            (
+                '<span class="mark on-double" title="went out on a double"> ✓✓</span>'
+                if on_double
+                else '<span class="mark" title="went out"> ✓</span>'
+            )
+            if cell.went_out
+            else "",
             '<span class="mark" title="won the round"> ★</span>' if cell.round_win else "",
             '<span class="mark" title="corrected"> ✎</span>' if cell.corrected else "",
         )

@@ -283,6 +283,7 @@ class AuditLine:
     at: datetime
     undone_at: datetime | None
     sentence: str = ""  # an entry that is not a change of value (a player joined)
+    batch: int = 0  # the correction (one save) this change was part of
 
 
 _FIELD_NAMES = {
@@ -336,6 +337,7 @@ def _audit_lines(game: Game, corrections: Sequence[Any]) -> list[AuditLine]:
             sentence=f"joined the game before this round, starting with {c.new_value} points"
             if c.field == JOINED
             else "",
+            batch=c.batch,
         )
         for c in sorted(corrections, key=lambda c: c.id, reverse=True)
     ]

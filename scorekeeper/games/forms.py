@@ -19,7 +19,7 @@ from wtforms import (
     StringField,
     TextAreaField,
 )
-from wtforms.validators import InputRequired, Length, NumberRange, Optional
+from wtforms.validators import InputRequired, Length, NumberRange, Optional, StopValidation
 
 from scorekeeper.games import rows
 from scorekeeper.games.setup import game_rules, variant_of
@@ -62,6 +62,12 @@ class PlainWordsMixin:
         except ValueError:
             self.data = None
             raise ValueError(self.message) from None
+
+    def pre_validate(self, form: Any) -> None:
+        # Text that could not be read has its one message already: the range checks after it
+        # ("cannot be below 0") would only add a second, wrong one.
+        if self.process_errors:
+            raise StopValidation()
 
 
 class WholeNumberField(PlainWordsMixin, IntegerField):
@@ -263,6 +269,7 @@ class SeatForm(Form):
         },
     )
     photo_token = HiddenField()
+    photo_kept = HiddenField()  # the value kept over the photo's reading ("Keep 90")
     markers = WholeNumberField(
         "Markers left out",
         default=0,
@@ -285,10 +292,10 @@ class SeatForm(Form):
     NUMBERS = ("hand", "markers", "open_doubles", "made")  # the numbers typed for a player
 
     def number(self, name: str) -> int | None:
-        """The number typed in field ``name``; None when blank or when this game's form has no
-        such field (a game without that rule)."""
+        """The number typed in field ``name``; None when blank, when it was refused (its message
+        says why) or when this game's form has no such field (a game without that rule)."""
         field = getattr(self, name, None)
-        return field.data if field is not None else None
+        return field.data if field is not None and not field.errors else None
 
     @property
     def number_errors(self) -> list[str]:

@@ -275,14 +275,37 @@ class Verdict:
     message: str
     typed: int | None = None
     offer_photo: bool = True
+    # ``agrees`` with a value the player entered (not only "its tiles are in the box"): the
+    # reader's doubts and the photo tips no longer matter.
+    confirmed: bool = False
+    # The player chose to keep ``typed`` over the photo's reading: said once, not asked again.
+    settled: bool = False
+
+
+def _kept(check: PhotoCheck, entered: int, kept: str) -> Verdict | None:
+    if kept != str(entered):
+        return None
+    return Verdict(
+        False,
+        f"Kept: your {entered}. The photo’s {check.total} is not used.",
+        typed=entered,
+        offer_photo=False,
+        settled=True,
+    )
 
 
 def compare(
-    check: PhotoCheck, typed_hand: int | None, typed_tiles: str, tiles_hand: int | None
+    check: PhotoCheck,
+    typed_hand: int | None,
+    typed_tiles: str,
+    tiles_hand: int | None,
+    kept: str = "",
 ) -> Verdict:
     """Compare a reading with a typed total or typed tiles. The photo never wins on its own:
     when they differ the player picks, and what was typed is the safe default. A photo in
-    which no tile was found checks nothing and never offers to replace what was typed."""
+    which no tile was found checks nothing and never offers to replace what was typed.
+    ``kept``: the value the player already chose to keep over this photo ("Keep 90"); while
+    it is still what was entered, the choice is confirmed instead of asked again."""
     own_tiles = typed_tiles.strip() and typed_tiles.strip() != check.tiles_text
     if not check.marks:
         entered = tiles_hand if own_tiles and tiles_hand is not None else typed_hand
@@ -294,13 +317,15 @@ def compare(
             offer_photo=False,
         )
     if own_tiles and tiles_hand is not None and tiles_hand != check.total:
-        return Verdict(
+        return _kept(check, tiles_hand, kept) or Verdict(
             False, f"Photo reads {check.total}, your tiles give {tiles_hand}.", typed=tiles_hand
         )
     if typed_hand is not None and typed_hand != check.total:
-        return Verdict(
+        return _kept(check, typed_hand, kept) or Verdict(
             False, f"Photo reads {check.total}, you typed {typed_hand}.", typed=typed_hand
         )
     if typed_hand is not None or own_tiles:
-        return Verdict(True, f"Photo reads {check.total}: it agrees with what you entered.")
+        return Verdict(
+            True, f"Photo reads {check.total}: it agrees with what you entered.", confirmed=True
+        )
     return Verdict(True, f"Photo reads {check.total}. Its tiles are in the tiles box.")

@@ -197,7 +197,8 @@ def game_as_text(game: Game, board: Scoreboard) -> str:
 def game_csv_rows(game: Game, board: Scoreboard) -> list[list[str]]:
     """Every round of the game as rows for a CSV file: round, engine (empty in a points game),
     player, hand, tiles, markers, went out, blocked (the round ended with nobody able to play),
-    points, running total, corrected, points made during play."""
+    points, running total, corrected, points made during play, and whether this player went
+    out on a double (the house rule for it explains the round's points)."""
     rows = [
         [
             "round",
@@ -212,6 +213,7 @@ def game_csv_rows(game: Game, board: Scoreboard) -> list[list[str]]:
             "running_total",
             "corrected",
             "made",
+            "went_out_on_double",
         ]
     ]
     for row in board.rows:
@@ -232,6 +234,7 @@ def game_csv_rows(game: Game, board: Scoreboard) -> list[list[str]]:
                     str(running),
                     "yes" if cell.corrected else "no",
                     str(cell.made),
+                    "yes" if row.on_double and cell.went_out else "no",
                 ]
             )
     return rows

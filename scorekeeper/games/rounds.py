@@ -52,6 +52,11 @@ class TableState:
     notes: tuple[str, ...] = ()  # the deal, the spinner rule, the target (points games)
     target: int | None = None
     label: str = "Mexican Train"
+    # The round after this one as far as it is known before this one is played, for a phone
+    # that keeps this round unsent (offline.js shows it): its deal, and who starts (None when
+    # that follows from this round's scores).
+    next_deal: str = ""
+    next_starter: str | None = None
 
 
 def _used_engines(game: Game, skip_number: int | None = None) -> list[int]:
@@ -126,6 +131,19 @@ def table_state(game: Game) -> TableState:
         else ""
     )
     plan = variant.deal_plan(len(seats), rules)
+    # Who starts the round after this one is known now unless it follows from this round.
+    next_known = not variant.uses_engines or rules.start_rule in ("rotate", "engine_holder")
+    next_starter = (
+        variant.starter_text(
+            number + 1,
+            names,
+            rules,
+            engine=next_engine,
+            first_starter=game.first_starter,
+        )
+        if next_known and not finished and (total is None or number < total)
+        else None
+    )
     return TableState(
         round_number=number if total is None else min(number, total),
         rounds_total=total,
@@ -143,6 +161,8 @@ def table_state(game: Game) -> TableState:
         notes=tuple(variant.table_notes(len(seats), rules)),
         target=variant.target(rules),
         label=variant.label,
+        next_deal=deal_text(plan, rules, next_engine) if variant.uses_engines else "",
+        next_starter=next_starter,
     )
 
 

@@ -432,7 +432,7 @@ def check_hand(game: str, entry: RoundInput, context: RoundContext, partial: boo
             pip_rules,
             blank_is_zero=typed.position == entry.went_out or not needs_pips,
             missing=f"Type the pips left in {seat.name}'s hand, or the tiles.",
-            partial=partial,
+            partial=partial or typed.unreadable,
         )
         if hand is not None:
             hands[typed.position] = hand

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from scorekeeper.rules.hand_totals import impossible_totals
 from scorekeeper.rules.house import HouseRules
 from scorekeeper.rules.notation import HandError, parse_hand
 from scorekeeper.rules.scoring import RoundEntry, score_hand, score_round
@@ -46,6 +47,9 @@ class SeatInput:
     markers: int = 0
     open_doubles: int = 0
     made: int | None = None  # points made during play (points games)
+    # A number typed for this player could not be read (the form says why next to it): the
+    # player is not reported as not entered as well.
+    unreadable: bool = False
 
 
 @dataclass(frozen=True)
@@ -136,6 +140,8 @@ def check_round(entry: RoundInput, context: RoundContext, partial: bool = False)
       player with neither points nor tiles must be entered, except the one who went out (0).
     - The validator (rules.md 4, V1-V10) on all hands together, with the previous round's
       hands for "same score as last round".
+    - V11: the total of a player who did not go out is one a hand of tiles can make
+      (``hand_totals``): on a double-12 with the 0-0 at 0, one such player at most counts 0.
     - When everything is right, every player's round score under the house rules.
 
     Problems are attached to the player they concern; errors stop a save, warnings are shown.
@@ -191,7 +197,7 @@ def check_round(entry: RoundInput, context: RoundContext, partial: bool = False)
             # Under arrivals the hands do not count: typing them is optional.
             blank_is_zero=typed.position == entry.went_out or arrivals,
             missing=f"Type {seat.name}'s points, or the tiles left in the hand.",
-            partial=partial,
+            partial=partial or typed.unreadable,
         )
         if hand is not None:
             hands[typed.position] = hand
@@ -215,6 +221,25 @@ def check_round(entry: RoundInput, context: RoundContext, partial: bool = False)
                 bucket = target.errors if problem.level == "error" else target.warnings
             if problem.message not in bucket:
                 bucket.append(problem.message)
+
+    if check.engine is not None and not arrivals:
+        # V11: a player who did not go out holds a tile, so the total is one a hand can make.
+        totals = {
+            names[position]: hand.total
+            for position, hand in hands.items()
+            if hand.tiles is None
+            and hand.total is not None
+            and position != entry.went_out
+            and not seats[position].errors
+        }
+        by_name = {name: position for position, name in names.items()}
+        for name, message in impossible_totals(
+            totals,
+            check.engine,
+            rules,
+            one_may_be_out=entry.went_out is None and not entry.blocked,
+        ).items():
+            seats[by_name[name]].errors.append(message)
 
     if check.ok and len(hands) == len(seats):
         entries = {

@@ -168,8 +168,10 @@
     rename(document.querySelector("main h1"));
     form.querySelectorAll("button[type=submit]:not([name])").forEach(rename);
     document.title = document.title.replace(pattern, "$1" + to);
+    // The page carries the next round's engine too (data-engine-round): that one is shown.
     document.querySelectorAll("main .round-engine, main p.lead .domino").forEach(function (engine) {
-      (engine.closest("p") || engine).hidden = true;
+      var own = engine.getAttribute("data-engine-round") === String(to);
+      (engine.closest("p") || engine).hidden = !own;
     });
   }
 
@@ -212,6 +214,28 @@
       var leave = event.target.closest && event.target.closest("a[data-leave]");
       if (leave && !event.defaultPrevented) { forget(draftKey(pageGame, round)); }
     });
+  }
+
+  // Back after a save brings the round form back from the back/forward cache as it was left:
+  // the saved round's values, "Went out" ticked. A draft belongs to its round and a saved
+  // round never fills the next: the page is loaded again (from the server, or the worker's
+  // copy without signal), and the draft of its round, if any, brings back what was typed.
+  // Returns true when the page is being loaded again.
+  function roundFormBack() {
+    if (navigator.onLine !== false || (navigator.serviceWorker && navigator.serviceWorker.controller)) {
+      // Nothing typed is lost (the draft has it): no "leave this page?" question from round.js.
+      window.addEventListener("beforeunload", function (event) { event.stopImmediatePropagation(); }, true);
+      location.reload();
+      return true;
+    }
+    // No signal and no worker: nothing to load, so the form is cleared in place.
+    if (read(draftKey(pageGame, round), null)) { return false; }  // its round is still to save
+    form.reset();
+    form.hidden = false;
+    var next = nextFreeRound(pageGame, round);
+    if (next !== round) { relabel(round, next); round = next; }
+    input("form_token").value = newToken();
+    return false;
   }
 
   function photoNeedsSignal(button) {
@@ -578,8 +602,8 @@
     mine.sort(function (a, b) { return a.game === b.game ? a.round - b.round : 0; })
       .forEach(function (entry) { parts.push(card(entry, items)); });
     var behind = tableBehind();
-    if (behind) {
-      parts.push(el("p", "hint", "Until round " + behind + " reaches the server, the table view below still shows round " + behind + "."));
+    if (behind && !nextViewKnown()) {
+      parts.push(el("p", "hint", "Until round " + behind + " reaches the server, the table view below cannot show the round after it."));
     }
     var signature = JSON.stringify([navigator.onLine, sentRounds, notes, mine]);
     if (signature === shown) { return; }
@@ -598,12 +622,26 @@
     var shownRound = parseInt(table.getAttribute("data-round"), 10);
     return nextFreeRound(pageGame, shownRound) !== shownRound ? shownRound : null;
   }
-  // "Enter round 4 scores" becomes "Enter round 5 scores" while round 4 waits on this phone.
+  // "Enter round 4 scores" becomes "Enter round 5 scores" while round 4 waits on this phone,
+  // and the round shown above it is round 5 (the page carries it, hidden: data-round-view),
+  // never round 4's engine and starter beside round 5's button.
   function relabelTable() {
     if (!table || !pageGame) { return; }
     var enter = table.querySelector('a[href$="/g/' + pageGame + '/round"]');
     var next = nextFreeRound(pageGame, parseInt(table.getAttribute("data-round"), 10));
     if (enter) { enter.textContent = enter.textContent.replace(/round \d+/i, "round " + next); }
+    var views = table.querySelectorAll("[data-round-view]");
+    Array.prototype.forEach.call(views, function (view) {
+      // Two rounds or more behind, no view is known: none is shown rather than a wrong one.
+      view.hidden = view.getAttribute("data-round-view") !== String(next);
+    });
+    var coming = table.querySelector(".next-round");
+    if (coming) { coming.hidden = tableBehind() !== null; }
+  }
+
+  function nextViewKnown() {
+    var next = nextFreeRound(pageGame, parseInt(table.getAttribute("data-round"), 10));
+    return !!table.querySelector('[data-round-view="' + next + '"]');
   }
 
   function setUpTable() {
@@ -730,5 +768,9 @@
   // Another tab changed the queue.
   window.addEventListener("storage", function (event) { if (event.key === QUEUE) { render(); } });
   // Back/forward cache: the page comes back as it was left; show the queue as it is now.
-  window.addEventListener("pageshow", function (event) { if (event.persisted) { shown = ""; render(); flush(); } });
+  window.addEventListener("pageshow", function (event) {
+    if (!event.persisted) { return; }
+    if (newRound && roundFormBack()) { return; }
+    shown = ""; render(); flush();
+  });
 })();

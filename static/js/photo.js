@@ -12,6 +12,8 @@
       input.value = "";
       return;
     }
+    var pick = input.parentElement.querySelector(".photo-pick");
+    if (pick) { pick.textContent = "Reading the photo…"; }
     var button = input.parentElement.querySelector(".photo-read");
     if (button && form.requestSubmit) { form.requestSubmit(button); }
   });

@@ -183,7 +183,9 @@ def test_two_rounds_without_signal_arrive_in_order(
     # The phone's copy of the round form becomes the form for round 2.
     page.get_by_role("link", name="Enter round 2 scores").click()
     expect(page.locator("h1")).to_contain_text("Round 2")
-    expect(page.locator(".round-engine")).to_be_hidden()  # the copy's engine was round 1's
+    # The copy's engine was round 1's: the one shown is round 2's, which the copy carries.
+    expect(page.locator(".round-engine[data-engine-round='1']")).to_be_hidden()
+    expect(page.locator("h1 .round-engine:visible")).to_contain_text("11-11")
     expect(page.locator("[data-queued-round='1']")).to_have_text(
         "Round 1: saved on this phone, not sent yet."
     )
@@ -510,5 +512,5 @@ def test_the_kept_round_form_follows_the_game(
     context.set_offline(True)
     page.get_by_role("link", name="Enter round 2 scores").click()
     expect(page.locator("h1")).to_contain_text("Round 2")
-    expect(page.locator(".round-engine")).to_be_visible()  # the form's own engine, 11-11
-    expect(page.locator(".round-engine")).to_contain_text("11-11")
+    expect(page.locator(".round-engine[data-engine-round='2']")).to_be_visible()  # its own, 11-11
+    expect(page.locator(".round-engine[data-engine-round='2']")).to_contain_text("11-11")

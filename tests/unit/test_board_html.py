@@ -70,7 +70,7 @@ def boards(draw: st.DrawFn) -> Scoreboard:
             number=number,
             engine=draw(st.none() | st.integers(0, 18)),
             blocked=draw(st.booleans()),
-            on_double=False,
+            on_double=draw(st.booleans()),
             cells=draw(st.lists(cells, min_size=count, max_size=count)),
             running=draw(st.lists(st.integers(-100, 900), min_size=count, max_size=count)),
         )

@@ -76,7 +76,7 @@ def test_every_change_at_the_table_shows_on_every_page(client: FlaskClient) -> N
         assert response.status_code == 302
 
     def undo() -> None:
-        page = client.get(f"{url}/scoreboard").get_data(as_text=True)
+        page = client.get(f"{url}/undo").get_data(as_text=True)  # the confirmation
         batch = re.search(r'name="batch" value="(\d+)"', page)
         assert batch is not None, page
         assert client.post(f"{url}/undo", data={"batch": batch.group(1)}).status_code == 302

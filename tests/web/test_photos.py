@@ -19,7 +19,7 @@ from scorekeeper.games import photos, trash
 from scorekeeper.models import Photo
 from scorekeeper.rules import Tile
 from scorekeeper.vision import Reading, TileReading
-from tests.web.helpers import form_token, round_data, start_game
+from tests.web.helpers import form_token, round_data, round_form_fields, start_game
 
 np = pytest.importorskip("numpy", reason="the photo extra is not installed")
 PIL = pytest.importorskip("PIL.Image", reason="the photo extra is not installed")
@@ -294,3 +294,44 @@ def test_tile_labels_sit_inside_their_tile_and_on_the_photo(
     assert y - size / 2 >= 0 and y + size / 2 <= height
     assert min(xs) <= x <= max(xs) and min(ys) <= y <= max(ys)  # the label's own tile
     assert text in ("12: 11-12", "12")
+
+
+def test_keeping_the_typed_value_is_confirmed_and_not_asked_again(
+    client: FlaskClient, fake_reader: dict[str, Any]
+) -> None:
+    public_id = start_game(client, NAMES)
+    page = _upload(client, public_id, _png(), points={1: 22}).get_data(as_text=True)
+    assert 'value="keep_typed:1:22"' in page
+    data = round_data({0: 0, 1: 22, 2: 9}, went_out=0)
+    data.update(round_form_fields(client, public_id))
+    data["seat_1-photo_token"] = _hidden(page, "seat_1-photo_token")
+    data["action"] = "keep_typed:1:22"
+    page = client.post(f"/g/{public_id}/round", data=data).get_data(as_text=True)
+    assert "Kept: your 22. The photo’s 24 is not used." in page
+    assert "Use the photo" not in page and ">Keep 22</button>" not in page
+    assert _hidden(page, "seat_1-photo_kept") == "22"
+    # The choice holds while 22 is what is entered; a new value is compared again.
+    data.update({"seat_1-photo_kept": "22", "action": "", "seat_1-hand": "23"})
+    data.pop("went_out")  # refused: the page is shown again with the photo
+    page = client.post(f"/g/{public_id}/round", data=data).get_data(as_text=True)
+    assert "Photo reads 24, you typed 23." in page and ">Keep 23</button>" in page
+
+
+def test_a_photo_that_agrees_shows_no_doubts_or_tips(
+    client: FlaskClient, fake_reader: dict[str, Any]
+) -> None:
+    fake_reader["reading"] = _reading([(6, 6)], confident=False)
+    public_id = start_game(client, NAMES)
+    page = _upload(client, public_id, _png(), points={1: 12}).get_data(as_text=True)
+    assert "Photo reads 12: it agrees with what you entered." in page
+    assert "The reader is not sure" not in page and "For a better photo" not in page
+
+
+def test_the_photo_is_chosen_with_a_big_button(client: FlaskClient) -> None:
+    public_id = start_game(client, NAMES)
+    page = client.get(f"/g/{public_id}/round").get_data(as_text=True)
+    assert re.search(
+        r'<label class="button secondary block photo-pick" for="seat_1-photo">'
+        r"Or take a photo of Bob’s tiles</label>",
+        page,
+    )

@@ -256,7 +256,7 @@ def test_save_mine_after_a_conflict_replaces_knowingly(app: Flask, client: Flask
 def test_undo_refuses_when_another_correction_came_first(app: Flask, client: FlaskClient) -> None:
     public_id = _game_with_two_rounds(client)
     correct_round(client, public_id, 1, points={0: 0, 1: 6, 2: 7}, went_out=0)
-    board = client.get(f"/g/{public_id}/scoreboard").get_data(as_text=True)
+    board = client.get(f"/g/{public_id}/undo").get_data(as_text=True)  # the confirmation
     batch = re.search(r'name="batch" value="(\d+)"', board).group(1)  # type: ignore[union-attr]
     correct_round(client, public_id, 2, points={0: 3, 1: 0, 2: 9}, went_out=1)
     response = client.post(f"/g/{public_id}/undo", data={"batch": batch})

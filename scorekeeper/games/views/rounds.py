@@ -37,11 +37,12 @@ def _round_input(form: Any) -> RoundInput:
     seats = [
         SeatInput(
             position=index,
-            hand=entry.form.hand.data,
+            hand=entry.form.number("hand"),
             tiles=entry.form.tiles.data or "",
             markers=entry.form.number("markers") or 0,
             open_doubles=entry.form.number("open_doubles") or 0,
             made=entry.form.number("made"),
+            unreadable=bool(entry.form.number_errors),
         )
         for index, entry in enumerate(form.seats)
     ]
@@ -113,6 +114,7 @@ def _round_page(
     changed: services.RoundChanged | None = None
     photo_errors: dict[int, str] = {}
     action, _, seat_text = request.form.get("action", "").partition(":")
+    seat_text, _, kept_value = seat_text.partition(":")  # "keep_typed:1:90": the value kept
     photo_step = posted and action in PHOTO_ACTIONS
     if not posted:
         if recorded is not None:
@@ -123,12 +125,16 @@ def _round_page(
     else:
         form.form_token.data = form.form_token.data or secrets.token_urlsafe(16)
         if photo_step and seat_text.isdigit() and int(seat_text) < form.seat_count:
-            error = _photo_action(game, form, action, int(seat_text))
+            error = _photo_action(game, form, action, int(seat_text), kept_value)
             if error:
                 photo_errors[int(seat_text)] = error
             form.validate()
             check = services.check_round(game, _round_input(form), number=number, partial=True)
-        elif not photo_step and form.validate():
+        elif not photo_step and not form.validate():
+            # Every problem at once: the numbers that could not be read, and the round's own
+            # checks (a player left out, a total no hand makes) on everything else.
+            check = services.check_round(game, _round_input(form), number=number)
+        elif not photo_step:
             try:
                 outcome = _save(game, form, recorded)
             except services.RoundTaken as taken:
@@ -264,7 +270,9 @@ def _photo_tokens(form: Any) -> dict[int, str]:
     }
 
 
-def _photo_action(game: Game, form: Any, action: str, position: int) -> str | None:
+def _photo_action(
+    game: Game, form: Any, action: str, position: int, kept_value: str = ""
+) -> str | None:
     """Read a photo, or settle a disagreement between the photo and what was typed.
     Returns a message for the player when the photo cannot be used."""
     seat = form.seats[position].form
@@ -279,6 +287,7 @@ def _photo_action(game: Game, form: Any, action: str, position: int) -> str | No
         except services.GameError as error:
             return str(error)
         seat.photo_token.data = reading.token
+        seat.photo_kept.data = ""  # a new photo: nothing chosen over it yet
         if not (seat.tiles.data or "").strip():
             seat.tiles.data = reading.tiles_text
         return None
@@ -289,8 +298,10 @@ def _photo_action(game: Game, form: Any, action: str, position: int) -> str | No
         seat.hand.data = None
         seat.hand.raw_data = []
         seat.tiles.data = reading.tiles_text
-    elif (seat.tiles.data or "").strip() == reading.tiles_text:
-        seat.tiles.data = ""
+    else:
+        if (seat.tiles.data or "").strip() == reading.tiles_text:
+            seat.tiles.data = ""
+        seat.photo_kept.data = kept_value if kept_value.isdigit() else ""
     return None
 
 
@@ -308,6 +319,7 @@ def _photo_views(
             entry.form.hand.data,
             entry.form.tiles.data or "",
             seat_check.hand if seat_check and seat_check.tiles is not None else None,
+            kept=entry.form.photo_kept.data or "",
         )
         views[position] = (reading, verdict)
     return views

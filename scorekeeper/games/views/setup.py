@@ -65,12 +65,15 @@ def new_game() -> str | BaseResponse:
     recent = services.recent_names(device)
     if request.method == "POST":
         if _rearrange(form):
+            added = request.form.get("action") == "add_seat"
             return render_template(
                 "games/new_game.html",
                 form=form,
                 recent=recent,
                 max_seats=MAX_SEATS,
                 variants=VARIANTS.values(),
+                # A seat just added: its name field is focused (the page opens there).
+                focus=len(form.names) - 1 if added else None,
             )
         if form.validate():
             try:

@@ -192,16 +192,30 @@ def scoreboard(public_id: str) -> str:
     )
 
 
-@bp.post("/g/<public_id>/undo")
+@bp.route("/g/<public_id>/undo", methods=["GET", "POST"])
 @editor_required
-def undo(game: Game) -> BaseResponse:
+def undo(game: Game) -> str | BaseResponse:
+    """Undo the last correction after one confirmation (a page, so it works without
+    JavaScript): the page lists the values that go back; "Undo it" posts the batch it shows."""
+    if request.method == "GET":
+        corrections, undo_batch = kept.corrections(game)
+        if undo_batch is None:
+            flash("There is no correction to undo.", "info")
+            return redirect(url_for("games.scoreboard", public_id=game.public_id))
+        changes = [c for c in corrections if c.batch == undo_batch and c.undone_at is None]
+        return render_template("games/undo.html", game=game, batch=undo_batch, changes=changes)
     batch = request.form.get("batch", "")
     try:
         changes = services.undo_last_correction(game, int(batch) if batch.isdigit() else None)
     except services.GameError as error:
         flash(str(error), "info")
     else:
-        flash(f"Undone: the last correction of round {changes[0].round_number}.", "success")
+        number = changes[0].round_number
+        flash(
+            f"Undone: the last correction of round {number}. To change it again, tap round "
+            f"{number} below.",
+            "success",
+        )
     return redirect(url_for("games.scoreboard", public_id=game.public_id))
 
 

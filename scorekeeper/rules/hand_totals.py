@@ -1,0 +1,129 @@
+"""Which totals a hand can make (rules.md 4, V11): a player who did not go out still holds at
+least one tile, so a typed total must be the score of some non-empty hand of the tiles in play
+(every copy of the set, minus the round's engine) under the house rules.
+
+On a double-12 set with the 0-0 counting 0 that means: 0 only for the one player who holds the
+0-0 (and nobody in the 0-0 round); with the 0-0 at 25 or 50, no hand that did not go out counts
+0. With blank halves counting 25 some small totals cannot be made at all (1 needs a 0-1, which
+counts 26). Several players' totals are checked together only where it is plain: the tiles
+that count 0 are few, so only that many players who did not go out can count 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from functools import lru_cache
+from typing import TypeVar
+
+from scorekeeper.rules.house import HouseRules
+from scorekeeper.rules.scoring import tile_score
+from scorekeeper.rules.tiles import Tile
+
+P = TypeVar("P", bound=Hashable)
+
+
+def _pool(engine: int | None, rules: HouseRules) -> list[Tile]:
+    """Every tile that can be in a hand: each copy of the set, minus one engine."""
+    tiles = list(rules.domino_set.tiles) * rules.copies
+    if engine is not None:
+        tiles.remove(Tile(engine, engine))
+    return tiles
+
+
+@lru_cache(maxsize=128)
+def _reachable(engine: int | None, rules: HouseRules) -> int:
+    """The totals of every hand of at least one tile, as a bit set (bit n: total n).
+
+    Subset sums over the pool: ``anything`` also holds the empty hand (bit 0), ``held`` only
+    hands of one tile or more."""
+    anything, held = 1, 0
+    for tile in _pool(engine, rules):
+        value = tile_score(tile, rules)
+        held |= anything << value
+        anything |= anything << value
+    return held
+
+
+def hand_can_total(total: int, engine: int | None, rules: HouseRules) -> bool:
+    """True when some hand of at least one tile (outside the engine) scores ``total``."""
+    return total >= 0 and bool(_reachable(engine, rules) >> total & 1)
+
+
+def lightest_hand(engine: int | None, rules: HouseRules) -> int:
+    """The least a hand of at least one tile can score: its lightest tile outside the engine."""
+    return min(tile_score(tile, rules) for tile in _pool(engine, rules))
+
+
+def zero_tiles(engine: int | None, rules: HouseRules) -> int:
+    """How many tiles outside the engine count 0 (the 0-0s when the double blank counts 0)."""
+    return sum(1 for tile in _pool(engine, rules) if tile_score(tile, rules) == 0)
+
+
+def _zero_words(engine: int | None, rules: HouseRules) -> str:
+    """Why no hand counts 0, in the table's words."""
+    double_blank = tile_score(Tile(0, 0), rules)
+    if double_blank:
+        return f"the 0-0 counts {double_blank}"
+    return "the 0-0 is this round's engine"
+
+
+def impossible_totals(
+    totals: Mapping[P, int],
+    engine: int | None,
+    rules: HouseRules,
+    *,
+    one_may_be_out: bool = False,
+) -> dict[P, str]:
+    """The totals of players who did not go out that no hand can make, each with the reason.
+
+    ``totals`` are the typed totals (without tiles) of players who hold at least one tile.
+    ``one_may_be_out``: who went out is not known yet (while typing), so one player counting 0
+    may still be the one who went out; a total of 0 alone is then not a problem.
+
+    - A total no non-empty hand makes: below the lightest tile (0 when the 0-0 counts 25 or 50
+      or is the engine), or a gap between the tiles' values.
+    - More players at 0 than there are tiles counting 0 (one 0-0 on a single set): each of them
+      is told, since any one of them may be the mistake.
+    """
+    found: dict[P, str] = {}
+    zeros = [player for player, total in totals.items() if total == 0]
+    free = zero_tiles(engine, rules)
+    least = lightest_hand(engine, rules)
+    for player, total in totals.items():
+        if total == 0 and (one_may_be_out or free):
+            continue
+        if hand_can_total(total, engine, rules):
+            continue
+        if total == 0:
+            found[player] = (
+                f"{player} did not go out, so {player} still holds a tile, and no tile counts 0 "
+                f"here ({_zero_words(engine, rules)})"
+            )
+        elif total < least:
+            found[player] = (
+                f"{player} did not go out, so {player} still holds a tile: the lightest counts "
+                f"{least}, so {total} cannot be right"
+            )
+        else:
+            found[player] = (
+                f"No hand of tiles counts {total} under these rules: {player}'s total cannot "
+                "be right"
+            )
+    allowed = free + (1 if one_may_be_out else 0)
+    if len(zeros) > allowed and (free or one_may_be_out):
+        if free == 0:
+            tiles = f"no tile counts 0 here ({_zero_words(engine, rules)})"
+        elif free == 1:
+            tiles = "only the 0-0 counts 0"
+        else:
+            tiles = f"only {free} tiles count 0"
+        out = "only one player goes out and " if one_may_be_out else ""
+        names = ", ".join(str(p) for p in zeros[:-1]) + f" and {zeros[-1]}"
+        every = "both" if len(zeros) == 2 else "all"
+        message = (
+            f"{names} {every} count 0, but {out}{tiles}: a player who did not go out still "
+            "holds a tile"
+        )
+        for player in zeros:
+            found.setdefault(player, message)
+    return found
