@@ -320,7 +320,11 @@ def test_a_league_table_of_another_game_adopts_the_leagues_rules() -> None:
     assert (foot.max_pip, foot.double_blank, foot.marker_penalty) == (9, 50, 0)
     assert (foot.tie_break, foot.blocked_round) == ("zero_rounds", "lowest_zero")
     fives = variant_named("all_fives").adopt(league)
-    assert (fives.max_pip, fives.blocked_round, fives.tie_break) == (6, "all_count", "zero_rounds")
+    # A chain of the lowest total is not offered where the highest total wins: co-winners.
+    assert (fives.max_pip, fives.blocked_round, fives.tie_break) == (6, "all_count", "co_winners")
+    assert variant_named("all_fives").adopt(HouseRules(tie_break="another_hand")).tie_break == (
+        "another_hand"
+    )
     assert variant_named("mexican_train").adopt(league) == league
 
 
