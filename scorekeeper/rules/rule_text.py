@@ -251,9 +251,10 @@ def game_deal_line(game: str) -> Callable[[Rules], str]:
         sheet = sheet_for(game, rules.max_pip, rules.copies)
         if rules.copies > 1:
             return f"Deal: computed suggestion (the {name} is for one set)"
+        dominoes = f"a {set_name(rules.max_pip)} set"
         if not sheet:
-            return f"Deal: computed suggestion (the {name} has no numbers for a {set_name(rules.max_pip)} set)"
-        return f"Deal: {name} for a {set_name(rules.max_pip)} set, {sheet_words(sheet)}"
+            return f"Deal: computed suggestion (the {name} has no numbers for {dominoes})"
+        return f"Deal: {name} for {dominoes}, {sheet_words(sheet)}"
 
     return line
 

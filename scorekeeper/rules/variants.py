@@ -27,8 +27,7 @@ from types import MappingProxyType
 from typing import Any
 
 from scorekeeper.rules import point_games
-from scorekeeper.rules.deal_sheets import sheet_for
-from scorekeeper.rules.deal_sheets import GAME_SHEETS
+from scorekeeper.rules.deal_sheets import GAME_SHEETS, sheet_for
 from scorekeeper.rules.house import HOUSE_RULES, HouseRules
 from scorekeeper.rules.round_check import RoundCheck, RoundContext, RoundInput, check_round
 from scorekeeper.rules.schedule import (
