@@ -34,6 +34,20 @@ def _sheet_choice(game: str) -> tuple[tuple[str, str], ...]:
     return (("standard", f"The {SHEET_NAMES[game]}: {sheets}; computed for other sets"),)
 
 
+def _points_sets(game: str) -> Wording:
+    """The sets of a points game: hands, not rounds; the players its sheet deals to on each."""
+    tiles = {6: 28, 9: 55, 12: 91, 15: 136, 18: 190}
+    options = []
+    for max_pip, count in tiles.items():
+        sheet = GAME_SHEETS[game].get(max_pip)
+        if sheet:
+            players = f"{min(sheet)}-{max(sheet)} players ({SHEET_NAMES[game]})"
+        else:
+            players = "a computed deal"
+        options.append((max_pip, f"Double-{max_pip}: {count} tiles, {players}"))
+    return Wording("Set", tuple(options))
+
+
 #: How the tie rule reads where the highest total wins (the points games of rules.md 5). A
 #: stored game keeps a chain chosen before these games had their own wording, so every value
 #: has a line; only co-winners and another hand are offered.
@@ -79,6 +93,21 @@ HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType(
                 _set_line,
                 fixed=False,  # any set check_max_pip allows; these are the form's choices
                 games=None,
+                worded=MappingProxyType(
+                    {
+                        "chicken_foot": Wording(
+                            "Set",
+                            (
+                                (9, "Double-9: 55 tiles, 10 rounds, 2-8 players (the usual set)"),
+                                (6, "Double-6: 28 tiles, 7 rounds, 2-4 players"),
+                                (12, "Double-12: 91 tiles, 13 rounds, for more players"),
+                                (15, "Double-15: 136 tiles, 16 rounds"),
+                                (18, "Double-18: 190 tiles, 19 rounds"),
+                            ),
+                        ),
+                        **{game: _points_sets(game) for game in POINT_GAMES},
+                    }
+                ),
             ),
             HouseRule(
                 "copies",
