@@ -159,6 +159,7 @@ def _engines_line(rules: Rules) -> str:
         "descending": f"{top}-{top} down to 0-0",
         "ascending": f"0-0 up to {top}-{top}",
         "up_and_back": f"0-0 up to {top}-{top}, then back down to 0-0",
+        "down_and_up": f"{top}-{top} down to 0-0, then back up to {top}-{top}",
     }[rules.order]
     if rules.length == "free":
         return (
@@ -171,7 +172,7 @@ def _engines_line(rules: Rules) -> str:
             return f"Engines: {words}, then again from the {cycle[0]}-{cycle[0]}; {_rounds(count)}"
         if count < len(cycle):
             last = cycle[count - 1]
-            if rules.order == "up_and_back":
+            if rules.order in ("up_and_back", "down_and_up"):
                 return f"Engines: {words}, stopping after the {last}-{last}; {_rounds(count)}"
             way = "down" if rules.order == "descending" else "up"
             first = cycle[0]
