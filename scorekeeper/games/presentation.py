@@ -12,7 +12,7 @@ from scorekeeper.models import Game, Round
 from scorekeeper.presentation import plural
 from scorekeeper.rules import HouseRules
 from scorekeeper.rules.house import HOUSE_RULES
-from scorekeeper.rules.point_games import HandResult
+from scorekeeper.rules.point_hands import HandResult
 from scorekeeper.rules.round_check import (
     RoundInput,
 )

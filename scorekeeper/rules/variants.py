@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from scorekeeper.rules import point_games
+from scorekeeper.rules import point_games, point_hands
 from scorekeeper.rules.deal_sheets import GAME_SHEETS, sheet_for
 from scorekeeper.rules.house import HOUSE_RULES, HouseRules
 from scorekeeper.rules.round_check import RoundCheck, RoundContext, RoundInput, check_round
@@ -212,12 +212,12 @@ def _points_variant(game: str) -> GameVariant:
     spec = point_games.GAMES[game]
 
     def check(entry: RoundInput, context: RoundContext, partial: bool) -> RoundCheck:
-        return point_games.check_hand(game, entry, context, partial)
+        return point_hands.check_hand(game, entry, context, partial)
 
     def board(
         seats: int, rounds: Sequence[Any], rules: HouseRules, start: Sequence[int] | None = None
     ) -> Board:
-        return point_games.points_scoreboard(game, seats, rounds, rules, start)
+        return point_hands.points_scoreboard(game, seats, rounds, rules, start)
 
     return GameVariant(
         name=game,

@@ -14,7 +14,6 @@ from scorekeeper.rules import HouseRules
 from scorekeeper.rules.deal_sheets import sheet_words
 from scorekeeper.rules.house import HOUSE_RULES
 from scorekeeper.rules.point_games import (
-    HandResult,
     all_fives_bonus,
     exact_target,
     fives_and_threes_points,
@@ -22,9 +21,9 @@ from scorekeeper.rules.point_games import (
     hand_bonus,
     hand_winner,
     nearest_five,
-    points_scoreboard,
     target,
 )
+from scorekeeper.rules.point_hands import HandResult, points_scoreboard
 from scorekeeper.rules.ranking import rank_players
 from scorekeeper.rules.round_check import RoundContext, RoundInput, SeatInput
 from scorekeeper.rules.schedule import engine_schedule, round_count
@@ -190,6 +189,14 @@ def test_a_tie_at_the_target_plays_another_hand(
     assert game_over("all_fives", totals, rules.replace(tie_break="co_winners")) is (
         max(totals) >= 150
     )
+
+
+@fast
+@given(st.lists(st.integers(0, 300), min_size=2, max_size=4))
+def test_another_hand_ends_the_game_only_with_one_player_ahead(totals: list[int]) -> None:
+    over = game_over("all_fives", totals, SIX.replace(tie_break="another_hand"))
+    leaders = totals.count(max(totals))
+    assert over == (max(totals) >= 150 and leaders == 1)
 
 
 def test_another_hand_cannot_part_a_tie_at_an_exact_target() -> None:

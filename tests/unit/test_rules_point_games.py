@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 
 from scorekeeper.rules import HouseRules
 from scorekeeper.rules.point_games import (
-    HandResult,
     all_fives_points,
     deal_plan,
     fives_and_threes_points,
@@ -23,6 +22,7 @@ from scorekeeper.rules.point_games import (
     table_notes,
     target,
 )
+from scorekeeper.rules.point_hands import HandResult
 from scorekeeper.rules.round_check import RoundContext, RoundInput, SeatInput
 from scorekeeper.rules.variants import VARIANTS, variant_named
 
