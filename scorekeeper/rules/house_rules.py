@@ -12,6 +12,7 @@ from scorekeeper.rules.deal_sheets import GAME_SHEETS
 from scorekeeper.rules.house_rules_games import (
     GAME_RULES,
     HIGHEST_TIES,
+    LOWEST_JOINS,
     points_sets,
     sheet_choice,
 )
@@ -393,6 +394,7 @@ HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType(
                     else "Late joiner: starts with the lowest current total"
                 ),
                 games=None,
+                worded=MappingProxyType(dict.fromkeys(POINT_GAMES, LOWEST_JOINS)),
             ),
         )
     }

@@ -58,6 +58,22 @@ HIGHEST_TIES = Wording(
     ),
 )
 
+#: A late joiner where the highest total wins starts with the lowest (the worst) total.
+LOWEST_JOINS = Wording(
+    "A player who joins late",
+    (
+        ("none", "Starts at 0"),
+        ("highest_total", "Starts with the lowest current total at the table (the worst)"),
+    ),
+    _line(
+        {
+            "none": "Late joiner: starts at 0",
+            "highest_total": "Late joiner: starts with the lowest current total",
+        },
+        "late_joiner",
+    ),
+)
+
 #: The rules of the points games (and Chicken Foot's losing total), in "Rules in play" order.
 GAME_RULES: tuple[HouseRule, ...] = (
     HouseRule(
