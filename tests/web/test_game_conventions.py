@@ -266,6 +266,11 @@ def test_chicken_foot_to_a_losing_total(client: FlaskClient) -> None:
     assert "Game over" in _page(client, f"/g/{public_id}")
     summary = _page(client, f"/g/{public_id}/summary")
     assert "Ann" in summary.split("Winner", 1)[1][:20]
+    # Carrying on is refused in the game's words.
+    refused = client.post(f"/g/{public_id}/reopen", follow_redirects=True)
+    assert "Someone has reached the losing total; correct a round instead." in html.unescape(
+        refused.get_data(as_text=True)
+    )
 
 
 def test_a_losing_total_out_of_range_keeps_the_form(client: FlaskClient) -> None:
