@@ -362,3 +362,24 @@ def test_a_stored_game_without_a_new_rule_reads_its_default(name: str) -> None:
     stored = HouseRules(max_pip=6).to_dict()
     del stored[name]
     assert getattr(HouseRules.from_dict(stored), name) == HOUSE_RULES[name].default
+
+
+def _sheet_rows() -> list[tuple[str, int, int, int]]:
+    from scorekeeper.rules.deal_sheets import GAME_SHEETS
+
+    return [
+        (game, max_pip, players, tiles)
+        for game, sets in GAME_SHEETS.items()
+        for max_pip, sheet in sets.items()
+        for players, tiles in sheet.items()
+    ]
+
+
+@pytest.mark.parametrize(("game", "max_pip", "players", "tiles"), _sheet_rows())
+def test_every_sheet_deals_as_written_and_leaves_a_boneyard(
+    game: str, max_pip: int, players: int, tiles: int
+) -> None:
+    variant = variant_named(game)
+    plan = variant.deal_plan(players, variant.new_rules(max_pip=max_pip))
+    assert (plan.tiles_each, plan.source) == (tiles, "table")
+    assert plan.boneyard >= 0
