@@ -24,42 +24,50 @@ LEGEND = "★ won the round · ✓ went out · ✎ corrected · small numbers: r
 ON_DOUBLE_KEY = " · ✓✓ went out on a double (scored by the house rule)"
 
 
+def legend(word: str = "round") -> str:
+    """The marks of the table, for a game of rounds or of hands."""
+    return LEGEND.replace("the round", f"the {word}")
+
+
 def board_table(board: Scoreboard, correct_url: str | None = None) -> Markup:
     """The table of rounds by players, with totals and ranks underneath. ``correct_url``: the
     URL of the correction page less the round's number (the scorekeeper's phone: each round
-    number links to its correction), or None."""
+    number links to its correction), or None. A points game's table says "hand" where a
+    train game's says "round"."""
+    word = board.round_word.lower()
+    head = "Rd" if word == "round" else escape(board.round_word)
     parts = [
         '<div class="table-scroll">\n<table class="board">\n'
-        '  <caption class="sr-only">Points per round. ★ won the round, ✓ went out, ✎ corrected.'
-        "</caption>\n  <thead>\n"
-        '    <tr><th scope="col">Rd</th>',
+        f'  <caption class="sr-only">Points per {word}. ★ won the {word}, ✓ went out, ✎ '
+        "corrected.</caption>\n  <thead>\n"
+        f'    <tr><th scope="col">{head}</th>',
         *(f'<th scope="col">{escape(p.name)}</th>' for p in board.players),
         "</tr>\n  </thead>\n  <tbody>\n",
     ]
     for row in board.rows:
-        parts.append(_row(row, correct_url))
+        parts.append(_row(row, correct_url, word))
     if not board.rows:
-        parts.append(f'    <tr><td colspan="{len(board.players) + 1}">No rounds yet.</td></tr>\n')
+        parts.append(f'    <tr><td colspan="{len(board.players) + 1}">No {word}s yet.</td></tr>\n')
     parts.append('  </tbody>\n  <tfoot>\n    <tr><th scope="row">Total</th>')
     parts.extend(f'<td class="total">{p.total}</td>' for p in board.players)
     parts.append('</tr>\n    <tr><th scope="row">Rank</th>')
     parts.extend(f"<td>{p.rank}{'=' if p.tied else ''}</td>" for p in board.players)
-    legend = LEGEND + (ON_DOUBLE_KEY if any(row.on_double for row in board.rows) else "")
-    parts.append(f'</tr>\n  </tfoot>\n</table>\n</div>\n<p class="hint">{legend}</p>')
+    key = legend(word) + (ON_DOUBLE_KEY if any(row.on_double for row in board.rows) else "")
+    parts.append(f'</tr>\n  </tfoot>\n</table>\n</div>\n<p class="hint">{key}</p>')
     return Markup("".join(parts))
 
 
-def _row(row: BoardRow, correct_url: str | None) -> str:
+def _row(row: BoardRow, correct_url: str | None, word: str = "round") -> str:
     number = row.number
     head = (
-        f'<a href="{escape(correct_url)}{number}" aria-label="Correct round {number}">{number}</a>'
+        f'<a href="{escape(correct_url)}{number}" aria-label="Correct {word} {number}">{number}</a>'
         if correct_url is not None
         else str(number)
     )
     engine = f"{row.engine}-{row.engine}" if row.engine is not None else ""
     blocked = " blocked" if row.blocked else ""
     cells = "".join(
-        _cell(cell, running, row.on_double)
+        _cell(cell, running, row.on_double, word)
         for cell, running in zip(row.cells, row.running, strict=True)
     )
     return (
@@ -69,7 +77,7 @@ def _row(row: BoardRow, correct_url: str | None) -> str:
     )
 
 
-def _cell(cell: Cell | None, running: int, on_double: bool = False) -> str:
+def _cell(cell: Cell | None, running: int, on_double: bool = False, word: str = "round") -> str:
     total = f'<span class="running">{running}</span>\n</td>\n'
     if cell is None:
         return '<td class="absent"><span aria-label="not at the table yet">–</span>\n' + total
@@ -85,7 +93,7 @@ def _cell(cell: Cell | None, running: int, on_double: bool = False) -> str:
             )
             if cell.went_out
             else "",
-            '<span class="mark" title="won the round"> ★</span>' if cell.round_win else "",
+            f'<span class="mark" title="won the {word}"> ★</span>' if cell.round_win else "",
             '<span class="mark" title="corrected"> ✎</span>' if cell.corrected else "",
         )
     )

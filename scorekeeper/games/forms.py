@@ -162,6 +162,13 @@ class SetupForm(HouseRuleFields, PointsRuleFields, FlaskForm):  # type: ignore[v
         validators=[Optional(), NumberRange(1, MAX_TARGET, f"Type from 1 to {MAX_TARGET}.")],
         render_kw={"inputmode": "numeric"},
     )
+    losing_total = WholeNumberField(
+        "Losing total (empty: play every round)",
+        description="The game ends at the end of the round in which someone reaches it; the "
+        "lowest total wins.",
+        validators=[Optional(), NumberRange(1, MAX_TARGET, f"Type from 1 to {MAX_TARGET}.")],
+        render_kw={"inputmode": "numeric"},
+    )
 
     RULE_FIELDS = (*SCORING_RULES, *POINTS_RULES, "tie_break", "late_joiner")
     #: The round schedule's choices (train games only).
@@ -173,6 +180,7 @@ class SetupForm(HouseRuleFields, PointsRuleFields, FlaskForm):  # type: ignore[v
             self.kind.data = kind
         if self.kind.data not in VARIANTS:
             self.kind.data = MEXICAN_TRAIN.name
+        self._word_for_game()
         if not self.is_submitted():
             # The site's default (KEEP_PHOTOS); each game can still choose.
             self.keep_photos.data = bool(current_app.config.get("KEEP_PHOTOS"))
@@ -190,10 +198,32 @@ class SetupForm(HouseRuleFields, PointsRuleFields, FlaskForm):  # type: ignore[v
         if self.first_engine.data not in self.first_engine.choices:
             self.first_engine.data = ""
 
+    def _word_for_game(self) -> None:
+        """The rules that read differently in the chosen game (``HouseRule.worded``) get its
+        label and offer only its choices: a points game's ties are for the highest total, a
+        game's deal is from its own sheets."""
+        game = self.kind.data
+        for name in (*self.RULE_FIELDS, "deal_table", "max_pip"):
+            rule = HOUSE_RULES[name]
+            if game not in rule.worded:
+                continue
+            field = self[name]
+            field.label.text = rule.label_in(game)
+            choices = {str(value): text for value, text in rule.options_in(game)}
+            if name == "deal_table":
+                choices["custom"] = "Our own number"
+            field.choices = choices
+            if not self.is_submitted() and field.data not in choices:
+                field.data = str(rule.default_in(game))
+
     @property
     def variant(self) -> GameVariant:
         """The game being set up."""
         return variant_named(self.kind.data or MEXICAN_TRAIN.name)
+
+    def offers(self, name: str) -> bool:
+        """Whether the chosen game has house rule ``name``."""
+        return HOUSE_RULES[name].applies_to(self.kind.data)
 
     def shown_rules(self) -> list[str]:
         """The house rules of the chosen game, in the order the form lists them."""
@@ -224,6 +254,8 @@ class SetupForm(HouseRuleFields, PointsRuleFields, FlaskForm):  # type: ignore[v
         }
         if applies("target") and self.target.data is not None:
             chosen["target"] = self.target.data
+        if applies("losing_total") and self.losing_total.data is not None:
+            chosen["losing_total"] = self.losing_total.data
         if not applies("order"):
             return variant.new_rules(max_pip=max_pip, **chosen)
         rounds = None

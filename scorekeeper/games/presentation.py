@@ -10,10 +10,9 @@ from scorekeeper.games.rows import table as rows_of
 from scorekeeper.games.setup import game_rules, variant_of
 from scorekeeper.models import Game, Round
 from scorekeeper.presentation import plural
-from scorekeeper.rules import (
-    RULE_OPTIONS,
-)
-from scorekeeper.rules.point_games import HandResult
+from scorekeeper.rules import HouseRules
+from scorekeeper.rules.house import HOUSE_RULES
+from scorekeeper.rules.point_hands import HandResult
 from scorekeeper.rules.round_check import (
     RoundInput,
 )
@@ -74,6 +73,9 @@ class Scoreboard:
     tie_break: str
     round_word: str = "Round"
     target: int | None = None
+    #: A tie-break chain is in play: a tie on the total may have been broken (the winner's
+    #: note then says how); under co-winners a tie simply stands.
+    breaks_ties: bool = False
 
     @property
     def series(self) -> list[tuple[str, list[int]]]:
@@ -165,10 +167,23 @@ def scoreboard(game: Game) -> Scoreboard:
         rounds_total=variant.round_count(rules),
         finished=game.status == "finished",
         winners=[names[seat] for seat in board.winners],
-        tie_break=dict(RULE_OPTIONS["tie_break"])[rules.tie_break],
+        tie_break=tie_words(variant.name, rules),
         round_word=variant.round_word,
         target=variant.target(rules),
+        breaks_ties=rules.tie_break in ("chain", "zero_rounds"),
     )
+
+
+def tie_words(game: str, rules: HouseRules) -> str:
+    """What the game's tie rule says, in its own words ("Players tied for the highest total
+    when the game ends are co-winners"); a choice the game no longer offers (a stored game's)
+    reads as its "Rules in play" line does."""
+    rule = HOUSE_RULES["tie_break"]
+    offered = dict(rule.options_in(game))
+    if rules.tie_break in offered:
+        return offered[rules.tie_break]
+    line = rule.line_in(game, rules) or ""
+    return line.removeprefix("Ties: ")
 
 
 def game_as_text(game: Game, board: Scoreboard) -> str:
@@ -189,7 +204,7 @@ def game_as_text(game: Game, board: Scoreboard) -> str:
         tie = "=" if player.tied else ""
         lines.append(
             f"{player.rank}{tie}. {player.name}: {player.total}"
-            f" ({plural(player.rounds_won, 'round')} won)"
+            f" ({plural(player.rounds_won, word)} won)"
         )
     return "\n".join(lines)
 

@@ -350,5 +350,8 @@ def reopen_game(game: Game) -> None:
     if total is not None and len(game.rounds) >= total:
         raise GameError("Every round has been played; correct a round instead.")
     if variant.target(rules) is not None and variant.game_over(rows.table(game).totals(), rules):
-        raise GameError("Someone has reached the target; correct a hand instead.")
+        goal = "the losing total" if variant.lower_is_better else "the target"
+        raise GameError(
+            f"Someone has reached {goal}; correct a {variant.round_word.lower()} instead."
+        )
     touch(game, scores=False, status="playing")

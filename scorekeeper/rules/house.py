@@ -176,7 +176,16 @@ class HouseRules:
     - Points games (rules.md 5): ``target`` (None: the game's usual target), how ends count in
       All Fives (``all_fives_scale``) and Fives and Threes (``fives_threes_scale``), what the
       winner of a Draw or Block hand scores (``block_win``), two against two (``partners``:
-      seats 1 and 3 against 2 and 4, one score per side).
+      seats 1 and 3 against 2 and 4, one score per side); how the winner of an All Fives hand
+      rounds the others' pips (``all_fives_rounding``) and scores a blocked hand
+      (``all_fives_blocked``); who wins a Block hand blocked with a tie for lowest
+      (``block_tie``).
+    - ``losing_total`` (Chicken Foot): the game ends after the round in which someone reaches
+      it (None: the schedule's rounds only).
+
+    A rule added later reads as its default from the JSON of a game stored before it
+    (``from_dict``), and every default is the scoring the app had before: old games keep
+    their scores.
     """
 
     max_pip: int = 12
@@ -204,6 +213,10 @@ class HouseRules:
     fives_threes_scale: str = "pub"
     block_win: str = "opponents"
     partners: bool = False
+    all_fives_rounding: str = "together_nearest"
+    all_fives_blocked: str = "others"
+    block_tie: str = "nobody"
+    losing_total: int | None = None
 
     def __post_init__(self) -> None:
         check_max_pip(self.max_pip)
@@ -222,6 +235,12 @@ class HouseRules:
             not _is_int(self.target) or not 1 <= self.target <= MAX_TARGET
         ):
             raise ValueError(f"target: a target score from 1 to {MAX_TARGET}, got {self.target!r}")
+        if self.losing_total is not None and (
+            not _is_int(self.losing_total) or not 1 <= self.losing_total <= MAX_TARGET
+        ):
+            raise ValueError(
+                f"losing_total: a total from 1 to {MAX_TARGET}, got {self.losing_total!r}"
+            )
         if self.length == "fixed":
             if not _is_int(self.rounds) or not 1 <= self.rounds <= MAX_ROUNDS:  # type: ignore[operator]
                 raise ValueError(
@@ -268,13 +287,15 @@ class HouseRules:
     def engine_cycle(self) -> list[int]:
         """One pass of the schedule's engines (rules.md 2.1): the highest double down to 0-0
         ("descending", and the candidates under "highest_available"), 0-0 up ("ascending"),
-        or up and back down again ("up_and_back")."""
+        up and back down again ("up_and_back"), or down and back up ("down_and_up")."""
         top = self.highest_engine
         up = list(range(0, top + 1))
         if self.order == "ascending":
             return up
         if self.order == "up_and_back":
             return up + up[::-1]
+        if self.order == "down_and_up":
+            return up[::-1] + up
         return up[::-1]
 
     @property
@@ -329,5 +350,5 @@ class HouseRules:
         return [
             line
             for rule in HOUSE_RULES.values()
-            if rule.applies_to(game) and (line := rule.in_play(self))
+            if rule.applies_to(game) and (line := rule.line_in(game, self))
         ]

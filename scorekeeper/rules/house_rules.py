@@ -8,17 +8,27 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
+from scorekeeper.rules.deal_sheets import GAME_SHEETS
+from scorekeeper.rules.house_rules_games import (
+    GAME_RULES,
+    HIGHEST_TIES,
+    LOWEST_JOINS,
+    points_sets,
+    sheet_choice,
+)
 from scorekeeper.rules.rule_text import (
     END_ON_DOUBLE_PENALTY,
     POINT_GAMES,
     PRESET_DESCRIPTIONS,
     HouseRule,
+    Wording,
     _blanks_line,
     _deal_line,
     _engines_line,
     _line,
     _open_double_line,
     _set_line,
+    game_deal_line,
 )
 
 #: Every house rule of rules.md 2.1-2.4, in the order "Rules in play" lists them.
@@ -40,6 +50,21 @@ HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType(
                 _set_line,
                 fixed=False,  # any set check_max_pip allows; these are the form's choices
                 games=None,
+                worded=MappingProxyType(
+                    {
+                        "chicken_foot": Wording(
+                            "Set",
+                            (
+                                (9, "Double-9: 55 tiles, 10 rounds, 2-8 players (the usual set)"),
+                                (6, "Double-6: 28 tiles, 7 rounds, 2-4 players"),
+                                (12, "Double-12: 91 tiles, 13 rounds, for more players"),
+                                (15, "Double-15: 136 tiles, 16 rounds"),
+                                (18, "Double-18: 190 tiles, 19 rounds"),
+                            ),
+                        ),
+                        **{game: points_sets(game) for game in POINT_GAMES},
+                    }
+                ),
             ),
             HouseRule(
                 "copies",
@@ -75,6 +100,11 @@ HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType(
                         "up_and_back",
                         "0-0 up to the highest double, then back down to 0-0 (double-12: 26 "
                         "rounds, the 12-12 played twice)",
+                    ),
+                    (
+                        "down_and_up",
+                        "The highest double down to 0-0, then back up (double-6: 6-6 to 0-0, "
+                        "then 0-0 to 6-6; 14 rounds, the 0-0 played twice)",
                     ),
                 ),
                 "schedule",
@@ -272,6 +302,12 @@ HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType(
                 _deal_line,
                 fixed=False,
                 games=None,
+                worded=MappingProxyType(
+                    {
+                        game: Wording("Tiles to deal", sheet_choice(game), game_deal_line(game))
+                        for game in GAME_SHEETS
+                    }
+                ),
             ),
             HouseRule(
                 "start_rule",
@@ -335,100 +371,9 @@ HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType(
                     "tie_break",
                 ),
                 games=None,
+                worded=MappingProxyType(dict.fromkeys(POINT_GAMES, HIGHEST_TIES)),
             ),
-            HouseRule(
-                "target",
-                "Target score",
-                ((None, "The game's usual target"),),
-                "points",
-                lambda rules: None,  # the game's own line says the target
-                fixed=False,
-                games=POINT_GAMES,
-            ),
-            HouseRule(
-                "all_fives_scale",
-                "All Fives: how ends count",
-                (
-                    ("face", "Face value: ends of 10 score 10 (target 150)"),
-                    ("per_five", "One point per five: ends of 10 score 2 (target 61)"),
-                ),
-                "points",
-                _line(
-                    {
-                        "face": "Points: face value (ends of 10 score 10)",
-                        "per_five": "Points: one point per five (ends of 10 score 2)",
-                    },
-                    "all_fives_scale",
-                ),
-                games=("all_fives",),
-            ),
-            HouseRule(
-                "fives_threes_scale",
-                "Fives and Threes: how ends count",
-                (
-                    (
-                        "pub",
-                        "Pub rules: one point per three and per five (15 scores 8); going out "
-                        "scores 1; exactly 61 wins",
-                    ),
-                    (
-                        "face",
-                        "Face value: the ends' total when it divides by 3 or 5, twice when by "
-                        "both (30 scores 60); the winner takes the others' pips; target 251",
-                    ),
-                ),
-                "points",
-                _line(
-                    {
-                        "pub": "Points: one per three and per five (15 scores 8); going out "
-                        "scores 1; points that would pass the target are lost",
-                        "face": "Points: face value, twice when both 3 and 5 divide (30 scores "
-                        "60); the winner of a hand takes the others' pips",
-                    },
-                    "fives_threes_scale",
-                ),
-                games=("fives_and_threes",),
-            ),
-            HouseRule(
-                "block_win",
-                "The winner of a hand scores",
-                (
-                    ("opponents", "The other players' pips"),
-                    ("minus_own", "The other players' pips minus their own"),
-                ),
-                "points",
-                _line(
-                    {
-                        "opponents": "The winner of a hand scores the other players' pips",
-                        "minus_own": "The winner of a hand scores the other players' pips "
-                        "minus their own",
-                    },
-                    "block_win",
-                ),
-                games=("draw", "block"),
-            ),
-            HouseRule(
-                "partners",
-                "Partnerships",
-                (
-                    (False, "Everyone plays for themselves"),
-                    (
-                        True,
-                        "Four players, two against two: the 1st and 3rd seat against the 2nd "
-                        "and 4th; partners share one score",
-                    ),
-                ),
-                "points",
-                _line(
-                    {
-                        False: None,
-                        True: "Partnerships: the 1st and 3rd seat against the 2nd and 4th, one "
-                        "score per side",
-                    },
-                    "partners",
-                ),
-                games=POINT_GAMES,
-            ),
+            *GAME_RULES,
             HouseRule(
                 "late_joiner",
                 "A player who joins late",
@@ -449,6 +394,7 @@ HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType(
                     else "Late joiner: starts with the lowest current total"
                 ),
                 games=None,
+                worded=MappingProxyType(dict.fromkeys(POINT_GAMES, LOWEST_JOINS)),
             ),
         )
     }

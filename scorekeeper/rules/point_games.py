@@ -10,37 +10,26 @@ blocked) gets the hand's bonus. Standard library only.
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TypeVar
 
+from scorekeeper.rules.deal_sheets import sheet_for
 from scorekeeper.rules.house import HouseRules
-from scorekeeper.rules.round_check import (
-    RoundCheck,
-    RoundContext,
-    RoundInput,
-    SeatCheck,
-    typed_hand,
-    typed_tiles,
-)
 from scorekeeper.rules.schedule import DealPlan, computed_deal, max_players
-from scorekeeper.rules.scoreboard import Board, RoundResult, scoreboard
 from scorekeeper.rules.tiles import set_name
-from scorekeeper.rules.validation import HandEntry, validate_round
 
 P = TypeVar("P", bound=Hashable)
 
 #: The double-6 deal of each game (rules.md 5 and the pub rule sheets): players -> tiles each.
+#: Every sheet of each game is in ``deal_sheets.GAME_SHEETS``.
 DEALS: Mapping[str, Mapping[int, int]] = MappingProxyType(
-    {
-        "all_fives": MappingProxyType({2: 7, 3: 5, 4: 5}),
-        "fives_and_threes": MappingProxyType({2: 7, 3: 5, 4: 5}),
-        "draw": MappingProxyType({2: 7, 3: 5, 4: 5}),
-        "block": MappingProxyType({2: 7, 3: 7, 4: 7}),
-    }
+    {game: sheet_for(game, 6) for game in ("all_fives", "fives_and_threes", "draw", "block")}
 )
 #: The set the deals are written for.
 DEAL_SET = 6
+#: Fives and Threes scales scored one point per three and per five, going out 1.
+PUB_SCALES = ("pub", "pub_100")
 _PLAIN = HouseRules(max_pip=DEAL_SET)
 
 
@@ -122,7 +111,7 @@ def fives_and_threes_points(ends: int, rules: HouseRules = _PLAIN) -> int:
     if ends <= 0:
         return 0
     by_three, by_five = ends % 3 == 0, ends % 5 == 0
-    if rules.fives_threes_scale == "pub":
+    if rules.fives_threes_scale in PUB_SCALES:
         return (ends // 3 if by_three else 0) + (ends // 5 if by_five else 0)
     if by_three and by_five:
         return 2 * ends
@@ -134,41 +123,88 @@ def nearest_five(pips: int) -> int:
     return 5 * ((pips + 2) // 5)
 
 
+def five_below(pips: int) -> int:
+    """Pips rounded down to a 5: ``5 * floor(x / 5)`` (29 -> 25)."""
+    return 5 * (pips // 5)
+
+
+def all_fives_bonus(opponents: Sequence[int], own: int, rules: HouseRules = _PLAIN) -> int:
+    """What the winner of an All Fives hand scores from the pips left (rules.md 5 and the
+    published conventions of ``all_fives_rounding``): the opponents' pips added up and rounded
+    to the nearest 5 (the rule book), or each opponent's hand rounded on its own, or rounded
+    down instead of to the nearest 5. ``own`` is taken off first (a blocked hand under
+    ``all_fives_blocked`` "minus_own"; rounded on its own like each opponent's hand). On the
+    one-point scale the result counts one point per five. Never below 0."""
+    rounding = rules.all_fives_rounding
+    to_five = five_below if rounding.endswith("_down") else nearest_five
+    if rounding.startswith("each"):
+        bonus = sum(to_five(pips) for pips in opponents) - to_five(own)
+    else:
+        bonus = to_five(max(sum(opponents) - own, 0))
+    bonus = max(bonus, 0)
+    return bonus // 5 if rules.all_fives_scale == "per_five" else bonus
+
+
 # --- The end of a hand --------------------------------------------------------------------------
 
 
-def hand_winner(hands: Mapping[P, int], went_out: P | None) -> P | None:
-    """Who won the hand: the player who went out; in a blocked hand the one lowest hand (a tie
-    for lowest: nobody)."""
+def hand_winner(
+    hands: Mapping[P, int],
+    went_out: P | None,
+    lightest: Mapping[P, int | None] | None = None,
+) -> P | None:
+    """Who won the hand: the player who went out; in a blocked hand the one lowest hand. A tie
+    for lowest: nobody, unless ``lightest`` (each player's lightest single tile, None when
+    not known) is given (Block under ``block_tie`` "lightest_tile"): then the tied player
+    holding the one lightest tile wins, when every tied player's tiles are known."""
     if went_out is not None:
         return went_out
     if not hands:
         return None
     lowest = min(hands.values())
     holders = [player for player, pips in hands.items() if pips == lowest]
-    return holders[0] if len(holders) == 1 else None
+    if len(holders) == 1:
+        return holders[0]
+    if lightest is None:
+        return None
+    tiles = [lightest.get(player) for player in holders]
+    if any(tile is None for tile in tiles):
+        return None
+    least = min(tiles)  # type: ignore[type-var]
+    by_tile = [player for player, tile in zip(holders, tiles, strict=True) if tile == least]
+    return by_tile[0] if len(by_tile) == 1 else None
 
 
 def hand_bonus(
-    game: str, hands: Mapping[P, int], went_out: P | None, rules: HouseRules
+    game: str,
+    hands: Mapping[P, int],
+    went_out: P | None,
+    rules: HouseRules,
+    lightest: Mapping[P, int | None] | None = None,
 ) -> dict[P, int]:
     """What the winner of a hand scores at its end (rules.md 5), by player (only the winner).
 
-    - All Fives: the others' pips rounded to the nearest 5 (one point per five on that scale).
+    - All Fives: the others' pips rounded to the nearest 5 (one point per five on that scale;
+      ``all_fives_bonus`` for the house rules on rounding and blocked hands).
     - Fives and Threes, pub rules: 1 for going out, nothing in a blocked hand; face value: the
       others' pips.
     - Draw and Block: the others' pips (``block_win`` "minus_own": minus the winner's own).
-    A blocked hand with a tie for the lowest hand scores nothing.
+    A blocked hand with a tie for the lowest hand scores nothing (in Block under ``block_tie``
+    "lightest_tile", the tied player with the lightest single tile wins it: ``lightest``).
     """
-    winner = hand_winner(hands, went_out)
+    tie_rule = game == "block" and rules.block_tie == "lightest_tile"
+    winner = hand_winner(hands, went_out, lightest if tie_rule else None)
     if winner is None:
         return {}
     others = sum(pips for player, pips in hands.items() if player != winner)
     if game == "all_fives":
-        bonus = nearest_five(others)
-        if rules.all_fives_scale == "per_five":
-            bonus //= 5
-    elif game == "fives_and_threes" and rules.fives_threes_scale == "pub":
+        blocked_minus = went_out is None and rules.all_fives_blocked == "minus_own"
+        bonus = all_fives_bonus(
+            [pips for player, pips in hands.items() if player != winner],
+            hands[winner] if blocked_minus else 0,
+            rules,
+        )
+    elif game == "fives_and_threes" and rules.fives_threes_scale in PUB_SCALES:
         bonus = 1 if went_out is not None else 0
     elif game == "fives_and_threes":
         bonus = others
@@ -186,7 +222,7 @@ def target(game: str, rules: HouseRules) -> int:
     if game == "all_fives":
         return 150 if rules.all_fives_scale == "face" else 61
     if game == "fives_and_threes":
-        return 61 if rules.fives_threes_scale == "pub" else 251
+        return {"pub": 61, "pub_100": 100}.get(rules.fives_threes_scale, 251)
     return 100
 
 
@@ -199,7 +235,7 @@ def exact_target(game: str, rules: HouseRules) -> bool:
 def hand_needs_pips(game: str, rules: HouseRules) -> bool:
     """Whether the pips left in hand count: everywhere but Fives and Threes pub rules, where the
     end of a hand gives only the point for going out."""
-    return not (game == "fives_and_threes" and rules.fives_threes_scale == "pub")
+    return not (game == "fives_and_threes" and rules.fives_threes_scale in PUB_SCALES)
 
 
 def side_of(position: int) -> int:
@@ -216,6 +252,7 @@ def score_points_hand(
     rules: HouseRules,
     totals: Mapping[P, int] | None = None,
     sides: Mapping[P, int] | None = None,
+    lightest: Mapping[P, int | None] | None = None,
 ) -> tuple[dict[P, int], dict[P, int]]:
     """Each player's score for one hand: the points made during play plus the winner's bonus.
     Under an exact target the points that would take a total past it are lost: returns the
@@ -223,23 +260,34 @@ def score_points_hand(
 
     With ``sides`` (partnerships) the sides play as one: their points made and pips left add
     up, the side of the player who went out (or the side with fewer pips when blocked) wins the
-    hand, and both partners get the side's score, so they share one total."""
+    hand, and both partners get the side's score, so they share one total (a side's lightest
+    tile is the lighter of its partners')."""
     if sides is not None:
         team_made: dict[int, int] = {}
         team_hands: dict[int, int] = {}
+        team_lightest: dict[int, int | None] = {}
         for player, pips in hands.items():
             side = sides[player]
             team_made[side] = team_made.get(side, 0) + made.get(player, 0)
             team_hands[side] = team_hands.get(side, 0) + pips
+            tile = (lightest or {}).get(player)
+            known = team_lightest.get(side, tile) if side in team_lightest else tile
+            team_lightest[side] = None if tile is None or known is None else min(tile, known)
         team_totals = {sides[player]: total for player, total in (totals or {}).items()}
         out_side = sides[went_out] if went_out is not None else None
         team_scores, team_lost = score_points_hand(
-            game, team_made, team_hands, out_side, rules, team_totals
+            game,
+            team_made,
+            team_hands,
+            out_side,
+            rules,
+            team_totals,
+            lightest=team_lightest if lightest is not None else None,
         )
         scores = {player: team_scores[sides[player]] for player in hands}
         lost = {player: team_lost[sides[player]] for player in hands if sides[player] in team_lost}
         return scores, lost
-    bonus = hand_bonus(game, hands, went_out, rules)
+    bonus = hand_bonus(game, hands, went_out, rules, lightest)
     goal = target(game, rules)
     scores = {}
     lost = {}
@@ -255,19 +303,29 @@ def score_points_hand(
 
 def game_over(game: str, totals: Sequence[int], rules: HouseRules) -> bool:
     """True when someone has reached the target at the end of a hand (exactly, under an exact
-    target)."""
+    target). Under ``tie_break`` "another_hand" a tie for the highest total among those who
+    reached it is played off: the game goes on until one player (one side, in partnerships)
+    is ahead."""
     goal = target(game, rules)
     if exact_target(game, rules):
-        return goal in totals
-    return any(total >= goal for total in totals)
+        reached = goal in totals
+    else:
+        reached = any(total >= goal for total in totals)
+    if not reached or rules.tie_break != "another_hand" or exact_target(game, rules):
+        # At an exact target another hand cannot part players tied on it: the tie stands.
+        return reached
+    # Partners share one total: seats 1 and 3 (positions 0, 2) hold one side's, 2 and 4 the other's.
+    scores = list(totals[:2]) if rules.partners and len(totals) == 4 else list(totals)
+    return scores.count(max(scores)) == 1
 
 
 # --- The table ---------------------------------------------------------------------------------
 
 
 def deal_plan(game: str, players: int, rules: HouseRules) -> DealPlan:
-    """Tiles each and the boneyard: the group's own number, the game's double-6 table, or the
-    computed suggestion for other sets. No engine is held out."""
+    """Tiles each and the boneyard: the group's own number, the game's sheet for the set
+    (``deal_sheets``: double-6 for every game; Block also double-9 for 5-7 players and
+    double-12 for 8-10), or the computed suggestion elsewhere. No engine is held out."""
     if isinstance(players, bool) or not isinstance(players, int) or players < 2:
         raise ValueError(f"{GAMES[game].label} needs at least 2 players")
     if rules.partners and players != 4:
@@ -280,7 +338,7 @@ def deal_plan(game: str, players: int, rules: HouseRules) -> DealPlan:
         )
     warnings: list[str] = []
     custom = rules.custom_deal
-    table = DEALS[game] if rules.max_pip == DEAL_SET and rules.copies == 1 else {}
+    table = sheet_for(game, rules.max_pip, rules.copies)
     if custom is not None and players in custom:
         tiles, source = custom[players], "custom"
     elif players in table:
@@ -345,7 +403,7 @@ def table_notes(game: str, players: int, rules: HouseRules) -> list[str]:
         notes.append(
             "Score when the ends add up to a multiple of 3 or 5: 3 and 5 score 1, 6 scores 2, "
             "15 scores 8"
-            if rules.fives_threes_scale == "pub"
+            if rules.fives_threes_scale in PUB_SCALES
             else "Score the ends' total when 3 or 5 divides it, twice when both do (30 scores 60)"
         )
     else:
@@ -375,138 +433,3 @@ def in_play(game: str, rules: HouseRules) -> list[str]:
         "lowest current total"
     }
     return lines + [worst.get(line, line) for line in rules.describe(game)]
-
-
-# --- Checking a hand as typed -------------------------------------------------------------------
-
-
-def _pip_rules(rules: HouseRules) -> HouseRules:
-    """The set of the game with plain pips (the Mexican Train hand rules do not apply)."""
-    return HouseRules(max_pip=rules.max_pip, copies=rules.copies)
-
-
-def check_hand(game: str, entry: RoundInput, context: RoundContext, partial: bool) -> RoundCheck:
-    """Check one hand as typed and work out every player's score (rules.md 5).
-
-    - The end of the hand: who went out, or blocked.
-    - Points made during play: whole numbers from 0; in All Fives at face value a multiple of 5;
-      none in Draw and Block.
-    - The pips left: typed as a total or as tiles (checked like Mexican Train hands: on this
-      set, no tile twice, the player who went out holds nothing); not needed under Fives and
-      Threes pub rules.
-    - Scores: points made plus the winner's bonus; under an exact target points that would pass
-      it are lost (a warning says so).
-    """
-    rules = context.rules
-    spec = GAMES[game]
-    names = dict(context.names)
-    seats = {position: SeatCheck(position=position, name=name) for position, name in names.items()}
-    check = RoundCheck(number=context.number, engine=None, seats=list(seats.values()))
-    if entry.went_out is None and not entry.blocked and not partial:
-        check.errors.append("Tap who went out, or tap “Blocked” if nobody could play.")
-    if entry.went_out is not None and entry.went_out not in seats:
-        check.errors.append("The player marked as going out is not at this table.")
-    needs_pips = hand_needs_pips(game, rules)
-    pip_rules = _pip_rules(rules)
-    hands: dict[int, HandEntry] = {}
-    made: dict[int, int] = {}
-    for typed in entry.seats:
-        seat = seats.get(typed.position)
-        if seat is None:
-            continue
-        points = typed.made or 0
-        if points < 0:
-            seat.errors.append("Points made cannot be below 0.")
-        elif points and not spec.makes_points:
-            seat.errors.append(f"{spec.label} makes no points during play.")
-        elif points and game == "all_fives" and rules.all_fives_scale == "face" and points % 5:
-            seat.errors.append("All Fives scores in fives: the points made are 5, 10, 15 …")
-        made[typed.position] = points
-        parsed, tiles = typed_tiles(seat, typed, rules.max_pip)
-        if not parsed:
-            continue
-        hand = typed_hand(
-            seat,
-            typed.hand,
-            tiles,
-            pip_rules,
-            blank_is_zero=typed.position == entry.went_out or not needs_pips,
-            missing=f"Type the pips left in {seat.name}'s hand, or the tiles.",
-            partial=partial or typed.unreadable,
-        )
-        if hand is not None:
-            hands[typed.position] = hand
-    if hands:
-        problems = validate_round(
-            {names[position]: hand for position, hand in hands.items()},
-            None,
-            pip_rules,
-            went_out=names.get(entry.went_out) if not entry.blocked else None,  # type: ignore[arg-type]
-        )
-        by_name = {name: position for position, name in names.items()}
-        for problem in problems:
-            if problem.level != "error":
-                continue
-            target_seat = seats.get(by_name[problem.player]) if problem.player else None
-            bucket = target_seat.errors if target_seat is not None else check.errors
-            if problem.message not in bucket:
-                bucket.append(problem.message)
-    if check.ok and len(hands) == len(seats):
-        pips = {position: seats[position].hand or 0 for position in hands}
-        scores, lost = score_points_hand(
-            game,
-            made,
-            pips,
-            None if entry.blocked else entry.went_out,
-            rules,
-            totals=context.totals,
-            sides={position: side_of(position) for position in pips} if rules.partners else None,
-        )
-        goal = target(game, rules)
-        for position, value in scores.items():
-            seats[position].points = value
-            if position in lost:
-                seats[position].warnings.append(
-                    f"{lost[position]} points would take {seats[position].name} past {goal}: "
-                    "they are lost"
-                )
-    return check
-
-
-# --- The scoreboard ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class HandResult(RoundResult):
-    """A hand: every seat's score, who went out, and the pips each seat had left."""
-
-    hands: tuple[int | None, ...] = field(default=())
-
-
-def points_scoreboard(
-    game: str,
-    seats: int,
-    rounds: Sequence[RoundResult],
-    rules: HouseRules,
-    start: Sequence[int] | None = None,
-) -> Board:
-    """Totals, ranks (highest first), round wins (the winner of each hand) and winners."""
-    wins = []
-    for result in rounds:
-        hands = getattr(result, "hands", ()) or ()
-        pips = {seat: pip for seat, pip in enumerate(hands) if pip is not None}
-        if rules.partners:
-            team: dict[int, int] = {}
-            for seat, pip in pips.items():
-                team[side_of(seat)] = team.get(side_of(seat), 0) + pip
-            out = side_of(result.went_out) if result.went_out is not None else None
-            side = hand_winner(team, out) if team or out is not None else None
-            wins.append(
-                frozenset()
-                if side is None
-                else frozenset(seat for seat in range(seats) if side_of(seat) == side)
-            )
-            continue
-        winner = hand_winner(pips, result.went_out) if pips or result.went_out is not None else None
-        wins.append(frozenset() if winner is None else frozenset({winner}))
-    return scoreboard(seats, rounds, rules, start, lower_is_better=False, round_wins=wins)

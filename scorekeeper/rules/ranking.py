@@ -323,7 +323,9 @@ def _rank_by_chain(
         rules, round_scores is not None, went_out_counts is not None, lower_is_better
     )
     position = {player: index for index, player in enumerate(totals)}
-    chain_rule = rules.tie_break != "co_winners"
+    # Only a chain breaks ties; under co-winners (and "another hand", which plays on instead)
+    # a tie that stands is just noted.
+    chain_rule = rules.tie_break in ("chain", "zero_rounds")
     return [
         Standing(entry.item.player, entry.item.total, entry.rank, entry.tied, entry.note)
         for entry in rank_by(

@@ -8,10 +8,11 @@ because ``house`` imports this module, never the other way round.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from scorekeeper.rules.deal_sheets import SHEET_NAMES, sheet_for, sheet_words
 from scorekeeper.rules.tiles import set_name
 
 #: A ``house.HouseRules`` (see the module docstring).
@@ -53,6 +54,17 @@ POINT_GAMES = ("all_fives", "fives_and_threes", "draw", "block")
 
 
 @dataclass(frozen=True)
+class Wording:
+    """How a rule reads in one game where the common wording does not fit it: its label, the
+    choices offered there (a rule's other values stay valid for games stored with them, but
+    are not offered), and its "Rules in play" line (None: the common line)."""
+
+    label: str
+    options: tuple[tuple[Any, str], ...]
+    in_play: Callable[[Rules], str | None] | None = None
+
+
+@dataclass(frozen=True)
 class HouseRule:
     """A house rule, declared once: its name (the ``HouseRules`` field and the key in the JSON
     stored with each game), its label, the allowed values each with a one-line explanation (the
@@ -72,6 +84,8 @@ class HouseRule:
     fixed: bool = True
     #: The games (``rules.variants`` names) the rule belongs to; None: every game.
     games: tuple[str, ...] | None = PIP_GAMES
+    #: The games where the rule reads differently or offers other choices (``Wording``).
+    worded: Mapping[str, Wording] = field(default_factory=lambda: MappingProxyType({}))
 
     def applies_to(self, game: str) -> bool:
         """True when the rule is part of ``game`` (shown at its setup and in its "Rules in
@@ -84,7 +98,32 @@ class HouseRule:
 
     @property
     def values(self) -> tuple[Any, ...]:
-        return tuple(value for value, _ in self.options)
+        """Every value the rule takes in some game (what a stored game may hold)."""
+        values = [value for value, _ in self.options]
+        for wording in self.worded.values():
+            values += [value for value, _ in wording.options if value not in values]
+        return tuple(values)
+
+    def label_in(self, game: str) -> str:
+        """The rule's label in ``game``."""
+        wording = self.worded.get(game)
+        return wording.label if wording else self.label
+
+    def options_in(self, game: str) -> tuple[tuple[Any, str], ...]:
+        """The choices ``game`` offers, each with its one-line explanation (default first)."""
+        wording = self.worded.get(game)
+        return wording.options if wording else self.options
+
+    def default_in(self, game: str) -> Any:
+        """The rule book's choice in ``game``."""
+        return self.options_in(game)[0][0]
+
+    def line_in(self, game: str, rules: Rules) -> str | None:
+        """The rule's "Rules in play" line in ``game``."""
+        wording = self.worded.get(game)
+        if wording is not None and wording.in_play is not None:
+            return wording.in_play(rules)
+        return self.in_play(rules)
 
     def parse(self, text: object) -> Any:
         """The value a form sent (text) as the rule's own type; raises ValueError when it is
@@ -120,6 +159,7 @@ def _engines_line(rules: Rules) -> str:
         "descending": f"{top}-{top} down to 0-0",
         "ascending": f"0-0 up to {top}-{top}",
         "up_and_back": f"0-0 up to {top}-{top}, then back down to 0-0",
+        "down_and_up": f"{top}-{top} down to 0-0, then back up to {top}-{top}",
     }[rules.order]
     if rules.length == "free":
         return (
@@ -132,7 +172,7 @@ def _engines_line(rules: Rules) -> str:
             return f"Engines: {words}, then again from the {cycle[0]}-{cycle[0]}; {_rounds(count)}"
         if count < len(cycle):
             last = cycle[count - 1]
-            if rules.order == "up_and_back":
+            if rules.order in ("up_and_back", "down_and_up"):
                 return f"Engines: {words}, stopping after the {last}-{last}; {_rounds(count)}"
             way = "down" if rules.order == "descending" else "up"
             first = cycle[0]
@@ -197,6 +237,27 @@ def _deal_line(rules: Rules) -> str:
     if rules.max_pip == PRESET_MAX_PIP:
         return f"Deal: {rules.deal_table} sheet"
     return f"Deal: standard table (the {rules.deal_table} sheet is for one double-12 set)"
+
+
+def game_deal_line(game: str) -> Callable[[Rules], str]:
+    """The "Rules in play" deal line of a game that deals from its own sheets
+    (``deal_sheets``): the sheet for the set in play, or the computed suggestion where the
+    game has no sheet for it. A Mexican Train sheet or a custom deal chosen for the game reads
+    as it does in Mexican Train."""
+    name = SHEET_NAMES[game]
+
+    def line(rules: Rules) -> str:
+        if not isinstance(rules.deal_table, str) or rules.deal_table != "standard":
+            return _deal_line(rules)
+        sheet = sheet_for(game, rules.max_pip, rules.copies)
+        if rules.copies > 1:
+            return f"Deal: computed suggestion (the {name} is for one set)"
+        dominoes = f"a {set_name(rules.max_pip)} set"
+        if not sheet:
+            return f"Deal: computed suggestion (the {name} has no numbers for {dominoes})"
+        return f"Deal: {name} for {dominoes}, {sheet_words(sheet)}"
+
+    return line
 
 
 def _line(lines: Mapping[Any, str | None], name: str) -> Callable[[Rules], str | None]:

@@ -26,11 +26,14 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from scorekeeper.rules import point_games
+from scorekeeper.rules import point_games, point_hands
+from scorekeeper.rules.deal_sheets import GAME_SHEETS, sheet_for
 from scorekeeper.rules.house import HOUSE_RULES, HouseRules
 from scorekeeper.rules.round_check import RoundCheck, RoundContext, RoundInput, check_round
 from scorekeeper.rules.schedule import (
+    LOW_BONEYARD_SHARE,
     DealPlan,
+    computed_deal,
     deal_plan,
     engine_for_round,
     round_count,
@@ -90,8 +93,12 @@ class GameVariant:
         for name, rule in HOUSE_RULES.items():
             if not rule.applies_to(self.name):
                 values[name] = rule.default
-        if not HOUSE_RULES["order"].applies_to(self.name):
-            values["deal_table"] = "standard"
+            elif rule.fixed and values[name] not in dict(rule.options_in(self.name)):
+                # A choice this game does not offer (a league's tie-break chain for a game
+                # where the highest total wins): the game's own default.
+                values[name] = rule.default_in(self.name)
+        if not HOUSE_RULES["order"].applies_to(self.name) or self.name in GAME_SHEETS:
+            values["deal_table"] = "standard"  # the game's own sheet
         return HouseRules.from_dict({**values, **self.default_rules})
 
     def new_rules(self, **chosen: Any) -> HouseRules:
@@ -122,8 +129,9 @@ MEXICAN_TRAIN = GameVariant(
     scoreboard=scoreboard,
 )
 
-#: Chicken Foot's deal on its usual double-9 set (engine placed by whoever holds it).
-CHICKEN_FOOT_DEAL = MappingProxyType({2: 9, 3: 7, 4: 7, 5: 7, 6: 7, 7: 6, 8: 6})
+#: Chicken Foot's deal on its usual double-9 set (engine placed by whoever holds it); its
+#: other sheets are in ``deal_sheets.GAME_SHEETS``.
+CHICKEN_FOOT_DEAL = sheet_for("chicken_foot", 9)
 CHICKEN_FOOT_SPINNER = (
     "The round's double is the centre: four tiles go on it, one on each side, before "
     "anything else; every double played after is a chicken foot: three tiles on it (the toes) "
@@ -132,13 +140,38 @@ CHICKEN_FOOT_SPINNER = (
 
 
 def _chicken_foot_deal(players: int, rules: HouseRules) -> DealPlan:
-    """Chicken Foot's own deal on one double-9 set, the train games' deal otherwise."""
-    if rules.max_pip == 9 and rules.copies == 1 and rules.custom_deal is None:
-        tiles = CHICKEN_FOOT_DEAL.get(players)
-        if tiles is not None:
-            total = rules.domino_set.total_tiles
-            return DealPlan(players, tiles, total - 1 - players * tiles, "table")
-    return deal_plan(players, rules)
+    """Chicken Foot deals from its own sheets (``deal_sheets``: 5 each on a double-6 set; 9,
+    then 7, then 6 each on a double-9), never from Mexican Train's: on a set without a Chicken
+    Foot sheet the computed suggestion, said as such. The group's own number, or a Mexican
+    Train sheet chosen for the game before Chicken Foot had its own, deals as chosen."""
+    if rules.custom_deal is not None or rules.deal_table != "standard":
+        return deal_plan(players, rules)
+    deal_plan(players, rules.replace(deal_table={players: 1}))  # the set's player limits
+    sheet = sheet_for("chicken_foot", rules.max_pip, rules.copies)
+    total = rules.domino_set.total_tiles
+    if players in sheet:
+        tiles, source, warnings = sheet[players], "table", []
+    else:
+        tiles, source = computed_deal(total, players), "computed"
+        where = (
+            f"{players} players with a {rules.domino_set.name} set"
+            if sheet or rules.copies == 1
+            else f"{players} players with two sets mixed"
+        )
+        warnings = [
+            f"The Chicken Foot sheets give no number for {where}: {tiles} tiles each is a "
+            "computed suggestion"
+        ]
+    boneyard = total - 1 - players * tiles
+    if boneyard < LOW_BONEYARD_SHARE * total:
+        warnings.append(f"Only {boneyard} tiles stay in the boneyard")
+    return DealPlan(players, tiles, boneyard, source, warnings)
+
+
+def _chicken_foot_over(totals: Sequence[int], rules: HouseRules) -> bool:
+    """Chicken Foot to a losing total: the game ends at the end of the round in which someone
+    reaches it; the lowest total wins."""
+    return rules.losing_total is not None and any(t >= rules.losing_total for t in totals)
 
 
 CHICKEN_FOOT = GameVariant(
@@ -159,7 +192,19 @@ CHICKEN_FOOT = GameVariant(
     default_rules=MappingProxyType(
         {"max_pip": 9, "double_blank": 50, "start_rule": "engine_holder"}
     ),
-    table_notes=lambda players, rules: [CHICKEN_FOOT_SPINNER],
+    table_notes=lambda players, rules: (
+        [CHICKEN_FOOT_SPINNER]
+        + (
+            [
+                f"The game ends at the end of the round in which someone reaches "
+                f"{rules.losing_total}: the lowest total wins"
+            ]
+            if rules.losing_total
+            else []
+        )
+    ),
+    game_over=_chicken_foot_over,
+    target=lambda rules: rules.losing_total,
 )
 
 
@@ -167,12 +212,12 @@ def _points_variant(game: str) -> GameVariant:
     spec = point_games.GAMES[game]
 
     def check(entry: RoundInput, context: RoundContext, partial: bool) -> RoundCheck:
-        return point_games.check_hand(game, entry, context, partial)
+        return point_hands.check_hand(game, entry, context, partial)
 
     def board(
         seats: int, rounds: Sequence[Any], rules: HouseRules, start: Sequence[int] | None = None
     ) -> Board:
-        return point_games.points_scoreboard(game, seats, rounds, rules, start)
+        return point_hands.points_scoreboard(game, seats, rounds, rules, start)
 
     return GameVariant(
         name=game,

@@ -84,6 +84,7 @@ def boards(draw: st.DrawFn) -> Scoreboard:
         finished=False,
         winners=[],
         tie_break="",
+        round_word=draw(st.sampled_from(["Round", "Hand"])),
     )
 
 

@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 
 from scorekeeper.rules import HouseRules
 from scorekeeper.rules.point_games import (
-    HandResult,
     all_fives_points,
     deal_plan,
     fives_and_threes_points,
@@ -23,6 +22,7 @@ from scorekeeper.rules.point_games import (
     table_notes,
     target,
 )
+from scorekeeper.rules.point_hands import HandResult
 from scorekeeper.rules.round_check import RoundContext, RoundInput, SeatInput
 from scorekeeper.rules.variants import VARIANTS, variant_named
 
@@ -320,7 +320,11 @@ def test_a_league_table_of_another_game_adopts_the_leagues_rules() -> None:
     assert (foot.max_pip, foot.double_blank, foot.marker_penalty) == (9, 50, 0)
     assert (foot.tie_break, foot.blocked_round) == ("zero_rounds", "lowest_zero")
     fives = variant_named("all_fives").adopt(league)
-    assert (fives.max_pip, fives.blocked_round, fives.tie_break) == (6, "all_count", "zero_rounds")
+    # A chain of the lowest total is not offered where the highest total wins: co-winners.
+    assert (fives.max_pip, fives.blocked_round, fives.tie_break) == (6, "all_count", "co_winners")
+    assert variant_named("all_fives").adopt(HouseRules(tie_break="another_hand")).tie_break == (
+        "another_hand"
+    )
     assert variant_named("mexican_train").adopt(league) == league
 
 
