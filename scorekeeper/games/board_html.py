@@ -21,19 +21,83 @@ from scorekeeper.games.presentation import BoardRow, Cell, Scoreboard
 
 LEGEND = "★ won the round · ✓ went out · ✎ corrected · small numbers: running total"
 
+#: Up to this many players, every column fits a phone 360 px wide; more scroll sideways.
+FITS_A_PHONE = 6
+#: The longest word of a name that fits a column header 360 px wide, by the number of
+#: players. Where every word of every name fits, the header shows the names (wrapped between
+#: words, never inside one); otherwise short labels, with a key above the table.
+HEADER_LETTERS = {1: 16, 2: 12, 3: 8, 4: 6, 5: 4, 6: 3, 7: 3, 8: 3}
+
+
+def header_labels(names: list[str]) -> list[str] | None:
+    """Short column labels for ``names``, or None where the names themselves fit.
+
+    A label is the name's initials (first word, then the next one: "Bea Hart" is "BH"); where
+    two labels are alike, more letters of the first word are added to those ("Ann", "Al":
+    "An", "Al"), then letters of the last word; a name nothing tells apart gets its seat
+    number."""
+    budget = HEADER_LETTERS.get(len(names), 0)
+    if all(len(word) <= budget for name in names for word in name.split()):
+        return None
+    words = [name.split() or [name] for name in names]
+
+    def label(parts: list[str], first: int, last: int) -> str:
+        tail = parts[-1][:last] if len(parts) > 1 else ""
+        return parts[0][:first] + tail
+
+    steps = [(first, 1) for first in (1, 2, 3)] + [(1, last) for last in (2, 3)]
+    labels = [label(w, 1, 1) for w in words]
+    for first, last in steps:
+        keys = [lbl.casefold() for lbl in labels]
+        alike = [i for i, key in enumerate(keys) if keys.count(key) > 1]
+        if not alike:
+            return labels
+        for i in alike:
+            labels[i] = label(words[i], first, last)
+    keys = [lbl.casefold() for lbl in labels]
+    return [lbl if keys.count(lbl.casefold()) == 1 else str(i + 1) for i, lbl in enumerate(labels)]
+
 
 def board_table(board: Scoreboard, correct_url: str | None = None) -> Markup:
     """The table of rounds by players, with totals and ranks underneath. ``correct_url``: the
     URL of the correction page less the round's number (the scorekeeper's phone: each round
-    number links to its correction), or None."""
-    parts = [
-        '<div class="table-scroll">\n<table class="board">\n'
+    number links to its correction), or None.
+
+    Up to six players every column fits a phone's width (short labels in the header when the
+    names do not fit, with a key); seven or eight scroll sideways, the round column staying in
+    place, with a hint and a shadow that say so."""
+    labels = header_labels([p.name for p in board.players])
+    wide = len(board.players) > FITS_A_PHONE
+    parts = []
+    if wide:
+        parts.append(
+            '<p class="scroll-hint" id="board-scroll-hint">'
+            f"{len(board.players)} players: swipe the table sideways →</p>\n"
+        )
+    if labels is not None:
+        parts.append('<p class="board-key" aria-hidden="true">')
+        parts.extend(
+            f'<span class="key"><b>{escape(label)}</b> {escape(p.name)}</span> '
+            for label, p in zip(labels, board.players, strict=True)
+        )
+        parts.append("</p>\n")
+    parts.append(
+        '<div class="table-scroll board-scroll'
+        + (' wide" data-scroll-cue="board-scroll-hint">' if wide else '">')
+        + '\n<table class="board">\n'
         '  <caption class="sr-only">Points per round. ★ won the round, ✓ went out, ✎ corrected.'
         "</caption>\n  <thead>\n"
-        '    <tr><th scope="col">Rd</th>',
-        *(f'<th scope="col">{escape(p.name)}</th>' for p in board.players),
-        "</tr>\n  </thead>\n  <tbody>\n",
-    ]
+        '    <tr><th scope="col">Rd</th>'
+    )
+    if labels is None:
+        parts.extend(f'<th scope="col">{escape(p.name)}</th>' for p in board.players)
+    else:
+        parts.extend(
+            f'<th scope="col"><span aria-hidden="true">{escape(label)}</span>'
+            f'<span class="sr-only">{escape(p.name)}</span></th>'
+            for label, p in zip(labels, board.players, strict=True)
+        )
+    parts.append("</tr>\n  </thead>\n  <tbody>\n")
     for row in board.rows:
         parts.append(_row(row, correct_url))
     if not board.rows:

@@ -13,12 +13,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jinja2 import Environment, FileSystemLoader, Undefined
 
-from scorekeeper.games.board_html import board_table, standings_list
+from scorekeeper.games.board_html import board_table, header_labels, standings_list
 from scorekeeper.games.presentation import BoardPlayer, BoardRow, Cell, Scoreboard
 
 _TEMPLATES = Environment(
     loader=FileSystemLoader(Path(__file__).parent), autoescape=True, undefined=Undefined
 )
+_TEMPLATES.globals["header_labels"] = header_labels
 REFERENCE = _TEMPLATES.get_template("board_table_reference.html")
 STANDINGS_REFERENCE = _TEMPLATES.get_template("standings_reference.html")
 
