@@ -2,7 +2,8 @@
 // Returns a list of problems, each naming the element:
 //  1. clipped: an element that hides what overflows it (overflow hidden or clip, or an
 //     ellipsis) holds more than it shows;
-//  2. overlapping: two pieces of text or controls (not one inside the other) cover each other;
+//  2. overlapping: two pieces of text or controls (not one inside the other) cover each other,
+//     or a list's bullet lands on the text of another item;
 //  3. outside the viewport: something reaches past the screen's edges, unless it sits in a
 //     sideways scroll container that says it scrolls (data-scroll-cue naming a visible hint);
 //     a scroll container that scrolls without such a cue is a problem itself.
@@ -101,6 +102,22 @@
       if (x <= slack || y <= slack || related(a, b)) continue;
       // A sticky column covers what scrolls under it only once scrolled; at rest they do not meet.
       report(`overlap (${Math.round(x)}x${Math.round(y)} px): ${describe(a.el)} and ${describe(b.el)}`);
+    }
+  }
+
+  // A list's bullets sit outside its items: one must not land on the text of another.
+  for (const li of visible) {
+    const style = getComputedStyle(li);
+    if (style.display !== "list-item" || style.listStyleType === "none" || style.listStylePosition !== "outside") continue;
+    const box = li.getBoundingClientRect();
+    const size = parseFloat(style.fontSize);
+    const line = parseFloat(style.lineHeight) || size * 1.45;
+    const marker = { left: box.left - size * 1.1, right: box.left - 2, top: box.top, bottom: box.top + line };
+    for (const piece of pieces) {
+      if (li.contains(piece.el)) continue;
+      const x = Math.min(marker.right, piece.box.right) - Math.max(marker.left, piece.box.left);
+      const y = Math.min(marker.bottom, piece.box.bottom) - Math.max(marker.top, piece.box.top);
+      if (x > slack && y > slack) report(`a bullet lands on ${describe(piece.el)} (the bullet of ${describe(li)})`);
     }
   }
 

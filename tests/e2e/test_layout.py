@@ -11,11 +11,10 @@ test-results/screenshots/layout-<width>-<page>.png.
 
 from __future__ import annotations
 
+import os
 from datetime import date
 from pathlib import Path
 from typing import Any
-
-import os
 
 import pytest
 from flask import Flask
@@ -73,7 +72,9 @@ def _round(number: int, count: int) -> services.RoundInput:
 def _game(names: list[str], device: str, rounds: int, finished: bool) -> str:
     game = services.create_game(names, RULES, 0, device)
     for number in range(1, rounds + 1):
-        saved = services.record_round(game, _round(number, len(names)), f"{game.id}-{number}", number)
+        saved = services.record_round(
+            game, _round(number, len(names)), f"{game.id}-{number}", number
+        )
         assert saved.saved is not None
     if finished:
         services.finish_game(game)
@@ -151,10 +152,26 @@ def test_every_page_fits_a_phone(browser: Browser, live_app: Flask, live_server:
                 found = _check(page, live_server + path)
                 problems += [f"{width} px {name} ({path}): {p}" for p in found]
                 if width == 360 or name.startswith(("5x", "new", "league")):
-                    page.screenshot(path=str(SCREENSHOTS / f"layout-{width}-{name}.png"), full_page=True)
+                    page.screenshot(
+                        path=str(SCREENSHOTS / f"layout-{width}-{name}.png"), full_page=True
+                    )
         finally:
             context.close()
     assert problems == [], f"{len(problems)} layout problems:\n" + "\n".join(problems)
+
+
+def test_which_game_offers_big_targets(page: Page, live_server: str) -> None:
+    """New game's "Which game?": every game is a tap target at least 48 px tall, wide enough
+    for a thumb, and no bullet sits on a name."""
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": WIDTHS[width]})
+        page.goto(f"{live_server}/games/new")
+        choices = page.locator(".game-choice li > *")
+        assert choices.count() >= 5
+        for index in range(choices.count()):
+            box = choices.nth(index).bounding_box()
+            assert box is not None and box["height"] >= 48 and box["width"] >= 120, box
+        assert page.evaluate(CHECKS) == []
 
 
 def test_went_out_on_a_double_keeps_save_on_the_first_screen(
