@@ -190,7 +190,8 @@ def test_went_out_on_a_double_keeps_save_on_the_first_screen(
             page.locator(f"#seat-{index} input.points").fill(str(points))
     with page.expect_response(lambda r: "/round/check" in r.url):
         page.get_by_text("Went out on a double").click()
-    expect(page.get_by_text("48", exact=False).first).to_be_visible()
+    expect(page.locator("#seat-1-feedback")).to_contain_text("48")  # 24 doubled
+    expect(page.locator("#seat-4-feedback")).to_contain_text("80")
     page.evaluate("window.scrollTo(0, 0)")
     shoot("round-on-double-412", full_page=False)
     box = page.get_by_role("button", name="Save round 1").bounding_box()
