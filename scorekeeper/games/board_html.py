@@ -32,10 +32,10 @@ HEADER_LETTERS = {1: 16, 2: 12, 3: 8, 4: 6, 5: 4, 6: 3, 7: 3, 8: 3}
 def header_labels(names: list[str]) -> list[str] | None:
     """Short column labels for ``names``, or None where the names themselves fit.
 
-    A label is the name's initials (first word, then the next one: "Bea Hart" is "BH"); where
-    two labels are alike, more letters of the first word are added to those ("Ann", "Al":
-    "An", "Al"), then letters of the last word; a name nothing tells apart gets its seat
-    number."""
+    A label is the name's initials (the first word's, then the last word's: "Bea Hart" is
+    "BH"); where two labels are alike, those take more letters of the first word (up to five:
+    "Annabel", "Alastair": "An", "Al"), then of the last word ("Ann Bee", "Ann Bo": "ABe",
+    "ABo"); names nothing tells apart get their seat numbers."""
     budget = HEADER_LETTERS.get(len(names), 0)
     if all(len(word) <= budget for name in names for word in name.split()):
         return None
@@ -45,7 +45,7 @@ def header_labels(names: list[str]) -> list[str] | None:
         tail = parts[-1][:last] if len(parts) > 1 else ""
         return parts[0][:first] + tail
 
-    steps = [(first, 1) for first in (1, 2, 3)] + [(1, last) for last in (2, 3)]
+    steps = [(first, 1) for first in (1, 2, 3, 4, 5)] + [(1, last) for last in (2, 3)]
     labels = [label(w, 1, 1) for w in words]
     for first, last in steps:
         keys = [lbl.casefold() for lbl in labels]

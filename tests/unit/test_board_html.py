@@ -9,6 +9,7 @@ import re
 from html.parser import HTMLParser
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from jinja2 import Environment, FileSystemLoader, Undefined
@@ -144,3 +145,64 @@ def test_a_hostile_name_is_text_and_every_tag_is_closed() -> None:
     tags = _Tags()
     tags.feed(standings)
     assert tags.open == []
+
+
+@pytest.mark.parametrize(
+    ("names", "labels"),
+    [
+        (["Ann", "Bob"], None),  # the names fit
+        (["Ann", "Bob", "Cy", "Di"], None),
+        (["Margaret", "Harold", "Dorothy", "Walter", "Bea"], ["M", "H", "D", "W", "B"]),
+        (["Annabel", "Alastair", "Beatrice", "Cy", "Di"], ["An", "Al", "B", "C", "D"]),
+        (["Annabel", "Anna", "Bo", "Cy", "Di"], ["Annab", "Anna", "B", "C", "D"]),
+        (["Bartholomew Ashworth", "Margaret Fitzwilliam"], None),  # two columns: they wrap
+        (["Bartholomew Ashworth", "Margaret Fitzwilliam", "Cy"], ["BA", "MF", "C"]),
+        (["Annette Beeston", "Annette Bolton", "Cy", "Di"], ["ABe", "ABo", "C", "D"]),
+        (["Annabel", "ANNABEL", "Bob", "Cy", "Dee"], ["1", "2", "B", "C", "D"]),  # alike
+        (["Ann", "Bob", "Cyd", "Dot", "Eve", "Flo"], None),  # six of three letters fit
+        (["Ann", "Bob", "Cyd", "Dot", "Eve", "Flo", "Gus", "Hal"], None),
+    ],
+)
+def test_header_labels(names: list[str], labels: list[str] | None) -> None:
+    assert header_labels(names) == labels
+
+
+def _board(names: list[str]) -> Scoreboard:
+    players = [
+        BoardPlayer(i, name, 0, 10, i + 1, False, 0, 0, 0, 0, None, None, "")
+        for i, name in enumerate(names)
+    ]
+    row = BoardRow(
+        1,
+        12,
+        False,
+        False,
+        [Cell(10, 10, None, 0, 0, False, False, False)] * len(names),
+        [10] * len(names),
+    )
+    return Scoreboard(
+        players=players,
+        standings=players,
+        rows=[row],
+        rounds_total=13,
+        finished=False,
+        winners=[],
+        tie_break="",
+    )
+
+
+def test_short_labels_come_with_a_key_and_full_names_for_screen_readers() -> None:
+    written = board_table(_board(["Margaret", "Harold", "Dorothy", "Walter", "Bea"]))
+    assert '<span class="key"><b>M</b> Margaret</span>' in written
+    header = '<span aria-hidden="true">M</span><span class="sr-only">Margaret</span>'
+    assert f'<th scope="col">{header}</th>' in written
+    assert "board-scroll-hint" not in written  # five players fit: nothing scrolls
+
+
+def test_seven_players_scroll_with_a_hint() -> None:
+    written = board_table(_board([f"Player {n}" for n in range(1, 8)]))
+    assert 'data-scroll-cue="board-scroll-hint"' in written
+    assert (
+        '<p class="scroll-hint" id="board-scroll-hint">7 players: swipe the table sideways →</p>'
+        in written
+    )
