@@ -155,6 +155,13 @@ def test_every_page_fits_a_phone(browser: Browser, live_app: Flask, live_server:
                     page.screenshot(
                         path=str(SCREENSHOTS / f"layout-{width}-{name}.png"), full_page=True
                     )
+                if width == 360 and name == "5-ordinary-scoreboard":
+                    # The README's picture: the table of five players on a small phone.
+                    page.evaluate(
+                        "document.querySelector('.board-key').previousElementSibling"
+                        ".scrollIntoView({block: 'start'})"
+                    )
+                    page.screenshot(path=str(SCREENSHOTS / "readme-scoreboard-360.png"))
         finally:
             context.close()
     assert problems == [], f"{len(problems)} layout problems:\n" + "\n".join(problems)
