@@ -72,7 +72,7 @@ def board_table(board: Scoreboard, correct_url: str | None = None) -> Markup:
     if wide:
         parts.append(
             '<p class="scroll-hint" id="board-scroll-hint">'
-            f"{len(board.players)} players: swipe the table sideways →</p>\n"
+            f"{len(board.players)} players: swipe sideways →</p>\n"
         )
     if labels is not None:
         parts.append('<p class="board-key" aria-hidden="true">')
