@@ -105,6 +105,22 @@ def _seed(app: Flask) -> tuple[str, dict[str, str]]:
             pages[f"{label}-watch"] = f"/g/{playing}/watch"
             pages[f"{label}-correct"] = f"/g/{playing}/rounds/2"
             pages[f"{label}-summary"] = f"/g/{over}/summary"
+        # A points game (All Fives, double-9): points made during play in the cells.
+        fives = services.create_game(ORDINARY, HouseRules(max_pip=9), 0, device, kind="all_fives")
+        for number in range(1, 4):
+            made = [((number * 3 + seat) % 4) * 5 for seat in range(len(ORDINARY))]
+            entry = services.RoundInput(
+                seats=[
+                    services.SeatInput(i, hand=None if i == number else 5 + i * 3, made=m)
+                    for i, m in enumerate(made)
+                ],
+                went_out=number,
+            )
+            assert services.record_round(fives, entry, f"fives-{number}", number).saved
+        db.session.commit()
+        pages["5-fives-table"] = f"/g/{fives.public_id}"
+        pages["5-fives-round"] = f"/g/{fives.public_id}/round"
+        pages["5-fives-scoreboard"] = f"/g/{fives.public_id}/scoreboard"
         demo = seed_demo(nights=2, tables=2, players=5, start=date(2025, 9, 4), device=device)
         league = demo.league
         players = db.session.scalars(

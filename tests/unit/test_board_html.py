@@ -203,6 +203,5 @@ def test_seven_players_scroll_with_a_hint() -> None:
     written = board_table(_board([f"Player {n}" for n in range(1, 8)]))
     assert 'data-scroll-cue="board-scroll-hint"' in written
     assert (
-        '<p class="scroll-hint" id="board-scroll-hint">7 players: swipe sideways →</p>'
-        in written
+        '<p class="scroll-hint" id="board-scroll-hint">7 players: swipe sideways →</p>' in written
     )
