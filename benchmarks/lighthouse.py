@@ -7,9 +7,11 @@ Serves the app with waitress (as `make run` does) on a temporary SQLite database
 five-player game after 4 rounds and a 12-night demo league, then runs the `lighthouse` npm
 package (mobile preset: a Moto G power phone on a throttled 4G connection, simulated) with the
 system Chromium (CHROME_PATH, default /usr/bin/chromium) on setup, the table view, round entry,
-the scoreboard, the share view and the league standings, and prints the accessibility, best
-practices and performance scores of each, plus the slowest metrics. Pages that need rights get
-this phone's session cookie, as the phone that created the game and organises the league.
+the scoreboard, the share view, the game summary and the league's pages (standings, a night, a
+player, the roster, the league page with the members' link, and the members' link opened by a
+new phone), and prints the accessibility, best practices, performance and SEO scores of each,
+plus the slowest metrics. Pages that need rights get this phone's session cookie, as the phone
+that created the game and organises the league; the members' link is opened without it.
 """
 
 from __future__ import annotations
@@ -28,17 +30,20 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from flask_migrate import upgrade  # noqa: E402
+from sqlalchemy import select  # noqa: E402
 from waitress import create_server  # noqa: E402
 
 from scorekeeper import create_app  # noqa: E402
 from scorekeeper.devices import device_hash  # noqa: E402
 from scorekeeper.extensions import db  # noqa: E402
 from scorekeeper.games import services  # noqa: E402
+from scorekeeper.leagues.access import members_token  # noqa: E402
 from scorekeeper.leagues.demo import seed_demo  # noqa: E402
+from scorekeeper.models import Night, Player  # noqa: E402
 from scorekeeper.rules import HouseRules  # noqa: E402
 
 NAMES = ["Ann", "Boris", "Cy", "Dorothea", "Eve"]
-CATEGORIES = ("accessibility", "best-practices", "performance")
+CATEGORIES = ("accessibility", "best-practices", "performance", "seo")
 METRICS = ("first-contentful-paint", "largest-contentful-paint", "total-blocking-time",
            "cumulative-layout-shift", "speed-index")  # fmt: skip
 
@@ -58,7 +63,8 @@ def _game(device: str) -> str:
     return game.public_id
 
 
-def _lighthouse(binary: str, url: str, cookie: str, out: Path) -> dict[str, object]:
+def _lighthouse(binary: str, url: str, cookie: str | None, out: Path) -> dict[str, object]:
+    headers = [f"--extra-headers={json.dumps({'Cookie': f'session={cookie}'})}"] if cookie else []
     command = [
         binary,
         url,
@@ -67,7 +73,7 @@ def _lighthouse(binary: str, url: str, cookie: str, out: Path) -> dict[str, obje
         f"--output-path={out}",
         f"--only-categories={','.join(CATEGORIES)}",
         "--chrome-flags=--headless=new --no-sandbox --disable-gpu",
-        f"--extra-headers={json.dumps({'Cookie': f'session={cookie}'})}",
+        *headers,
     ]
     subprocess.run(command, check=True, env={**os.environ, "CHROME_PATH": _chrome()})
     return json.loads(out.read_text())
@@ -106,6 +112,13 @@ def main() -> None:
             )
             db.session.commit()
             code = league.league.code
+            night = db.session.scalars(
+                select(Night.id).where(Night.league_id == league.league.id).order_by(Night.id)
+            ).first()
+            player = db.session.scalars(
+                select(Player.id).where(Player.league_id == league.league.id).order_by(Player.id)
+            ).first()
+            members = members_token(league.league)
 
         server = create_server(app, host="127.0.0.1", port=args.port, threads=4)
         threading.Thread(target=server.run, daemon=True).start()
@@ -116,8 +129,15 @@ def main() -> None:
             "round entry": f"/g/{public_id}/round",
             "scoreboard": f"/g/{public_id}/scoreboard",
             "share view": f"/g/{public_id}/watch",
+            "summary": f"/g/{public_id}/summary",
             "standings": f"/leagues/{code}",
+            "night": f"/leagues/{code}/nights/{night}",
+            "player": f"/leagues/{code}/players/{player}",
+            "roster": f"/leagues/{code}/players",
+            "league": f"/leagues/{code}/manage",
+            "members": f"/leagues/{code}/members/{members}",
         }
+        without_cookie = {"members"}  # a new phone opening the members' link
         rows = []
         version = ""
         try:
@@ -125,7 +145,8 @@ def main() -> None:
                 if args.only and name not in args.only:
                     continue
                 out = Path(args.keep or folder) / f"{name.replace(' ', '-')}.json"
-                report = _lighthouse(args.lighthouse, base + path, cookie.value, out)
+                session = None if name in without_cookie else cookie.value
+                report = _lighthouse(args.lighthouse, base + path, session, out)
                 categories = report["categories"]  # type: ignore[index]
                 scores = [round(categories[c]["score"] * 100) for c in CATEGORIES]  # type: ignore[index]
                 audits = report["audits"]  # type: ignore[index]
@@ -147,9 +168,9 @@ def main() -> None:
             server.close()
 
     print(f"Lighthouse {version} (mobile preset)")
-    print(f"{'page':<12} {'a11y':>5} {'best':>5} {'perf':>5}")
-    for name, a11y, best, perf, metrics, failing in rows:
-        print(f"{name:<12} {a11y:>5} {best:>5} {perf:>5}   {metrics}")
+    print(f"{'page':<12} {'a11y':>5} {'best':>5} {'perf':>5} {'seo':>5}")
+    for name, a11y, best, perf, seo, metrics, failing in rows:
+        print(f"{name:<12} {a11y:>5} {best:>5} {perf:>5} {seo:>5}   {metrics}")
         if failing:
             print(f"{'':<12} not full marks: {', '.join(failing)}")
 

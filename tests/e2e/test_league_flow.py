@@ -98,7 +98,7 @@ def test_a_league_night_run_from_phones(
     shoot("league-night-results")
 
     # Rank by wins for this first night (the average needs 3 games a player).
-    page.get_by_role("link", name="More", exact=True).click()
+    page.get_by_role("link", name="League", exact=True).click()
     page.get_by_role("link", name="Settings: ranking, house rules, passphrase, public page").click()
     page.get_by_label("Wins (a shared win counts for each co-winner)").check()
     page.get_by_role("button", name="Save the settings").click()

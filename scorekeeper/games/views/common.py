@@ -20,7 +20,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.boundary import is_write_request
 from scorekeeper.games import access, kept, services
-from scorekeeper.games.board_html import board_table, standings_list
+from scorekeeper.games.board_view import board_header
 from scorekeeper.leagues import access as leagues_access
 from scorekeeper.models import Game
 
@@ -40,25 +40,40 @@ def game_or_404(public_id: str, scores: bool = True) -> Game:
 
 @bp.app_template_global()
 def standings_html(game: Game, board: services.Scoreboard) -> Markup:
-    """The standings list (``games.board_html``), written once per version of the game."""
-    return kept.for_version(game, "html:standings", lambda: standings_list(board))
+    """The standings list (``games/_standings_list.html``), written once per version of the
+    game."""
+    return kept.for_version(
+        game,
+        "html:standings",
+        lambda: Markup(render_template("games/_standings_list.html", board=board)),
+    )
 
 
 @bp.app_template_global()
 def board_table_html(game: Game, board: services.Scoreboard, editor: bool) -> Markup:
-    """The round-by-round table (``games.board_html``), written once per version of the game
-    for the scorekeeper's phone (each round links to its correction) and once for the others."""
-    return kept.for_version(
-        game,
-        f"html:board_table:editor={editor}",
-        lambda: board_table(
-            board,
-            # One URL for the table: ".../rounds/0" less its 0; each round adds its number.
+    """The round-by-round table (``games/_board_table.html``), written once per version of the
+    game for the scorekeeper's phone (each round links to its correction) and once for the
+    others."""
+
+    def write() -> Markup:
+        labels, wide = board_header([p.name for p in board.players])
+        # One URL for the table: ".../rounds/0" less its 0; each round adds its number.
+        correct_url = (
             url_for("games.correct_round", public_id=game.public_id, number=0)[:-1]
             if editor
-            else None,
-        ),
-    )
+            else None
+        )
+        return Markup(
+            render_template(
+                "games/_board_table.html",
+                board=board,
+                correct_url=correct_url,
+                labels=labels,
+                wide=wide,
+            )
+        )
+
+    return kept.for_version(game, f"html:board_table:editor={editor}", write)
 
 
 @bp.app_template_global()
