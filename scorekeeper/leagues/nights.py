@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import date
+from datetime import date, timedelta
 
 from sqlalchemy import case, delete, func, select
 from sqlalchemy.orm import selectinload
@@ -113,6 +113,27 @@ def tonight(league: League, today: date) -> Night | None:
         select(Night)
         .where(Night.league_id == league.id, Night.played_on == today)
         .order_by(Night.id.desc())
+    ).first()
+
+
+def landing_night(league: League, today: date) -> Night | None:
+    """The night a phone that has just joined the league should see: tonight's (dated today
+    or yesterday: a club night runs past midnight, and the server's day may be another time
+    zone's), else the latest night with a table still playing; None sends it to the
+    standings."""
+    recent = db.session.scalars(
+        select(Night)
+        .where(Night.league_id == league.id, Night.played_on >= today - timedelta(days=1))
+        .where(Night.played_on <= today)
+        .order_by(Night.played_on.desc(), Night.id.desc())
+    ).first()
+    if recent is not None:
+        return recent
+    return db.session.scalars(
+        select(Night)
+        .join(Game, Game.night_id == Night.id)
+        .where(Night.league_id == league.id, Game.status == "playing")
+        .order_by(Night.played_on.desc(), Night.id.desc())
     ).first()
 
 

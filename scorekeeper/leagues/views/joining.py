@@ -3,6 +3,8 @@ links, claiming the organiser's right, forgetting a league."""
 
 from __future__ import annotations
 
+from datetime import date
+
 from flask import (
     Response,
     abort,
@@ -78,8 +80,17 @@ def join() -> str | BaseResponse:
         else:
             access.grant(league)
             flash(f"This phone can now keep score for {league.name}.", "success")
-            return redirect(url_for("leagues.standings", code=league.code))
+            return redirect(_landing(league))
     return form_page("leagues/join.html", form)
+
+
+def _landing(league: League) -> str:
+    """Where a phone that has just joined goes: tonight's tables when there is a night on,
+    else the standings."""
+    night = services.landing_night(league, date.today())
+    if night is None:
+        return url_for("leagues.standings", code=league.code)
+    return url_for("leagues.night", code=league.code, night_id=night.id)
 
 
 @bp.route("/leagues/<code>/unlock", methods=["GET", "POST"])
@@ -93,7 +104,7 @@ def unlock(code: str) -> str | BaseResponse:
             flash(f"This phone can now keep score for {league.name}.", "success")
             target = request.args.get("next", "")
             if not target.startswith(f"/leagues/{league.code}"):
-                target = url_for("leagues.standings", code=league.code)
+                target = _landing(league)
             return redirect(target)
         form.passphrase.errors.append(
             "That is not the league's passphrase. Check it and try again."
