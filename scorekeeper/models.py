@@ -101,6 +101,12 @@ class Game(db.Model):
         CheckConstraint("version >= 1", name="version_positive"),
     )
 
+    @property
+    def played_on(self) -> date:
+        """The day the game was played: a league game's night (scores may be typed days
+        later), else the day it was started."""
+        return self.night.played_on if self.night is not None else self.created_at.date()
+
 
 class Seat(db.Model):
     """A player's place at a game's table, in playing order."""

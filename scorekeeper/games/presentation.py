@@ -9,7 +9,7 @@ from typing import NamedTuple
 from scorekeeper.games.rows import table as rows_of
 from scorekeeper.games.setup import game_rules, variant_of
 from scorekeeper.models import Game, Round
-from scorekeeper.presentation import plural
+from scorekeeper.presentation import day_text, plural
 from scorekeeper.rules import (
     RULE_OPTIONS,
 )
@@ -173,7 +173,7 @@ def scoreboard(game: Game) -> Scoreboard:
 
 def game_as_text(game: Game, board: Scoreboard) -> str:
     """A short plain-text summary to paste into a group chat."""
-    when = game.created_at.strftime("%d %b %Y")
+    when = day_text(game.played_on)
     label = variant_of(game).label
     played = len(board.rows)
     word = board.round_word.lower()

@@ -17,6 +17,7 @@ from scorekeeper.extensions import db
 from scorekeeper.games import services as games
 from scorekeeper.games.totals import standings_changed
 from scorekeeper.models import Game, League, Night, Season
+from scorekeeper.presentation import day_text as day_text  # re-exported: services.day_text
 from scorekeeper.rules import HouseRules
 from scorekeeper.rules.placings import DEFAULT_PLACEMENT_POINTS, parse_placement_points
 from scorekeeper.rules.standings import Method
@@ -33,11 +34,6 @@ MAX_PASSPHRASE = 100
 
 class LeagueError(ValueError):
     """A request that cannot be carried out, with a sentence for the organiser."""
-
-
-def day_text(day: date) -> str:
-    """4 Jan 2024"""
-    return f"{day.day} {day:%b %Y}"
 
 
 def clean_text(text: str, limit: int) -> str:

@@ -56,3 +56,24 @@ def test_joining_lands_on_the_latest_night_still_playing(client: FlaskClient) ->
     add_table(client, code, later, [ids["Ann"], ids["Bob"]])
     phone = client.application.test_client()
     assert unlock(phone, code).headers["Location"] == f"/leagues/{code}/nights/{later}"
+
+
+# --------------------------------------------------------------------------------------------
+# 25: a league game is dated by its night, not by the day its scores were typed
+
+
+def test_a_league_game_shows_its_nights_date(client: FlaskClient) -> None:
+    code = start_league(client)
+    ids = add_players(client, code, ["Ann", "Bob"])
+    night = start_night(client, code, "2025-03-06")
+    game = add_table(client, code, night, [ids["Ann"], ids["Bob"]])
+    play(client, game, [0, 10])
+    today = date.today()
+    typed_on = f"{today.day} {today:%b %Y}"
+    summary = client.get(f"/g/{game}/summary").get_data(as_text=True)
+    assert "Mexican Train, 6 Mar 2025: 1 of 13 rounds" in summary
+    assert typed_on not in summary
+    delete_page = text_of(client.get(f"/g/{game}/delete").get_data(as_text=True))
+    assert "started 6 Mar 2025" in delete_page
+    home = text_of(client.get("/").get_data(as_text=True))
+    assert "6 Mar 2025" in home and typed_on not in home
