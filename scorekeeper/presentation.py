@@ -127,6 +127,13 @@ def plural(count: int, word: str, many: str | None = None) -> str:
     return f"{count} {word if count == 1 else (many or word + 's')}"
 
 
+def and_list(words: list[str]) -> str:
+    """ "Ann", "Ann and Bob", "Ann, Bob and Cy"."""
+    if len(words) <= 2:
+        return " and ".join(words)
+    return f"{', '.join(words[:-1])} and {words[-1]}"
+
+
 def day_text(day: date) -> str:
     """A day as the app writes it: "4 Jan 2024" (no leading zero, month capitalised)."""
     return f"{day.day} {day:%b %Y}"

@@ -17,6 +17,7 @@ from wtforms import (
     SelectField,
     SelectMultipleField,
     StringField,
+    TextAreaField,
     widgets,
 )
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
@@ -108,6 +109,7 @@ class TableForm(FlaskForm):
             Optional(),
             Length(max=MAX_TABLE_NAME, message=f"At most {MAX_TABLE_NAME} characters."),
         ],
+        render_kw={"maxlength": False},  # refused with the limit, never cut by the browser
     )
     players = SelectMultipleField(
         "Players at this table",
@@ -127,22 +129,60 @@ class TableForm(FlaskForm):
         validators=[Optional(), Length(max=MAX_PLAYER_NAME)],
     )
 
+    seat_order = HiddenField(default="")
+
+    def seated_ids(self) -> list[int]:
+        """The chosen players in seat order: the order they were tapped in (``seat_order``,
+        kept by the page's script), then any others in the order of the list."""
+        chosen = list(self.players.data or [])
+        tapped = []
+        for part in (self.seat_order.data or "").split(","):
+            if part.strip().isdigit() and int(part) in chosen and int(part) not in tapped:
+                tapped.append(int(part))
+        return tapped + [player for player in chosen if player not in tapped]
+
     def guest_names(self, form_data: Any) -> list[str]:
         return [form_data.get(f"guest-{i}", "") for i in range(GUEST_FIELDS)]
 
 
+# A name longer than the limit is refused with the limit, never cut: no ``maxlength`` on the
+# page (a browser cuts a pasted text at it without a word).
+NAME_TOO_LONG = f"A name may have at most {MAX_PLAYER_NAME} characters."
+MAX_PASTED_NAMES = 4000  # a club's whole list pasted at once, with room to spare
+
+
 class PlayerForm(FlaskForm):
+    """One player, or several: one name a line (a list pasted from a spreadsheet or a chat)."""
+
+    name = TextAreaField(
+        "Player's name",
+        description="Several at once? One name a line: paste the club's list.",
+        validators=[
+            InputRequired("Type the player's name."),
+            Length(max=MAX_PASTED_NAMES, message="That is too much text: paste fewer names."),
+        ],
+        render_kw={
+            "autocomplete": "off",
+            "autocapitalize": "words",
+            "rows": 2,
+            "maxlength": False,
+        },
+    )
+
+    def names(self) -> list[str]:
+        """The names typed, one a line, blank lines left out."""
+        return [line.strip() for line in (self.name.data or "").splitlines() if line.strip()]
+
+
+class EditPlayerForm(FlaskForm):
     name = StringField(
         "Player's name",
         validators=[
             InputRequired("Type the player's name."),
-            Length(max=MAX_PLAYER_NAME, message=f"At most {MAX_PLAYER_NAME} characters."),
+            Length(max=MAX_PLAYER_NAME, message=NAME_TOO_LONG),
         ],
-        render_kw={"autocomplete": "off", "autocapitalize": "words"},
+        render_kw={"autocomplete": "off", "autocapitalize": "words", "maxlength": False},
     )
-
-
-class EditPlayerForm(PlayerForm):
     guest = BooleanField("Guest (not ranked in the standings)")
 
 

@@ -12,10 +12,9 @@ from sqlalchemy.orm import selectinload
 from scorekeeper.extensions import db
 from scorekeeper.games import services as games
 from scorekeeper.games.totals import standings_changed
-from scorekeeper.leagues.roster import _same_name, league_players
+from scorekeeper.leagues.roster import _same_name, league_players, player_name
 from scorekeeper.leagues.setup import (
     MAX_PLACE,
-    MAX_PLAYER_NAME,
     MAX_TABLE_NAME,
     LeagueError,
     clean_text,
@@ -223,9 +222,9 @@ def add_table(
         if player not in chosen:
             chosen.append(player)
     for typed in guest_names:
-        guest_name = clean_text(typed, MAX_PLAYER_NAME)
-        if not guest_name:
+        if not typed.strip():
             continue
+        guest_name = player_name(typed)
         player = _same_name(everyone, guest_name)
         if player is None:
             player = Player(name=guest_name, league_id=league.id, is_guest=True)

@@ -28,7 +28,9 @@ from scorekeeper.leagues.nights import (
 )
 from scorekeeper.leagues.roster import (
     MergePlan,
+    NamesRefused,
     add_player,
+    add_players,
     delete_player,
     edit_player,
     find_player,
@@ -81,7 +83,9 @@ __all__ = [
     "MAX_TABLE_NAME",
     "MIN_PASSPHRASE",
     "MergePlan",
+    "NamesRefused",
     "add_player",
+    "add_players",
     "add_season",
     "add_table",
     "change_passphrase",

@@ -8,10 +8,8 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 
-from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.web.helpers import enter_round, round_data, round_form_fields
 from tests.web.league_helpers import (
     PASSPHRASE,
     add_players,
@@ -22,7 +20,6 @@ from tests.web.league_helpers import (
     text_of,
     unlock,
 )
-
 
 # --------------------------------------------------------------------------------------------
 # 27: a phone that joins lands on tonight's tables
@@ -77,3 +74,101 @@ def test_a_league_game_shows_its_nights_date(client: FlaskClient) -> None:
     assert "started 6 Mar 2025" in delete_page
     home = text_of(client.get("/").get_data(as_text=True))
     assert "6 Mar 2025" in home and typed_on not in home
+
+
+# --------------------------------------------------------------------------------------------
+# 26: the players sit in the order they were tapped
+
+
+def _seat_names(client: FlaskClient, public_id: str) -> list[str]:
+    page = client.get(f"/g/{public_id}/round").get_data(as_text=True)
+    return re.findall(r'<legend[^>]*>\s*<span class="seat-name">([^<]+)<', page)
+
+
+def test_a_table_sits_in_the_order_the_players_were_tapped(client: FlaskClient) -> None:
+    code = start_league(client)
+    ids = add_players(client, code, ["Ann", "Bob", "Cy"])
+    night = start_night(client, code)
+    before = client.get(f"/leagues/{code}/nights/{night}/tables/new").get_data(as_text=True)
+    assert 'name="seat_order"' in before and "js/seat-order" in before
+    order = [ids["Cy"], ids["Ann"], ids["Bob"]]
+    response = client.post(
+        f"/leagues/{code}/nights/{night}/tables/new",
+        data={
+            "table_name": "Table 1",
+            "players": [str(ids[name]) for name in ("Ann", "Bob", "Cy")],
+            "seat_order": ",".join(str(player) for player in order),
+        },
+    )
+    assert response.status_code == 302
+    page = client.get(f"/leagues/{code}/nights/{night}").get_data(as_text=True)
+    (game,) = set(re.findall(r'href="/g/([A-Za-z0-9_-]+)"', page))
+    from scorekeeper.extensions import db
+    from scorekeeper.models import Game
+
+    with client.application.app_context():
+        seated = db.session.scalars(db.select(Game).where(Game.public_id == game)).one()
+        assert [seat.player.name for seat in seated.seats] == ["Cy", "Ann", "Bob"]
+
+
+# --------------------------------------------------------------------------------------------
+# 24: several players at once, and a name never cut short
+
+
+def test_a_pasted_list_adds_one_player_a_line(client: FlaskClient) -> None:
+    code = start_league(client)
+    page = client.get(f"/leagues/{code}/players").get_data(as_text=True)
+    # The box takes a pasted list (a textarea keeps its lines) and never cuts what is pasted.
+    box = re.search(r"<textarea[^>]*name=\"name\"[^>]*>", page)
+    assert box and "maxlength" not in box.group(0)
+    assert "One name a line" in page
+    response = client.post(
+        f"/leagues/{code}/players/new",
+        data={"name": "Ann Baker\r\nBob Carter\r\n\r\n  Carol Diaz \r\nDev Patel\r\n"},
+    )
+    assert response.status_code == 302
+    roster = text_of(client.get(f"/leagues/{code}/players").get_data(as_text=True))
+    assert "Ann Baker, Bob Carter, Carol Diaz and Dev Patel are on the roster." in roster
+    assert "Roster (4)" in roster
+
+
+def test_a_name_too_long_is_refused_with_the_limit_and_nothing_is_added(
+    client: FlaskClient,
+) -> None:
+    code = start_league(client)
+    add_players(client, code, ["Ann Baker"])
+    typed = "Bob Carter\nAnn Baker\n" + "Carol Diaz Dev Patel Eve Foster Gus Hill Ida"
+    response = client.post(f"/leagues/{code}/players/new", data={"name": typed})
+    assert response.status_code == 422
+    page = text_of(response.get_data(as_text=True))
+    assert "has 44 characters; a name may have at most 40" in page
+    assert "Ann Baker is already on the roster." in page
+    # Nothing was added, and everything typed is still in the box.
+    assert "Gus Hill Ida" in response.get_data(as_text=True)
+    assert "Roster (1)" in page and "Bob Carter" in page
+    assert "Roster (1)" in text_of(client.get(f"/leagues/{code}/players").get_data(as_text=True))
+    # One long name on its own line is refused too, never cut to 40.
+    response = client.post(f"/leagues/{code}/players/new", data={"name": "x" * 41})
+    assert response.status_code == 422
+    assert "at most 40" in response.get_data(as_text=True)
+
+
+def test_a_long_guest_or_new_name_is_refused_not_cut(client: FlaskClient) -> None:
+    code = start_league(client)
+    ids = add_players(client, code, ["Ann"])
+    night = start_night(client, code)
+    form = client.get(f"/leagues/{code}/nights/{night}/tables/new").get_data(as_text=True)
+    assert 'maxlength="40"' not in form
+    long_name = "Margaret Elizabeth Montgomery-Carrington III"
+    response = client.post(
+        f"/leagues/{code}/nights/{night}/tables/new",
+        data={"table_name": "Table 1", "players": [str(ids["Ann"])], "guest-0": long_name},
+    )
+    assert response.status_code == 422
+    assert "at most 40" in response.get_data(as_text=True)
+    response = client.post(f"/leagues/{code}/players/{ids['Ann']}/edit", data={"name": long_name})
+    assert response.status_code == 422
+    assert "at most 40 characters" in response.get_data(as_text=True)
+    assert "maxlength" not in re.search(
+        r'<input[^>]*name="name"[^>]*>', response.get_data(as_text=True)
+    ).group(0)

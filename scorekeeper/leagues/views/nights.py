@@ -202,7 +202,7 @@ def new_table(league: League, night_id: int) -> str | BaseResponse:
                     league,
                     night,
                     form.table_name.data or "",
-                    form.players.data or [],
+                    form.seated_ids(),
                     guests,
                     device_hash(),
                     kind=form.game.data or "mexican_train",
@@ -222,6 +222,7 @@ def new_table(league: League, night_id: int) -> str | BaseResponse:
         busy=busy,
         guests=guests,
         chosen=set(form.players.data or []),
+        seat_order=",".join(str(player) for player in form.seated_ids()),
         refused=refused,
         rules_text=services.league_rules(league).describe(),
     )
