@@ -265,6 +265,23 @@ def describe_round(game: Game, recorded: Round) -> list[SeatLine]:
     ]
 
 
+def line_differences(saved: list[SeatLine], typed: list[SeatLine]) -> dict[int, list[str]]:
+    """Where what a phone typed differs from what was saved, seat by seat (index in seat
+    order): the parts that differ, in words ("points", "went out", "tiles")."""
+    found: dict[int, list[str]] = {}
+    for index, (theirs, mine) in enumerate(zip(saved, typed, strict=False)):
+        parts = []
+        if theirs.hand != mine.hand:
+            parts.append("points")
+        if theirs.went_out != mine.went_out:
+            parts.append("went out")
+        if theirs.tiles.split() != mine.tiles.split():
+            parts.append("tiles")
+        if parts:
+            found[index] = parts
+    return found
+
+
 def describe_input(game: Game, entry: RoundInput) -> list[SeatLine]:
     """What a phone typed for a round, player by player in seat order."""
     typed = {seat.position: seat for seat in entry.seats}

@@ -10,6 +10,7 @@ from datetime import date, timedelta
 
 from flask.testing import FlaskClient
 
+from tests.web.helpers import enter_round, round_data, round_form_fields, start_game
 from tests.web.league_helpers import (
     PASSPHRASE,
     add_players,
@@ -20,6 +21,7 @@ from tests.web.league_helpers import (
     text_of,
     unlock,
 )
+from tests.web.test_two_phones import second_phone
 
 # --------------------------------------------------------------------------------------------
 # 27: a phone that joins lands on tonight's tables
@@ -172,3 +174,33 @@ def test_a_long_guest_or_new_name_is_refused_not_cut(client: FlaskClient) -> Non
     assert "maxlength" not in re.search(
         r'<input[^>]*name="name"[^>]*>', response.get_data(as_text=True)
     ).group(0)
+
+
+# --------------------------------------------------------------------------------------------
+# 28: the "already saved" page marks what differs, in colour and in words
+
+
+def test_the_already_saved_page_marks_the_values_that_differ(client: FlaskClient) -> None:
+    public_id = start_game(client, ["Ann", "Bob", "Cy"])
+    other = second_phone(client, public_id)
+    stale = {**round_data({0: 0, 1: 5, 2: 4}, went_out=0), **round_form_fields(other, public_id)}
+    assert enter_round(client, public_id, points={0: 0, 1: 5, 2: 7}, went_out=0).status_code == 302
+    response = other.post(f"/g/{public_id}/round", data=stale)
+    assert response.status_code == 409
+    page = response.get_data(as_text=True)
+    # Only Cy's line differs: marked in both tables, and said in words.
+    assert page.count('<tr class="differs"><th scope="row">Cy</th>') == 2
+    assert page.count('class="differs"') == 2
+    assert "Not the same: Cy (points)." in text_of(page)
+    assert 'Cy</th><td>4 <span class="tag differs">not the same</span>' in page
+
+
+def test_differences_between_two_phones_lines() -> None:
+    from scorekeeper.games.presentation import SeatLine, line_differences
+
+    saved = [SeatLine("Ann", "0", "", True), SeatLine("Bob", "5", "3-4", False)]
+    typed = [SeatLine("Ann", "0", "", False), SeatLine("Bob", "5", " 3-4 ", True)]
+    assert line_differences(saved, typed) == {0: ["went out"], 1: ["went out"]}
+    assert line_differences(saved, saved) == {}
+    typed = [SeatLine("Ann", "7", "6-1", True), SeatLine("Bob", "5", "3-4", False)]
+    assert line_differences(saved, typed) == {0: ["points", "tiles"]}
