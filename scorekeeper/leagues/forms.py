@@ -296,7 +296,8 @@ class SettingsForm(HouseRuleFields, FlaskForm):  # type: ignore[valid-type,misc]
 class NewPassphraseForm(FlaskForm):
     new_passphrase = StringField(
         "New passphrase",
-        description="Every other phone will need the new passphrase. " + PASSPHRASE_HINT,
+        description="Every other phone is signed out: scorekeepers need the new passphrase, "
+        "members the new members' link. " + PASSPHRASE_HINT,
         validators=[InputRequired("Type the new passphrase."), Length(max=MAX_PASSPHRASE)],
         render_kw={"autocomplete": "off", "autocapitalize": "none", "spellcheck": "false"},
     )

@@ -41,6 +41,15 @@ def create_night(league: League, played_on: date, place: str) -> Night:
     return night
 
 
+def nights_on(league: League, played_on: date, other_than: Night | None = None) -> list[Night]:
+    """The league's nights on that day (another night than ``other_than``): a second night on
+    one date is asked about first (two nights count as two in the standings)."""
+    query = select(Night).where(Night.league_id == league.id, Night.played_on == played_on)
+    if other_than is not None:
+        query = query.where(Night.id != other_than.id)
+    return list(db.session.scalars(query.order_by(Night.id)))
+
+
 def update_night(night: Night, played_on: date, place: str) -> None:
     _check_date(played_on)
     night.played_on = played_on

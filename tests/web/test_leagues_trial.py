@@ -204,3 +204,56 @@ def test_differences_between_two_phones_lines() -> None:
     assert line_differences(saved, saved) == {}
     typed = [SeatLine("Ann", "7", "6-1", True), SeatLine("Bob", "5", "3-4", False)]
     assert line_differences(saved, typed) == {0: ["points", "tiles"]}
+
+
+# --------------------------------------------------------------------------------------------
+# 30: a second night on one date is asked about; the settings say who is signed out and who
+# can see the league
+
+
+def test_a_second_night_on_the_same_date_is_asked_about_first(client: FlaskClient) -> None:
+    code = start_league(client)
+    first = start_night(client, code, "2026-11-17", place="Hall")
+    response = client.post(
+        f"/leagues/{code}/nights/new", data={"played_on": "2026-11-17", "place": "Annexe"}
+    )
+    assert response.status_code == 200
+    page = response.get_data(as_text=True)
+    words = text_of(page)
+    assert "Tuesday 17 Nov 2026 already has a night: the night at Hall." in words.replace(
+        "Hall .", "Hall."
+    )
+    assert f'href="/leagues/{code}/nights/{first}"' in page
+    assert 'name="same_day" value="yes"' in page and 'value="Annexe"' in page
+    assert len(client.get(f"/leagues/{code}/nights").get_data(as_text=True).split("Annexe")) == 1
+    # Said yes: the second night is started.
+    response = client.post(
+        f"/leagues/{code}/nights/new",
+        data={"played_on": "2026-11-17", "place": "Annexe", "same_day": "yes"},
+    )
+    assert response.status_code == 302
+    second = int(response.headers["Location"].split("/")[4])
+    # Moving a night onto another night's date is asked about too.
+    third = start_night(client, code, "2026-11-24")
+    response = client.post(
+        f"/leagues/{code}/nights/{third}/edit", data={"played_on": "2026-11-17", "place": "Hall"}
+    )
+    assert response.status_code == 200
+    assert "Move it to 17 Nov 2026" in response.get_data(as_text=True)
+    # A night saved again on its own date is not a second night.
+    response = client.post(
+        f"/leagues/{code}/nights/{second}/edit",
+        data={"played_on": "2026-11-17", "place": "Annexe"},
+    )
+    assert response.status_code == 302
+
+
+def test_the_settings_say_readers_are_signed_out_and_can_see_the_league(
+    client: FlaskClient,
+) -> None:
+    code = start_league(client)
+    page = text_of(client.get(f"/leagues/{code}/settings").get_data(as_text=True))
+    assert "members' phones that follow the league until they open the new members' link" in (
+        page.replace("&#39;", "'")
+    )
+    assert "only phones with the passphrase and members' phones" in page.replace("&#39;", "'")
