@@ -9,7 +9,7 @@ under its standings stamp until its next change.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from fractions import Fraction
 from typing import Any
@@ -184,13 +184,16 @@ def _ratings_for(method: Method, results: Sequence[SeatResult]) -> dict[Hashable
 _kept = KeptValues(256)
 
 
-def league_table(league: League, period: Period = Period()) -> LeagueTable:
-    """The league's standings over ``period`` by its chosen method; guests are not ranked but
-    their games count for the places of the players who sat with them.
+def league_table(league: League, period: Period = Period(), kind: str | None = None) -> LeagueTable:
+    """The league's standings over ``period`` by its chosen method (or, to look, by another
+    method ``kind`` with the league's other settings); guests are not ranked but their games
+    count for the places of the players who sat with them.
 
     Kept until the league's next change (its standings stamp): the same page asked again
     costs no query."""
     method = league_method(league)
+    if kind is not None and kind != method.kind:
+        method = replace(method, kind=kind)
     key = (league.id, league.standings_stamp, period.start, period.end, method)
     if not league.standings_stamp:
         return compute_league_table(league, period, method)

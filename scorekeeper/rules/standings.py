@@ -170,17 +170,18 @@ def player_lines(
 
 
 def league_note(entry: Ranked[PlayerLine]) -> str:
-    """A league table's tie note: how a tie with the place above was decided, or that the place
-    is shared."""
+    """A league table's tie note in plain words: which tie-break put the place above ahead
+    ("Level on 60.0 with the place above, which goes ahead on more wins: 2 to 1."), and that
+    the place is shared when a player beside is level on every tie-break."""
     notes: list[str] = []
     if entry.above is not None:
         step = entry.above.criterion
         notes.append(
-            f"Level on {entry.value} with the place above; decided by "
-            f"{step.name or step.label}: {entry.above.mine} to {entry.above.theirs}."
+            f"Level on {entry.value} with the place above, which goes ahead on "
+            f"{step.label}: {entry.above.theirs} to {entry.above.mine}."
         )
     if entry.tied:
-        notes.append("Level on every tie-break: the place is shared.")
+        notes.append("Shares this place with another player, level on every tie-break.")
     return " ".join(notes)
 
 
@@ -285,10 +286,10 @@ def _explain_points(method: Method, min_games: int, nights_held: int) -> str:
 
 def _explain_rating(method: Method, min_games: int, nights_held: int) -> str:
     return (
-        "Ranked by skill rating (OpenSkill, Plackett-Luce): everyone starts equal, and after "
-        "every game the rating moves by where you finished and how strong the others at your "
-        "table were. It is shown as a careful estimate (skill minus three times its "
-        "uncertainty), so it grows as you play more games."
+        "Ranked by skill rating: everyone starts equal, and after every game the rating moves "
+        "by where you finished and how strong the others at your table were (beating strong "
+        "players counts for more). The rating shown is a careful estimate: it starts low and "
+        "grows as you play more games and your level becomes clearer."
     )
 
 
@@ -353,7 +354,7 @@ METHOD_REGISTRY: Mapping[str, StandingsMethod] = {
         StandingsMethod(
             "rating",
             "Skill rating",
-            "Skill rating that accounts for the opponents (OpenSkill)",
+            "Skill rating: where you finished, and against whom",
             (RATING, MORE_GAMES, WINS),
             "rating",
             _explain_rating,

@@ -162,7 +162,7 @@ def test_average_standings_explain_and_list_players_without_enough_games(
     page = text_of(client.get(f"/leagues/{code}").get_data(as_text=True))
     assert "Ranked by average game total" in page
     assert "Ties: more games played, then more wins" in page
-    assert "Level on 60.0 with the place above; decided by wins: 1 to 2." in page
+    assert "Level on 60.0 with the place above, which goes ahead on more wins: 2 to 1." in page
     assert "Not ranked yet" in page and "Di : 2 games" in page
 
 
@@ -173,7 +173,10 @@ def test_rating_standings_rank_everyone_with_a_rating(client: FlaskClient) -> No
     assert len(rows) == 7
     values = [float(value) for _, _, value in rows]
     assert values == sorted(values, reverse=True)
-    assert "OpenSkill" in client.get(f"/leagues/{code}").get_data(as_text=True)
+    page = client.get(f"/leagues/{code}").get_data(as_text=True)
+    assert "Ranked by skill rating" in page
+    # No jargon: the library and its formula are for the docs, not the club.
+    assert "OpenSkill" not in page and "uncertainty" not in page
 
 
 def test_guests_play_but_are_not_ranked(client: FlaskClient) -> None:

@@ -257,3 +257,37 @@ def test_the_settings_say_readers_are_signed_out_and_can_see_the_league(
         page.replace("&#39;", "'")
     )
     assert "only phones with the passphrase and members' phones" in page.replace("&#39;", "'")
+
+
+# --------------------------------------------------------------------------------------------
+# 32: plain words, and every reader may look at the other methods
+
+
+def test_members_may_look_at_the_standings_by_another_method(client: FlaskClient) -> None:
+    code = start_league(client)
+    ids = add_players(client, code, ["Ann", "Bob", "Cy"])
+    night = start_night(client, code)
+    play(client, add_table(client, code, night, [ids["Ann"], ids["Bob"], ids["Cy"]]), [0, 10, 20])
+    member = client.application.test_client()
+    unlock(member, code)
+    page = member.get(f"/leagues/{code}").get_data(as_text=True)
+    assert 'aria-current="page">Average game total' in page
+    assert f'href="/leagues/{code}?method=wins"' in page
+    assert "Ranked by average game total" in page and "method-viewed" not in page
+    page = member.get(f"/leagues/{code}?method=rating").get_data(as_text=True)
+    words = text_of(page).replace("&#39;", "'")
+    assert "Ranked by skill rating" in words and "OpenSkill" not in words
+    assert "Looking at the standings by skill rating, to compare: nothing changes." in words
+    assert "The league is ranked by average game total, the organiser's choice" in words
+    assert 'name="method" value="rating"' in page  # the period filter keeps the method
+    # The organiser's choice is unchanged, and nonsense falls back to it.
+    assert "Ranked by average" in member.get(f"/leagues/{code}").get_data(as_text=True)
+    page = member.get(f"/leagues/{code}?method=<script>").get_data(as_text=True)
+    assert "Ranked by average" in page and "method-viewed" not in page
+    # The public page offers the same, on the public page.
+    client.post(f"/leagues/{code}/settings/public", data={"action": "on"})
+    settings = client.get(f"/leagues/{code}/settings").get_data(as_text=True)
+    token = re.search(r'href="https?://[^"]*/p/([^"/]+)"', settings).group(1)
+    public = client.application.test_client().get(f"/p/{token}?method=wins")
+    assert "Ranked by wins" in public.get_data(as_text=True)
+    assert f'href="/p/{token}?method=points"' in public.get_data(as_text=True)
