@@ -44,6 +44,12 @@ class Period:
     end: date | None = None
     label: str = "All nights"
 
+    @property
+    def in_words(self) -> str:
+        """The label inside a sentence: "all nights", "season 2025", "20 Nov 2026 to today"
+        (only the first letter is made small: a month keeps its capital)."""
+        return self.label[:1].lower() + self.label[1:]
+
 
 # Each finished game's seat results, kept under (public id, version, game, night, date): the
 # public id, not the row id alone, because SQLite may give a deleted game's row id to a new

@@ -233,6 +233,11 @@ def min_games_needed(method: Method, nights_held: int) -> int:
     return max(method.min_games, share)
 
 
+def not_ranked_reason(games: int, needed: int) -> str:
+    """Why a player is not in the ranking yet: "1 game of the 2 needed to be ranked"."""
+    return f"{games} game{'' if games == 1 else 's'} of the {needed} needed to be ranked"
+
+
 @dataclass(frozen=True)
 class Standings:
     """A league table: ranked lines, players not ranked yet (too few games for the average), the

@@ -238,7 +238,8 @@ def test_night_page_shows_every_table_live_and_the_results(client: FlaskClient) 
     assert again.status_code == 304
     assert client.post(f"/g/{second}/finish").status_code == 302
     page = text_of(client.get(f"/leagues/{code}/nights/{night}").get_data(as_text=True))
-    assert "Tonight's results" in page
+    # A night of another day is not "tonight".
+    assert "The night's results" in page and "Tonight's results" not in page
 
 
 def test_seating_refuses_with_a_message_and_keeps_the_choice(client: FlaskClient) -> None:

@@ -5,7 +5,10 @@ exports' and charts' small print."""
 
 from __future__ import annotations
 
+import csv
+import io
 import re
+import zipfile
 from datetime import date, timedelta
 
 from flask.testing import FlaskClient
@@ -21,6 +24,8 @@ from tests.web.league_helpers import (
     text_of,
     unlock,
 )
+from tests.web.test_leagues import settings_data
+from tests.web.test_leagues_transfer import upload
 from tests.web.test_two_phones import second_phone
 
 # --------------------------------------------------------------------------------------------
@@ -291,3 +296,79 @@ def test_members_may_look_at_the_standings_by_another_method(client: FlaskClient
     public = client.application.test_client().get(f"/p/{token}?method=wins")
     assert "Ranked by wins" in public.get_data(as_text=True)
     assert f'href="/p/{token}?method=points"' in public.get_data(as_text=True)
+
+
+# --------------------------------------------------------------------------------------------
+# 33: small print: a CSV typo is one problem, standings.csv says why it is empty, dates keep
+# their capitals, the chart's two labels differ, "tonight" only tonight, "12-12" in one piece
+
+
+def test_a_typo_in_an_import_is_one_problem_on_its_own_line(client: FlaskClient) -> None:
+    code = start_league(client)
+    typo = (
+        "night,place,table,player,round,score\n"
+        "2024-01-04,Hall,Table 1,Ann,1,0\n"
+        "2024-01-04,Hall,Table 1,Bob,1,2O\n"
+        "2024-01-04,Hall,Table 1,Cy,1,7\n"
+        "2024-01-04,Hall,Table 1,Ann,2,14\n"
+        "2024-01-04,Hall,Table 1,Bob,2,0\n"
+        "2024-01-04,Hall,Table 1,Cy,2,3\n"
+    )
+    page = upload(client, code, typo).get_data(as_text=True)
+    problems = re.findall(r"<li><strong>Line (\d+):</strong> ([^<]+)</li>", page)
+    assert problems == [("3", "The score “2O” is not a whole number.")]
+    # A score truly missing (no line at all) is still found, on its round's first line.
+    missing = typo.replace("2024-01-04,Hall,Table 1,Bob,1,2O\n", "")
+    page = upload(client, code, missing).get_data(as_text=True)
+    problems = re.findall(r"<li><strong>Line (\d+):</strong> ([^<]+)</li>", page)
+    assert problems == [("2", "round 1 at Table 1 on 4 Jan 2024 has no score for Bob.")]
+
+
+def test_standings_csv_says_why_nobody_is_ranked(client: FlaskClient) -> None:
+    code = start_league(client)
+    ids = add_players(client, code, ["Ann", "Bob"])
+    client.post(f"/leagues/{code}/settings", data=settings_data(min_games="3"))
+    night = start_night(client, code)
+    play(client, add_table(client, code, night, [ids["Ann"], ids["Bob"]]), [0, 10])
+    archive = zipfile.ZipFile(io.BytesIO(client.get(f"/leagues/{code}/export.zip").data))
+    rows = list(csv.DictReader(io.StringIO(archive.read("standings.csv").decode("utf-8-sig"))))
+    assert [(row["rank"], row["player"], row["note"]) for row in rows] == [
+        ("", "Ann", "not ranked: 1 game of the 3 needed to be ranked"),
+        ("", "Bob", "not ranked: 1 game of the 3 needed to be ranked"),
+    ]
+    assert "players not ranked" in archive.read("README.txt").decode()
+
+
+def test_a_date_range_keeps_the_months_capital(client: FlaskClient) -> None:
+    code = start_league(client)
+    page = text_of(client.get(f"/leagues/{code}?start=2026-11-20").get_data(as_text=True))
+    assert "No finished games in 20 Nov 2026 to today" in page
+    assert "20 nov 2026" not in page
+
+
+def test_a_chart_within_one_month_labels_its_two_days() -> None:
+    from scorekeeper.charts import totals_over_time
+
+    svg = str(totals_over_time([(date(2026, 11, 17), 40), (date(2026, 11, 24), 55)], "Ann"))
+    labels = re.findall(r"<text[^>]*>([^<]+)</text>", svg)
+    assert "17 Nov" in labels and "24 Nov 2026" in labels and "Nov 2026" not in labels
+    svg = str(totals_over_time([(date(2026, 9, 3), 40), (date(2026, 11, 24), 55)], "Ann"))
+    labels = re.findall(r"<text[^>]*>([^<]+)</text>", svg)
+    assert "Sep 2026" in labels and "Nov 2026" in labels
+    svg = str(totals_over_time([(date(2026, 11, 17), 40), (date(2026, 11, 17), 55)], "Ann"))
+    assert re.findall(r"<text[^>]*>([^<]+)</text>", svg).count("17 Nov 2026") == 1
+
+
+def test_tonight_only_on_the_night_and_the_engine_in_one_piece(client: FlaskClient) -> None:
+    code = start_league(client)
+    ids = add_players(client, code, ["Ann", "Bob", "Cy", "Di"])
+    old = start_night(client, code, "2025-01-09")
+    play(client, add_table(client, code, old, [ids["Ann"], ids["Bob"]]), [0, 10])
+    page = client.get(f"/leagues/{code}/nights/{old}").get_data(as_text=True)
+    assert "The night's results" in page and "Tonight's results" not in page
+    tonight = start_night(client, code, date.today().isoformat())
+    play(client, add_table(client, code, tonight, [ids["Ann"], ids["Bob"]]), [0, 10])
+    add_table(client, code, tonight, [ids["Cy"], ids["Di"]])
+    page = client.get(f"/leagues/{code}/nights/{tonight}").get_data(as_text=True)
+    assert "first engine&nbsp;12&#8209;12" in page
+    assert "Results so far" in page

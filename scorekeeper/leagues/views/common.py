@@ -4,6 +4,7 @@ helpers templates get, and the page helpers."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import date
 from functools import wraps
 from typing import Any, NoReturn
 
@@ -162,6 +163,7 @@ def league_helpers() -> dict[str, Any]:
         "METHOD_NAMES": METHOD_NAMES,
         "day_text": services.day_text,
         "num": _trim,
+        "today": date.today(),  # "Tonight's results" only on the night itself
     }
 
 

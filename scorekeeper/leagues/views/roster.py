@@ -99,9 +99,7 @@ def _player_page(league: League, player_id: int) -> str | BaseResponse:
     period, form = period_of(league)
     report = player_report(league, player, period)
     chart = (
-        totals_over_time(
-            report.chart_points, f"{player.name}'s game totals, {period.label.lower()}"
-        )
+        totals_over_time(report.chart_points, f"{player.name}'s game totals, {period.in_words}")
         if len(report.chart_points) >= 2
         else None
     )
