@@ -77,6 +77,9 @@ class Game(db.Model):
     table_name: Mapped[str | None] = mapped_column(String(40))
     # Hand photos stay with their rounds only when the table chose so at setup.
     keep_photos: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # The table ended the game before its last round (or its target): its totals cover fewer
+    # rounds than a whole game's, so the average standings leave it out.
+    ended_early: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     # Not a column: whether the game has any correction, read with the game's row by the query
     # that asks for it (``setup.find_game(..., correction_flag=True)``); None otherwise.
     has_corrections: Mapped[bool | None] = query_expression()
@@ -233,7 +236,7 @@ class League(db.Model):
     organiser_device: Mapped[str] = mapped_column(String(64), index=True)
     public_token: Mapped[str | None] = mapped_column(String(24), unique=True)
     ranking: Mapped[str] = mapped_column(String(16), default="average")
-    min_games: Mapped[int] = mapped_column(Integer, default=3)
+    min_games: Mapped[int] = mapped_column(Integer, default=2)  # rules.standings default
     min_nights_percent: Mapped[int] = mapped_column(Integer, default=0)
     placement_points: Mapped[str] = mapped_column(String(80), default="5,3,2,1")
     best_nights: Mapped[int | None] = mapped_column(Integer)

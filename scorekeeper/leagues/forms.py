@@ -39,7 +39,7 @@ from scorekeeper.leagues.services import (
 from scorekeeper.rules import HouseRules
 from scorekeeper.rules.house import HOUSE_RULES
 from scorekeeper.rules.placings import parse_placement_points
-from scorekeeper.rules.standings import METHOD_REGISTRY, Method
+from scorekeeper.rules.standings import DEFAULT_MIN_GAMES, METHOD_REGISTRY, Method
 from scorekeeper.rules.variants import VARIANTS
 
 PASSPHRASE_HINT = "Capitals and extra spaces do not matter."
@@ -228,7 +228,7 @@ class SettingsForm(HouseRuleFields, FlaskForm):  # type: ignore[valid-type,misc]
     )
     min_games = WholeNumberField(
         "Minimum games to be ranked (average only)",
-        default=3,
+        default=DEFAULT_MIN_GAMES,
         validators=[
             InputRequired("Type a number of games, like 3."),
             NumberRange(1, 1000, "Type from 1 to 1000 games."),
@@ -268,7 +268,7 @@ class SettingsForm(HouseRuleFields, FlaskForm):  # type: ignore[valid-type,misc]
             raise
         return Method(
             kind=self.ranking.data if self.ranking.data in METHOD_REGISTRY else "average",
-            min_games=self.min_games.data or 3,
+            min_games=self.min_games.data or DEFAULT_MIN_GAMES,
             min_nights_percent=self.min_nights_percent.data or 0,
             placement_points=points,
             best_nights=self.best_nights.data,

@@ -112,9 +112,14 @@ def _read_games(
     that is not among ``keys`` (it finished since they were listed) is left for next time."""
     by_id = {key[2]: key for key in keys}
     decided: dict[tuple[object, ...], bool] = {}  # (kind, *rules): a handful per league
-    kinds: dict[int, tuple[str, bool]] = {}
-    for game_id, kind, *rules in connection.execute(
-        select(Game.id, Game.kind, *(Game.rules[name].as_string() for name in WHO_WINS_RULES))
+    kinds: dict[int, tuple[str, bool, bool]] = {}
+    for game_id, kind, early, *rules in connection.execute(
+        select(
+            Game.id,
+            Game.kind,
+            Game.ended_early,
+            *(Game.rules[name].as_string() for name in WHO_WINS_RULES),
+        )
         .select_from(Night)
         .join(Game, Game.night_id == Night.id)
         .where(*where)
@@ -122,7 +127,7 @@ def _read_games(
         how = (kind, *rules)
         if how not in decided:
             decided[how] = higher_wins(kind, dict(zip(WHO_WINS_RULES, rules, strict=True)))
-        kinds[game_id] = (kind, decided[how])
+        kinds[game_id] = (kind, decided[how], not early)
     found: dict[tuple[Any, ...], list[SeatResult]] = {key: [] for key in keys}
     new = tuple.__new__  # a SeatResult made without its Python-level __new__: 4,680 of them
     for game, player, total, played, out in connection.execute(

@@ -10,7 +10,7 @@ co-winners each get a win.
 Ranking methods a league chooses from (default first):
 
 - ``average``: lowest average game total first, among players with at least a minimum number of
-  games (``min_games``, default 3; or a share of the nights held, ``min_nights_percent``, when
+  games (``min_games``, default 2; or a share of the nights held, ``min_nights_percent``, when
   that asks for more). Ties: more games played, then more wins.
 - ``wins``: most wins first. Ties: fewer games played (the same wins in fewer games is the
   better win rate), then lowest average game total.
@@ -47,7 +47,9 @@ from scorekeeper.rules.placings import (
 )
 from scorekeeper.rules.ranking import Criterion, Ranked, rank_by
 
-DEFAULT_MIN_GAMES = 3
+# Two games: after a club's second night everyone who came to both is ranked; one game alone
+# is not a ranking. (Leagues started before this keep the minimum they stored.)
+DEFAULT_MIN_GAMES = 2
 
 
 @dataclass(frozen=True)
@@ -437,6 +439,15 @@ def standings(
                 f"{'are' if games_out != 1 else 'is'} left out."
             )
             results, lines = counted, None
+        whole = [r for r in results if r.whole]
+        if len(whole) != len(results):
+            short = len({r.game for r in results}) - len({r.game for r in whole})
+            left_out += (
+                f" {short} game{'s' if short != 1 else ''} ended before the last round "
+                f"{'are' if short != 1 else 'is'} left out: a short game's total is not "
+                "comparable (wins, placement points and the rating count it)."
+            )
+            results, lines = whole, None
     if lines is None:
         lines = player_lines(
             results,

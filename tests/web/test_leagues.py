@@ -159,11 +159,13 @@ def test_average_standings_explain_and_list_players_without_enough_games(
     client: FlaskClient,
 ) -> None:
     code, _, _ = hand_league(client)
+    client.post(f"/leagues/{code}/settings", data=settings_data(min_games="3"))
     page = text_of(client.get(f"/leagues/{code}").get_data(as_text=True))
     assert "Ranked by average game total" in page
     assert "Ties: more games played, then more wins" in page
     assert "Level on 60.0 with the place above, which goes ahead on more wins: 2 to 1." in page
-    assert "Not ranked yet" in page and "Di : 2 games" in page
+    assert "Not ranked yet" in page and "A player is ranked from their 3rd game." in page
+    assert "Di : 2 games of the 3 needed to be ranked" in page
 
 
 def test_rating_standings_rank_everyone_with_a_rating(client: FlaskClient) -> None:

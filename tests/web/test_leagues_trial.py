@@ -24,7 +24,7 @@ from tests.web.league_helpers import (
     text_of,
     unlock,
 )
-from tests.web.test_leagues import settings_data
+from tests.web.test_leagues import settings_data, standings_rows
 from tests.web.test_leagues_transfer import upload
 from tests.web.test_two_phones import second_phone
 
@@ -372,3 +372,75 @@ def test_tonight_only_on_the_night_and_the_engine_in_one_piece(client: FlaskClie
     page = client.get(f"/leagues/{code}/nights/{tonight}").get_data(as_text=True)
     assert "first engine&nbsp;12&#8209;12" in page
     assert "Results so far" in page
+
+
+# --------------------------------------------------------------------------------------------
+# 31: ranked after two nights by default; a game ended early is not a whole game's average
+
+
+def test_a_new_league_ranks_players_from_their_second_game(client: FlaskClient) -> None:
+    code = start_league(client)
+    settings = client.get(f"/leagues/{code}/settings").get_data(as_text=True)
+    assert re.search(r'name="min_games"[^>]*value="2"', settings)
+    ids = add_players(client, code, ["Ann", "Bob"])
+    first = start_night(client, code, "2026-11-17")
+    play(client, add_table(client, code, first, [ids["Ann"], ids["Bob"]]), [0, 10])
+    page = text_of(client.get(f"/leagues/{code}").get_data(as_text=True))
+    # One night: nobody yet, and the page says why, player by player.
+    assert "Nobody has 2 games yet: a player is ranked from their 2nd game" in page
+    assert "Ann : 1 game of the 2 needed to be ranked" in page
+    second = start_night(client, code, "2026-11-24")
+    play(client, add_table(client, code, second, [ids["Ann"], ids["Bob"]]), [5, 0])
+    rows = standings_rows(client, f"/leagues/{code}")
+    assert [(name, value) for _, name, value in rows] == [("Ann", "2.5"), ("Bob", "5.0")]
+
+
+def test_a_game_ended_after_one_round_is_left_out_of_the_average(client: FlaskClient) -> None:
+    code = start_league(client)
+    ids = add_players(client, code, ["Ann", "Bob"])
+    client.post(f"/leagues/{code}/settings", data=settings_data(min_games="1"))
+    night = start_night(client, code)
+    short = add_table(client, code, night, [ids["Ann"], ids["Bob"]])
+    play(client, short, [0, 10], whole=False)  # the table stops after round 1 of 13
+    page = text_of(client.get(f"/leagues/{code}").get_data(as_text=True))
+    assert "average 0.0" not in page and "0.0" not in [
+        v for _, _, v in standings_rows(client, f"/leagues/{code}")
+    ]
+    assert "1 finished game, but none counts for this ranking yet." in page
+    assert "1 game ended before the last round is left out" in page
+    # It still counts for wins.
+    client.post(f"/leagues/{code}/settings", data=settings_data(min_games="1", ranking="wins"))
+    rows = standings_rows(client, f"/leagues/{code}")
+    assert [(name, value) for _, name, value in rows] == [("Ann", "1"), ("Bob", "0")]
+    # The game is marked as ended early (and reopening it clears the mark).
+    from scorekeeper.extensions import db
+    from scorekeeper.models import Game
+
+    with client.application.app_context():
+        game = db.session.scalars(db.select(Game).where(Game.public_id == short)).one()
+        assert game.ended_early is True
+    assert client.post(f"/g/{short}/reopen").status_code == 302
+    with client.application.app_context():
+        game = db.session.scalars(db.select(Game).where(Game.public_id == short)).one()
+        assert game.ended_early is False
+
+
+def test_ended_early_games_leave_the_average_but_count_for_wins() -> None:
+    from scorekeeper.rules.placings import SeatResult
+    from scorekeeper.rules.standings import Method, standings
+
+    day = date(2026, 11, 17)
+    results = [
+        SeatResult("g1", 1, day, "Ann", 0, 1, 1, whole=False),
+        SeatResult("g1", 1, day, "Bob", 10, 1, 0, whole=False),
+        SeatResult("g2", 2, day, "Ann", 90, 13, 3),
+        SeatResult("g2", 2, day, "Bob", 80, 13, 4),
+    ]
+    table = standings(results, Method("average", min_games=1))
+    assert [(r.line.player, r.line.games, str(r.value)) for r in table.ranked] == [
+        ("Bob", 1, "80.0"),
+        ("Ann", 1, "90.0"),
+    ]
+    assert "1 game ended before the last round is left out" in table.method_text
+    wins = standings(results, Method("wins"))
+    assert [(r.line.player, r.line.wins) for r in wins.ranked] == [("Ann", 1), ("Bob", 1)]

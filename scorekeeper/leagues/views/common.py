@@ -24,7 +24,7 @@ from scorekeeper.extensions import limiter
 from scorekeeper.leagues import access, services
 from scorekeeper.models import League
 from scorekeeper.rules.placings import ordinal, shown
-from scorekeeper.rules.standings import METHOD_NAMES
+from scorekeeper.rules.standings import METHOD_NAMES, not_ranked_reason
 
 bp = Blueprint("leagues", __name__)
 
@@ -163,6 +163,7 @@ def league_helpers() -> dict[str, Any]:
         "METHOD_NAMES": METHOD_NAMES,
         "day_text": services.day_text,
         "num": _trim,
+        "not_ranked_reason": not_ranked_reason,
         "today": date.today(),  # "Tonight's results" only on the night itself
     }
 
