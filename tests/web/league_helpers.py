@@ -10,7 +10,6 @@ from sqlalchemy import update
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
-
 from tests.web.helpers import enter_round
 
 PASSPHRASE = "blue engine 7"
