@@ -67,6 +67,7 @@ def test_export_json_holds_everything_but_the_passphrase(client: FlaskClient) ->
 
 def test_export_zip_has_a_csv_for_everything(client: FlaskClient) -> None:
     code, _, _ = hand_league(client)
+    client.post(f"/leagues/{code}/settings", data=settings_data(min_games="3"))
     response = client.get(f"/leagues/{code}/export.zip")
     assert response.status_code == 200 and response.mimetype == "application/zip"
     archive = zipfile.ZipFile(io.BytesIO(response.data))

@@ -406,7 +406,7 @@ def test_a_game_ended_after_one_round_is_left_out_of_the_average(client: FlaskCl
     assert "average 0.0" not in page and "0.0" not in [
         v for _, _, v in standings_rows(client, f"/leagues/{code}")
     ]
-    assert "1 finished game, but none counts for this ranking yet." in page
+    assert "1 finished game, but none counts for this ranking yet" in page
     assert "1 game ended before the last round is left out" in page
     # It still counts for wins.
     client.post(f"/leagues/{code}/settings", data=settings_data(min_games="1", ranking="wins"))
