@@ -4,6 +4,7 @@ look at the standings by another method."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +15,7 @@ from tests.e2e.test_game_flow import _enter
 pytestmark = pytest.mark.e2e
 
 PASSPHRASE = "blue engine 7"
+CHECKS = (Path(__file__).parent / "a11y.js").read_text()
 
 
 def _start_league(page: Page, live_server: str) -> None:
@@ -54,6 +56,7 @@ def test_a_pasted_list_and_seats_in_the_order_tapped(
     chip["Ann"].click()
     expect(chip["Ann"].locator(".chip-seat")).to_have_text("seat 3")
     shoot("league-trial-seat-order")
+    assert page.evaluate(CHECKS) == []
     page.set_viewport_size({"width": 360, "height": 800})
     shoot("league-trial-seat-order-360")
     page.set_viewport_size({"width": 412, "height": 915})
@@ -80,3 +83,4 @@ def test_a_pasted_list_and_seats_in_the_order_tapped(
     expect(page.get_by_text("Looking at the standings by wins, to compare")).to_be_visible()
     expect(page.get_by_role("link", name="Wins")).to_have_attribute("aria-current", "page")
     shoot("league-trial-standings-by-wins")
+    assert page.evaluate(CHECKS) == []

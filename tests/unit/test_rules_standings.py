@@ -433,3 +433,14 @@ def test_a_place_decided_above_and_shared_below_says_both_without_contradiction(
         "Shares this place with another player, level on every tie-break."
     )
     assert "decided by" not in note and "Level on every tie-break" not in note
+
+
+def test_a_new_league_ranks_from_the_second_game_and_says_why_not_before() -> None:
+    from scorekeeper.rules.standings import not_ranked_reason
+
+    assert Method().min_games == 2
+    one_night = [r for r in RESULTS if r.night == 1]
+    table = standings(one_night, Method())
+    assert not table.ranked and table.min_games == 2
+    assert not_ranked_reason(1, 2) == "1 game of the 2 needed to be ranked"
+    assert not_ranked_reason(2, 3) == "2 games of the 3 needed to be ranked"
