@@ -287,6 +287,10 @@ def test_members_may_look_at_the_standings_by_another_method(client: FlaskClient
     assert 'name="method" value="rating"' in page  # the period filter keeps the method
     # The organiser's choice is unchanged, and nonsense falls back to it.
     assert "Ranked by average" in member.get(f"/leagues/{code}").get_data(as_text=True)
+    # Other query words are never taken for the link's own parts (a 500 before).
+    response = member.get(f"/leagues/{code}?code=X&token=Y&_external=1&season=all&method=wins")
+    assert response.status_code == 200
+    assert f'href="/leagues/{code}?season=all&amp;method=points"' in response.get_data(as_text=True)
     page = member.get(f"/leagues/{code}?method=<script>").get_data(as_text=True)
     assert "Ranked by average" in page and "method-viewed" not in page
     # The public page offers the same, on the public page.

@@ -67,7 +67,7 @@ def _standings_page(league: League) -> str:
     asked = request.args.get("method", "")
     viewed = asked if asked in METHOD_REGISTRY and asked != league.ranking else None
     table = league_table(league, period, kind=viewed)
-    kept = {key: value for key, value in request.args.items() if key != "method"}
+    kept = {key: value for key, value in request.args.items() if key in ("season", "start", "end")}
     method_links = [
         (
             name,
