@@ -137,7 +137,7 @@ class TableForm(FlaskForm):
         chosen = list(self.players.data or [])
         tapped = []
         for part in (self.seat_order.data or "").split(","):
-            if part.strip().isdigit() and int(part) in chosen and int(part) not in tapped:
+            if part.strip().isdecimal() and int(part) in chosen and int(part) not in tapped:
                 tapped.append(int(part))
         return tapped + [player for player in chosen if player not in tapped]
 

@@ -88,6 +88,9 @@ def add_player(league: League, name: str) -> Player:
     return player
 
 
+MAX_NAMES_AT_ONCE = 200  # a club's whole list; more is a paste gone wrong
+
+
 class NamesRefused(LeagueError):
     """Names that cannot go on the roster, each problem in its own sentence."""
 
@@ -100,6 +103,10 @@ def add_players(league: League, names: Sequence[str]) -> list[Player]:
     """Put one or several players on the roster (a list pasted one name a line): all of them,
     or none when any name is refused (too long, already on the roster, twice in the list);
     ``NamesRefused`` then lists every problem at once."""
+    if len(names) > MAX_NAMES_AT_ONCE:
+        raise NamesRefused(
+            [f"That is {len(names)} names: add at most {MAX_NAMES_AT_ONCE} at once."]
+        )
     problems: list[str] = []
     wanted: dict[str, str] = {}
     roster = league_players(league)

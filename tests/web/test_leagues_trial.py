@@ -448,3 +448,24 @@ def test_ended_early_games_leave_the_average_but_count_for_wins() -> None:
     assert "1 game ended before the last round is left out" in table.method_text
     wins = standings(results, Method("wins"))
     assert [(r.line.player, r.line.wins) for r in wins.ranked] == [("Ann", 1), ("Bob", 1)]
+
+
+def test_hostile_lists_and_seat_orders_are_refused_or_ignored_never_a_500(
+    client: FlaskClient,
+) -> None:
+    code = start_league(client)
+    many = "\n".join(f"P{n}" for n in range(201))
+    response = client.post(f"/leagues/{code}/players/new", data={"name": many})
+    assert response.status_code == 422
+    assert "That is 201 names: add at most 200 at once." in response.get_data(as_text=True)
+    ids = add_players(client, code, ["Ann", "Bob"])
+    night = start_night(client, code)
+    response = client.post(
+        f"/leagues/{code}/nights/{night}/tables/new",
+        data={
+            "table_name": "Table 1",
+            "players": [str(ids["Ann"]), str(ids["Bob"])],
+            "seat_order": f"²,{ids['Bob']},x,,{ids['Bob']},999999999999999999999",
+        },
+    )
+    assert response.status_code == 302
