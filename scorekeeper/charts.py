@@ -232,6 +232,17 @@ def line_chart(
     return Markup("".join(parts))
 
 
+def _ends(first: date, last: date) -> list[tuple[date, str]]:
+    """The x-axis labels of a chart within one year: its first and last day, as months
+    ("Sep 2026", "Nov 2026"), or as days when both fall in one month ("17 Nov", "24 Nov 2026");
+    one label when both are the same day."""
+    if first == last:
+        return [(first, f"{first.day} {first:%b %Y}")]
+    if (first.year, first.month) == (last.year, last.month):
+        return [(first, f"{first.day} {first:%b}"), (last, f"{last.day} {last:%b %Y}")]
+    return [(first, f"{first:%b %Y}"), (last, f"{last:%b %Y}")]
+
+
 def totals_over_time(
     points: Sequence[tuple[date, float]],
     title: str,
@@ -258,10 +269,7 @@ def totals_over_time(
                 (date(year, 1, 1), str(year)) for year in years if date(year, 1, 1) >= points[0][0]
             ]
         else:
-            ticks = [
-                (points[0][0], f"{points[0][0]:%b %Y}"),
-                (points[-1][0], f"{points[-1][0]:%b %Y}"),
-            ]
+            ticks = _ends(points[0][0], points[-1][0])
         for day, label in ticks[:: max(1, math.ceil(len(ticks) / 6))]:
             parts.append(_tick(sx(day), height - 14, label, frame.width))
     radius = 4.5 if len(points) <= 60 else 3

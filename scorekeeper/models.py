@@ -77,6 +77,9 @@ class Game(db.Model):
     table_name: Mapped[str | None] = mapped_column(String(40))
     # Hand photos stay with their rounds only when the table chose so at setup.
     keep_photos: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # The table ended the game before its last round (or its target): its totals cover fewer
+    # rounds than a whole game's, so the average standings leave it out.
+    ended_early: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     # Not a column: whether the game has any correction, read with the game's row by the query
     # that asks for it (``setup.find_game(..., correction_flag=True)``); None otherwise.
     has_corrections: Mapped[bool | None] = query_expression()
@@ -111,6 +114,12 @@ class Game(db.Model):
         CheckConstraint("first_starter >= 0", name="first_starter_non_negative"),
         CheckConstraint("version >= 1", name="version_positive"),
     )
+
+    @property
+    def played_on(self) -> date:
+        """The day the game was played: a league game's night (scores may be typed days
+        later), else the day it was started."""
+        return self.night.played_on if self.night is not None else self.created_at.date()
 
 
 class Seat(db.Model):
@@ -238,7 +247,7 @@ class League(db.Model):
     organiser_device: Mapped[str] = mapped_column(String(64), index=True)
     public_token: Mapped[str | None] = mapped_column(String(24), unique=True)
     ranking: Mapped[str] = mapped_column(String(16), default="average")
-    min_games: Mapped[int] = mapped_column(Integer, default=3)
+    min_games: Mapped[int] = mapped_column(Integer, default=2)  # rules.standings default
     min_nights_percent: Mapped[int] = mapped_column(Integer, default=0)
     placement_points: Mapped[str] = mapped_column(String(80), default="5,3,2,1")
     best_nights: Mapped[int | None] = mapped_column(Integer)

@@ -5,7 +5,7 @@ Layout only; no rules live here.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
 from flask import Flask, current_app, request, url_for
 
@@ -127,7 +127,20 @@ def plural(count: int, word: str, many: str | None = None) -> str:
     return f"{count} {word if count == 1 else (many or word + 's')}"
 
 
+def and_list(words: list[str]) -> str:
+    """ "Ann", "Ann and Bob", "Ann, Bob and Cy"."""
+    if len(words) <= 2:
+        return " and ".join(words)
+    return f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def day_text(day: date) -> str:
+    """A day as the app writes it: "4 Jan 2024" (no leading zero, month capitalised)."""
+    return f"{day.day} {day:%b %Y}"
+
+
 def init_app(app: Flask) -> None:
+    app.add_template_global(day_text)
     app.add_template_global(pip_positions)
     app.add_template_global(pip_radius)
     app.add_template_global(pip_colour)

@@ -9,7 +9,7 @@ from typing import NamedTuple
 from scorekeeper.games.rows import table as rows_of
 from scorekeeper.games.setup import game_rules, variant_of
 from scorekeeper.models import Game, Round
-from scorekeeper.presentation import plural
+from scorekeeper.presentation import day_text, plural
 from scorekeeper.rules import HouseRules
 from scorekeeper.rules.house import HOUSE_RULES
 from scorekeeper.rules.point_hands import HandResult
@@ -188,7 +188,7 @@ def tie_words(game: str, rules: HouseRules) -> str:
 
 def game_as_text(game: Game, board: Scoreboard) -> str:
     """A short plain-text summary to paste into a group chat."""
-    when = game.created_at.strftime("%d %b %Y")
+    when = day_text(game.played_on)
     label = variant_of(game).label
     played = len(board.rows)
     word = board.round_word.lower()
@@ -281,6 +281,23 @@ def describe_round(game: Game, recorded: Round) -> list[SeatLine]:
         )
         for seat in game.seats
     ]
+
+
+def line_differences(saved: list[SeatLine], typed: list[SeatLine]) -> dict[int, list[str]]:
+    """Where what a phone typed differs from what was saved, seat by seat (index in seat
+    order): the parts that differ, in words ("points", "went out", "tiles")."""
+    found: dict[int, list[str]] = {}
+    for index, (theirs, mine) in enumerate(zip(saved, typed, strict=False)):
+        parts = []
+        if theirs.hand != mine.hand:
+            parts.append("points")
+        if theirs.went_out != mine.went_out:
+            parts.append("went out")
+        if theirs.tiles.split() != mine.tiles.split():
+            parts.append("tiles")
+        if parts:
+            found[index] = parts
+    return found
 
 
 def describe_input(game: Game, entry: RoundInput) -> list[SeatLine]:

@@ -340,6 +340,13 @@ def finish_game(game: Game) -> None:
     """Mark the game over (all rounds played, or the table stopped early)."""
     if not game.rounds:
         raise GameError("Record at least one round before ending the game.")
+    variant, rules = variant_of(game), game_rules(game)
+    total = variant.round_count(rules)
+    if variant.target(rules) is not None:
+        short = not variant.game_over(rows.table(game).totals(), rules)
+    else:
+        short = total is not None and len(game.rounds) < total
+    game.ended_early = short  # a whole game, or ended before its last round
     touch(game, scores=False, status="finished")
 
 
@@ -354,4 +361,5 @@ def reopen_game(game: Game) -> None:
         raise GameError(
             f"Someone has reached {goal}; correct a {variant.round_word.lower()} instead."
         )
+    game.ended_early = False
     touch(game, scores=False, status="playing")

@@ -36,6 +36,7 @@ from scorekeeper.games.presentation import (
     describe_round,
     game_as_text,
     game_csv_rows,
+    line_differences,
     scoreboard,
 )
 from scorekeeper.games.rounds import (
@@ -104,6 +105,7 @@ __all__ = [
     "engine_for",
     "find_round",
     "finish_game",
+    "line_differences",
     "game_as_text",
     "game_csv_rows",
     "game_rules",

@@ -293,7 +293,11 @@ def my_games(device: str, limit: int = 10) -> list[Game]:
         db.session.scalars(
             select(Game)
             .where(Game.creator_device == device, Game.deleted_at.is_(None))
-            .options(selectinload(Game.seats).selectinload(Seat.player), selectinload(Game.rounds))
+            .options(
+                selectinload(Game.seats).selectinload(Seat.player),
+                selectinload(Game.rounds),
+                selectinload(Game.night),  # a league game is dated by its night
+            )
             .order_by(Game.created_at.desc(), Game.id.desc())
             .limit(limit)
         )

@@ -17,6 +17,7 @@ from wtforms import (
     SelectField,
     SelectMultipleField,
     StringField,
+    TextAreaField,
     widgets,
 )
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
@@ -39,7 +40,7 @@ from scorekeeper.leagues.services import (
 from scorekeeper.rules import HouseRules
 from scorekeeper.rules.house import HOUSE_RULES
 from scorekeeper.rules.placings import parse_placement_points
-from scorekeeper.rules.standings import METHOD_REGISTRY, Method
+from scorekeeper.rules.standings import DEFAULT_MIN_GAMES, METHOD_REGISTRY, Method
 from scorekeeper.rules.variants import VARIANTS
 
 PASSPHRASE_HINT = "Capitals and extra spaces do not matter."
@@ -110,6 +111,7 @@ class TableForm(FlaskForm):
             Optional(),
             Length(max=MAX_TABLE_NAME, message=f"At most {MAX_TABLE_NAME} characters."),
         ],
+        render_kw={"maxlength": False},  # refused with the limit, never cut by the browser
     )
     players = SelectMultipleField(
         "Players at this table",
@@ -129,22 +131,60 @@ class TableForm(FlaskForm):
         validators=[Optional(), Length(max=MAX_PLAYER_NAME)],
     )
 
+    seat_order = HiddenField(default="")
+
+    def seated_ids(self) -> list[int]:
+        """The chosen players in seat order: the order they were tapped in (``seat_order``,
+        kept by the page's script), then any others in the order of the list."""
+        chosen = list(self.players.data or [])
+        tapped = []
+        for part in (self.seat_order.data or "").split(","):
+            if part.strip().isdecimal() and int(part) in chosen and int(part) not in tapped:
+                tapped.append(int(part))
+        return tapped + [player for player in chosen if player not in tapped]
+
     def guest_names(self, form_data: Any) -> list[str]:
         return [form_data.get(f"guest-{i}", "") for i in range(GUEST_FIELDS)]
 
 
+# A name longer than the limit is refused with the limit, never cut: no ``maxlength`` on the
+# page (a browser cuts a pasted text at it without a word).
+NAME_TOO_LONG = f"A name may have at most {MAX_PLAYER_NAME} characters."
+MAX_PASTED_NAMES = 4000  # a club's whole list pasted at once, with room to spare
+
+
 class PlayerForm(FlaskForm):
+    """One player, or several: one name a line (a list pasted from a spreadsheet or a chat)."""
+
+    name = TextAreaField(
+        "Player's name",
+        description="Several at once? One name a line: paste the club's list.",
+        validators=[
+            InputRequired("Type the player's name."),
+            Length(max=MAX_PASTED_NAMES, message="That is too much text: paste fewer names."),
+        ],
+        render_kw={
+            "autocomplete": "off",
+            "autocapitalize": "words",
+            "rows": 2,
+            "maxlength": False,
+        },
+    )
+
+    def names(self) -> list[str]:
+        """The names typed, one a line, blank lines left out."""
+        return [line.strip() for line in (self.name.data or "").splitlines() if line.strip()]
+
+
+class EditPlayerForm(FlaskForm):
     name = StringField(
         "Player's name",
         validators=[
             InputRequired("Type the player's name."),
-            Length(max=MAX_PLAYER_NAME, message=f"At most {MAX_PLAYER_NAME} characters."),
+            Length(max=MAX_PLAYER_NAME, message=NAME_TOO_LONG),
         ],
-        render_kw={"autocomplete": "off", "autocapitalize": "words"},
+        render_kw={"autocomplete": "off", "autocapitalize": "words", "maxlength": False},
     )
-
-
-class EditPlayerForm(PlayerForm):
     guest = BooleanField("Guest (not ranked in the standings)")
 
 
@@ -190,7 +230,7 @@ class SettingsForm(HouseRuleFields, FlaskForm):  # type: ignore[valid-type,misc]
     )
     min_games = WholeNumberField(
         "Minimum games to be ranked (average only)",
-        default=3,
+        default=DEFAULT_MIN_GAMES,
         validators=[
             InputRequired("Type a number of games, like 3."),
             NumberRange(1, 1000, "Type from 1 to 1000 games."),
@@ -230,7 +270,7 @@ class SettingsForm(HouseRuleFields, FlaskForm):  # type: ignore[valid-type,misc]
             raise
         return Method(
             kind=self.ranking.data if self.ranking.data in METHOD_REGISTRY else "average",
-            min_games=self.min_games.data or 3,
+            min_games=self.min_games.data or DEFAULT_MIN_GAMES,
             min_nights_percent=self.min_nights_percent.data or 0,
             placement_points=points,
             best_nights=self.best_nights.data,
@@ -258,8 +298,8 @@ class SettingsForm(HouseRuleFields, FlaskForm):  # type: ignore[valid-type,misc]
 class NewPassphraseForm(FlaskForm):
     new_passphrase = StringField(
         "New passphrase",
-        description="Every other phone will need the new passphrase. "
-        f"Use {PASSPHRASE_RULE}. " + PASSPHRASE_HINT,
+        description="Every other phone is signed out: scorekeepers need the new passphrase, "
+        f"members the new members' link. Use {PASSPHRASE_RULE}. " + PASSPHRASE_HINT,
         validators=[InputRequired("Type the new passphrase."), Length(max=MAX_PASSPHRASE)],
         render_kw={"autocomplete": "off", "autocapitalize": "none", "spellcheck": "false"},
     )

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import date
+from datetime import date, timedelta
 
 from sqlalchemy import case, delete, func, select
 from sqlalchemy.orm import selectinload
@@ -12,10 +12,9 @@ from sqlalchemy.orm import selectinload
 from scorekeeper.extensions import db
 from scorekeeper.games import services as games
 from scorekeeper.games.totals import standings_changed
-from scorekeeper.leagues.roster import _same_name, league_players
+from scorekeeper.leagues.roster import _same_name, league_players, player_name
 from scorekeeper.leagues.setup import (
     MAX_PLACE,
-    MAX_PLAYER_NAME,
     MAX_TABLE_NAME,
     LeagueError,
     clean_text,
@@ -40,6 +39,15 @@ def create_night(league: League, played_on: date, place: str) -> Night:
     db.session.add(night)
     db.session.flush()
     return night
+
+
+def nights_on(league: League, played_on: date, other_than: Night | None = None) -> list[Night]:
+    """The league's nights on that day (another night than ``other_than``): a second night on
+    one date is asked about first (two nights count as two in the standings)."""
+    query = select(Night).where(Night.league_id == league.id, Night.played_on == played_on)
+    if other_than is not None:
+        query = query.where(Night.id != other_than.id)
+    return list(db.session.scalars(query.order_by(Night.id)))
 
 
 def update_night(night: Night, played_on: date, place: str) -> None:
@@ -113,6 +121,27 @@ def tonight(league: League, today: date) -> Night | None:
         select(Night)
         .where(Night.league_id == league.id, Night.played_on == today)
         .order_by(Night.id.desc())
+    ).first()
+
+
+def landing_night(league: League, today: date) -> Night | None:
+    """The night a phone that has just joined the league should see: tonight's (dated today
+    or yesterday: a club night runs past midnight, and the server's day may be another time
+    zone's), else the latest night with a table still playing; None sends it to the
+    standings."""
+    recent = db.session.scalars(
+        select(Night)
+        .where(Night.league_id == league.id, Night.played_on >= today - timedelta(days=1))
+        .where(Night.played_on <= today)
+        .order_by(Night.played_on.desc(), Night.id.desc())
+    ).first()
+    if recent is not None:
+        return recent
+    return db.session.scalars(
+        select(Night)
+        .join(Game, Game.night_id == Night.id)
+        .where(Night.league_id == league.id, Game.status == "playing")
+        .order_by(Night.played_on.desc(), Night.id.desc())
     ).first()
 
 
@@ -203,9 +232,9 @@ def add_table(
         if player not in chosen:
             chosen.append(player)
     for typed in guest_names:
-        guest_name = clean_text(typed, MAX_PLAYER_NAME)
-        if not guest_name:
+        if not typed.strip():
             continue
+        guest_name = player_name(typed)
         player = _same_name(everyone, guest_name)
         if player is None:
             player = Player(name=guest_name, league_id=league.id, is_guest=True)

@@ -3,7 +3,7 @@ two entries of one person."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
 
@@ -11,7 +11,7 @@ from sqlalchemy import delete, func, select, update
 
 from scorekeeper.extensions import db
 from scorekeeper.games.totals import games_shown_again, standings_changed
-from scorekeeper.leagues.setup import MAX_PLAYER_NAME, LeagueError, clean_text, day_text
+from scorekeeper.leagues.setup import MAX_PLAYER_NAME, LeagueError, day_text
 from scorekeeper.models import Game, League, Night, Player, Seat
 
 # --------------------------------------------------------------------------------------------
@@ -56,11 +56,23 @@ def surviving(player: Player) -> Player:
     return player
 
 
-def add_player(league: League, name: str) -> Player:
-    """Put a player on the roster. A guest of the same name joins the roster instead."""
-    cleaned = clean_text(name, MAX_PLAYER_NAME)
+def player_name(typed: str) -> str:
+    """A player's name as typed, trimmed and inner spaces collapsed. Refused when empty or
+    longer than the limit: a name is never cut short without a word."""
+    cleaned = " ".join((typed or "").split())
     if not cleaned:
         raise LeagueError("Type the player's name.")
+    if len(cleaned) > MAX_PLAYER_NAME:
+        raise LeagueError(
+            f"“{cleaned}” has {len(cleaned)} characters; a name may have at most "
+            f"{MAX_PLAYER_NAME}. Shorten it, or put each name on its own line."
+        )
+    return cleaned
+
+
+def add_player(league: League, name: str) -> Player:
+    """Put a player on the roster. A guest of the same name joins the roster instead."""
+    cleaned = player_name(name)
     existing = _same_name(league_players(league), cleaned)
     if existing is not None:
         if not existing.is_guest:
@@ -76,12 +88,52 @@ def add_player(league: League, name: str) -> Player:
     return player
 
 
+MAX_NAMES_AT_ONCE = 200  # a club's whole list; more is a paste gone wrong
+
+
+class NamesRefused(LeagueError):
+    """Names that cannot go on the roster, each problem in its own sentence."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__(" ".join(problems))
+        self.problems = problems
+
+
+def add_players(league: League, names: Sequence[str]) -> list[Player]:
+    """Put one or several players on the roster (a list pasted one name a line): all of them,
+    or none when any name is refused (too long, already on the roster, twice in the list);
+    ``NamesRefused`` then lists every problem at once."""
+    if len(names) > MAX_NAMES_AT_ONCE:
+        raise NamesRefused(
+            [f"That is {len(names)} names: add at most {MAX_NAMES_AT_ONCE} at once."]
+        )
+    problems: list[str] = []
+    wanted: dict[str, str] = {}
+    roster = league_players(league)
+    for typed in names:
+        try:
+            cleaned = player_name(typed)
+        except LeagueError as error:
+            problems.append(str(error))
+            continue
+        if cleaned.casefold() in wanted:
+            problems.append(f"{cleaned} is in the list twice.")
+            continue
+        wanted[cleaned.casefold()] = cleaned
+        existing = _same_name(roster, cleaned)
+        if existing is not None and not existing.is_guest:
+            problems.append(f"{existing.name} is already on the roster.")
+    if not names:
+        problems.append("Type the player's name.")
+    if problems:
+        raise NamesRefused(problems)
+    return [add_player(league, name) for name in wanted.values()]
+
+
 def edit_player(league: League, player: Player, name: str, guest: bool) -> None:
     """Rename a player (every game shows the new name: seats point at the player, not at a
     name), or move them between the roster and the guests."""
-    cleaned = clean_text(name, MAX_PLAYER_NAME)
-    if not cleaned:
-        raise LeagueError("Type the player's name.")
+    cleaned = player_name(name)
     other = _same_name(league_players(league), cleaned, skip=player)
     if other is not None:
         raise LeagueError(

@@ -17,9 +17,10 @@ from scorekeeper.extensions import db
 from scorekeeper.games import services as games
 from scorekeeper.games.totals import standings_changed
 from scorekeeper.models import Game, League, Night, Season
+from scorekeeper.presentation import day_text as day_text  # re-exported: services.day_text
 from scorekeeper.rules import HouseRules
 from scorekeeper.rules.placings import DEFAULT_PLACEMENT_POINTS, parse_placement_points
-from scorekeeper.rules.standings import Method
+from scorekeeper.rules.standings import DEFAULT_MIN_GAMES, Method
 
 CODE_ALPHABET = games.EDIT_CODE_ALPHABET
 CODE_LENGTH = 6
@@ -43,11 +44,6 @@ MAX_PASSPHRASE = 100
 
 class LeagueError(ValueError):
     """A request that cannot be carried out, with a sentence for the organiser."""
-
-
-def day_text(day: date) -> str:
-    """4 Jan 2024"""
-    return f"{day.day} {day:%b %Y}"
 
 
 def clean_text(text: str, limit: int) -> str:
@@ -97,7 +93,7 @@ def create_league(name: str, passphrase: str, device: str) -> League:
         organiser_device=device,
         rules=HouseRules().to_dict(),
         ranking="average",
-        min_games=3,
+        min_games=DEFAULT_MIN_GAMES,
         min_nights_percent=0,
         placement_points=",".join(str(p) for p in DEFAULT_PLACEMENT_POINTS),
     )

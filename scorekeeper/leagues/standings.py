@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Hashable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from fractions import Fraction
 from typing import Any
@@ -44,6 +44,12 @@ class Period:
     start: date | None = None
     end: date | None = None
     label: str = "All nights"
+
+    @property
+    def in_words(self) -> str:
+        """The label inside a sentence: "all nights", "season 2025", "20 Nov 2026 to today"
+        (only the first letter is made small: a month keeps its capital)."""
+        return self.label[:1].lower() + self.label[1:]
 
 
 # Each finished game's seat results, kept under (public id, version, game, night, date): the
@@ -107,9 +113,14 @@ def _read_games(
     that is not among ``keys`` (it finished since they were listed) is left for next time."""
     by_id = {key[2]: key for key in keys}
     decided: dict[tuple[object, ...], bool] = {}  # (kind, *rules): a handful per league
-    kinds: dict[int, tuple[str, bool]] = {}
-    for game_id, kind, *rules in connection.execute(
-        select(Game.id, Game.kind, *(Game.rules[name].as_string() for name in WHO_WINS_RULES))
+    kinds: dict[int, tuple[str, bool, bool]] = {}
+    for game_id, kind, early, *rules in connection.execute(
+        select(
+            Game.id,
+            Game.kind,
+            Game.ended_early,
+            *(Game.rules[name].as_string() for name in WHO_WINS_RULES),
+        )
         .select_from(Night)
         .join(Game, Game.night_id == Night.id)
         .where(*where)
@@ -117,7 +128,7 @@ def _read_games(
         how = (kind, *rules)
         if how not in decided:
             decided[how] = higher_wins(kind, dict(zip(WHO_WINS_RULES, rules, strict=True)))
-        kinds[game_id] = (kind, decided[how])
+        kinds[game_id] = (kind, decided[how], not early)
     found: dict[tuple[Any, ...], list[SeatResult]] = {key: [] for key in keys}
     new = tuple.__new__  # a SeatResult made without its Python-level __new__: 4,680 of them
     for game, player, total, played, out in connection.execute(
@@ -185,13 +196,16 @@ def _ratings_for(method: Method, results: Sequence[SeatResult]) -> dict[Hashable
 _kept = KeptValues(256)
 
 
-def league_table(league: League, period: Period = Period()) -> LeagueTable:
-    """The league's standings over ``period`` by its chosen method; guests are not ranked but
-    their games count for the places of the players who sat with them.
+def league_table(league: League, period: Period = Period(), kind: str | None = None) -> LeagueTable:
+    """The league's standings over ``period`` by its chosen method (or, to look, by another
+    method ``kind`` with the league's other settings); guests are not ranked but their games
+    count for the places of the players who sat with them.
 
     Kept until the league's next change (its standings stamp): the same page asked again
     costs no query."""
     method = league_method(league)
+    if kind is not None and kind != method.kind:
+        method = replace(method, kind=kind)
     key = (league.id, league.standings_stamp, period.start, period.end, method)
     if not league.standings_stamp:
         return compute_league_table(league, period, method)

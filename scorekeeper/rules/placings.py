@@ -26,7 +26,8 @@ class SeatResult(NamedTuple):
     """One player's finished game: ``total`` points over ``rounds`` rounds, ``went_out`` of them
     gone out, at ``game`` on ``night`` (``played_on``). ``kind`` is the game played (a
     ``rules.variants`` name); ``higher_wins`` says the highest total won that game (the points
-    games, arrivals scoring)."""
+    games, arrivals scoring); ``whole`` is False for a game the table ended before its last
+    round (its total covers fewer rounds: the average leaves it out)."""
 
     game: Hashable
     night: Hashable
@@ -37,6 +38,7 @@ class SeatResult(NamedTuple):
     went_out: int = 0
     kind: str = "mexican_train"
     higher_wins: bool = False
+    whole: bool = True  # False: the table ended the game before its last round (or target)
 
 
 class Placing(NamedTuple):

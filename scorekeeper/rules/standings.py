@@ -10,7 +10,7 @@ co-winners each get a win.
 Ranking methods a league chooses from (default first):
 
 - ``average``: lowest average game total first, among players with at least a minimum number of
-  games (``min_games``, default 3; or a share of the nights held, ``min_nights_percent``, when
+  games (``min_games``, default 2; or a share of the nights held, ``min_nights_percent``, when
   that asks for more). Ties: more games played, then more wins.
 - ``wins``: most wins first. Ties: fewer games played (the same wins in fewer games is the
   better win rate), then lowest average game total.
@@ -47,7 +47,9 @@ from scorekeeper.rules.placings import (
 )
 from scorekeeper.rules.ranking import Criterion, Ranked, rank_by
 
-DEFAULT_MIN_GAMES = 3
+# Two games: after a club's second night everyone who came to both is ranked; one game alone
+# is not a ranking. (Leagues started before this keep the minimum they stored.)
+DEFAULT_MIN_GAMES = 2
 
 
 @dataclass(frozen=True)
@@ -170,17 +172,18 @@ def player_lines(
 
 
 def league_note(entry: Ranked[PlayerLine]) -> str:
-    """A league table's tie note: how a tie with the place above was decided, or that the place
-    is shared."""
+    """A league table's tie note in plain words: which tie-break put the place above ahead
+    ("Level on 60.0 with the place above, which goes ahead on more wins: 2 to 1."), and that
+    the place is shared when a player beside is level on every tie-break."""
     notes: list[str] = []
     if entry.above is not None:
         step = entry.above.criterion
         notes.append(
-            f"Level on {entry.value} with the place above; decided by "
-            f"{step.name or step.label}: {entry.above.mine} to {entry.above.theirs}."
+            f"Level on {entry.value} with the place above, which goes ahead on "
+            f"{step.label}: {entry.above.theirs} to {entry.above.mine}."
         )
     if entry.tied:
-        notes.append("Level on every tie-break: the place is shared.")
+        notes.append("Shares this place with another player, level on every tie-break.")
     return " ".join(notes)
 
 
@@ -230,6 +233,11 @@ def min_games_needed(method: Method, nights_held: int) -> int:
     (rounded up) when that is more."""
     share = math.ceil(method.min_nights_percent * nights_held / 100)
     return max(method.min_games, share)
+
+
+def not_ranked_reason(games: int, needed: int) -> str:
+    """Why a player is not in the ranking yet: "1 game of the 2 needed to be ranked"."""
+    return f"{games} game{'' if games == 1 else 's'} of the {needed} needed to be ranked"
 
 
 @dataclass(frozen=True)
@@ -285,10 +293,10 @@ def _explain_points(method: Method, min_games: int, nights_held: int) -> str:
 
 def _explain_rating(method: Method, min_games: int, nights_held: int) -> str:
     return (
-        "Ranked by skill rating (OpenSkill, Plackett-Luce): everyone starts equal, and after "
-        "every game the rating moves by where you finished and how strong the others at your "
-        "table were. It is shown as a careful estimate (skill minus three times its "
-        "uncertainty), so it grows as you play more games."
+        "Ranked by skill rating: everyone starts equal, and after every game the rating moves "
+        "by where you finished and how strong the others at your table were (beating strong "
+        "players counts for more). The rating shown is a careful estimate: it starts low and "
+        "grows as you play more games and your level becomes clearer."
     )
 
 
@@ -353,7 +361,7 @@ METHOD_REGISTRY: Mapping[str, StandingsMethod] = {
         StandingsMethod(
             "rating",
             "Skill rating",
-            "Skill rating that accounts for the opponents (OpenSkill)",
+            "Skill rating: where you finished, and against whom",
             (RATING, MORE_GAMES, WINS),
             "rating",
             _explain_rating,
@@ -431,6 +439,15 @@ def standings(
                 f"{'are' if games_out != 1 else 'is'} left out."
             )
             results, lines = counted, None
+        whole = [r for r in results if r.whole]
+        if len(whole) != len(results):
+            short = len({r.game for r in results}) - len({r.game for r in whole})
+            left_out += (
+                f" {short} game{'s' if short != 1 else ''} ended before the last round "
+                f"{'are' if short != 1 else 'is'} left out: a short game's total is not "
+                "comparable (wins, placement points and the rating count it)."
+            )
+            results, lines = whole, None
     if lines is None:
         lines = player_lines(
             results,

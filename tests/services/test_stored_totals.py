@@ -71,15 +71,17 @@ def recomputed_results(league_id: int) -> list[SeatResult]:
     """The league's finished games as the standings take them, from the round scores."""
     again = recomputed_seats(league_id)
     rows = db.session.execute(
-        select(Seat.id, Seat.game_id, Game.night_id, Night.played_on, Seat.player_id)
+        select(
+            Seat.id, Seat.game_id, Game.night_id, Night.played_on, Seat.player_id, Game.ended_early
+        )
         .join(Game, Game.id == Seat.game_id)
         .join(Night, Night.id == Game.night_id)
         .where(Night.league_id == league_id, Game.status == "finished")
         .order_by(Night.played_on, Game.night_id, Seat.game_id, Seat.position)
     ).all()
     return [
-        SeatResult(game, night, played_on, player, *again[seat_id][:3])
-        for seat_id, game, night, played_on, player in rows
+        SeatResult(game, night, played_on, player, *again[seat_id][:3], whole=not ended_early)
+        for seat_id, game, night, played_on, player, ended_early in rows
     ]
 
 

@@ -98,7 +98,9 @@ def test_average_with_minimum_games_and_tie_break_on_wins() -> None:
         ("Bob", 4, "83.3"),
     ]
     assert table.ranked[1].note == ""
-    assert table.ranked[2].note == "Level on 60.0 with the place above; decided by wins: 1 to 2."
+    assert table.ranked[2].note == (
+        "Level on 60.0 with the place above, which goes ahead on more wins: 2 to 1."
+    )
     assert [line.player for line in table.unranked] == ["Di", "Ed", "Gus"]
     assert table.min_games == 3
     assert "at least 3 games" in table.method_text
@@ -133,9 +135,13 @@ def test_wins_with_co_winners_and_fewer_games_first() -> None:
         ("Gus", 7, "0"),
     ]
     assert table.ranked[1].note == ""  # Ed: Ann above has more wins
-    assert table.ranked[2].note == "Level on 1 with the place above; decided by games: 3 to 2."
+    assert table.ranked[2].note == (
+        "Level on 1 with the place above, which goes ahead on fewer games played: 2 to 3."
+    )
     assert (
-        table.ranked[3].note == "Level on 1 with the place above; decided by average: 60.0 to 51.7."
+        table.ranked[3].note
+        == "Level on 1 with the place above, which goes ahead on lowest average game total: "
+        "51.7 to 60.0."
     )
 
 
@@ -207,7 +213,9 @@ def test_players_level_on_everything_share_the_rank_and_the_next_rank_skips() ->
         ("Bob", 1, True),
         ("Cy", 3, False),
     ]
-    assert table.ranked[0].note == "Level on every tie-break: the place is shared."
+    assert table.ranked[0].note == (
+        "Shares this place with another player, level on every tie-break."
+    )
 
 
 def test_night_results_across_tables() -> None:
@@ -412,3 +420,27 @@ def test_placings_of_many_games_are_each_games_placings(
     for player, line in lines.items():
         mine = [p for (game, who), p in placed.items() if who == player]
         assert line.points == sum((p.points for p in mine), Fraction(0))
+
+
+def test_a_place_decided_above_and_shared_below_says_both_without_contradiction() -> None:
+    from scorekeeper.rules.ranking import Decision, Ranked
+    from scorekeeper.rules.standings import WINS, league_note
+
+    entry: Ranked = Ranked("Bob", 2, True, Decimal("60.0"), Decision(WINS, 0, 1), None)
+    note = league_note(entry)
+    assert note == (
+        "Level on 60.0 with the place above, which goes ahead on more wins: 1 to 0. "
+        "Shares this place with another player, level on every tie-break."
+    )
+    assert "decided by" not in note and "Level on every tie-break" not in note
+
+
+def test_a_new_league_ranks_from_the_second_game_and_says_why_not_before() -> None:
+    from scorekeeper.rules.standings import not_ranked_reason
+
+    assert Method().min_games == 2
+    one_night = [r for r in RESULTS if r.night == 1]
+    table = standings(one_night, Method())
+    assert not table.ranked and table.min_games == 2
+    assert not_ranked_reason(1, 2) == "1 game of the 2 needed to be ranked"
+    assert not_ranked_reason(2, 3) == "2 games of the 3 needed to be ranked"

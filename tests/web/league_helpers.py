@@ -6,7 +6,10 @@ import re
 from typing import Any
 
 from flask.testing import FlaskClient
+from sqlalchemy import update
 
+from scorekeeper.extensions import db
+from scorekeeper.models import Game
 from tests.web.helpers import enter_round
 
 PASSPHRASE = "blue engine 7"
@@ -67,9 +70,12 @@ def table_ids(client: FlaskClient, code: str, night: int) -> list[str]:
     return list(dict.fromkeys(re.findall(r'href="/g/([A-Za-z0-9_-]+)"', page)))
 
 
-def play(client: FlaskClient, public_id: str, totals: list[int]) -> None:
+def play(client: FlaskClient, public_id: str, totals: list[int], whole: bool = True) -> None:
     """A game whose totals are ``totals`` (seat order): one round with these scores (a 0 went
-    out; blocked when nobody has 0), then the table ends the game early."""
+    out; blocked when nobody has 0), then the table ends the game early. With ``whole`` (the
+    default) the game then stands for a whole game played to its last round (typing thirteen
+    rounds would only slow the tests down): the average standings count it. ``whole=False``
+    leaves it as ended early, as the app marks it."""
     went_out = next((i for i, value in enumerate(totals) if value == 0), None)
     response = enter_round(
         client,
@@ -79,6 +85,12 @@ def play(client: FlaskClient, public_id: str, totals: list[int]) -> None:
     )
     assert response.status_code == 302, response.get_data(as_text=True)
     assert client.post(f"/g/{public_id}/finish").status_code == 302
+    if whole:
+        with client.application.app_context():
+            db.session.execute(
+                update(Game).where(Game.public_id == public_id).values(ended_early=False)
+            )
+            db.session.commit()
 
 
 def unlock(client: FlaskClient, code: str, passphrase: str = PASSPHRASE) -> Any:

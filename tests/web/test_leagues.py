@@ -159,11 +159,13 @@ def test_average_standings_explain_and_list_players_without_enough_games(
     client: FlaskClient,
 ) -> None:
     code, _, _ = hand_league(client)
+    client.post(f"/leagues/{code}/settings", data=settings_data(min_games="3"))
     page = text_of(client.get(f"/leagues/{code}").get_data(as_text=True))
     assert "Ranked by average game total" in page
     assert "Ties: more games played, then more wins" in page
-    assert "Level on 60.0 with the place above; decided by wins: 1 to 2." in page
-    assert "Not ranked yet" in page and "Di : 2 games" in page
+    assert "Level on 60.0 with the place above, which goes ahead on more wins: 2 to 1." in page
+    assert "Not ranked yet" in page and "A player is ranked from their 3rd game." in page
+    assert "Di : 2 games of the 3 needed to be ranked" in page
 
 
 def test_rating_standings_rank_everyone_with_a_rating(client: FlaskClient) -> None:
@@ -173,7 +175,10 @@ def test_rating_standings_rank_everyone_with_a_rating(client: FlaskClient) -> No
     assert len(rows) == 7
     values = [float(value) for _, _, value in rows]
     assert values == sorted(values, reverse=True)
-    assert "OpenSkill" in client.get(f"/leagues/{code}").get_data(as_text=True)
+    page = client.get(f"/leagues/{code}").get_data(as_text=True)
+    assert "Ranked by skill rating" in page
+    # No jargon: the library and its formula are for the docs, not the club.
+    assert "OpenSkill" not in page and "uncertainty" not in page
 
 
 def test_guests_play_but_are_not_ranked(client: FlaskClient) -> None:
@@ -235,7 +240,8 @@ def test_night_page_shows_every_table_live_and_the_results(client: FlaskClient) 
     assert again.status_code == 304
     assert client.post(f"/g/{second}/finish").status_code == 302
     page = text_of(client.get(f"/leagues/{code}/nights/{night}").get_data(as_text=True))
-    assert "Tonight's results" in page
+    # A night of another day is not "tonight".
+    assert "The night's results" in page and "Tonight's results" not in page
 
 
 def test_seating_refuses_with_a_message_and_keeps_the_choice(client: FlaskClient) -> None:

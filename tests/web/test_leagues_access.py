@@ -378,7 +378,8 @@ def test_the_passphrase_unlocks_with_a_message_for_a_wrong_one(client: FlaskClie
         f"/leagues/{league.code}/unlock?next=https://evil.example/",
         data={"passphrase": PASSPHRASE},
     )
-    assert response.headers["Location"] == f"/leagues/{league.code}"
+    # Never elsewhere: the league's own page (its night with a table still playing).
+    assert response.headers["Location"] == f"/leagues/{league.code}/nights/{league.night}"
 
 
 def test_joining_with_the_code_and_passphrase(client: FlaskClient) -> None:

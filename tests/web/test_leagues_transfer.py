@@ -67,6 +67,7 @@ def test_export_json_holds_everything_but_the_passphrase(client: FlaskClient) ->
 
 def test_export_zip_has_a_csv_for_everything(client: FlaskClient) -> None:
     code, _, _ = hand_league(client)
+    client.post(f"/leagues/{code}/settings", data=settings_data(min_games="3"))
     response = client.get(f"/leagues/{code}/export.zip")
     assert response.status_code == 200 and response.mimetype == "application/zip"
     archive = zipfile.ZipFile(io.BytesIO(response.data))
@@ -86,7 +87,11 @@ def test_export_zip_has_a_csv_for_everything(client: FlaskClient) -> None:
     fay = [row for row in games if row["player"] == "Fay"]
     assert [row["place_at_table"] for row in fay] == ["1", "2", "2"]
     standings = list(csv.DictReader(io.StringIO(archive.read("standings.csv").decode("utf-8-sig"))))
-    assert [row["player"] for row in standings] == ["Fay", "Ann", "Cy", "Bob"]
+    assert [row["player"] for row in standings if row["rank"]] == ["Fay", "Ann", "Cy", "Bob"]
+    # Players not ranked yet follow, without a rank, saying why.
+    waiting = {row["player"]: row["note"] for row in standings if not row["rank"]}
+    assert waiting == {name: "not ranked: 2 games of the 3 needed to be ranked" for name in waiting}
+    assert set(waiting) == {"Di", "Ed", "Gus"}
 
 
 def test_import_shows_a_preview_and_writes_nothing_until_confirmed(client: FlaskClient) -> None:

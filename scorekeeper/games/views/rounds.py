@@ -225,13 +225,15 @@ def _changes(game: Game, conflict: services.RoundChanged) -> list[services.Value
 def _round_taken(game: Game, form: Any, saved: Round) -> tuple[str, int]:
     """Round N arrived after round N was saved: nothing is saved; the page shows what was
     saved and what this phone typed, and offers to correct round N."""
-    typed = _round_input(form)
+    saved_values = services.describe_round(game, saved)
+    typed = services.describe_input(game, _round_input(form))
     return render_template(
         "games/round_taken.html",
         game=game,
         saved=saved,
-        saved_values=services.describe_round(game, saved),
-        typed=services.describe_input(game, typed),
+        saved_values=saved_values,
+        typed=typed,
+        differs=services.line_differences(saved_values, typed),
     ), 409
 
 

@@ -338,7 +338,7 @@ def summary(public_id: str) -> str:
 def download_csv(public_id: str) -> Response:
     game = game_or_404(public_id)
     body = csv_text(services.game_csv_rows(game, services.scoreboard(game)))
-    day = game.created_at.strftime("%Y-%m-%d")
+    day = game.played_on.isoformat()
     return Response(
         body,
         mimetype="text/csv",

@@ -175,6 +175,7 @@ def _check_scores(league: League, text: str, month_first: bool) -> ImportPlan:
     nights: dict[tuple[date, str], PlannedNight] = {}
     games: dict[tuple[date, str, str, int], PlannedGame] = {}
     guests_marked: set[str] = set()
+    refused: set[tuple[str, str, str]] = set()  # (table, player, round) of unreadable lines
     problems = plan.problems
 
     line = 1
@@ -188,6 +189,8 @@ def _check_scores(league: League, text: str, month_first: bool) -> ImportPlan:
             row, reasons = _read_row(cell, rules, rounds, month_first)
             if row is None:
                 problems.append(Problem(line, _sentence(reasons)))
+                # Its game will miss this score: that is this line's problem, said once here.
+                refused.add((cell("table").casefold(), cell("player").casefold(), cell("round")))
                 continue
             place = services.clean_text(cell("place"), services.MAX_PLACE)
             night = nights.setdefault(
@@ -255,7 +258,7 @@ def _check_scores(league: League, text: str, month_first: bool) -> ImportPlan:
     for player in everyone:
         by_name.setdefault(player.name.casefold(), player)
 
-    _check_whole_games(league, list(nights.values()), rules, by_name, problems)
+    _check_whole_games(league, list(nights.values()), rules, by_name, problems, refused)
     problems.sort(key=lambda problem: problem.line)
     plan.nights = sorted(nights.values(), key=lambda night: (night.played_on, night.place))
     _sort_players(plan, by_name, guests_marked)
@@ -268,9 +271,11 @@ def _check_whole_games(
     rules: HouseRules,
     by_name: dict[str, Player],
     problems: list[Problem],
+    refused: set[tuple[str, str, str]],
 ) -> None:
     """Whole games: not already imported, every player in every round, rounds 1..n, a playable
-    number of players, at most one player out a round, one engine a round."""
+    number of players, at most one player out a round, one engine a round. A score missing
+    because its own line could not be read is not reported again (``refused``)."""
     existing_nights = {
         (night.played_on, night.place.casefold()): night
         for night in db.session.scalars(select(Night).where(Night.league_id == league.id))
@@ -295,7 +300,7 @@ def _check_whole_games(
                         f"{where} is already in this league (was this file imported before?).",
                     )
                 )
-            _check_game(game, where, rules, by_name, problems)
+            _check_game(game, where, rules, by_name, problems, refused)
 
 
 def _check_game(
@@ -304,6 +309,7 @@ def _check_game(
     rules: HouseRules,
     by_name: dict[str, Player],
     problems: list[Problem],
+    refused: set[tuple[str, str, str]],
 ) -> None:
     numbers = sorted(game.rounds)
     if numbers != list(range(1, len(numbers) + 1)):
@@ -357,7 +363,9 @@ def _check_game(
         absent = [
             p
             for p in game.players
-            if p not in scores and not (p in game.starts and number < joined.get(p, 1))
+            if p not in scores
+            and not (p in game.starts and number < joined.get(p, 1))
+            and (game.table.casefold(), p.casefold(), str(number)) not in refused
         ]
         if absent:
             problems.append(

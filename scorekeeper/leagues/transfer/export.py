@@ -25,6 +25,7 @@ from scorekeeper.models import (
     Seat,
 )
 from scorekeeper.rules.placings import game_placings, shown
+from scorekeeper.rules.standings import not_ranked_reason
 from scorekeeper.rules.variants import higher_wins
 from scorekeeper.safety import csv_text
 
@@ -233,7 +234,9 @@ EXPORT_README = """Scorekeeper league export: {name}
 scores.csv    every round score: one row per player per round (import this file, or the whole
               .zip, into a league to rebuild it; the kind column says which game)
 games.csv     every game total: one row per player per game, with the place at the table
-standings.csv the standings over all nights, by the league's ranking method
+standings.csv the standings over all nights, by the league's ranking method; players not ranked
+              yet follow without a rank, the note column saying why (too few games); only
+              the header row when no game has finished
 players.csv   the roster, guests and merged entries
 nights.csv    every night: date, place, tables, players
 seasons.csv   the seasons the standings can be filtered by
@@ -349,7 +352,7 @@ def export_zip(league: League) -> bytes:
 
     table = league_table(league).table
     standings_csv: list[list[Any]] = [
-        ["rank", "player", "value", "games", "wins", "average", "points", "method"]
+        ["rank", "player", "value", "games", "wins", "average", "points", "method", "note"]
     ]
     for ranked in table.ranked:
         line = ranked.line
@@ -363,6 +366,23 @@ def export_zip(league: League) -> bytes:
                 shown(line.average),
                 shown(line.points),
                 league.ranking,
+                ranked.note,
+            ]
+        )
+    # Players not ranked yet are listed too, with the reason: a file with no one ranked still
+    # says who played and why the ranking is empty.
+    for line in table.unranked:
+        standings_csv.append(
+            [
+                "",
+                names.get(line.player, ""),
+                "",
+                line.games,
+                line.wins,
+                shown(line.average),
+                shown(line.points),
+                league.ranking,
+                f"not ranked: {not_ranked_reason(line.games, table.min_games)}",
             ]
         )
     seasons_csv = [["name", "starts_on", "ends_on"]] + [

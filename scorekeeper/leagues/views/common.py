@@ -4,6 +4,7 @@ helpers templates get, and the page helpers."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import date
 from functools import wraps
 from typing import Any, NoReturn
 
@@ -23,7 +24,7 @@ from scorekeeper.extensions import limiter
 from scorekeeper.leagues import access, services
 from scorekeeper.models import League
 from scorekeeper.rules.placings import ordinal, shown
-from scorekeeper.rules.standings import METHOD_NAMES
+from scorekeeper.rules.standings import METHOD_NAMES, not_ranked_reason
 
 bp = Blueprint("leagues", __name__)
 
@@ -187,6 +188,8 @@ def league_helpers() -> dict[str, Any]:
         "METHOD_NAMES": METHOD_NAMES,
         "day_text": services.day_text,
         "num": _trim,
+        "not_ranked_reason": not_ranked_reason,
+        "today": date.today(),  # "Tonight's results" only on the night itself
     }
 
 

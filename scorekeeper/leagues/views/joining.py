@@ -4,6 +4,7 @@ links, claiming the organiser's right, forgetting a league."""
 from __future__ import annotations
 
 import re
+from datetime import date
 
 from flask import (
     Response,
@@ -101,8 +102,17 @@ def join() -> str | BaseResponse:
         else:
             access.grant(league)
             flash(f"This phone can now keep score for {league.name}.", "success")
-            return redirect(url_for("leagues.standings", code=league.code))
+            return redirect(_landing(league))
     return form_page("leagues/join.html", form)
+
+
+def _landing(league: League) -> str:
+    """Where a phone that has just joined goes: tonight's tables when there is a night on,
+    else the standings."""
+    night = services.landing_night(league, date.today())
+    if night is None:
+        return url_for("leagues.standings", code=league.code)
+    return url_for("leagues.night", code=league.code, night_id=night.id)
 
 
 @bp.route("/leagues/<code>/unlock", methods=["GET", "POST"])
@@ -115,7 +125,8 @@ def unlock(code: str) -> str | BaseResponse:
         if services.passphrase_matches(league, form.passphrase.data or ""):
             access.grant(league)
             flash(f"This phone can now keep score for {league.name}.", "success")
-            return redirect(_back_to(league, request.args.get("next", "")))
+            target = _back_to(league, request.args.get("next", ""))
+            return redirect(target or _landing(league))
         form.passphrase.errors.append(
             "That is not the league's passphrase. Check it and try again."
         )
@@ -127,8 +138,8 @@ _TABLE_PATH = re.compile(r"/g/([A-Za-z0-9_-]+)(/round|/rounds/[0-9]+|/summary|/s
 
 
 def _back_to(league: League, target: str) -> str:
-    """Where the passphrase form sends the phone: back to the league page or the league
-    table (a game of one of its nights) it came from; anywhere else, the standings."""
+    """Where the passphrase form sends the phone back to: the league page or the league table
+    (a game of one of its nights) it came from; "" for anywhere else (``_landing`` then)."""
     if _LEAGUE_PATH.fullmatch(target) and target.split("/")[2].upper() == league.code:
         return target
     table = _TABLE_PATH.fullmatch(target)
@@ -136,7 +147,7 @@ def _back_to(league: League, target: str) -> str:
         game = find_game(table.group(1))
         if game is not None and game.night is not None and game.night.league_id == league.id:
             return target
-    return url_for("leagues.standings", code=league.code)
+    return ""
 
 
 @bp.route("/leagues/<code>/welcome/<token>", methods=["GET", "POST"])

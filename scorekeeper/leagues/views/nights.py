@@ -54,10 +54,11 @@ def nights(league: League) -> str:
 @organiser_required
 def new_night(league: League) -> str | BaseResponse:
     form = NightForm()
+    same_day: list[Night] = []
     if request.method == "GET":
         form.played_on.data = date.today()
         form.place.data = services.last_place(league)
-    elif form.validate():
+    elif form.validate() and not (same_day := _same_day(league, form, None)):
         try:
             night = services.create_night(league, form.played_on.data, form.place.data or "")
         except services.LeagueError as error:
@@ -65,7 +66,17 @@ def new_night(league: League) -> str | BaseResponse:
         else:
             flash("Night started. Add the tables.", "success")
             return redirect(url_for("leagues.new_table", code=league.code, night_id=night.id))
-    return league_form_page("leagues/night_form.html", league, form, night=None)
+    return league_form_page("leagues/night_form.html", league, form, night=None, same_day=same_day)
+
+
+def _same_day(league: League, form: NightForm, night: Night | None) -> list[Night]:
+    """Other nights on the date typed, unless the organiser has said a second night on that
+    date is meant (the ``same_day`` button)."""
+    if request.form.get("same_day") == "yes" or form.played_on.data is None:
+        return []
+    if night is not None and night.played_on == form.played_on.data:
+        return []  # the night keeps its date: nothing new to ask
+    return services.nights_on(league, form.played_on.data, other_than=night)
 
 
 def _night_or_404(league: League, night_id: int, rounds: bool = True) -> Night:
@@ -135,7 +146,12 @@ def public_night_live(token: str, night_id: int) -> Response:
 def edit_night(league: League, night_id: int) -> str | BaseResponse:
     night = _night_or_404(league, night_id)
     form = NightForm(obj=night if request.method == "GET" else None)
-    if request.method == "POST" and form.validate():
+    same_day: list[Night] = []
+    if (
+        request.method == "POST"
+        and form.validate()
+        and not (same_day := _same_day(league, form, night))
+    ):
         try:
             services.update_night(night, form.played_on.data, form.place.data or "")
         except services.LeagueError as error:
@@ -143,7 +159,7 @@ def edit_night(league: League, night_id: int) -> str | BaseResponse:
         else:
             flash("Night changed.", "success")
             return redirect(url_for("leagues.night", code=league.code, night_id=night.id))
-    return league_form_page("leagues/night_form.html", league, form, night=night)
+    return league_form_page("leagues/night_form.html", league, form, night=night, same_day=same_day)
 
 
 @bp.route("/leagues/<code>/nights/<int:night_id>/delete", methods=["GET", "POST"])
@@ -223,7 +239,7 @@ def new_table(league: League, night_id: int) -> str | BaseResponse:
                     league,
                     night,
                     form.table_name.data or "",
-                    form.players.data or [],
+                    form.seated_ids(),
                     guests,
                     device_hash(),
                     kind=form.game.data or "mexican_train",
@@ -243,6 +259,7 @@ def new_table(league: League, night_id: int) -> str | BaseResponse:
         busy=busy,
         guests=guests,
         chosen=set(form.players.data or []),
+        seat_order=",".join(str(player) for player in form.seated_ids()),
         refused=refused,
         rules_text=services.league_rules(league).describe(),
     )

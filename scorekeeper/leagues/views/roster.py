@@ -34,7 +34,7 @@ from scorekeeper.leagues.views.common import (
 )
 from scorekeeper.leagues.views.standings import period_of
 from scorekeeper.models import League, Player
-from scorekeeper.presentation import plural
+from scorekeeper.presentation import and_list, plural
 
 LATEST_GAMES = 30  # games listed on a player's page before "Show all"
 
@@ -61,27 +61,26 @@ def _players_page(league: League, form: PlayerForm, several: list[str] | None = 
 @bp.post("/leagues/<code>/players/new")
 @organiser_required
 def add_player(league: League) -> str | BaseResponse:
-    """Add a player. "Alice, Boris" is asked about first: two players, or one name with a
-    comma (the answer is the ``split`` button)."""
+    """Add a player, or several: one name a line. One line like "Alice, Boris" is asked about
+    first: two players, or one name with a comma (the answer is the ``split`` button). Names
+    are added all together or not at all; what was typed stays on a refusal."""
     form = PlayerForm()
     if form.validate():
-        typed = form.name.data or ""
-        several = services.split_names(typed)
-        split = request.form.get("split", "")
-        if several and split not in ("yes", "no"):
-            return _players_page(league, form, several)
-        added: list[str] = []
-        for name in several if several and split == "yes" else [typed]:
-            try:
-                added.append(services.add_player(league, name).name)
-            except services.LeagueError as error:
-                form.name.errors = [*form.name.errors, str(error)]
-        if added:
-            flash(
-                f"{' and '.join(added)} {'is' if len(added) == 1 else 'are'} on the roster.",
-                "success",
-            )
-        if not form.name.errors:
+        names = form.names()
+        if len(names) == 1:
+            several = services.split_names(names[0])
+            split = request.form.get("split", "")
+            if several and split not in ("yes", "no"):
+                return _players_page(league, form, several)
+            if several and split == "yes":
+                names = several
+        try:
+            added = [player.name for player in services.add_players(league, names)]
+        except services.NamesRefused as refused:
+            form.name.errors = [*form.name.errors, *refused.problems]
+        else:
+            verb = "is" if len(added) == 1 else "are"
+            flash(f"{and_list(added)} {verb} on the roster.", "success")
             return redirect(url_for("leagues.players", code=league.code))
     return _players_page(league, form)
 
@@ -100,9 +99,7 @@ def _player_page(league: League, player_id: int) -> str | BaseResponse:
     period, form = period_of(league)
     report = player_report(league, player, period)
     chart = (
-        totals_over_time(
-            report.chart_points, f"{player.name}'s game totals, {period.label.lower()}"
-        )
+        totals_over_time(report.chart_points, f"{player.name}'s game totals, {period.in_words}")
         if len(report.chart_points) >= 2
         else None
     )

@@ -14,8 +14,15 @@ from scorekeeper.leagues.forms import (
     PeriodForm,
 )
 from scorekeeper.leagues.standings import Period, league_table
-from scorekeeper.leagues.views.common import bp, league_page, public_league, reader_required
+from scorekeeper.leagues.views.common import (
+    bp,
+    league_link,
+    league_page,
+    public_league,
+    reader_required,
+)
 from scorekeeper.models import League
+from scorekeeper.rules.standings import METHOD_REGISTRY
 
 # --------------------------------------------------------------------------------------------
 # Standings
@@ -55,13 +62,31 @@ def period_of(league: League) -> tuple[Period, PeriodForm]:
 
 def _standings_page(league: League) -> str:
     period, form = period_of(league)
-    table = league_table(league, period)
+    # ?method= shows the standings by another method, to look: read-only, for every reader;
+    # the organiser's choice stays the default and the one the league is ranked by.
+    asked = request.args.get("method", "")
+    viewed = asked if asked in METHOD_REGISTRY and asked != league.ranking else None
+    table = league_table(league, period, kind=viewed)
+    kept = {key: value for key, value in request.args.items() if key in ("season", "start", "end")}
+    method_links = [
+        (
+            name,
+            spec.label,
+            league_link(
+                league, "standings", **kept, **({} if name == league.ranking else {"method": name})
+            ),
+        )
+        for name, spec in METHOD_REGISTRY.items()
+    ]
     return league_page(
         "leagues/standings.html",
         league,
         period=period,
         period_form=form,
         result=table,
+        viewed=viewed,
+        method_links=method_links,
+        league_method=METHOD_REGISTRY[league.ranking],
         tonight=services.tonight(league, date.today()) if not g.get("public_token") else None,
         recent=services.recent_nights(league),
     )
