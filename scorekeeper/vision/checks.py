@@ -235,19 +235,26 @@ def _face_at_frame(rgb: np.ndarray, corners: np.ndarray) -> bool:
 
 
 STRAY_PIPS = 2  # pips outside every tile read, on face-coloured ground: a tile not found
+STRAY_CHROMA = 30  # ... a coloured pip is at least this far from grey (CIE Lab a, b)
 
 
 def _stray_pips(small: np.ndarray, quads: list[np.ndarray]) -> tuple[int, int]:
-    """Dark round marks the size of the dark pips on the tiles read, lying on ground of the
+    """Round marks the size of the pips on the tiles read, lying on ground of the
     faces' colour, outside every tile read: the pips of a tile that was not found (its bar
     hidden, or out of the frame). Returns (how many further than a tile width from the frame's
-    edge, how many nearer: a tile cut off). Only dark pips show (coloured ones are not dark
-    in the brightest channel); with fewer than three dark pips on the tiles read there is
+    edge, how many nearer: a tile cut off). Dark pips (in the brightest channel) and clearly
+    coloured ones (STRAY_CHROMA) count; with fewer than three pips on the tiles read there is
     nothing to compare with."""
     if not quads:
         return 0, 0
     h, w = small.shape[:2]
     mask, _ = bars.dark_mask(small)
+    # coloured pips too (pink, orange, pale: not dark in the brightest channel): clearly
+    # coloured small marks; a coloured surface is one big mark, not pip-sized and round, and
+    # its ground is not the faces' colour
+    lab0 = cv2.cvtColor(small, cv2.COLOR_RGB2LAB)
+    chroma = np.hypot(lab0[..., 1].astype(np.float32) - 128, lab0[..., 2].astype(np.float32) - 128)
+    mask = mask | (chroma > STRAY_CHROMA).astype(np.uint8)
     n, labels, st, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
     if n <= 1:
         return 0, 0
