@@ -84,11 +84,12 @@ def fit_tiles(rgb: np.ndarray, bar: Bar, k: int = 1) -> list[Candidate]:
     )
     if len(sample) < 4:
         return []
-    # the face colour from the brighter samples: a half packed with dark pips (the navy or
-    # purple 9-12 halves of a double-12 set) has more pip than face beside the bar, and the
-    # median of all samples would call the face dark
-    top = np.percentile(sample[:, 0], 80)
-    face = np.median(sample[sample[:, 0] >= 0.85 * top], axis=0)
+    face = np.median(sample, axis=0)
+    if face[0] < 90:
+        # a half packed with dark pips (the navy or purple 9-12 halves of a double-12 set)
+        # has more pip than face beside the bar: the face colour from the brighter samples
+        top = np.percentile(sample[:, 0], 80)
+        face = np.median(sample[sample[:, 0] >= 0.85 * top], axis=0)
     if face[0] < 90:  # faces are white or ivory; this is something dark
         return []
     wts = np.array([1.0, 1.6, 1.6], np.float32)
