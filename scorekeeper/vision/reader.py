@@ -490,7 +490,7 @@ def _read_once(
             w - 1 - c_img[:, 0].max(),
             h - 1 - c_img[:, 1].max(),
         )
-        if L / max(W, 1e-6) < detect.ASPECTS[0] and gap < SHORT_CUT_GAP * W:
+        if L / max(W, 1e-6) < detect.SHORTEST_ASPECT and gap < SHORT_CUT_GAP * W:
             flags["cut"] = True
             why.append(f"cut: short outline of tile {len(tiles)} near the frame edge")
         if W * scale < 60 or W < 40:
