@@ -113,7 +113,7 @@ ADVICE_FOR = {
     "blur": (4,),
     "glare": (3,),
     "cut": (0,),
-    "small": (0,),
+    "small": (),  # its problem says what to do: hold the phone closer
     "touching": (2,),
     "missed": (0,),
     "similar_surface": (1,),
