@@ -126,3 +126,12 @@ def test_a_tile_under_glare_with_pale_pips_is_not_confidently_left_out():
     reading = read_hand(scene.jpeg)
     if reading.confident:
         assert reading.total == sum(t.a + t.b for t in scene.tiles)
+
+
+def test_a_camera_tilted_40_degrees_reads_every_tile():
+    # failure mode 4: under a steep tilt the nearer tiles look longer than 2.24 widths, and
+    # the outline fitter, trying only the shapes of a tilt up to about 30 degrees, lost one
+    scene = _mode([7, 4, 19], "tilt_30_45")
+    assert scene.meta["tilt_deg"] >= 30
+    reading = read_hand(scene.jpeg)
+    assert reading.total == sum(t.a + t.b for t in scene.tiles)
