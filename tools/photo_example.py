@@ -1,11 +1,14 @@
 """Draw the README's example of a photo reading: a synthetic render, read and outlined.
 
     python tools/photo_example.py [--seed 12] [--out docs/photo-reading-example.png]
+    python tools/photo_example.py --touching [--out docs/photo-reading-touching.png]
 
 Renders a hand of ivory tiles (a double blank, blank and one-pip halves, two tiles
 touching) on a wooden table with ``scorekeeper.vision.synth``, reads it with the photo reader
 and writes the photo with every tile outlined and labelled (``overlay.draw_overlay``).
-Only synthetic pictures go into the repository.
+With ``--touching`` it renders one of the benchmark's failure modes instead (issue 27): a row
+or L-shaped chain of touching double-12 tiles with spinner pins
+(``synth.render_mode(..., "touching")``). Only synthetic pictures go into the repository.
 """
 
 from __future__ import annotations
@@ -32,8 +35,16 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", type=int, default=12)
     ap.add_argument("--side", type=int, default=800, help="long side of the picture")
-    ap.add_argument("--out", type=Path, default=ROOT / "docs" / "photo-reading-example.png")
+    ap.add_argument("--out", type=Path)
+    ap.add_argument(
+        "--touching", action="store_true", help="a row of touching tiles with spinners instead"
+    )
     args = ap.parse_args(argv)
+    if args.touching:
+        args.out = args.out or ROOT / "docs" / "photo-reading-touching.png"
+        scene = synth.render_mode(np.random.default_rng(args.seed), "touching")
+        return _write(scene, args, max_pip=12)
+    args.out = args.out or ROOT / "docs" / "photo-reading-example.png"
     scene = synth.render_hand(
         np.random.default_rng(args.seed),
         HAND,
@@ -46,7 +57,11 @@ def main(argv=None) -> int:
         surface_colour=(120, 80, 50),
         jpeg_quality=90,
     )
-    reading = read_hand(scene.jpeg, max_pip=6)
+    return _write(scene, args, max_pip=6)
+
+
+def _write(scene, args, max_pip: int) -> int:
+    reading = read_hand(scene.jpeg, max_pip=max_pip)
     up = open_upright(scene.jpeg, max_side=args.side)
     truth = sorted(tuple(sorted((t.a, t.b))) for t in scene.tiles)
     read = sorted(tuple(sorted(t.halves)) for t in reading.tiles)

@@ -18,10 +18,12 @@ from scorekeeper import throttle
 from scorekeeper.extensions import db
 from scorekeeper.games.setup import GameError, game_rules
 from scorekeeper.models import Game, Photo, Round
+from scorekeeper.presentation import plural
 from scorekeeper.rules import Tile, format_hand, score_hand
 from scorekeeper.vision import (
     CAPTURE_ADVICE,
     MAX_READABLE_PIP,
+    SURE_TILE,
     ImageError,
     VisionError,
     photo_support,
@@ -74,6 +76,7 @@ class TileMark:
     label_x: float = 0.0  # where the label's centre goes: inside the tile, on the photo
     label_y: float = 0.0
     font_size: float = 12.0
+    sure: bool = False  # at least SURE_TILE: the reader's own "sure", drawn in the sure colour
 
 
 def place_label(
@@ -159,9 +162,12 @@ def _check_from(photo: Photo, game: Game) -> PhotoCheck:
                 label_x=x,
                 label_y=y,
                 font_size=size,
+                sure=entry["confidence"] >= SURE_TILE,
             )
         )
     confident = bool(reading["confident"])
+    # the tips that fit this photo; a reading stored before they were chosen gets them all
+    advice = reading.get("advice", list(CAPTURE_ADVICE))
     return PhotoCheck(
         token=photo.token,
         width=reading["width"],
@@ -172,7 +178,7 @@ def _check_from(photo: Photo, game: Game) -> PhotoCheck:
         confident=confident,
         marks=marks,
         problems=list(reading["problems"]),
-        advice=[] if confident else list(CAPTURE_ADVICE),
+        advice=[] if confident else list(advice),
     )
 
 
@@ -280,6 +286,7 @@ class Verdict:
     confirmed: bool = False
     # The player chose to keep ``typed`` over the photo's reading: said once, not asked again.
     settled: bool = False
+    confirm: bool = False  # an unsure reading, nothing typed: the player confirms it first
 
 
 def _kept(check: PhotoCheck, entered: int, kept: str) -> Verdict | None:
@@ -307,6 +314,14 @@ def compare(
     ``kept``: the value the player already chose to keep over this photo ("Keep 90"); while
     it is still what was entered, the choice is confirmed instead of asked again."""
     own_tiles = typed_tiles.strip() and typed_tiles.strip() != check.tiles_text
+    # An unsure reading may have missed tiles: it says how many it found and asks, rather than
+    # giving its total as if it were complete.
+    found = plural(len(check.marks), "tile")
+    question = (
+        f"I found {found}: is that all of them?"
+        if len(check.marks) > 1
+        else f"I found {found}: is that all?"
+    )
     if not check.marks:
         entered = tiles_hand if own_tiles and tiles_hand is not None else typed_hand
         kept = f" Your {entered} stays." if entered is not None else ""
@@ -316,16 +331,27 @@ def compare(
             typed=entered,
             offer_photo=False,
         )
+    reads = (
+        f"Photo reads {check.total}" if check.confident else f"{question} They make {check.total}"
+    )
     if own_tiles and tiles_hand is not None and tiles_hand != check.total:
         return _kept(check, tiles_hand, kept) or Verdict(
-            False, f"Photo reads {check.total}, your tiles give {tiles_hand}.", typed=tiles_hand
+            False, f"{reads}, your tiles give {tiles_hand}.", typed=tiles_hand
         )
     if typed_hand is not None and typed_hand != check.total:
         return _kept(check, typed_hand, kept) or Verdict(
-            False, f"Photo reads {check.total}, you typed {typed_hand}.", typed=typed_hand
+            False, f"{reads}, you typed {typed_hand}.", typed=typed_hand
         )
     if typed_hand is not None or own_tiles:
         return Verdict(
             True, f"Photo reads {check.total}: it agrees with what you entered.", confirmed=True
+        )
+    if not check.confident and not typed_tiles.strip():
+        # nothing typed and nothing filled in: one tap on Save must not record a reading
+        # that may be missing tiles
+        return Verdict(
+            False,
+            f"{question} Check the photo, then use these tiles or type them.",
+            confirm=True,
         )
     return Verdict(True, f"Photo reads {check.total}. Its tiles are in the tiles box.")

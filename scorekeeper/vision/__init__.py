@@ -20,13 +20,14 @@ from __future__ import annotations
 import importlib.util
 
 from scorekeeper.vision.errors import INSTALL_HINT, ImageError, VisionError, VisionUnavailable
-from scorekeeper.vision.reading import Reading, TileReading
+from scorekeeper.vision.reading import SURE_TILE, Reading, TileReading
 
 __all__ = [
     "CAPTURE_ADVICE",
     "ImageError",
     "MAX_READABLE_PIP",
     "Reading",
+    "SURE_TILE",
     "TileReading",
     "VisionError",
     "VisionUnavailable",

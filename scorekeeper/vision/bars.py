@@ -90,6 +90,9 @@ def _components(mask: np.ndarray, rel: np.ndarray) -> dict[str, np.ndarray]:
         arr[~seen] = 0.0
     length = hi_a - lo_a + 1
     thick = np.minimum(np.maximum(1.0, 4 * np.sqrt(l0)), hi_p - lo_p + 1)
+    # a spinner pin's ring on a bar widens its second moments, not its mean thickness (the
+    # area over the length): a bar with a spinner stays thin
+    thick = np.minimum(thick, np.maximum(1.0, 1.25 * area / np.maximum(length, 1.0)))
     mid = (hi_a + lo_a) / 2
     centre = np.column_stack([mx + ct * mid, my + st_ * mid])
     keep = (area >= 6) & (

@@ -235,19 +235,26 @@ def _face_at_frame(rgb: np.ndarray, corners: np.ndarray) -> bool:
 
 
 STRAY_PIPS = 2  # pips outside every tile read, on face-coloured ground: a tile not found
+STRAY_CHROMA = 30  # ... a coloured pip is at least this far from grey (CIE Lab a, b)
 
 
 def _stray_pips(small: np.ndarray, quads: list[np.ndarray]) -> tuple[int, int]:
-    """Dark round marks the size of the dark pips on the tiles read, lying on ground of the
+    """Round marks the size of the pips on the tiles read, lying on ground of the
     faces' colour, outside every tile read: the pips of a tile that was not found (its bar
     hidden, or out of the frame). Returns (how many further than a tile width from the frame's
-    edge, how many nearer: a tile cut off). Only dark pips show (coloured ones are not dark
-    in the brightest channel); with fewer than three dark pips on the tiles read there is
+    edge, how many nearer: a tile cut off). Dark pips (in the brightest channel) and clearly
+    coloured ones (STRAY_CHROMA) count; with fewer than three pips on the tiles read there is
     nothing to compare with."""
     if not quads:
         return 0, 0
     h, w = small.shape[:2]
     mask, _ = bars.dark_mask(small)
+    # coloured pips too (pink, orange, pale: not dark in the brightest channel): clearly
+    # coloured small marks; a coloured surface is one big mark, not pip-sized and round, and
+    # its ground is not the faces' colour
+    lab0 = cv2.cvtColor(small, cv2.COLOR_RGB2LAB)
+    chroma = np.hypot(lab0[..., 1].astype(np.float32) - 128, lab0[..., 2].astype(np.float32) - 128)
+    mask = mask | (chroma > STRAY_CHROMA).astype(np.uint8)
     n, labels, st, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
     if n <= 1:
         return 0, 0
@@ -292,11 +299,33 @@ def _stray_pips(small: np.ndarray, quads: list[np.ndarray]) -> tuple[int, int]:
         if like.sum() < 8:
             continue
         x, y = c[k]
-        if min(x, y, w - 1 - x, h - 1 - y) < W:
+        if min(x, y, w - 1 - x, h - 1 - y) < W and _face_runs_out(lab, face, wts, x, y, W):
             at_edge += 1
         else:
             inside += 1
     return inside, at_edge
+
+
+def _face_runs_out(
+    lab: np.ndarray, face: np.ndarray, wts: np.ndarray, x: float, y: float, W: float
+) -> bool:
+    """Whether the faces' colour reaches the frame's edge next to a pip at (x, y) near it:
+    the tile around that pip runs out of the photo (cut off). A tile that was not found but
+    lies whole inside the frame ends before the edge: it is a missed tile, not a cut one."""
+    h, w = lab.shape[:2]
+    d = {"left": x, "top": y, "right": w - 1 - x, "bottom": h - 1 - y}
+    side = min(d, key=d.get)
+    r = int(max(2, W * 0.6))
+    if side in ("left", "right"):
+        col = 0 if side == "left" else w - 1
+        ys = np.arange(max(0, int(y) - r), min(h, int(y) + r + 1))
+        px = lab[ys, col]
+    else:
+        row = 0 if side == "top" else h - 1
+        xs = np.arange(max(0, int(x) - r), min(w, int(x) + r + 1))
+        px = lab[row, xs]
+    like = (np.sqrt((((px - face) * wts) ** 2).sum(axis=1)) < 30) & (px[:, 0] > 0.8 * face[0])
+    return float(like.mean()) >= FACE_AT_FRAME
 
 
 def _glare_fraction(rgb: np.ndarray, corners: np.ndarray) -> float:
@@ -357,3 +386,25 @@ def _unread_outlines(cands: list, kept: list[int], edge: np.ndarray, is_tile: np
             continue
         groups.add(c.group)
     return len(groups)
+
+
+BUSY_EDGES = 0.05  # part of the surface (outside the tiles) with edges: a busy surface
+BUSY_SIDE = 640  # ... judged on a copy this size (long side)
+
+
+def _busy_surface(rgb: np.ndarray, quads: list[np.ndarray]) -> bool:
+    """Whether the surface around the tiles is busy (wood grain, a coarse weave, a pattern):
+    more than BUSY_EDGES of it, outside the tiles (``quads``, pixels of ``rgb``), has an edge.
+    A plain cloth or table has almost none, even with a fine weave or a soft shadow. Only a
+    busy surface earns the advice to lay the tiles on a plain one."""
+    h, w = rgb.shape[:2]
+    s = min(1.0, BUSY_SIDE / max(h, w))
+    small = cv2.resize(rgb, (max(1, round(w * s)), max(1, round(h * s))), cv2.INTER_AREA)
+    g = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_RGB2GRAY).astype(np.float32), (0, 0), 1.0)
+    mag = cv2.magnitude(cv2.Sobel(g, cv2.CV_32F, 1, 0), cv2.Sobel(g, cv2.CV_32F, 0, 1))
+    free = np.ones(small.shape[:2], np.uint8)
+    for q in quads:
+        cv2.fillConvexPoly(free, np.round(_grow(q, 1.3) * s).astype(np.int32), 0)
+    if free.sum() < 100:
+        return False
+    return float((mag[free > 0] > 20).mean()) > BUSY_EDGES

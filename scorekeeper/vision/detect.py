@@ -20,7 +20,12 @@ from scorekeeper.vision.bars import Bar, Deadline, find_bars
 
 DETECT_SIDE = 1280
 # tile length / width: 2 seen from above; 1.76..2.24 under a tilt of up to about 30 degrees
-ASPECTS = np.arange(1.76, 2.25, 0.06)
+# (SHORTEST_ASPECT: shorter than that, an outline is not a whole tile). A player seated at the
+# table tilts the phone 30-45 degrees: coarser steps out to 2.74 give the outline fitter the
+# longer shapes such a tilt makes (one extra hypothesis per bar, as before; shorter ones down
+# to 1.46 were tried too, and lost a tile on a real photo of touching tiles on cloth).
+SHORTEST_ASPECT = 1.76
+ASPECTS = np.concatenate([np.arange(1.76, 2.25, 0.06), np.arange(2.34, 2.75, 0.1)])
 ONE_SIDE = 0.4  # weight of an outline side pair of which only one side is seen
 MAX_HALF_DIFF = 0.13  # how much longer one half may look than the other (x tile width)
 RATIO_BINS = ((0.84, 1.0), (0.74, 0.84), (0.62, 0.74), (0.45, 0.62))  # bar length / tile width
@@ -85,6 +90,11 @@ def fit_tiles(rgb: np.ndarray, bar: Bar, k: int = 1) -> list[Candidate]:
     if len(sample) < 4:
         return []
     face = np.median(sample, axis=0)
+    if face[0] < 90:
+        # a half packed with dark pips (the navy or purple 9-12 halves of a double-12 set)
+        # has more pip than face beside the bar: the face colour from the brighter samples
+        top = np.percentile(sample[:, 0], 80)
+        face = np.median(sample[sample[:, 0] >= 0.85 * top], axis=0)
     if face[0] < 90:  # faces are white or ivory; this is something dark
         return []
     wts = np.array([1.0, 1.6, 1.6], np.float32)

@@ -2,6 +2,7 @@
 
     python -m scorekeeper.vision.evaluate DIR [--overlays OUT_DIR] [--json OUT] [--halves]
     python -m scorekeeper.vision.evaluate --synthetic 200 [--seed 7]
+    python -m scorekeeper.vision.evaluate --synthetic-modes 20 [--seed 7] [--baseline REF]
 
 ``DIR`` holds ``manifest.json`` in the format of the development set (``hands[]`` with
 ``file``, ``tiles`` as [low, high] pairs and ``pip_total``). Prints, per photo, the tiles read
@@ -14,6 +15,14 @@ With ``--halves`` it also scores the half counter alone on ``halves[]`` crops.
 ``--synthetic N`` renders N synthetic photos instead (``scorekeeper.vision.synth``, tiles
 cut off by the frame are not counted in the truth) and writes them with a manifest to a
 temporary folder, which is how the confidence thresholds were calibrated.
+``--synthetic-modes N`` renders N photos of each failure mode seen at real tables
+(``synth.FAILURE_MODES``: dark pips on 9-12 halves, woven dark cloth with a few large tiles,
+touching rows and L-shaped chains with spinner pins, tilts of 30-45 degrees, tiles 50 px wide,
+near-empty tiles, light surfaces, and the training mix) and prints one row per mode: exact
+totals, confident, confident but wrong, worst CPU seconds per photo and peak memory. Each
+mode is read in a process of its own (so its peak memory is its own); with ``--baseline REF``
+the same photos are read first by the reader of git revision REF (extracted with
+``git archive``), a row of it above each row of this one.
 """
 
 from __future__ import annotations
@@ -287,6 +296,129 @@ def write_synthetic(directory: Path, n: int, seed: int, difficulty: float = 1.0)
     return directory
 
 
+def write_modes(directory: Path, n: int, seed: int) -> list[str]:
+    """Render ``n`` photos of each failure mode into ``directory``/MODE with a manifest."""
+    import numpy as np
+
+    from scorekeeper.vision import synth
+
+    for k, mode in enumerate(synth.FAILURE_MODES):
+        folder = directory / mode
+        folder.mkdir(parents=True, exist_ok=True)
+        hands = []
+        for i in range(n):
+            scene = synth.render_mode(np.random.default_rng([seed, k, i]), mode)
+            name = f"{mode}-{i:03d}.jpg"
+            if scene.jpeg is None:
+                ok, buf = _jpeg(scene.image)
+                scene.jpeg = buf
+            (folder / name).write_bytes(scene.jpeg)
+            tiles = [sorted((t.a, t.b)) for t in scene.tiles]
+            hands.append({"file": name, "tiles": tiles, "pip_total": sum(a + b for a, b in tiles)})
+        (folder / "manifest.json").write_text(json.dumps({"about": mode, "hands": hands}))
+    return list(synth.FAILURE_MODES)
+
+
+def _jpeg(rgb) -> tuple[bool, bytes]:
+    import cv2
+
+    ok, buf = cv2.imencode(
+        ".jpg", cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, 90]
+    )
+    return ok, buf.tobytes()
+
+
+def _read_folder(root: Path, folder: Path, out_json: Path) -> dict:
+    """Evaluate ``folder`` with the reader of the source tree ``root``, in a process of its
+    own (one thread), and return its summary."""
+    import os
+    import subprocess
+
+    env = dict(os.environ, OMP_NUM_THREADS="1", PYTHONPATH=str(root))
+    log = out_json.with_suffix(".log")
+    with log.open("w") as fh:
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "scorekeeper.vision.evaluate",
+                str(folder),
+                "--json",
+                str(out_json),
+            ],
+            cwd=root,
+            env=env,
+            stdout=fh,
+            stderr=subprocess.STDOUT,
+            check=True,
+        )
+    return json.loads(out_json.read_text())
+
+
+def _baseline_tree(ref: str, target: Path) -> Path:
+    """The source tree of git revision ``ref`` (its ``scorekeeper`` package) in ``target``."""
+    import io
+    import subprocess
+    import tarfile
+
+    here = Path(__file__).resolve().parents[2]
+    data = subprocess.run(
+        ["git", "archive", "--format=tar", ref, "scorekeeper"],
+        cwd=here,
+        capture_output=True,
+        check=True,
+    ).stdout
+    target.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        tar.extractall(target, filter="data")
+    return target
+
+
+def synthetic_modes(n: int, seed: int, baseline: str | None = None, out=None, keep=None) -> dict:
+    """The failure-mode benchmark: one row per mode (and per reader with ``baseline``)."""
+    import tempfile
+
+    out = out or sys.stdout
+    work = Path(keep) if keep else Path(tempfile.mkdtemp(prefix="vision-modes-"))
+    modes = write_modes(work / "photos", n, seed)
+    here = Path(__file__).resolve().parents[2]
+    readers = [("now", here)]
+    if baseline:
+        readers.insert(0, (baseline, _baseline_tree(baseline, work / "baseline")))
+    header = (
+        f"{'mode':<14} {'reader':<10} {'exact':>7} {'tiles':>9} {'confident':>9} "
+        f"{'conf.wrong':>10} {'CPU max':>8} {'CPU mean':>8} {'peak MB':>8}"
+    )
+    print(f"synthetic failure modes, {n} photos each (seed {seed}): {work}", file=out)
+    print(header, file=out)
+    results: dict = {}
+    for mode in modes:
+        for name, root in readers:
+            res = _read_folder(root, work / "photos" / mode, work / f"{mode}-{name}.json")
+            sm = res["summary"]["all"]
+            row = {
+                "exact": sm["exact_total"],
+                "photos": sm["photos"],
+                "tiles_ok": sm["tiles_ok"],
+                "tiles_truth": sm["tiles_truth"],
+                "confident": sm["confident"],
+                "confident_wrong": sm["confident_wrong_total"],
+                "cpu_max": sm["cpu_max"],
+                "cpu_mean": sm["cpu_mean"],
+                "peak_mb": res["summary"]["peak_rss_mb"],
+            }
+            results.setdefault(mode, {})[name] = row
+            print(
+                f"{mode:<14} {name[:10]:<10} {row['exact']:>3}/{row['photos']:<3} "
+                f"{row['tiles_ok']:>4}/{row['tiles_truth']:<4} {row['confident']:>9} "
+                f"{row['confident_wrong']:>10} {row['cpu_max']:>7.2f}s {row['cpu_mean']:>7.2f}s "
+                f"{row['peak_mb']:>8.0f}",
+                file=out,
+                flush=True,
+            )
+    return results
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(
         prog="python -m scorekeeper.vision.evaluate", description=__doc__.split("\n")[0]
@@ -297,10 +429,27 @@ def main(argv=None) -> int:
     ap.add_argument(
         "--synthetic", type=int, default=0, help="render this many synthetic photos instead"
     )
+    ap.add_argument(
+        "--synthetic-modes",
+        type=int,
+        default=0,
+        metavar="N",
+        help="benchmark N synthetic photos of each failure mode (synth.FAILURE_MODES)",
+    )
+    ap.add_argument(
+        "--baseline", help="with --synthetic-modes: also read them with git revision REF first"
+    )
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--overlays", type=Path, help="write a PNG per photo to this folder")
     ap.add_argument("--only", help="only photos whose file name contains this")
     args = ap.parse_args(argv)
+    if args.synthetic_modes:
+        result = synthetic_modes(
+            args.synthetic_modes, args.seed, args.baseline, keep=args.directory
+        )
+        if args.json:
+            args.json.write_text(json.dumps(result, indent=2))
+        return 0
     if args.synthetic:
         import tempfile
 

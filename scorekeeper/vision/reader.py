@@ -6,6 +6,7 @@ Needs the photo extra (numpy, OpenCV, ONNX Runtime, Pillow). Imported lazily by
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from pathlib import Path
@@ -19,6 +20,7 @@ from scorekeeper.vision.checks import (
     CUT_MARGIN,
     STRAY_PIPS,
     _blur_sigma,
+    _busy_surface,
     _face_at_frame,
     _glare_fraction,
     _poly_overlap,
@@ -29,7 +31,7 @@ from scorekeeper.vision.checks import (
 )
 from scorekeeper.vision.halves import HALF_PX, NOT_A_HALF, CropSource, half_quads, normalise
 from scorekeeper.vision.images import open_upright
-from scorekeeper.vision.reading import Reading, TileReading
+from scorekeeper.vision.reading import SURE_TILE, Reading, TileReading
 
 cv2.setNumThreads(1)  # one core per photo: the server reads photos of several tables at once
 
@@ -48,16 +50,15 @@ HYPOTHESES = 3  # outline sizes tried per bar
 MODEL_MAX_PIP = 12
 
 # A reading is confident when no BLOCKING problem was found and every tile's confidence is at
-# least SURE_TILE. Fitted on the real development photos by tools/calibrate_vision.py (see
-# its leave-one-group-out report in the README).
-SURE_TILE = 0.52
+# least SURE_TILE (reading.py: the round page's "sure" colour uses the same number). Fitted
+# on the real development photos by tools/calibrate_vision.py (see its leave-one-group-out
+# report in docs/photo-check.md).
 ACCEPT_TILE = 0.5  # below this "is a tile" probability an outline is dropped
 BLUR_LIMIT = 0.018  # estimated edge blur (sigma) as a fraction of the tile width
 GLARE_LIMIT = 0.04  # fraction of a tile's face covered by a blown-out highlight
 
 PROBLEM_NO_TILES = (
-    "No domino tiles were found. Take the photo from straight above, with the tiles face up "
-    "on a plain surface."
+    "No domino tiles were found. Take the photo from straight above, with the tiles face up."
 )
 PROBLEM_BLUR = "The photo is blurry. Hold the phone still and let it focus before taking the photo."
 PROBLEM_GLARE = "Glare or reflections hide some pips. Move away from direct light or lamps."
@@ -104,6 +105,32 @@ PROBLEM_TEXT = {
     "missed": PROBLEM_UNREADABLE,
     "similar_surface": PROBLEM_SURFACE,
 }
+
+# Which capture tips (CAPTURE_ADVICE, by position) fit each problem. "Lay the tiles on a plain
+# surface" (1) only when the surface is the tiles' colour, or busy and tiles may be missing.
+ADVICE_FOR = {
+    "no_tiles": (0,),
+    "blur": (4,),
+    "glare": (3,),
+    "cut": (0,),
+    "small": (),  # its problem says what to do: hold the phone closer
+    "touching": (2,),
+    "missed": (0,),
+    "similar_surface": (1,),
+    "unsure": (0, 3, 4),
+    "busy": (1,),
+}
+
+
+def capture_advice(flags: dict[str, bool], confident: bool) -> list[str]:
+    """The capture tips that fit what went wrong (none for a confident reading)."""
+    from scorekeeper.vision import CAPTURE_ADVICE
+
+    if confident:
+        return []
+    picked = sorted({i for f, tips in ADVICE_FOR.items() if flags.get(f) for i in tips})
+    return [CAPTURE_ADVICE[i] for i in picked]
+
 
 _session = None
 _session_lock = threading.Lock()
@@ -289,7 +316,10 @@ def expose(rgb: np.ndarray) -> np.ndarray:
 
 
 def _unreadable(full_size: tuple[int, int], seconds: float) -> Reading:
+    from scorekeeper.vision import CAPTURE_ADVICE
+
     return Reading(
+        advice=list(CAPTURE_ADVICE),
         tiles=[],
         total=0,
         confident=False,
@@ -299,6 +329,28 @@ def _unreadable(full_size: tuple[int, int], seconds: float) -> Reading:
         seconds=seconds,
         unreadable=True,
     )
+
+
+# Tile size first (issue 27: "normalise each photo to a standard tile size before any
+# search"). The bar finder and the outline fitter are tuned for tiles some 30-120 px wide at
+# the detection size; a close-up of the last few tiles has them far larger. So the photo is
+# first read at FIRST_SIDE (a tenth of the work of a full look): when that reading is
+# confident with no problem at all and its tiles are at least LARGE_TILE_PX wide in
+# detection pixels, it is the reading. Otherwise the full look follows; if it is not
+# confident and found no tile, or only large ones, the reading at FIRST_SIDE (or, time
+# allowing, FARTHER_SIDE) wins when it finds more tiles, or as many and is confident.
+FIRST_SIDE = 640
+FARTHER_SIDE = 400
+LARGE_TILE_PX = 110
+FARTHER_BEFORE = 0.8  # the last look only if at most this part of the time budget is used
+
+
+def _widths(reading: Reading, scale: float) -> list[float]:
+    """Widths of the tiles read, in pixels of the image read at ``scale``."""
+    return [
+        float(np.linalg.norm(np.subtract(t.corners[1], t.corners[0]))) / scale
+        for t in reading.tiles
+    ]
 
 
 def read_rgb(
@@ -312,11 +364,60 @@ def read_rgb(
     """Read an upright RGB image (H x W x 3 uint8). ``scale`` maps its pixels to the pixels
     of the full-size photo, where the corners are reported. Raises
     :class:`bars.OutOfTime` when ``deadline`` passes."""
-    t0 = time.perf_counter()
     deadline = deadline or bars.Deadline(None)
     rgb = expose(rgb)
     h, w = rgb.shape[:2]
     full_size = full_size or (round(w * scale), round(h * scale))
+    s = min(1.0, detect.DETECT_SIDE / max(h, w))
+
+    def look(side: int) -> Reading | None:
+        f = side / max(h, w)
+        if f >= 0.8 * s:
+            return None
+        smaller = cv2.resize(rgb, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
+        return _read_once(smaller, max_pip, scale / f, full_size, None, deadline)
+
+    def large(r: Reading) -> bool:
+        widths = _widths(r, scale)
+        return bool(widths) and min(widths) * s > LARGE_TILE_PX
+
+    first = look(FIRST_SIDE)
+    # the smaller look stands alone only when nothing at all is wrong with it: at that size
+    # the checks for missed tiles see less (two tiles touching can hide a third)
+    if first is not None and first.confident and not first.problems and large(first):
+        return first
+    reading = _read_once(rgb, max_pip, scale, full_size, debug, deadline)
+    if reading.confident or (reading.tiles and not large(reading)):
+        return reading
+    others = [first]
+    budget = deadline.seconds
+    if not (first and first.confident) and (
+        budget is None or deadline.used() < FARTHER_BEFORE * budget
+    ):
+        with contextlib.suppress(bars.OutOfTime):
+            others.append(look(FARTHER_SIDE))
+    # a smaller look wins when it finds more tiles, or as many and is confident; never with
+    # fewer tiles than the full look found
+    for other in others:
+        if other is not None and (len(other.tiles), other.confident) > (
+            len(reading.tiles),
+            reading.confident,
+        ):
+            reading = other
+    return reading
+
+
+def _read_once(
+    rgb: np.ndarray,
+    max_pip: int,
+    scale: float,
+    full_size: tuple[int, int],
+    debug: dict | None,
+    deadline: bars.Deadline,
+) -> Reading:
+    """One look at ``rgb`` (see read_rgb)."""
+    t0 = time.perf_counter()
+    h, w = rgb.shape[:2]
     s = min(1.0, detect.DETECT_SIDE / max(h, w))
     small = (
         cv2.resize(rgb, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
@@ -389,7 +490,7 @@ def read_rgb(
             w - 1 - c_img[:, 0].max(),
             h - 1 - c_img[:, 1].max(),
         )
-        if L / max(W, 1e-6) < detect.ASPECTS[0] and gap < SHORT_CUT_GAP * W:
+        if L / max(W, 1e-6) < detect.SHORTEST_ASPECT and gap < SHORT_CUT_GAP * W:
             flags["cut"] = True
             why.append(f"cut: short outline of tile {len(tiles)} near the frame edge")
         if W * scale < 60 or W < 40:
@@ -432,6 +533,10 @@ def read_rgb(
     problems = [PROBLEM_TEXT[f] for f in FLAGS if flags[f] and f in PROBLEM_TEXT]
     if tiles and not sure and not any(flags[f] for f in BLOCKING):
         problems.append(PROBLEM_UNSURE)
+    advice_flags = dict(flags, unsure=bool(tiles) and not sure)
+    # a busy surface is worth mentioning only when it may have hidden tiles
+    if not confident and (flags["no_tiles"] or flags["missed"]):
+        advice_flags["busy"] = _busy_surface(rgb, [cands[i].corners for i in kept])
     if debug is not None:
         debug["candidates"] = [c.corners for c in cands]
         debug["probs"] = probs
@@ -452,6 +557,7 @@ def read_rgb(
         width=full_size[0],
         height=full_size[1],
         seconds=time.perf_counter() - t0,
+        advice=capture_advice(advice_flags, confident),
     )
 
 

@@ -7,6 +7,11 @@ from typing import Any
 
 Point = tuple[float, float]
 
+#: A tile read with at least this confidence (0..1) is "sure": the reader needs every tile at
+#: this level to be confident, and the round page draws a tile in its "sure" colour from the
+#: same number. Fitted on the real development photos by tools/calibrate_vision.py.
+SURE_TILE = 0.52
+
 
 @dataclass(frozen=True)
 class TileReading:
@@ -37,7 +42,8 @@ class Reading:
     otherwise ``problems`` says in plain words what to fix. A reading checks a typed total;
     it never replaces one. ``unreadable`` is True when the reader gave up on the photo (it
     took longer than its time budget): show "could not read this photo" with the capture
-    advice; ``problems`` then holds that message.
+    advice; ``problems`` then holds that message. ``advice``: the capture tips (from
+    ``CAPTURE_ADVICE``) that fit what went wrong with this photo; empty when confident.
     """
 
     tiles: list[TileReading] = field(default_factory=list)
@@ -48,6 +54,7 @@ class Reading:
     height: int = 0
     seconds: float = 0.0
     unreadable: bool = False
+    advice: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-friendly summary (tiles as [low, high] pairs)."""
@@ -66,4 +73,5 @@ class Reading:
             "width": self.width,
             "height": self.height,
             "unreadable": self.unreadable,
+            "advice": list(self.advice),
         }

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from scorekeeper.vision.synth_faces import _jitter_colour, random_style, render_face
+from scorekeeper.vision.synth_faces import TileStyle, _jitter_colour, random_style, render_face
 
 
 @dataclass
@@ -66,7 +66,7 @@ SURFACES = [
 ]
 
 
-SURFACE_KINDS = ("plain", "wood", "cloth", "fibre", "smooth", "threads")
+SURFACE_KINDS = ("plain", "wood", "cloth", "fibre", "smooth", "threads", "woven")
 # "threads" (a coarse weave of thousands of thin dark strokes, the worst case for the bar
 # finder) is drawn only when asked for: the training mix picks among the first five.
 
@@ -89,6 +89,38 @@ def _draw_threads(rng: np.random.Generator, img: np.ndarray, h: int, w: int) -> 
             (int(x + dx), int(y + dy)),
             (img[int(y), int(x)] * shade).tolist(),
             int(rng.integers(1, 4)),
+            cv2.LINE_AA,
+        )
+
+
+def _draw_woven(rng: np.random.Generator, img: np.ndarray, h: int, w: int) -> None:
+    """A coarse basket weave of a dark cloth: bright threads a few pixels wide crossing
+    darker gaps, the threads' highlights passing for tile face on both sides of a dark line
+    (the worst case for a bar finder sized to the image rather than to the tiles)."""
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    ang = rng.uniform(0, np.pi / 2)
+    u = xx * np.cos(ang) + yy * np.sin(ang)
+    v = -xx * np.sin(ang) + yy * np.cos(ang)
+    p = rng.uniform(6, 14) * max(h, w) / 1280  # thread pitch
+    cu, cv_ = np.floor(u / p), np.floor(v / p)
+    fu, fv = (u / p) % 1, (v / p) % 1
+    over = ((cu + cv_) % 2) == 0  # which thread is on top in this cell
+    # a thread is brightest along its middle and dark in the gap between threads
+    across = np.where(over, fv, fu)
+    thread = np.sin(np.pi * across) ** 0.6
+    bright = rng.uniform(1.0, 1.8)
+    img *= (0.3 + bright * thread)[..., None]
+    # a few bright fibres
+    for _ in range(int(rng.integers(50, 200) * h * w / 1.6e6)):
+        x, y = rng.uniform(0, w), rng.uniform(0, h)
+        a = ang + rng.choice([0, np.pi / 2]) + rng.normal(0, 0.1)
+        ln = rng.uniform(0.5, 2.5) * p
+        cv2.line(
+            img,
+            (int(x), int(y)),
+            (int(x + np.cos(a) * ln), int(y + np.sin(a) * ln)),
+            (img[int(y), int(x)] * 1.6 + 30).tolist(),
+            1,
             cv2.LINE_AA,
         )
 
@@ -134,6 +166,8 @@ def render_background(
         img *= (1 - rng.uniform(0.05, 0.2) * np.clip(fib, 0, 4))[..., None]
     if kind == SURFACE_KINDS.index("threads"):
         _draw_threads(rng, img, h, w)
+    if kind == SURFACE_KINDS.index("woven"):
+        _draw_woven(rng, img, h, w)
     # low-frequency mottling and fine noise
     small = rng.normal(0, 1, (max(2, h // 64), max(2, w // 64), 1)) * np.ones(3)
     small += rng.normal(0, 0.3, small.shape)  # mostly brightness, a little colour
@@ -178,12 +212,39 @@ def _overlaps(quad, others, margin):
     return False
 
 
-def _place_tiles(rng, n, w, h, W, L, mode, inside=False):
+def _place_lchain(rng, n, w, h, W, L, gap):
+    """An L-shaped chain: tiles end to end, then a turn of 90 degrees (as played on a
+    table), the first tile of the second arm touching the side of the last of the first."""
+    ang = rng.uniform(0, 2 * np.pi)
+    d = np.array([-np.sin(ang), np.cos(ang)])  # long axis of the first arm's tiles
+    e = np.array([np.cos(ang), np.sin(ang)])
+    k = max(1, n // 2 + int(rng.integers(-1, 2)))
+    k = min(k, n - 1) if n > 1 else 1
+    pts = []
+    for i in range(k):
+        pts.append((d * (L + gap) * i, ang))
+    last = d * (L + gap) * (k - 1)
+    for j in range(n - k):
+        c = last + d * (L / 2 - W / 2) + e * (W / 2 + gap + L / 2 + (L + gap) * j)
+        pts.append((c, ang + np.pi / 2))
+    total = np.mean([p for p, _ in pts], axis=0)
+    centre = np.array([w / 2, h / 2]) + rng.normal(0, 0.05, 2) * [w, h]
+    return [
+        _tile_quad(
+            *(c - total + centre + rng.normal(0, 0.005 * W, 2)), a + rng.normal(0, 0.01), W, L
+        )
+        for c, a in pts
+    ]
+
+
+def _place_tiles(rng, n, w, h, W, L, mode, inside=False, gap=None):
     quads = []
+    if mode == "lchain":
+        return _place_lchain(rng, n, w, h, W, L, (0.0 if gap is None else gap) * W)
     if mode in ("row", "chain"):
         # row: side by side (long sides touching); chain: end to end
         ang = rng.uniform(-0.3, 0.3) + (np.pi / 2 if rng.random() < 0.3 else 0)
-        gap = rng.choice([0.0, 0.0, 0.02, 0.1, 0.3]) * W
+        gap = (rng.choice([0.0, 0.0, 0.02, 0.1, 0.3]) if gap is None else gap) * W
         step = (W if mode == "row" else L) + gap
         dirv = np.array([np.cos(ang), np.sin(ang)])
         if mode == "chain":
@@ -234,12 +295,16 @@ def render_hand(
     surface: str | None = None,
     tilt_deg: float | None = None,
     surface_colour: tuple[int, int, int] | None = None,
+    style: TileStyle | None = None,
+    gap: float | None = None,
 ) -> Scene:
     """Render a top-down phone photo of ``tiles`` (random ones when None).
 
     ``difficulty`` scales blur, noise, glare and perspective (0 = clean, 1 = training mix).
     ``size`` is (width, height); ``surface`` one of SURFACE_KINDS and ``surface_colour`` its
-    RGB colour; ``tilt_deg`` the camera's
+    RGB colour; ``style`` the tile set's look (random when None); ``gap`` the gap between
+    tiles of a row or chain (x the tile width; ``mode`` "lchain" is an L-shaped chain);
+    ``tilt_deg`` the camera's
     tilt from straight down (random, up to 30 x difficulty degrees, when None). The returned
     scene has ``image`` (RGB) and, when ``jpeg_quality`` is set or chosen, ``jpeg`` bytes of
     the same picture.
@@ -256,7 +321,7 @@ def render_hand(
             (int(rng.integers(0, max_pip + 1)), int(rng.integers(0, max_pip + 1))) for _ in range(n)
         ]
     n = len(tiles)
-    style = random_style(rng, max_pip)
+    style = style or random_style(rng, max_pip)
     long_side = max(w, h)
     if tile_width is None:
         # bigger tiles when there are few of them
@@ -266,7 +331,7 @@ def render_hand(
     L = W * style.aspect
     if mode is None:
         mode = str(rng.choice(["scatter", "scatter", "grid", "row", "chain"]))
-    quads = _place_tiles(rng, n, w, h, W, L, mode, inside=not allow_cut)
+    quads = _place_tiles(rng, n, w, h, W, L, mode, inside=not allow_cut, gap=gap)
     if not allow_cut:
         quads = [q for q in quads if _visible_fraction(q, w, h) > 0.999]
     tiles = tiles[: len(quads)]
@@ -436,3 +501,125 @@ def render_hand(
 def encode_png(rgb: np.ndarray) -> bytes:
     ok, buf = cv2.imencode(".png", cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR))
     return buf.tobytes()
+
+
+# ---------------------------------------------------------------------------------------------
+# The failure modes seen at real tables (issue 27), one kind of photo each, for the benchmark
+# (``python -m scorekeeper.vision.evaluate --synthetic-modes N``). Every tile lies inside the
+# frame, so the truth is every tile drawn.
+
+FAILURE_MODES = (
+    "mix",
+    "dark_pips",
+    "woven_cloth",
+    "touching",
+    "tilt_30_45",
+    "small_50px",
+    "near_empty",
+    "light_surface",
+)
+DARK_PIP_COLOURS = [(70, 40, 100), (20, 30, 80), (110, 40, 150), (20, 80, 40), (90, 20, 40)]
+
+
+def _tiles(rng, n, max_pip=12):
+    return [
+        (int(rng.integers(0, max_pip + 1)), int(rng.integers(0, max_pip + 1))) for _ in range(n)
+    ]
+
+
+def render_mode(rng: np.random.Generator, mode: str) -> Scene:
+    """One synthetic photo of failure mode ``mode`` (one of FAILURE_MODES; "mix" is the
+    training mix, every tile inside the frame)."""
+    size = (1280, 960) if rng.random() < 0.5 else (960, 1280)
+    if mode == "mix":
+        return render_hand(rng, allow_cut=False)
+    if mode == "dark_pips":
+        # double-12 halves of 9 to 12 packed with dark coloured pips (purple, navy, ...)
+        style = random_style(rng, 12)
+        for v in range(9, 13):
+            c = DARK_PIP_COLOURS[int(rng.integers(len(DARK_PIP_COLOURS)))]
+            style.palette[v] = _jitter_colour(rng, c, 8)
+        n = int(rng.integers(3, 8))
+        tiles = [(int(rng.integers(9, 13)), int(rng.integers(0, 13))) for _ in range(n)]
+        tiles[0] = (9, 9) if rng.random() < 0.5 else tiles[0]
+        return render_hand(
+            rng, tiles, size=size, allow_cut=False, difficulty=0.5, style=style, tilt_deg=5
+        )
+    if mode == "woven_cloth":
+        # a close-up of the last few tiles, large, on a woven dark cloth
+        colour = [(30, 30, 35), (45, 30, 60), (25, 45, 35), (50, 35, 25)][int(rng.integers(4))]
+        n = int(rng.integers(1, 5))
+        return render_hand(
+            rng,
+            _tiles(rng, n),
+            size=size,
+            allow_cut=False,
+            difficulty=0.5,
+            surface="woven",
+            surface_colour=colour,
+            tile_width=float(rng.uniform(0.13, 0.2)),
+            mode="scatter",
+            tilt_deg=5,
+        )
+    if mode == "touching":
+        style = random_style(rng, 12)
+        style.spinner = True
+        n = int(rng.integers(3, 8))
+        return render_hand(
+            rng,
+            _tiles(rng, n),
+            size=size,
+            allow_cut=False,
+            difficulty=0.5,
+            style=style,
+            mode=str(rng.choice(["row", "chain", "lchain"])),
+            gap=0.0,
+            tile_width=float(rng.uniform(0.05, 0.09)),
+            tilt_deg=5,
+        )
+    if mode == "tilt_30_45":
+        return render_hand(
+            rng,
+            _tiles(rng, int(rng.integers(2, 8))),
+            size=size,
+            allow_cut=False,
+            difficulty=0.5,
+            mode="scatter",
+            tilt_deg=float(rng.uniform(30, 45)),
+            tile_width=float(rng.uniform(0.06, 0.1)),
+        )
+    if mode == "small_50px":
+        return render_hand(
+            rng,
+            _tiles(rng, int(rng.integers(6, 15))),
+            size=size,
+            allow_cut=False,
+            difficulty=0.5,
+            mode=str(rng.choice(["scatter", "grid"])),
+            tile_width=50 / max(size),
+            tilt_deg=5,
+        )
+    if mode == "near_empty":
+        near = [(0, 0), (0, 1), (1, 1)]
+        tiles = [near[int(rng.integers(3))] for _ in range(int(rng.integers(2, 5)))]
+        tiles += _tiles(rng, int(rng.integers(0, 3)))
+        rng.shuffle(tiles)
+        return render_hand(
+            rng, tiles, size=size, allow_cut=False, difficulty=0.5, mode="scatter", tilt_deg=5
+        )
+    if mode == "light_surface":
+        colour = [(236, 232, 230), (245, 240, 235), (235, 225, 200), (225, 222, 215)][
+            int(rng.integers(4))
+        ]
+        return render_hand(
+            rng,
+            _tiles(rng, int(rng.integers(2, 8))),
+            size=size,
+            allow_cut=False,
+            difficulty=0.5,
+            surface=str(rng.choice(["plain", "cloth", "smooth"])),
+            surface_colour=colour,
+            mode="scatter",
+            tilt_deg=5,
+        )
+    raise ValueError(f"unknown failure mode {mode!r}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -58,3 +59,34 @@ def test_photo_correction_and_save(
     expect(page.get_by_text("Round 1 saved.")).to_be_visible()
     csv_text = page.request.get(f"{live_server}/g/{public_id}/game.csv").text()
     assert 'Bob,35,"5-6, 3-4, 5-12"' in csv_text
+
+
+def test_an_unsure_reading_is_confirmed_before_it_fills_the_tiles(
+    page: Page, live_server: str, shoot: Any, tmp_path: Path
+) -> None:
+    np = pytest.importorskip("numpy", reason="the photo extra is not installed")
+    synth = pytest.importorskip("scorekeeper.vision.synth")
+    # tiles this small in the photo: read right, but the reader is not sure of it
+    scene = synth.render_hand(
+        np.random.default_rng(7),
+        [(5, 12), (3, 4), (6, 6)],
+        size=(1280, 960),
+        difficulty=0.0,
+        allow_cut=False,
+        tile_width=0.035,
+    )
+    photo = tmp_path / "hand.png"
+    photo.write_bytes(synth.encode_png(scene.image))
+
+    _start_game(page, live_server, NAMES)
+    page.get_by_role("link", name="Enter round 1 scores").click()
+    page.locator("#seat-1 summary").click()
+    page.get_by_label("Photo of Bob’s tiles").set_input_files(str(photo))
+    expect(page.get_by_text("I found 3 tiles: is that all of them?")).to_be_visible()
+    tiles = page.locator("#seat_1-tiles")
+    expect(tiles).to_have_value("")  # nothing for one tap on Save to record unseen
+    shoot("photo-unsure")
+    page.set_viewport_size({"width": 360, "height": 800})
+    shoot("photo-unsure-360")
+    page.get_by_role("button", name="Use these 3 tiles: 36").click()
+    expect(tiles).to_have_value(re.compile(r"^(?=.*6-6)(?=.*3-4)(?=.*5-12).{14}$"))

@@ -33,12 +33,17 @@ def _png(width: int = 64, height: int = 48) -> bytes:
     return buffer.getvalue()
 
 
-def _reading(tiles: list[tuple[int, int]], confident: bool = True) -> Reading:
+def _reading(
+    tiles: list[tuple[int, int]],
+    confident: bool = True,
+    confidence: float = 0.95,
+    advice: list[str] | None = None,
+) -> Reading:
     return Reading(
         tiles=[
             TileReading(
                 tile=Tile(a, b),
-                confidence=0.95,
+                confidence=confidence,
                 corners=((10.0 + i, 10.0), (20.0 + i, 10.0), (20.0 + i, 30.0), (10.0 + i, 30.0)),
                 halves=(a, b),
             )
@@ -49,6 +54,7 @@ def _reading(tiles: list[tuple[int, int]], confident: bool = True) -> Reading:
         problems=[] if confident else ["Two tiles touch: the reader may have mixed them up."],
         width=64,
         height=48,
+        advice=[] if confident or advice is None else advice,
     )
 
 
@@ -143,14 +149,62 @@ def test_disagreement_with_a_typed_total_lets_the_player_pick(
     assert 'value="22"' in page and "5-12, 3-4, 0-0</textarea>" not in page
 
 
-def test_unsure_reading_says_so_with_capture_advice(
+def test_unsure_reading_says_so_with_the_capture_advice_that_fits(
     client: FlaskClient, fake_reader: dict[str, Any]
 ) -> None:
-    fake_reader["reading"] = _reading([(6, 6)], confident=False)
+    gap = "Leave a small gap between the tiles so they do not touch."
+    fake_reader["reading"] = _reading([(6, 6)], confident=False, advice=[gap])
     public_id = start_game(client, NAMES)
     page = _upload(client, public_id, _png()).get_data(as_text=True)
     assert "The reader is not sure" in page and "Two tiles touch" in page
-    assert "plain surface" in page
+    assert gap in page
+    assert "plain surface" not in page  # the reader did not say the surface was the trouble
+
+
+def test_an_unsure_reading_asks_and_is_not_saved_by_one_tap(
+    client: FlaskClient, fake_reader: dict[str, Any]
+) -> None:
+    fake_reader["reading"] = _reading([(1, 2), (0, 1), (1, 1)], confident=False)
+    public_id = start_game(client, NAMES)
+    page = _upload(client, public_id, _png()).get_data(as_text=True)
+    assert "I found 3 tiles: is that all of them?" in page
+    assert "Photo reads" not in page and 'class="notice success"' not in page
+    assert "1-2, 0-1, 1-1</textarea>" not in page  # the tiles box stays empty
+    assert ">Use these 3 tiles: 6</button>" in page
+    # the player confirms: now the tiles are in the box
+    data = round_data({0: 0, 2: 9}, went_out=0)
+    data.update(
+        {
+            "seat_1-photo_token": _hidden(page, "seat_1-photo_token"),
+            "form_token": "t",
+            "action": "use_photo:1",
+        }
+    )
+    page = client.post(f"/g/{public_id}/round", data=data).get_data(as_text=True)
+    assert "1-2, 0-1, 1-1</textarea>" in page
+    assert "Photo reads 6. Its tiles are in the tiles box." in page
+
+
+def test_an_unsure_reading_that_disagrees_asks_instead_of_giving_a_total(
+    client: FlaskClient, fake_reader: dict[str, Any]
+) -> None:
+    fake_reader["reading"] = _reading([(1, 2)], confident=False)
+    public_id = start_game(client, NAMES)
+    page = _upload(client, public_id, _png(), points={1: 9}).get_data(as_text=True)
+    assert "I found 1 tile: is that all? They make 3, you typed 9." in page
+    assert "Photo reads" not in page and ">Keep 9</button>" in page
+
+
+@pytest.mark.parametrize(("offset", "colour"), [(0.0, "#1d6b2f"), (-0.01, "#b45309")])
+def test_the_sure_colour_is_the_readers_sure_threshold(
+    client: FlaskClient, fake_reader: dict[str, Any], offset: float, colour: str
+) -> None:
+    from scorekeeper.vision import SURE_TILE
+
+    fake_reader["reading"] = _reading([(4, 5)], confidence=SURE_TILE + offset)
+    public_id = start_game(client, NAMES)
+    page = _upload(client, public_id, _png()).get_data(as_text=True)
+    assert f'stroke="{colour}"' in page
 
 
 @pytest.mark.parametrize("keep", [False, True])

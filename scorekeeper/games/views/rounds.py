@@ -290,7 +290,9 @@ def _photo_action(
             return str(error)
         seat.photo_token.data = reading.token
         seat.photo_kept.data = ""  # a new photo: nothing chosen over it yet
-        if not (seat.tiles.data or "").strip():
+        # only a confident reading goes into an empty tiles box: an unsure one is confirmed
+        # first (it may have missed tiles)
+        if reading.confident and not (seat.tiles.data or "").strip():
             seat.tiles.data = reading.tiles_text
         return None
     reading = photos.photo_check(game, seat.photo_token.data or "")
