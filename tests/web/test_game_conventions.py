@@ -87,7 +87,7 @@ def test_a_game_of_hands_reads_hand_and_labels_its_boxes(client: FlaskClient) ->
     assert "won the hand" in board and "won the round" not in board
     client.post(f"/g/{public_id}/finish")
     summary = _page(client, f"/g/{public_id}/summary")
-    assert "Hands won" in summary and "Best hand" in summary and "Worst hand" in summary
+    assert "Won: hands won" in summary and "best and worst hand" in summary
     assert "Rounds won" not in summary and "round won" not in summary
     assert "(1 hand won)" in summary
     watch = _page(client, f"/g/{public_id}/watch")
