@@ -1,6 +1,7 @@
 """The layering of docs/architecture.md, checked from the source: the rules are pure (standard
-library only), nothing imports upward into views, and no modules import each other in a circle
-(even through a function-level import)."""
+library only), no module imports a higher layer (``LAYERS``: games never import leagues),
+nothing imports upward into views, and no modules import each other in a circle (each even
+through a function-level import)."""
 
 from __future__ import annotations
 
