@@ -203,7 +203,7 @@ def test_a_deleted_league_game_vanishes_and_undo_brings_it_back_exactly(
     assert [name for _rank, name, _value in before[0]] == ["Ann", "Cy", "Bob", "Dee"]
     client.get(f"/g/{game}/watch")  # kept pages of this version
     delete_page = text_of(client.get(f"/g/{game}/delete").get_data(as_text=True))
-    assert "Table 1 on 06 Mar 2025" in delete_page and "brought back" in delete_page
+    assert "Table 1 on 6 Mar 2025" in delete_page and "brought back" in delete_page
     assert client.post(f"/g/{game}/delete").status_code == 302
 
     # Gone from every read: standings, the night, exports, the game's own pages and links.
