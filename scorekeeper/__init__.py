@@ -66,16 +66,16 @@ def register_extensions(app: Flask) -> None:
 
 
 def register_blueprints(app: Flask) -> None:
+    from scorekeeper import leagues
     from scorekeeper.games import bp as games_bp
     from scorekeeper.health import bp as health_bp
     from scorekeeper.helper import bp as helper_bp
-    from scorekeeper.leagues import bp as leagues_bp
     from scorekeeper.pwa import bp as pwa_bp
 
     app.register_blueprint(games_bp)
     app.register_blueprint(health_bp)
     app.register_blueprint(helper_bp)
-    app.register_blueprint(leagues_bp)
+    leagues.init_app(app)
     app.register_blueprint(pwa_bp)
 
 

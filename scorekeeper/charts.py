@@ -1,6 +1,9 @@
-"""Server-rendered SVG charts (no JavaScript): running totals per player.
+"""Server-rendered SVG charts (no JavaScript): running totals per player, a player's game
+totals over time.
 
 Colour is never the only cue: each line also has its own marker shape and a label at its end.
+The geometry (scales, points, ticks, marker shapes, labels) is worked out here as plain values
+(``plan_line_chart``, ``plan_totals_over_time``); the markup is in ``templates/charts/``.
 """
 
 from __future__ import annotations
@@ -11,7 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
-from markupsafe import Markup, escape
+from flask import render_template
+from markupsafe import Markup
 
 # After the Okabe-Ito palette (distinguishable with common colour-vision deficiencies), with the
 # lightest colours darkened to keep 3:1 contrast on white.
@@ -34,33 +38,42 @@ LINE_COLOURS = (
 MARKERS = ("circle", "square", "triangle", "diamond")
 
 
-def _marker(kind: str, x: float, y: float, colour: str) -> str:
-    if kind == "circle":
-        return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4.5" fill="{colour}"/>'
-    if kind == "square":
-        return f'<rect x="{x - 4:.1f}" y="{y - 4:.1f}" width="8" height="8" fill="{colour}"/>'
-    if kind == "triangle":
-        return (
-            f'<polygon points="{x:.1f},{y - 5.5:.1f} {x - 5:.1f},{y + 4:.1f} '
-            f'{x + 5:.1f},{y + 4:.1f}" fill="{colour}"/>'
-        )
-    return (
-        f'<polygon points="{x:.1f},{y - 5.5:.1f} {x + 5.5:.1f},{y:.1f} {x:.1f},{y + 5.5:.1f} '
-        f'{x - 5.5:.1f},{y:.1f}" fill="{colour}"/>'
-    )
+@dataclass(frozen=True)
+class Marker:
+    """A marker's shape ("circle", "square", "triangle" or "diamond") centred on (x, y)."""
+
+    kind: str
+    x: float
+    y: float
+    colour: str
+    radius = 4.5  # a circle's
+    side = 8  # a square's
+
+    @property
+    def corner(self) -> tuple[float, float]:
+        """A square's top left corner."""
+        return self.x - self.side / 2, self.y - self.side / 2
+
+    @property
+    def corners(self) -> tuple[tuple[float, float], ...]:
+        """A triangle's or a diamond's corners."""
+        x, y = self.x, self.y
+        if self.kind == "triangle":
+            return ((x, y - 5.5), (x - 5, y + 4), (x + 5, y + 4))
+        return ((x, y - 5.5), (x + 5.5, y), (x, y + 5.5), (x - 5.5, y))
 
 
-def _marker_definition(marker_id: str, kind: str, colour: str) -> str:
-    """A line's marker shape, drawn by the browser on every point of the line
-    (``marker-start``, ``-mid``, ``-end``): the page carries the shape once, not once a point.
-    In user units, centred on the point, never turned, untouched by the line's dashes."""
-    return (
-        f'<marker id="{marker_id}" viewBox="-6 -6 12 12" refX="0" refY="0" markerWidth="12" '
-        f'markerHeight="12" markerUnits="userSpaceOnUse">{_marker(kind, 0, 0, colour)}</marker>'
-    )
+@dataclass(frozen=True)
+class Text:
+    """A label: its text at (x, y), anchored "start", "middle" or "end"."""
+
+    x: float
+    y: float
+    anchor: str
+    text: str
 
 
-def _tick(x: float, y: float, label: str, width: int) -> str:
+def _tick(x: float, y: float, label: str, width: int) -> Text:
     """An axis label centred on ``x``, moved along so it stays inside the chart's ``width``
     (the first and last labels sit at the plot's edges)."""
     half = len(label) * 4.2  # 14 px text is about 8.4 px a character
@@ -69,9 +82,7 @@ def _tick(x: float, y: float, label: str, width: int) -> str:
         anchor, at = "end", min(x + 4, width - 2.0)
     elif x - half < 2:
         anchor, at = "start", max(x - 4, 2.0)
-    return (
-        f'<text class="axis" x="{at:.1f}" y="{y:.0f}" text-anchor="{anchor}">{escape(label)}</text>'
-    )
+    return Text(at, y, anchor, label)
 
 
 def _short(name: str) -> str:
@@ -121,39 +132,92 @@ class _Frame:
         span = (self.y_max - self.y_min) or 1
         return self.top + self.plot_h * (1 - (value - self.y_min) / span)
 
-    def open(self, title: str, y_label: str) -> list[str]:
-        """The SVG's opening, its title, the gridlines with their values, the axis label."""
-        parts = [
-            f'<svg class="chart" viewBox="0 0 {self.width} {self.height}" role="img" '
-            f'aria-label="{escape(title)}" xmlns="http://www.w3.org/2000/svg">',
-            f"<title>{escape(title)}</title>",
-        ]
+    def canvas(self, title: str, y_label: str) -> Canvas:
+        """The chart's box, its title, the gridlines with their values, the axis label."""
+        grid = []
         value = self.y_min
         while value <= self.y_max:
-            y = self.sy(value)
-            parts.append(
-                f'<line class="grid" x1="{self.left}" y1="{y:.1f}" '
-                f'x2="{self.left + self.plot_w}" y2="{y:.1f}"/>'
-                f'<text class="axis" x="{self.left - 8}" y="{y + 5:.1f}" '
-                f'text-anchor="end">{value:g}</text>'
-            )
+            grid.append(Gridline(self.sy(value), self.sy(value) + 5, value))
             value += self.step
-        middle = self.top + self.plot_h / 2
-        parts.append(
-            f'<text class="axis" x="12" y="{middle:.0f}" text-anchor="middle" '
-            f'transform="rotate(-90 12 {middle:.0f})">{escape(y_label)}</text>'
+        return Canvas(
+            width=self.width,
+            height=self.height,
+            title=title,
+            grid_from=self.left,
+            grid_to=self.left + self.plot_w,
+            values_x=self.left - 8,
+            grid=tuple(grid),
+            y_label=y_label,
+            y_label_at=self.top + self.plot_h / 2,
         )
-        return parts
 
 
-def line_chart(
+@dataclass(frozen=True)
+class Gridline:
+    """A gridline at ``y`` and its value, written beside it at ``label_y``."""
+
+    y: float
+    label_y: float
+    value: float
+
+
+@dataclass(frozen=True)
+class Canvas:
+    """What both charts draw first (``templates/charts/_chart.svg``): the SVG's box and
+    title, a gridline with its value at each step, the value axis's label turned upright."""
+
+    width: int
+    height: int
+    title: str
+    grid_from: int
+    grid_to: int
+    values_x: int  # where the gridlines' values end
+    grid: tuple[Gridline, ...]
+    y_label: str
+    y_label_at: float
+
+
+@dataclass(frozen=True)
+class Line:
+    """One player's line: its points, colour, dashes and marker (``marker_id``, drawn by the
+    browser on every point), and at its end a marker and the name."""
+
+    points: tuple[tuple[float, float], ...]
+    colour: str
+    dashed: bool
+    marker_id: str
+    end_marker: Marker
+    name: Text
+
+
+@dataclass(frozen=True)
+class LineChart:
+    canvas: Canvas
+    ticks: tuple[Text, ...]
+    x_label: Text | None
+    markers: tuple[tuple[str, Marker], ...]  # (id, shape at 0, 0) for each line's marker
+    lines: tuple[Line, ...]
+
+
+@dataclass(frozen=True)
+class DotChart:
+    canvas: Canvas
+    ticks: tuple[Text, ...]
+    dots: tuple[tuple[float, float], ...]
+    radius: float
+    colour: str
+    trend: tuple[tuple[float, float], ...]  # empty below the window's number of games
+    trend_colour: str
+
+
+def plan_line_chart(
     series: Sequence[tuple[str, Sequence[float]]],
     x_labels: Sequence[str],
     title: str,
     y_label: str = "Total",
     x_label: str = "",
-) -> Markup:
-    """A line chart of several series sharing x positions, as an accessible inline SVG."""
+) -> LineChart:
+    """Where everything of ``line_chart`` goes."""
     frame = _Frame.fit(
         [v for _, values in series for v in values],
         width=440,
@@ -170,42 +234,34 @@ def line_chart(
     def sx(i: int) -> float:
         return left + (frame.plot_w * i / (points - 1) if points > 1 else frame.plot_w / 2)
 
-    parts = frame.open(title, y_label)
     every = max(1, math.ceil(len(x_labels) / 14))
     ticks_y = frame.top + frame.plot_h + 20
-    for i, label in enumerate(x_labels):
-        if i % every == 0 or i == len(x_labels) - 1:
-            parts.append(_tick(sx(i), ticks_y, label, frame.width))
-    if x_label:
-        # Under the round numbers, centred on the plot: never cut off at the left edge.
-        parts.append(
-            f'<text class="axis" x="{left + frame.plot_w / 2:.0f}" y="{height - 6}" '
-            f'text-anchor="middle">{escape(x_label)}</text>'
-        )
+    ticks = tuple(
+        _tick(sx(i), ticks_y, label, frame.width)
+        for i, label in enumerate(x_labels)
+        if i % every == 0 or i == len(x_labels) - 1
+    )
+    # Under the round numbers, centred on the plot: never cut off at the left edge.
+    under = Text(left + frame.plot_w / 2, height - 6, "middle", x_label) if x_label else None
     xs = [sx(i) for i in range(points)]
-    x_text = [f"{x:.1f}" for x in xs]
     # sy(v) as one multiplication: the y of 0, less v times the height of one point.
     scale = frame.plot_h / ((frame.y_max - frame.y_min) or 1)
     base = sy(0)
     # Marker ids of their own for each chart, the same every time it is drawn.
     prefix = f"m{zlib.crc32(title.encode()):x}-"
-    parts.append(
-        "<defs>"
-        + "".join(
-            _marker_definition(
-                f"{prefix}{index}",
-                MARKERS[index % len(MARKERS)],
-                LINE_COLOURS[index % len(LINE_COLOURS)],
-            )
-            for index in range(len(series))
+    markers = tuple(
+        (
+            f"{prefix}{index}",
+            Marker(MARKERS[index % len(MARKERS)], 0, 0, LINE_COLOURS[index % len(LINE_COLOURS)]),
         )
-        + "</defs>"
+        for index in range(len(series))
     )
     label_slots: list[float] = []
     ends = sorted(
         ((values[-1] if values else 0, index) for index, (_, values) in enumerate(series)),
         reverse=True,
     )
+    lines = []
     for end_value, index in ends:
         y = sy(end_value) + 5
         for slot in label_slots:
@@ -214,22 +270,31 @@ def line_chart(
         label_slots.append(y)
         name, values = series[index]
         colour = LINE_COLOURS[index % len(LINE_COLOURS)]
-        marker = MARKERS[index % len(MARKERS)]
-        path = " ".join(f"{x},{base - v * scale:.1f}" for x, v in zip(x_text, values, strict=False))
-        dash = ' stroke-dasharray="7 4"' if index % 2 else ""
-        at = f"url(#{prefix}{index})"
-        parts.append(
-            f'<g><polyline points="{path}" fill="none" stroke="{colour}" stroke-width="3"{dash}'
-            f' marker-start="{at}" marker-mid="{at}" marker-end="{at}"/>'
-        )
         last_x = xs[len(values) - 1] if values else left
-        parts.append(_marker(marker, last_x + 14, y - 5, colour))
-        parts.append(
-            f'<text class="label" x="{last_x + 24:.1f}" y="{y:.1f}" fill="#1a1a1a">'
-            f"{escape(_short(name))}</text></g>"
+        lines.append(
+            Line(
+                points=tuple((x, base - v * scale) for x, v in zip(xs, values, strict=False)),
+                colour=colour,
+                dashed=bool(index % 2),
+                marker_id=f"{prefix}{index}",
+                end_marker=Marker(MARKERS[index % len(MARKERS)], last_x + 14, y - 5, colour),
+                name=Text(last_x + 24, y, "start", _short(name)),
+            )
         )
-    parts.append("</svg>")
-    return Markup("".join(parts))
+    return LineChart(frame.canvas(title, y_label), ticks, under, markers, tuple(lines))
+
+
+def line_chart(
+    series: Sequence[tuple[str, Sequence[float]]],
+    x_labels: Sequence[str],
+    title: str,
+    y_label: str = "Total",
+    x_label: str = "",
+) -> Markup:
+    """A line chart of several series sharing x positions, as an accessible inline SVG
+    (``templates/charts/line_chart.svg``)."""
+    chart = plan_line_chart(series, x_labels, title, y_label, x_label)
+    return Markup(render_template("charts/line_chart.svg", chart=chart))
 
 
 def _ends(first: date, last: date) -> list[tuple[date, str]]:
@@ -243,15 +308,13 @@ def _ends(first: date, last: date) -> list[tuple[date, str]]:
     return [(first, f"{first:%b %Y}"), (last, f"{last:%b %Y}")]
 
 
-def totals_over_time(
+def plan_totals_over_time(
     points: Sequence[tuple[date, float]],
     title: str,
     y_label: str = "Game total",
     window: int = 10,
-) -> Markup:
-    """One player's game totals by date as dots, with the average of the last ``window`` games
-    as a line (the trend), as an accessible inline SVG. Dates are placed in time, so a long
-    break shows as a gap."""
+) -> DotChart:
+    """Where everything of ``totals_over_time`` goes."""
     values = [value for _, value in points]
     frame = _Frame.fit(values, width=440, height=280, left=52, right=24, top=16, bottom=40)
     left, height, sy = frame.left, frame.height, frame.sy
@@ -261,32 +324,43 @@ def totals_over_time(
     def sx(day: date) -> float:
         return left + frame.plot_w * (day.toordinal() - first) / span if len(points) > 1 else left
 
-    parts = frame.open(title, y_label)
+    ticks: list[Text] = []
     if points:
         years = range(points[0][0].year, points[-1][0].year + 1)
         if len(years) > 1:
-            ticks = [
+            labels = [
                 (date(year, 1, 1), str(year)) for year in years if date(year, 1, 1) >= points[0][0]
             ]
         else:
-            ticks = _ends(points[0][0], points[-1][0])
-        for day, label in ticks[:: max(1, math.ceil(len(ticks) / 6))]:
-            parts.append(_tick(sx(day), height - 14, label, frame.width))
-    radius = 4.5 if len(points) <= 60 else 3
-    colour = LINE_COLOURS[0]
-    parts.extend(
-        f'<circle cx="{sx(day):.1f}" cy="{sy(v):.1f}" r="{radius}" fill="{colour}" '
-        'fill-opacity="0.55"/>'
-        for day, v in points
-    )
+            labels = _ends(points[0][0], points[-1][0])
+        ticks = [
+            _tick(sx(day), height - 14, label, frame.width)
+            for day, label in labels[:: max(1, math.ceil(len(labels) / 6))]
+        ]
+    trend = []
     if len(points) >= window:
-        trend = []
         for index in range(window - 1, len(points)):
             recent = values[index - window + 1 : index + 1]
-            trend.append(f"{sx(points[index][0]):.1f},{sy(sum(recent) / window):.1f}")
-        parts.append(
-            f'<polyline points="{" ".join(trend)}" fill="none" stroke="{LINE_COLOURS[1]}" '
-            'stroke-width="3.5"/>'
-        )
-    parts.append("</svg>")
-    return Markup("".join(parts))
+            trend.append((sx(points[index][0]), sy(sum(recent) / window)))
+    return DotChart(
+        canvas=frame.canvas(title, y_label),
+        ticks=tuple(ticks),
+        dots=tuple((sx(day), sy(v)) for day, v in points),
+        radius=4.5 if len(points) <= 60 else 3,
+        colour=LINE_COLOURS[0],
+        trend=tuple(trend),
+        trend_colour=LINE_COLOURS[1],
+    )
+
+
+def totals_over_time(
+    points: Sequence[tuple[date, float]],
+    title: str,
+    y_label: str = "Game total",
+    window: int = 10,
+) -> Markup:
+    """One player's game totals by date as dots, with the average of the last ``window`` games
+    as a line (the trend), as an accessible inline SVG (``templates/charts/totals_over_time.svg``).
+    Dates are placed in time, so a long break shows as a gap."""
+    chart = plan_totals_over_time(points, title, y_label, window)
+    return Markup(render_template("charts/totals_over_time.svg", chart=chart))

@@ -17,6 +17,9 @@ words. A phone that already holds the right it would guess (the organiser's phon
 by its device token; a phone with the league's current passphrase; a game's creator) is never
 counted nor stopped: the organiser is never locked out of their own league. See
 docs/security.md for why these limits and the passphrase minimum hold.
+
+The keys that look a game or a league up live with them (``games.guess_limits``,
+``leagues.views.common.holds_the_league``): this module is below both and imports neither.
 """
 
 from __future__ import annotations
@@ -24,7 +27,6 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from typing import Any
 
 from flask import current_app, g, request
 from flask_limiter import RequestLimit
@@ -59,7 +61,8 @@ def client() -> str:
     return request.remote_addr or "unknown"
 
 
-def _target(name: str) -> str:
+def target(name: str) -> str:
+    """The value ``name`` of the address (its view arguments), or ""."""
     value = (request.view_args or {}).get(name)
     return str(value) if value is not None else ""
 
@@ -67,32 +70,11 @@ def _target(name: str) -> str:
 def league_code() -> str:
     """The league named by the address, or by the code typed on the join form, as the
     database finds it (``leagues.setup.load_league``: capitals do not matter)."""
-    code = _target("code")
+    code = target("code")
     if not code:
         typed = request.form.get("code", "")
         code = "".join(ch for ch in typed if ch.isalnum())[:12]
     return code.upper()
-
-
-def _game() -> Any:
-    """The game named by the address (its row alone), read once per request."""
-    from scorekeeper.games import services
-
-    if "throttle_game" not in g:
-        typed = _target("public_id")
-        g.throttle_game = services.find_game(typed) if typed else None
-    return g.throttle_game
-
-
-def game_id() -> str:
-    """The game named by the address, as stored (the address may spell it otherwise where the
-    database compares without regard to case)."""
-    game = _game()
-    return game.public_id if game is not None else _target("public_id")
-
-
-def game_and_client() -> str:
-    return f"{game_id()}|{client()}"
 
 
 def league_and_client() -> str:
@@ -101,29 +83,6 @@ def league_and_client() -> str:
 
 def league_cap_key() -> str:
     return f"league:{league_code()}"
-
-
-def game_cap_key() -> str:
-    return f"game:{game_id()}"
-
-
-def holds_the_league() -> bool:
-    """This phone already keeps score for the league it would unlock (its organiser, or a
-    phone with the current passphrase): nothing to guess, so never counted nor stopped."""
-    from scorekeeper.leagues import access, services
-
-    code = league_code()
-    league = services.load_league(code) if code else None
-    return league is not None and access.league_rights(league)
-
-
-def holds_the_game() -> bool:
-    """This phone may already change the game it would unlock (its creator, or a phone with
-    its league's rights)."""
-    from scorekeeper.games import access
-
-    game = _game()
-    return game is not None and access.can_edit(game)
 
 
 def everyone() -> str:

@@ -24,8 +24,8 @@ from sqlalchemy import select
 
 from scorekeeper.devices import is_this_device
 from scorekeeper.extensions import db
+from scorekeeper.games.league_tables import is_organiser, league_rights
 from scorekeeper.games.setup import new_edit_code
-from scorekeeper.leagues.access import is_organiser, league_rights
 from scorekeeper.models import Game, League, Night
 
 RIGHTS_KEY = "edit_rights"  # {public id: [code fingerprint, last used (Unix seconds)]}

@@ -27,10 +27,9 @@ from sqlalchemy.orm import selectinload
 from scorekeeper.devices import is_this_device
 from scorekeeper.extensions import db
 from scorekeeper.games import access as games_access
+from scorekeeper.games import league_tables
 from scorekeeper.games.setup import new_edit_code, touch
 from scorekeeper.games.totals import standings_changed
-from scorekeeper.leagues import access as leagues_access
-from scorekeeper.leagues.nights import delete_lonely_guests
 from scorekeeper.models import Game, Night, Round, Seat
 
 KEEP_DAYS = 14
@@ -189,7 +188,7 @@ def purge_deleted(now: datetime | None = None) -> int:
         db.session.delete(game)
     db.session.flush()
     for league_id in leagues:
-        delete_lonely_guests(league_id)
+        league_tables.delete_lonely_guests(league_id)
     db.session.flush()
     db.session.expire_all()
     return len(ids)
@@ -204,7 +203,7 @@ def deleting_as(game: Game) -> str | None:
     league's organiser (a table's phone keeps score, it does not remove history). A game of
     one's own: its creator, or a phone that typed its edit code."""
     if game.night is not None:
-        return "organiser" if leagues_access.is_organiser(game.night.league) else None
+        return "organiser" if league_tables.is_organiser(game.night.league) else None
     if is_this_device(game.creator_device):
         return "creator"
     return "edit code" if games_access.can_edit(game) else None
@@ -214,5 +213,5 @@ def may_restore(game: Game) -> bool:
     """Bring a deleted game back: a league game, the organiser; a game of one's own, its
     creator or the phone that deleted it."""
     if game.deleted_night is not None:
-        return leagues_access.is_organiser(game.deleted_night.league)
+        return league_tables.is_organiser(game.deleted_night.league)
     return is_this_device(game.creator_device) or is_this_device(game.deleted_device)

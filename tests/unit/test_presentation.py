@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
-from scorekeeper.charts import line_chart
+from scorekeeper.charts import plan_line_chart
 from scorekeeper.presentation import pip_positions, utc_iso
 
 
@@ -26,15 +26,20 @@ def test_naive_times_are_read_as_utc() -> None:
 
 
 def test_chart_has_a_line_and_a_label_per_player() -> None:
-    svg = str(line_chart([("Ann", [0, 5, 9]), ("Bob <b>", [0, 12, 20])], ["start", "1", "2"], "T"))
-    assert svg.count("<polyline") == 2
-    assert "Bob &lt;b&gt;" in svg  # names are escaped
-    assert 'role="img"' in svg and "<title>T</title>" in svg
+    """(How the chart is written, escaping included: tests/web/test_charts.py.)"""
+    chart = plan_line_chart(
+        [("Ann", [0, 5, 9]), ("Bob <b>", [0, 12, 20])], ["start", "1", "2"], "T"
+    )
+    assert [line.name.text for line in chart.lines] == ["Bob <b>", "Ann"]  # highest end first
+    assert [len(line.points) for line in chart.lines] == [3, 3]
+    assert len({line.end_marker.kind for line in chart.lines}) == 2
+    assert chart.canvas.title == "T" and [t.text for t in chart.ticks] == ["start", "1", "2"]
 
 
 def test_chart_handles_negative_totals_and_a_single_point() -> None:
-    svg = str(line_chart([("Ann", [-10])], ["start"], "T"))
-    assert "<polyline" in svg
+    chart = plan_line_chart([("Ann", [-10])], ["start"], "T")
+    assert len(chart.lines) == 1 and len(chart.lines[0].points) == 1
+    assert chart.canvas.grid[0].value < 0
 
 
 @pytest.mark.parametrize(

@@ -351,16 +351,16 @@ def test_a_date_range_keeps_the_months_capital(client: FlaskClient) -> None:
 
 
 def test_a_chart_within_one_month_labels_its_two_days() -> None:
-    from scorekeeper.charts import totals_over_time
+    from scorekeeper.charts import plan_totals_over_time
 
-    svg = str(totals_over_time([(date(2026, 11, 17), 40), (date(2026, 11, 24), 55)], "Ann"))
-    labels = re.findall(r"<text[^>]*>([^<]+)</text>", svg)
-    assert "17 Nov" in labels and "24 Nov 2026" in labels and "Nov 2026" not in labels
-    svg = str(totals_over_time([(date(2026, 9, 3), 40), (date(2026, 11, 24), 55)], "Ann"))
-    labels = re.findall(r"<text[^>]*>([^<]+)</text>", svg)
-    assert "Sep 2026" in labels and "Nov 2026" in labels
-    svg = str(totals_over_time([(date(2026, 11, 17), 40), (date(2026, 11, 17), 55)], "Ann"))
-    assert re.findall(r"<text[^>]*>([^<]+)</text>", svg).count("17 Nov 2026") == 1
+    def labels(points: list[tuple[date, int]]) -> list[str]:
+        return [tick.text for tick in plan_totals_over_time(points, "Ann").ticks]
+
+    found = labels([(date(2026, 11, 17), 40), (date(2026, 11, 24), 55)])
+    assert "17 Nov" in found and "24 Nov 2026" in found and "Nov 2026" not in found
+    found = labels([(date(2026, 9, 3), 40), (date(2026, 11, 24), 55)])
+    assert "Sep 2026" in found and "Nov 2026" in found
+    assert labels([(date(2026, 11, 17), 40), (date(2026, 11, 17), 55)]).count("17 Nov 2026") == 1
 
 
 def test_tonight_only_on_the_night_and_the_engine_in_one_piece(client: FlaskClient) -> None:

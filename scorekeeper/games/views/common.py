@@ -19,9 +19,8 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.boundary import is_write_request
-from scorekeeper.games import access, kept, services
+from scorekeeper.games import access, kept, league_tables, services
 from scorekeeper.games.board_view import board_header
-from scorekeeper.leagues import access as leagues_access
 from scorekeeper.models import Game
 
 bp = Blueprint("games", __name__)
@@ -81,7 +80,7 @@ def reads_league(game: Game) -> bool:
     """Whether this phone may read the league of a league table (``leagues.access.can_read``):
     only then does a game page link to the league or show its members' link. A share link,
     or a table's edit code alone, gives no league right."""
-    return game.night is not None and leagues_access.can_read(game.night.league)
+    return game.night is not None and league_tables.can_read(game.night.league)
 
 
 @bp.app_template_global()
@@ -126,7 +125,7 @@ def _for_editors(view: View, load: Callable[[str], Game]) -> View:
         game = load(public_id)
         if not access.can_edit(game):
             if game.night_id is not None and (
-                request.method != "GET" or leagues_access.passphrase_changed(game.night.league)  # type: ignore[union-attr]
+                request.method != "GET" or league_tables.passphrase_changed(game.night.league)  # type: ignore[union-attr]
             ):
                 return league_table_refusal(game)
             if request.method == "GET":
@@ -159,7 +158,7 @@ def league_table_refusal(game: Game) -> BaseResponse | tuple[str, int]:
         "games/league_refused.html",
         game=game,
         league=league,
-        changed=leagues_access.passphrase_changed(league),
+        changed=league_tables.passphrase_changed(league),
         typed=_typed_round(game),
         unlock_url=unlock_url,
     )
@@ -188,6 +187,4 @@ def may_play_again(game: Game) -> bool:
     league's passphrase on the night itself (``leagues.access.may_start_table_game``)."""
     if game.night is None:
         return access.can_edit(game)
-    return leagues_access.may_start_table_game(
-        game.night.league, game.night.played_on, date.today()
-    )
+    return league_tables.may_start_table_game(game.night.league, game.night.played_on, date.today())

@@ -18,7 +18,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from scorekeeper import devices, throttle
 from scorekeeper.charts import line_chart
 from scorekeeper.extensions import limiter
-from scorekeeper.games import access, kept, services, trash
+from scorekeeper.games import access, guess_limits, kept, services, trash
 from scorekeeper.games.forms import (
     EditCodeForm,
     JoinForm,
@@ -85,17 +85,17 @@ def join(game: Game) -> BaseResponse:
 @bp.route("/g/<public_id>/unlock", methods=["GET", "POST"])
 @limiter.limit(
     throttle.EDIT_CODE_LIMIT,
-    key_func=throttle.game_and_client,
+    key_func=guess_limits.game_and_client,
     methods=["POST"],
     deduct_when=throttle.refused,
-    exempt_when=throttle.holds_the_game,
+    exempt_when=guess_limits.holds_the_game,
 )
 @limiter.limit(
     throttle.GUESS_CAP,
-    key_func=throttle.game_cap_key,
+    key_func=guess_limits.game_cap_key,
     methods=["POST"],
     deduct_when=throttle.refused,
-    exempt_when=throttle.holds_the_game,
+    exempt_when=guess_limits.holds_the_game,
     on_breach=throttle.explain(throttle.GAME_CAP),
 )
 def unlock(public_id: str) -> str | BaseResponse:

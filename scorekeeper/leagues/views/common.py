@@ -29,6 +29,16 @@ from scorekeeper.rules.standings import METHOD_NAMES, not_ranked_reason
 bp = Blueprint("leagues", __name__)
 
 View = Callable[..., Any]
+
+
+def holds_the_league() -> bool:
+    """This phone already keeps score for the league it would unlock (its organiser, or a
+    phone with the current passphrase): nothing to guess, so never counted nor stopped."""
+    code = throttle.league_code()
+    league = services.load_league(code) if code else None
+    return league is not None and access.league_rights(league)
+
+
 # One budget for every way of guessing a passphrase (or a link standing for one), per league
 # (however its code is spelled) and address; only refused attempts count.
 passphrase_attempts = limiter.shared_limit(
@@ -37,7 +47,7 @@ passphrase_attempts = limiter.shared_limit(
     key_func=throttle.league_and_client,
     methods=["POST"],
     deduct_when=throttle.refused,
-    exempt_when=throttle.holds_the_league,
+    exempt_when=holds_the_league,
 )
 # The signed links (join QR code, organiser link) spend the same budget; they are not
 # passphrase guesses, so the league's cap from every address does not stop them (the organiser
@@ -57,7 +67,7 @@ passphrase_cap = limiter.shared_limit(
     key_func=throttle.league_cap_key,
     methods=["POST"],
     deduct_when=throttle.refused,
-    exempt_when=throttle.holds_the_league,
+    exempt_when=holds_the_league,
     on_breach=throttle.explain(throttle.LEAGUE_CAP),
 )
 # Typing league codes on the join form: a budget per address, whatever the code.
