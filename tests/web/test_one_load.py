@@ -95,3 +95,23 @@ def test_a_page_works_them_out_once_and_seen_again_takes_no_rows(
     calls.clear()
     assert client.get(url).status_code == 200  # everything it shows is kept for the version
     assert dict(calls) == {"game_rules": 1, "variant_of": 1}
+
+
+def test_a_correction_works_them_out_once(client: FlaskClient, calls: Counter[str]) -> None:
+    public_id = _game_with_a_round(client)
+    data = round_data({0: 0, 1: 6, 2: 7}, went_out=0)
+    data.update(round_form_fields(client, public_id, 1))
+    calls.clear()
+    assert client.post(f"/g/{public_id}/rounds/1", data=data).status_code == 302
+    assert dict(calls) == {"game_rules": 1, "variant_of": 1, "rows": 1}
+
+
+@pytest.mark.parametrize("action", ["join", "finish"])
+def test_a_write_from_the_table_works_them_out_once(
+    client: FlaskClient, calls: Counter[str], action: str
+) -> None:
+    public_id = _game_with_a_round(client)
+    calls.clear()
+    data = {"name": "Di"} if action == "join" else {}
+    assert client.post(f"/g/{public_id}/{action}", data=data).status_code == 302
+    assert calls["game_rules"] == 1 and calls["variant_of"] == 1 and calls["rows"] <= 1
