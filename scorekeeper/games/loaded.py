@@ -17,6 +17,8 @@ the database or the kept values a second time in a request:
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from scorekeeper.games import rows as table_rows
 from scorekeeper.games.setup import game_rules, variant_of
 from scorekeeper.games.totals import WRITTEN
@@ -25,29 +27,24 @@ from scorekeeper.rules import HouseRules
 from scorekeeper.rules.variants import GameVariant
 
 
+@dataclass(frozen=True, slots=True, eq=False)
 class LoadedGame:
     """The game's row (``game``), its house rules (``rules``), its variant (``variant``) and
-    its seats, rounds and scores as plain rows (``rows``). Made by ``load``; never changed."""
+    its seats, rounds and scores as plain rows (``rows``). Made by ``load``."""
 
-    __slots__ = ("_rows", "game", "rules", "variant")
-
-    def __init__(self, game: Game, rules: HouseRules, variant: GameVariant) -> None:
-        self.game = game
-        self.rules = rules
-        self.variant = variant
-        self._rows: table_rows.TableRows | None = None
+    game: Game
+    rules: HouseRules
+    variant: GameVariant
+    _rows: list[table_rows.TableRows] = field(default_factory=list, init=False, repr=False)
 
     @property
     def rows(self) -> table_rows.TableRows:
         """The game's seats and rounds with their scores (``rows.table``), taken once."""
         if self.game.__dict__.get(WRITTEN):  # written in this request: what it holds now
             return table_rows.table(self.game)
-        if self._rows is None:
-            self._rows = table_rows.table(self.game)
-        return self._rows
-
-    def __repr__(self) -> str:
-        return f"LoadedGame({self.game.public_id!r}, version={self.game.version})"
+        if not self._rows:
+            self._rows.append(table_rows.table(self.game))
+        return self._rows[0]
 
 
 def load(game: Game) -> LoadedGame:

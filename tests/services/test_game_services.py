@@ -96,3 +96,30 @@ def test_the_scoreboard_comes_from_the_rules(make_game: Any, play: Any) -> None:
     assert [p.total for p in board.players] == [5, 5, 16]
     assert board.winners == ["Ann", "Bob"] and [p.rank for p in board.players] == [1, 1, 3]
     assert [row.running for row in board.rows] == [[0, 5, 7], [5, 5, 16]]
+
+
+def test_a_loaded_game_takes_its_rows_once_and_afresh_after_a_write(
+    make_game: Any, play: Any, session: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``load``: the rules and the variant at once, the rows on first use and then never
+    again, unless the request has written to the game since (they then describe the version
+    before the write, so they are read as the game holds them now)."""
+    from scorekeeper.games import loaded as loaded_module
+
+    game = make_game()
+    play(game, [0, 5, 7])
+    public_id = game.public_id
+    session.expunge_all()  # the next request finds the game afresh
+    game = services.find_game(public_id, for_update=True)
+    taken: list[int] = []
+    table = loaded_module.table_rows.table
+    monkeypatch.setattr(
+        loaded_module.table_rows, "table", lambda game: taken.append(1) or table(game)
+    )
+    loaded = services.load(game)
+    assert loaded.rules == services.game_rules(game) and loaded.variant.name == game.kind
+    assert not taken  # nothing read until asked for
+    assert len(loaded.rows.rounds) == 1 and len(loaded.rows.rounds) == 1
+    assert len(taken) == 1
+    services.record_round(loaded, typed_round([4, 0, 6], 1), "token-loaded-0001", 2)
+    assert len(loaded.rows.rounds) == 2  # written: read as it is now
