@@ -98,7 +98,9 @@ def _game_with_rounds(rounds: int, device: str) -> str:
         entry = RoundInput(
             seats=[SeatInput(position=i, hand=p) for i, p in enumerate(points)], went_out=out
         )
-        assert services.record_round(game, entry, f"{game.public_id}-{number}", number).saved
+        assert services.record_round(
+            services.load(game), entry, f"{game.public_id}-{number}", number
+        ).saved
     db.session.commit()
     return game.public_id
 

@@ -52,7 +52,7 @@ def _game_with_rounds(rounds: int, device: str) -> str:
     game = services.create_game(NAMES, HouseRules(), 0, device)
     for number in range(1, rounds + 1):
         outcome = services.record_round(
-            game, _round_input(number), f"{game.public_id}-{number}", number
+            services.load(game), _round_input(number), f"{game.public_id}-{number}", number
         )
         assert outcome.saved is not None
     db.session.commit()

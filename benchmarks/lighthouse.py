@@ -58,7 +58,10 @@ def _game(device: str) -> str:
             seats=[services.SeatInput(position=i, hand=p) for i, p in enumerate(points)],
             went_out=went_out,
         )
-        assert services.record_round(game, entry, f"lh-{number}", number).saved is not None
+        assert (
+            services.record_round(services.load(game), entry, f"lh-{number}", number).saved
+            is not None
+        )
     db.session.commit()
     return game.public_id
 

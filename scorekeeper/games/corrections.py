@@ -13,8 +13,9 @@ from sqlalchemy import bindparam, func, select
 from scorekeeper.extensions import db
 from scorekeeper.games import rows
 from scorekeeper.games.joining import JOINED
+from scorekeeper.games.loaded import LoadedGame
 from scorekeeper.games.rounds import RecordOutcome, check_round
-from scorekeeper.games.setup import GameError, RoundChanged, touch, variant_of
+from scorekeeper.games.setup import GameError, RoundChanged, touch
 from scorekeeper.models import Correction, Game, Round
 from scorekeeper.rules import (
     format_hand,
@@ -88,11 +89,11 @@ def find_round(game: Game, number: int) -> Round:
     raise GameError(f"There is no round {number} in this game yet.")
 
 
-def _apply(game: Game, recorded: Round, check: RoundCheck, entry: RoundInput) -> None:
-    seat_ids = {seat.position: seat.id for seat in game.seats}
+def _apply(loaded: LoadedGame, recorded: Round, check: RoundCheck, entry: RoundInput) -> None:
+    seat_ids = {seat.position: seat.id for seat in loaded.game.seats}
     typed = {seat.position: seat for seat in entry.seats}
     by_seat = {score.seat_id: score for score in recorded.scores}
-    makes_points = variant_of(game).makes_points
+    makes_points = loaded.variant.makes_points
     recorded.engine = check.engine
     recorded.went_out_seat_id = None if entry.blocked else seat_ids[entry.went_out]  # type: ignore[index]
     recorded.went_out_on_double = entry.on_double and not entry.blocked
@@ -108,7 +109,7 @@ def _apply(game: Game, recorded: Round, check: RoundCheck, entry: RoundInput) ->
 
 
 def correct_round(
-    game: Game, number: int, entry: RoundInput, based_on: dict[str, str], note: str = ""
+    loaded: LoadedGame, number: int, entry: RoundInput, based_on: dict[str, str], note: str = ""
 ) -> RecordOutcome:
     """Change a recorded round; every changed value is written to the audit trail.
 
@@ -119,15 +120,16 @@ def correct_round(
     and scoring as a new round; warnings are shown but do not stop the save. Call it with the
     game loaded ``for_update``.
     """
+    game = loaded.game
     recorded = find_round(game, number)
     current = round_values(game, recorded)
     if based_on != current:
         raise RoundChanged(number, seen=based_on, current=current)
-    check = check_round(game, entry, number=number)
+    check = check_round(loaded, entry, number=number)
     if not check.ok:
         return RecordOutcome(check=check)
     before = _round_values(game, recorded)
-    _apply(game, recorded, check, entry)
+    _apply(loaded, recorded, check, entry)
     after = _round_values(game, recorded)
     changed = [key for key in before if before[key] != after[key]]
     if not changed:
@@ -207,12 +209,13 @@ def _corrections(game: Game) -> Sequence[Any]:
     return rows.flushed_connection().execute(_CORRECTIONS, {"game_id": game.id}).all()
 
 
-def undo_last_correction(game: Game, batch: int | None = None) -> list[Correction]:
+def undo_last_correction(loaded: LoadedGame, batch: int | None = None) -> list[Correction]:
     """Put back the values of the most recent correction that is not undone yet, onto its own
     round. ``batch`` is the correction the phone saw as the latest: if another correction came
     after it, nothing is undone and the phone is told to look again.
 
     Batch numbers are unique per game because corrections take the game's row lock."""
+    game = loaded.game
     newest = last_correction_batch(game)
     if newest is None:
         raise GameError("There is no correction to undo.")
@@ -259,10 +262,10 @@ def undo_last_correction(game: Game, batch: int | None = None) -> list[Correctio
         on_double=on_double,
         engine=engine,
     )
-    check = check_round(game, restored, number=recorded.number)
+    check = check_round(loaded, restored, number=recorded.number)
     if not check.ok:
         raise GameError("That correction cannot be undone: a later change depends on it.")
-    _apply(game, recorded, check, restored)
+    _apply(loaded, recorded, check, restored)
     now = datetime.now(UTC)
     for change in changes:
         change.undone_at = now
@@ -309,20 +312,20 @@ def _show(seats: Sequence[rows.SeatRow], field_name: str, value: str) -> str:
     return value
 
 
-def audit_trail(game: Game) -> list[AuditLine]:
+def audit_trail(loaded: LoadedGame) -> list[AuditLine]:
     """Every correction in words, newest first: old value, new value, when, the note. The
     players' names come from the table's rows (``rows.table``), not from seat objects."""
-    return _audit_lines(game, _corrections(game))
+    return _audit_lines(loaded, _corrections(loaded.game))
 
 
-def corrections_shown(game: Game) -> tuple[list[AuditLine], int | None]:
+def corrections_shown(loaded: LoadedGame) -> tuple[list[AuditLine], int | None]:
     """``audit_trail`` and ``last_correction_batch`` from one read of the corrections."""
-    found = _corrections(game)
-    return _audit_lines(game, found), _last_batch(found)
+    found = _corrections(loaded.game)
+    return _audit_lines(loaded, found), _last_batch(found)
 
 
-def _audit_lines(game: Game, corrections: Sequence[Any]) -> list[AuditLine]:
-    seats = rows.table(game).seats
+def _audit_lines(loaded: LoadedGame, corrections: Sequence[Any]) -> list[AuditLine]:
+    seats = loaded.rows.seats
     names = {seat.id: seat.name for seat in seats}
     return [
         AuditLine(
@@ -354,10 +357,10 @@ class ValueChange:
 
 
 def describe_changes(
-    game: Game, seen: dict[str, str], current: dict[str, str]
+    loaded: LoadedGame, seen: dict[str, str], current: dict[str, str]
 ) -> list[ValueChange]:
     """The values that differ between what a phone started from and what is saved now."""
-    seats = rows.table(game).seats
+    seats = loaded.rows.seats
     names = {str(seat.position): seat.name for seat in seats}
     changes = []
     for key in sorted(set(seen) | set(current)):

@@ -21,9 +21,7 @@ from wtforms import (
 )
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, StopValidation
 
-from scorekeeper.games import rows
-from scorekeeper.games.setup import game_rules, variant_of
-from scorekeeper.models import Game
+from scorekeeper.games.loaded import LoadedGame
 from scorekeeper.rules import HouseRules
 from scorekeeper.rules.house import (
     HOUSE_RULES,
@@ -386,23 +384,23 @@ def _round_form_class(seat_count: int, seat_form: type[SeatForm]) -> type[RoundF
 
 
 def round_form(
-    game: Game, data: Any | None = None, number: int | None = None, **kwargs: Any
+    loaded: LoadedGame, data: Any | None = None, number: int | None = None, **kwargs: Any
 ) -> RoundForm:
     """The round form for the seats that play round ``number`` (the next round when None):
     one SeatForm per seat, named ``seat_N-...`` by seat position (not a list, so a missing
     field can never shift a score to a neighbour). A late joiner sits at the next position,
     so the seats of an earlier round are always the first ones."""
-    table = rows.table(game)
+    table = loaded.rows
     number = number or len(table.rounds) + 1
     seats = [seat for seat in table.seats if seat.joined_round <= number]
     seat_count = len(seats)
-    rules = game_rules(game)
+    rules = loaded.rules
     # A number the game does not use is still read when it is sent (an old page, a request
     # made by hand), so that the rules can say why it does not count instead of it being lost.
     sent = {key.rpartition("-")[2] for key in data} if data is not None else set()
     seat_form = _seat_form_class(
         markers=bool(rules.marker_penalty) or "markers" in sent,
-        made=variant_of(game).makes_points or "made" in sent,
+        made=loaded.variant.makes_points or "made" in sent,
         open_doubles=rules.open_double_penalty != "none" or "open_doubles" in sent,
     )
     form = _round_form_class(seat_count, seat_form)(formdata=data, **kwargs)

@@ -7,8 +7,9 @@ from __future__ import annotations
 from sqlalchemy import func, select
 
 from scorekeeper.extensions import db
+from scorekeeper.games.loaded import LoadedGame
 from scorekeeper.games.rounds import joiner_start
-from scorekeeper.games.setup import MAX_NAME, GameError, game_rules, touch, variant_of
+from scorekeeper.games.setup import MAX_NAME, GameError, touch
 from scorekeeper.models import Correction, Game, Player, Seat
 
 #: The audit trail's field for a player who joined (never undone like a correction).
@@ -48,13 +49,14 @@ def _player_for(game: Game, name: str) -> Player:
     return player
 
 
-def join_game(game: Game, name: str) -> Seat:
+def join_game(loaded: LoadedGame, name: str) -> Seat:
     """Seat a new player at a running game from the next round on, at the next seat (after the
     last one, so the seats of the rounds already played keep their places). They start with 0,
     or under the "highest_total" house rule with the highest total at the table. Written to
     the audit trail. Raises GameError with a sentence when they cannot join.
 
     Call it with the game loaded ``for_update``."""
+    game = loaded.game
     cleaned = " ".join(name.split())[:MAX_NAME]
     if not cleaned:
         raise GameError("Type the new player's name.")
@@ -65,13 +67,13 @@ def join_game(game: Game, name: str) -> Seat:
             raise GameError(f"{seat.player.name} is already at this table.")
     if len(game.seats) >= MAX_SEATS:
         raise GameError(f"A table has room for at most {MAX_SEATS} players.")
-    rules = game_rules(game)
+    rules = loaded.rules
     try:
-        variant_of(game).deal_plan(len(game.seats) + 1, rules)
+        loaded.variant.deal_plan(len(game.seats) + 1, rules)
     except ValueError as error:
         raise GameError(str(error)) from error
     number = len(game.rounds) + 1
-    start = joiner_start(game)
+    start = joiner_start(loaded)
     seat = Seat(
         position=len(game.seats),
         player=_player_for(game, cleaned),

@@ -22,13 +22,11 @@ rounds polls, sees the newer version and fetches again.
 
 from __future__ import annotations
 
-from scorekeeper.games import rows
 from scorekeeper.games.corrections import AuditLine, corrections_shown
+from scorekeeper.games.loaded import LoadedGame
 from scorekeeper.games.presentation import Scoreboard, scoreboard
 from scorekeeper.games.rounds import TableState, joiner_start, table_state
 from scorekeeper.games.rows import for_version, forget_all
-from scorekeeper.games.setup import game_rules, variant_of
-from scorekeeper.models import Game
 
 __all__ = ["board", "corrections", "for_version", "forget_all", "in_play", "joining", "state"]
 
@@ -37,33 +35,32 @@ __all__ = ["board", "corrections", "for_version", "forget_all", "in_play", "join
 # The values a game's pages show, kept
 
 
-def board(game: Game) -> Scoreboard:
+def board(loaded: LoadedGame) -> Scoreboard:
     """The scoreboard (``presentation.scoreboard``) of this version of the game."""
-    return for_version(game, "board", lambda: scoreboard(game))
+    return for_version(loaded.game, "board", lambda: scoreboard(loaded))
 
 
-def state(game: Game) -> TableState:
+def state(loaded: LoadedGame) -> TableState:
     """What the table needs for the next round (``rounds.table_state``)."""
-    return for_version(game, "state", lambda: table_state(game))
+    return for_version(loaded.game, "state", lambda: table_state(loaded))
 
 
-def corrections(game: Game) -> tuple[list[AuditLine], int | None]:
+def corrections(loaded: LoadedGame) -> tuple[list[AuditLine], int | None]:
     """The corrections in words, newest first, and the batch "Undo" would undo now. Nothing is
     read when the game's row came with its correction flag (``setup.find_game``) saying none."""
-    if game.has_corrections is False:
+    if loaded.game.has_corrections is False:
         return [], None
-    return for_version(game, "corrections", lambda: corrections_shown(game))
+    return for_version(loaded.game, "corrections", lambda: corrections_shown(loaded))
 
 
-def in_play(game: Game) -> list[str]:
+def in_play(loaded: LoadedGame) -> list[str]:
     """The rules in play, in words."""
-    return for_version(game, "in_play", lambda: list(variant_of(game).in_play(game_rules(game))))
+    return for_version(loaded.game, "in_play", lambda: list(loaded.variant.in_play(loaded.rules)))
 
 
-def joining(game: Game) -> tuple[str, int]:
+def joining(loaded: LoadedGame) -> tuple[str, int]:
     """For a player who sits down now: the name of the last seat (they sit after it) and the
     total they start with."""
-
     return for_version(
-        game, "joining", lambda: (rows.table(game).seats[-1].name, joiner_start(game))
+        loaded.game, "joining", lambda: (loaded.rows.seats[-1].name, joiner_start(loaded))
     )

@@ -16,10 +16,11 @@ from sqlalchemy import delete, func, select
 
 from scorekeeper import throttle
 from scorekeeper.extensions import db
-from scorekeeper.games.setup import GameError, game_rules
+from scorekeeper.games.loaded import LoadedGame
+from scorekeeper.games.setup import GameError
 from scorekeeper.models import Game, Photo, Round
 from scorekeeper.presentation import plural
-from scorekeeper.rules import Tile, format_hand, score_hand
+from scorekeeper.rules import HouseRules, Tile, format_hand, score_hand
 from scorekeeper.vision import (
     CAPTURE_ADVICE,
     MAX_READABLE_PIP,
@@ -143,7 +144,7 @@ def support(max_pip: int) -> tuple[bool, str]:
     return _installed()
 
 
-def _check_from(photo: Photo, game: Game) -> PhotoCheck:
+def _check_from(photo: Photo, rules: HouseRules) -> PhotoCheck:
     reading: dict[str, Any] = photo.reading
     tiles = [Tile(*entry["tile"]) for entry in reading["tiles"]]
     marks = []
@@ -173,7 +174,7 @@ def _check_from(photo: Photo, game: Game) -> PhotoCheck:
         width=reading["width"],
         height=reading["height"],
         tiles_text=format_hand(tiles),
-        total=score_hand(tiles, game_rules(game)),
+        total=score_hand(tiles, rules),
         face_total=reading["total"],
         confident=confident,
         marks=marks,
@@ -182,10 +183,10 @@ def _check_from(photo: Photo, game: Game) -> PhotoCheck:
     )
 
 
-def read_photo(game: Game, position: int, data: bytes) -> PhotoCheck:
+def read_photo(loaded: LoadedGame, position: int, data: bytes) -> PhotoCheck:
     """Read one player's hand from an uploaded photo and keep it, without metadata, until the
     round is saved. Raises GameError with a sentence for the player for anything unreadable."""
-    rules = game_rules(game)
+    game, rules = loaded.game, loaded.rules
     available, message = support(rules.max_pip)
     if not available:
         raise GameError(message)
@@ -217,13 +218,13 @@ def read_photo(game: Game, position: int, data: bytes) -> PhotoCheck:
     )
     db.session.add(photo)
     db.session.flush()
-    return _check_from(photo, game)
+    return _check_from(photo, rules)
 
 
-def photo_check(game: Game, token: str) -> PhotoCheck | None:
+def photo_check(loaded: LoadedGame, token: str) -> PhotoCheck | None:
     """A reading made earlier for this game (shown again after the form is sent back)."""
-    photo = _photo(game, token)
-    return _check_from(photo, game) if photo is not None else None
+    photo = _photo(loaded.game, token)
+    return _check_from(photo, loaded.rules) if photo is not None else None
 
 
 def _photo(game: Game, token: str) -> Photo | None:

@@ -6,8 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from scorekeeper.games.rows import table as rows_of
-from scorekeeper.games.setup import game_rules, variant_of
+from scorekeeper.games.loaded import LoadedGame
 from scorekeeper.models import Game, Round
 from scorekeeper.presentation import day_text, plural
 from scorekeeper.rules import HouseRules
@@ -86,17 +85,16 @@ class Scoreboard:
         ]
 
 
-def scoreboard(game: Game) -> Scoreboard:
+def scoreboard(loaded: LoadedGame) -> Scoreboard:
     """Rounds by players, running totals, shared ranks, gaps, movement and round wins: the rules
     work them out (``rules.scoreboard``); this adds the names and what was typed. Made from the
     game's rows (``rows.table``: plain rows, kept per version)."""
-    rules = game_rules(game)
-    seats, rounds = rows_of(game)
+    rules, variant = loaded.rules, loaded.variant
+    seats, rounds = loaded.rows
     index = {seat.id: i for i, seat in enumerate(seats)}
     names = [seat.name for seat in seats]
     seat_range = range(len(seats))
     by_round = [{index[s.seat_id]: s for s in recorded.scores} for recorded in rounds]
-    variant = variant_of(game)
     board = variant.scoreboard(
         len(seats),
         [
@@ -165,7 +163,7 @@ def scoreboard(game: Game) -> Scoreboard:
         standings=sorted(players, key=lambda p: (p.rank, p.position)),
         rows=rows,
         rounds_total=variant.round_count(rules),
-        finished=game.status == "finished",
+        finished=loaded.game.status == "finished",
         winners=[names[seat] for seat in board.winners],
         tie_break=tie_words(variant.name, rules),
         round_word=variant.round_word,
@@ -186,10 +184,10 @@ def tie_words(game: str, rules: HouseRules) -> str:
     return line.removeprefix("Ties: ")
 
 
-def game_as_text(game: Game, board: Scoreboard) -> str:
+def game_as_text(loaded: LoadedGame, board: Scoreboard) -> str:
     """A short plain-text summary to paste into a group chat."""
-    when = day_text(game.played_on)
-    label = variant_of(game).label
+    when = day_text(loaded.game.played_on)
+    label = loaded.variant.label
     played = len(board.rows)
     word = board.round_word.lower()
     if board.rounds_total is None:

@@ -6,8 +6,8 @@ from datetime import date
 
 from scorekeeper.cards import Card, Entry, make_card, went_out_most
 from scorekeeper.games import kept
+from scorekeeper.games.loaded import LoadedGame
 from scorekeeper.games.presentation import Scoreboard
-from scorekeeper.games.setup import variant_of
 from scorekeeper.models import Game
 from scorekeeper.presentation import plural
 
@@ -32,20 +32,20 @@ def rounds_line(board: Scoreboard) -> str:
     return f"{played} of {board.rounds_total} {word}s"
 
 
-def rules_line(game: Game) -> str:
+def rules_line(loaded: LoadedGame) -> str:
     """The rules in play in one line: the first of the game's "Rules in play" lines (the set
     and schedule), then only the rules that differ from this game's book rules."""
-    variant = variant_of(game)
-    lines = list(kept.in_play(game))
+    variant = loaded.variant
+    lines = list(kept.in_play(loaded))
     book = set(variant.in_play(variant.new_rules()))
     changed = [line for line in lines[1:] if line not in book]
     return "; ".join(lines[:1] + (changed or ["the book's rules"]))
 
 
-def game_card(game: Game, board: Scoreboard) -> Card:
+def game_card(loaded: LoadedGame, board: Scoreboard) -> Card:
     """The card of a game: the game and date, the players in final order with their totals,
     the winner marked, rounds won and who went out most, and the rules in play in a line."""
-    variant = variant_of(game)
+    game, variant = loaded.game, loaded.variant
     word = board.round_word.lower()
     winners = set(board.winners)
     entries = [
@@ -66,6 +66,6 @@ def game_card(game: Game, board: Scoreboard) -> Card:
     subtitle = f"{day_label(played_on(game))} · {rounds_line(board)} · {status}"
     notes = [
         went_out_most([(p.name, p.went_out) for p in board.standings]),
-        f"Rules: {rules_line(game)}",
+        f"Rules: {rules_line(loaded)}",
     ]
     return make_card(title, subtitle, entries, notes)

@@ -15,9 +15,10 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from scorekeeper.extensions import db
 from scorekeeper.games import rows
+from scorekeeper.games.loaded import LoadedGame
 from scorekeeper.games.rows import SeatRow
-from scorekeeper.games.setup import GameError, RoundTaken, game_rules, touch, variant_of
-from scorekeeper.models import Game, Round, Score
+from scorekeeper.games.setup import GameError, RoundTaken, touch
+from scorekeeper.models import Round, Score
 from scorekeeper.rules import (
     HouseRules,
     format_hand,
@@ -59,20 +60,19 @@ class TableState:
     next_starter: str | None = None
 
 
-def _used_engines(game: Game, skip_number: int | None = None) -> list[int]:
-    return [r.engine for r in rows.table(game).rounds if r.number != skip_number]  # type: ignore[misc]
+def _used_engines(table: rows.TableRows, skip_number: int | None = None) -> list[int]:
+    return [r.engine for r in table.rounds if r.number != skip_number]  # type: ignore[misc]
 
 
-def engine_for(game: Game, number: int) -> int | None:
+def engine_for(loaded: LoadedGame, number: int) -> int | None:
     """The engine of round ``number``: fixed by the schedule, or None in "highest available"
     mode where the scorekeeper records it."""
-    rules = game_rules(game)
+    rules, variant = loaded.rules, loaded.variant
     if rules.order == "highest_available":
-        for recorded in rows.table(game).rounds:
+        for recorded in loaded.rows.rounds:
             if recorded.number == number:
                 return recorded.engine
         return None
-    variant = variant_of(game)
     total = variant.round_count(rules)
     if number >= 1 and (total is None or number <= total):
         return variant.engine_for_round(number, rules)
@@ -89,22 +89,21 @@ def _round_winner_seat(recorded: Any, seats: Sequence[SeatRow], rules: HouseRule
     return positions.get(winners[0])
 
 
-def joiner_start(game: Game) -> int:
+def joiner_start(loaded: LoadedGame) -> int:
     """The total a player who joins the game now starts with (the late-joiner house rule)."""
-    rules = game_rules(game)
+    rules = loaded.rules
     if rules.late_joiner == "none":
         return 0
-    lower = variant_of(game).lower_is_better and rules.lower_is_better
-    return late_joiner_start(dict(enumerate(rows.table(game).totals())), rules, lower)
+    lower = loaded.variant.lower_is_better and rules.lower_is_better
+    return late_joiner_start(dict(enumerate(loaded.rows.totals())), rules, lower)
 
 
-def table_state(game: Game) -> TableState:
+def table_state(loaded: LoadedGame) -> TableState:
     """What the table needs to play the next round (rules.md 2.1-2.3), from the game's rows
     (``rows.table``)."""
-    rules = game_rules(game)
-    variant = variant_of(game)
+    game, rules, variant = loaded.game, loaded.rules, loaded.variant
     total = variant.round_count(rules)
-    table = rows.table(game)
+    table = loaded.rows
     rounds, seats = table.rounds, table.seats
     number = len(rounds) + 1
     more = total is None or number <= total  # a round is left to play
@@ -171,14 +170,12 @@ def table_state(game: Game) -> TableState:
 
 
 def check_round(
-    game: Game, entry: RoundInput, number: int | None = None, partial: bool = False
+    loaded: LoadedGame, entry: RoundInput, number: int | None = None, partial: bool = False
 ) -> RoundCheck:
     """Check a round as typed (``rules.round_check``) in this game: round ``number`` (a
-    correction) or the next round. Loads what the rules need to know: the engine, the engines
-    left, the previous round's hands."""
-    rules = game_rules(game)
-    variant = variant_of(game)
-    table = rows.table(game)
+    correction) or the next round. Hands the rules what they need to know: the engine, the
+    engines left, the previous round's hands."""
+    rules, variant, table = loaded.rules, loaded.variant, loaded.rows
     number = number or len(table.rounds) + 1
     return variant.check_round(
         entry,
@@ -186,8 +183,8 @@ def check_round(
             rules=rules,
             names={seat.position: seat.name for seat in table.seats if seat.joined_round <= number},
             number=number,
-            engine=engine_for(game, number),
-            engines_left=tuple(remaining_engines(rules, _used_engines(game, skip_number=number))),
+            engine=engine_for(loaded, number),
+            engines_left=tuple(remaining_engines(rules, _used_engines(table, skip_number=number))),
             previous=table.hands_of(number - 1),
             totals=(
                 {s.position: t for s, t in zip(table.seats, table.totals(number), strict=True)}
@@ -206,7 +203,9 @@ class RecordOutcome:
     duplicate: bool = False
 
 
-def record_round(game: Game, entry: RoundInput, form_token: str, number: int) -> RecordOutcome:
+def record_round(
+    loaded: LoadedGame, entry: RoundInput, form_token: str, number: int
+) -> RecordOutcome:
     """Save round ``number``, the round the form was opened for, if it passes the checks.
 
     - The same form (``form_token``) never saves twice: a double tap, a resubmit or a retry
@@ -215,13 +214,15 @@ def record_round(game: Game, entry: RoundInput, form_token: str, number: int) ->
       refused with ``RoundTaken``: it never becomes the next round.
     - Warnings (a same score as last round, ...) are shown but do not stop the save.
 
-    Call it with the game loaded ``for_update`` so the checks hold until the commit; the unique
-    (game, number) and form token constraints stop whatever gets past them anyway.
+    Call it with the game's row loaded ``for_update`` (and ``loaded`` made after that) so the
+    checks hold until the commit; the unique (game, number) and form token constraints stop
+    whatever gets past them anyway.
     """
+    game, variant, rules = loaded.game, loaded.variant, loaded.rules
     # The game's row is locked, so its version is the last one committed and the rows of that
     # version (``rows.table``) are what the database holds: a token saved before is among them
     # (a token of another game is stopped by its unique constraint below).
-    table = rows.table(game)
+    table = loaded.rows
     existing = next((r for r in table.rounds if r.form_token == form_token), None)
     if existing is not None:
         return RecordOutcome(check=None, saved=_round(existing.id), duplicate=True)
@@ -235,11 +236,11 @@ def record_round(game: Game, entry: RoundInput, form_token: str, number: int) ->
             f"This form is for round {number}, but the game is at round {len(table.rounds) + 1}."
             " Open the round again from the table."
         )
-    check = check_round(game, entry, number=number)
+    check = check_round(loaded, entry, number=number)
     if not check.ok:
         return RecordOutcome(check=check)
     seat_ids = {seat.position: seat.id for seat in table.seats}
-    assert check.engine is not None or not variant_of(game).uses_engines
+    assert check.engine is not None or not variant.uses_engines
     values = {
         "game_id": game.id,
         "number": check.number,
@@ -250,7 +251,7 @@ def record_round(game: Game, entry: RoundInput, form_token: str, number: int) ->
         "recorded_at": datetime.now(UTC),
     }
     typed = {seat.position: seat for seat in entry.seats}
-    makes_points = variant_of(game).makes_points
+    makes_points = variant.makes_points
     scores = []
     for seat_check in check.seats:
         assert seat_check.hand is not None and seat_check.points is not None
@@ -297,7 +298,6 @@ def record_round(game: Game, entry: RoundInput, form_token: str, number: int) ->
     db.session.add(recorded)
     if "rounds" in game.__dict__:  # loaded before: it holds the new round too
         set_committed_value(game, "rounds", [*game.rounds, recorded])
-    variant, rules = variant_of(game), game_rules(game)
     total = variant.round_count(rules)
     over = (total is not None and number >= total) or (
         variant.target(rules) is not None
@@ -336,27 +336,27 @@ _INSERT_ROUND = insert(Round.__table__).returning(Round.__table__.c.id)
 _INSERT_SCORE = insert(Score.__table__)  # Core: one executemany, no ORM bulk machinery
 
 
-def finish_game(game: Game) -> None:
+def finish_game(loaded: LoadedGame) -> None:
     """Mark the game over (all rounds played, or the table stopped early)."""
+    game, variant, rules = loaded.game, loaded.variant, loaded.rules
     if not game.rounds:
         raise GameError("Record at least one round before ending the game.")
-    variant, rules = variant_of(game), game_rules(game)
     total = variant.round_count(rules)
     if variant.target(rules) is not None:
-        short = not variant.game_over(rows.table(game).totals(), rules)
+        short = not variant.game_over(loaded.rows.totals(), rules)
     else:
         short = total is not None and len(game.rounds) < total
     game.ended_early = short  # a whole game, or ended before its last round
     touch(game, scores=False, status="finished")
 
 
-def reopen_game(game: Game) -> None:
+def reopen_game(loaded: LoadedGame) -> None:
     """Undo an early end: the game takes rounds again."""
-    variant, rules = variant_of(game), game_rules(game)
+    game, variant, rules = loaded.game, loaded.variant, loaded.rules
     total = variant.round_count(rules)
     if total is not None and len(game.rounds) >= total:
         raise GameError("Every round has been played; correct a round instead.")
-    if variant.target(rules) is not None and variant.game_over(rows.table(game).totals(), rules):
+    if variant.target(rules) is not None and variant.game_over(loaded.rows.totals(), rules):
         goal = "the losing total" if variant.lower_is_better else "the target"
         raise GameError(
             f"Someone has reached {goal}; correct a {variant.round_word.lower()} instead."

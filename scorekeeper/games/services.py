@@ -26,6 +26,7 @@ from scorekeeper.games.corrections import (
     undo_last_correction,
 )
 from scorekeeper.games.joining import join_game
+from scorekeeper.games.loaded import LoadedGame, load
 from scorekeeper.games.presentation import (
     BoardPlayer,
     BoardRow,
@@ -82,6 +83,7 @@ __all__ = [
     "Cell",
     "GameError",
     "GameState",
+    "LoadedGame",
     "RecordOutcome",
     "RoundChanged",
     "RoundCheck",
@@ -113,6 +115,7 @@ __all__ = [
     "join_game",
     "joiner_start",
     "last_correction_batch",
+    "load",
     "find_game",
     "load_game",
     "my_games",

@@ -368,7 +368,10 @@ def night_view(league: League, night: Night) -> NightView:
     results across the finished tables. Each table's board and state are those kept for its
     game's version (``games.kept``): when one table saves a round, the night's page and every
     phone following it work out that table alone again."""
-    tables = [TableView(game, kept.board(game), kept.state(game)) for game in night.games]
+    tables = []
+    for game in night.games:
+        loaded = games.load(game)
+        tables.append(TableView(game, kept.board(loaded), kept.state(loaded)))
     results: list[SeatResult] = []
     names: dict[int, str] = {}
     sat_at: dict[int, list[str]] = {}

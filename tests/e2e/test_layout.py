@@ -73,11 +73,11 @@ def _game(names: list[str], device: str, rounds: int, finished: bool) -> str:
     game = services.create_game(names, RULES, 0, device)
     for number in range(1, rounds + 1):
         saved = services.record_round(
-            game, _round(number, len(names)), f"{game.id}-{number}", number
+            services.load(game), _round(number, len(names)), f"{game.id}-{number}", number
         )
         assert saved.saved is not None
     if finished:
-        services.finish_game(game)
+        services.finish_game(services.load(game))
     db.session.commit()
     return game.public_id
 
@@ -116,7 +116,9 @@ def _seed(app: Flask) -> tuple[str, dict[str, str]]:
                 ],
                 went_out=number,
             )
-            assert services.record_round(fives, entry, f"fives-{number}", number).saved
+            assert services.record_round(
+                services.load(fives), entry, f"fives-{number}", number
+            ).saved
         db.session.commit()
         pages["5-fives-table"] = f"/g/{fives.public_id}"
         pages["5-fives-round"] = f"/g/{fives.public_id}/round"

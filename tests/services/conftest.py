@@ -56,7 +56,7 @@ def play(session: Any) -> Callable[..., services.RecordOutcome]:
 
     def record(game: Game, points: list[int | None], went_out: int | None = 0) -> Any:
         outcome = services.record_round(
-            game,
+            services.load(game),
             typed_round(points, went_out),
             secrets.token_urlsafe(16),
             len(game.rounds) + 1,

@@ -154,7 +154,10 @@ class Club:
         out = numbers[0] % len(points)
         points[out] = 0
         games.record_round(
-            game, typed_round(points, out), secrets.token_urlsafe(12), len(game.rounds) + 1
+            games.load(game),
+            typed_round(points, out),
+            secrets.token_urlsafe(12),
+            len(game.rounds) + 1,
         )
 
     def correct(self, table: int, numbers: list[int]) -> None:
@@ -167,16 +170,16 @@ class Club:
         out = None if numbers[-1] % 4 == 0 else numbers[-1] % len(points)
         if out is not None:
             points[out] = 0
-        games.correct_round(game, recorded.number, typed_round(points, out), seen)
+        games.correct_round(games.load(game), recorded.number, typed_round(points, out), seen)
 
     def undo(self, table: int, numbers: list[int]) -> None:
-        games.undo_last_correction(self.game(table))
+        games.undo_last_correction(games.load(self.game(table)))
 
     def finish(self, table: int, numbers: list[int]) -> None:
-        games.finish_game(self.game(table))
+        games.finish_game(games.load(self.game(table)))
 
     def reopen(self, table: int, numbers: list[int]) -> None:
-        games.reopen_game(self.game(table))
+        games.reopen_game(games.load(self.game(table)))
 
     def rename(self, table: int, numbers: list[int]) -> None:
         league = self.league()
@@ -326,16 +329,16 @@ def test_every_change_the_standings_show_renews_the_stamp(session: Any) -> None:
         )
 
     def finished() -> None:
-        games.finish_game(club.game(0))
+        games.finish_game(games.load(club.game(0)))
 
     def corrected() -> None:
         club.correct(0, [0, 7, 3, 1])
 
     def reopened() -> None:
-        games.reopen_game(club.game(0))
+        games.reopen_game(games.load(club.game(0)))
 
     def deleted() -> None:
-        games.finish_game(club.game(0))
+        games.finish_game(games.load(club.game(0)))
         db.session.commit()
         games.delete_game(club.game(0))
 
@@ -371,7 +374,7 @@ def test_a_late_joiner_s_stored_total_starts_from_the_start_total(
 ) -> None:
     game = make_game(["Ann", "Bob"], late_joiner="highest_total")
     play(game, [0, 20], went_out=0)
-    games.join_game(games.load_game(game.public_id, for_update=True), "Cy")
+    games.join_game(games.load(games.load_game(game.public_id, for_update=True)), "Cy")
     session.commit()
     play(game, [4, 0, 3], went_out=1)
     # Cy starts with the highest total (Bob's 20) and adds 3.

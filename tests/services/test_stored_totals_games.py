@@ -24,7 +24,7 @@ def test_a_late_joiner_is_stored_with_the_start(
 ) -> None:
     game = make_game(["Ann", "Bob"], late_joiner="highest_total")
     play(game, [0, 30], went_out=0)
-    services.join_game(game, "Cy")
+    services.join_game(services.load(game), "Cy")
     session.commit()
     assert _stored(game) == [("Ann", 0, 1), ("Bob", 30, 2), ("Cy", 30, 2)]
     play(game, [5, 0, 9], went_out=1)
@@ -40,7 +40,7 @@ def test_a_points_game_stores_the_highest_first(session: Any) -> None:
         seats=[SeatInput(0, made=15), SeatInput(1, hand=13, made=10), SeatInput(2, hand=9)],
         went_out=0,
     )
-    services.record_round(game, entry, secrets.token_urlsafe(16), 1)
+    services.record_round(services.load(game), entry, secrets.token_urlsafe(16), 1)
     session.commit()
     assert _stored(game) == [("Ann", 35, 1), ("Bob", 10, 2), ("Cy", 0, 3)]
 

@@ -15,7 +15,6 @@ from flask.testing import FlaskClient
 
 from scorekeeper.extensions import db
 from scorekeeper.games import kept, rows, services
-from scorekeeper.models import Game
 from tests.web.helpers import correct_round, enter_round, start_game
 from tests.web.league_helpers import (
     add_players,
@@ -163,7 +162,7 @@ def test_nothing_is_kept_for_a_version_that_was_rolled_back(
         game = services.load_game(public_id, for_update=True)
         assert game is not None
         services.touch(game)
-        kept.board(game)  # worked out for the new, uncommitted version (one round)
+        kept.board(services.load(game))  # worked out for the new, uncommitted version
         db.session.rollback()
     assert enter_round(client, public_id, {0: 9, 1: 0, 2: 4}, went_out=1).status_code == 302
     board = text_of(client.get(f"/g/{public_id}/scoreboard").get_data(as_text=True))
@@ -229,9 +228,9 @@ def test_a_night_works_out_again_only_the_table_that_changed(
     worked_out: list[str] = []
     board = kept.scoreboard
 
-    def counted(game: Game) -> object:
-        worked_out.append(game.public_id)
-        return board(game)
+    def counted(loaded: services.LoadedGame) -> object:
+        worked_out.append(loaded.game.public_id)
+        return board(loaded)
 
     monkeypatch.setattr(kept, "scoreboard", counted)
 

@@ -6,24 +6,24 @@ from flask import Response, render_template, url_for
 
 from scorekeeper.cards import CardLinks
 from scorekeeper.games import kept, results
+from scorekeeper.games.loaded import LoadedGame, load
 from scorekeeper.games.presentation import Scoreboard
-from scorekeeper.games.setup import variant_of
 from scorekeeper.games.views.common import bp, game_row_or_404
-from scorekeeper.models import Game
 from scorekeeper.rules.variants import higher_wins
 from scorekeeper.web import svg_for_version
 
 
 @bp.app_template_global()
-def game_card_links(game: Game, board: Scoreboard) -> CardLinks:
+def game_card_links(loaded: LoadedGame, board: Scoreboard) -> CardLinks:
     """The summary's and the share view's card: its URLs, file name and words."""
+    game = loaded.game
     day = results.played_on(game)
     return CardLinks(
         card_url=url_for("games.card", public_id=game.public_id, v=game.version),
         file_name=f"{game.kind.replace('_', '-')}-{day.isoformat()}.png",
-        title=f"{variant_of(game).label}, {results.day_label(day)}",
+        title=f"{loaded.variant.label}, {results.day_label(day)}",
         print_url=url_for("games.print_view", public_id=game.public_id),
-        alt=results.game_card(game, board).description,
+        alt=results.game_card(loaded, board).description,
     )
 
 
@@ -32,10 +32,12 @@ def card(public_id: str) -> Response:
     """The result card as SVG (the phone makes the PNG from it: static/js/card.js). Anyone
     with the game's link may see it, like the share view; it changes with the game's
     version."""
-    game = game_row_or_404(public_id)
+    loaded = load(game_row_or_404(public_id))
     return svg_for_version(
-        f"card-v{game.version}",
-        lambda: render_template("cards/card.svg", card=results.game_card(game, kept.board(game))),
+        f"card-v{loaded.game.version}",
+        lambda: render_template(
+            "cards/card.svg", card=results.game_card(loaded, kept.board(loaded))
+        ),
     )
 
 
@@ -44,14 +46,15 @@ def print_view(public_id: str) -> str:
     """The final board on one printed page: black on white, large type, the rules and the
     tie-break in a footnote, no navigation."""
     game = game_row_or_404(public_id)
-    board = kept.board(game)
+    loaded = load(game)
+    board = kept.board(loaded)
     return render_template(
         "games/print.html",
         game=game,
         board=board,
-        variant=variant_of(game),
+        variant=loaded.variant,
         day=results.day_label(results.played_on(game)),
         rounds=results.rounds_line(board),
-        rules_in_play=kept.in_play(game),
+        rules_in_play=kept.in_play(loaded),
         higher=higher_wins(game.kind, game.rules),
     )

@@ -69,10 +69,11 @@ PHOTO_ACTIONS = ("read_photo", "use_photo", "keep_typed")
 @bp.route("/g/<public_id>/round", methods=["GET", "POST"])
 @table_editor_required
 def enter_round(game: Game) -> str | BaseResponse | tuple[str, int]:
-    state = kept.state(game)
+    loaded = services.load(game)  # once: everything below takes what it needs from it
+    state = kept.state(loaded)
     if state.finished and request.method == "GET":
         return redirect(url_for("games.summary", public_id=game.public_id))
-    return _round_page(game, None, state)
+    return _round_page(loaded, None, state)
 
 
 @bp.route("/g/<public_id>/rounds/<int:number>", methods=["GET", "POST"])
@@ -82,7 +83,7 @@ def correct_round(game: Game, number: int) -> str | BaseResponse | tuple[str, in
         recorded = services.find_round(game, number)
     except services.GameError:
         abort(404)
-    return _round_page(game, recorded)
+    return _round_page(services.load(game), recorded)
 
 
 def _prefill(form: Any, game: Game, recorded: Round) -> None:
@@ -99,14 +100,15 @@ def _prefill(form: Any, game: Game, recorded: Round) -> None:
 
 
 def _round_page(
-    game: Game, recorded: Round | None, state: services.TableState | None = None
+    loaded: services.LoadedGame, recorded: Round | None, state: services.TableState | None = None
 ) -> str | BaseResponse | tuple[str, int]:
     """Enter the next round (``recorded`` None) or correct a recorded one: the same form, the
     same checks, the same photo check."""
-    state = state or kept.state(game)
+    game = loaded.game
+    state = state or kept.state(loaded)
     posted = request.method == "POST"
     form = round_form(
-        game, request.form if posted else None, number=recorded.number if recorded else None
+        loaded, request.form if posted else None, number=recorded.number if recorded else None
     )
     _engine_choices(form, state, current=recorded.engine if recorded else None)
     number = recorded.number if recorded else None
@@ -125,18 +127,18 @@ def _round_page(
     else:
         form.form_token.data = form.form_token.data or secrets.token_urlsafe(16)
         if photo_step and seat_text.isdigit() and int(seat_text) < form.seat_count:
-            error = _photo_action(game, form, action, int(seat_text), kept_value)
+            error = _photo_action(loaded, form, action, int(seat_text), kept_value)
             if error:
                 photo_errors[int(seat_text)] = error
             form.validate()
-            check = services.check_round(game, _round_input(form), number=number, partial=True)
+            check = services.check_round(loaded, _round_input(form), number=number, partial=True)
         elif not photo_step and not form.validate():
             # Every problem at once: the numbers that could not be read, and the round's own
             # checks (a player left out, a total no hand makes) on everything else.
-            check = services.check_round(game, _round_input(form), number=number)
+            check = services.check_round(loaded, _round_input(form), number=number)
         elif not photo_step:
             try:
-                outcome = _save(game, form, recorded)
+                outcome = _save(loaded, form, recorded)
             except services.RoundTaken as taken:
                 return _round_taken(game, form, taken.saved)
             except services.RoundChanged as conflict:
@@ -151,15 +153,15 @@ def _round_page(
                 if outcome.saved is not None:
                     if tokens := _photo_tokens(form):
                         photos.settle_photos(game, outcome.saved, tokens)
-                    return _after_save(game, outcome, recorded)
+                    return _after_save(loaded, outcome, recorded)
                 check = outcome.check
     if recorded is not None and not form.based_on.data:
         form.based_on.data = _encode_values(services.round_values(game, recorded))
     # After a photo step nothing was meant to be saved yet, so nothing was refused.
     refused = not photo_step and (bool(form.errors) or (check is not None and not check.ok))
-    photo_ok, photo_message = photos.support(services.game_rules(game).max_pip)
+    photo_ok, photo_message = photos.support(loaded.rules.max_pip)
     checks = {s.position: s for s in check.seats} if check else {}
-    photo_views = _photo_views(game, form, checks)
+    photo_views = _photo_views(loaded, form, checks)
     return render_template(
         "games/enter_round.html",
         game=game,
@@ -167,10 +169,10 @@ def _round_page(
         form=form,
         check=check,
         checks=checks,
-        rules=services.game_rules(game),
+        rules=loaded.rules,
         correcting=recorded,
         refused=refused,
-        changed=_changes(game, changed) if changed else None,
+        changed=_changes(loaded, changed) if changed else None,
         photo_ok=photo_ok,
         photo_message=photo_message,
         photo_views=photo_views,
@@ -203,10 +205,10 @@ def _form_number(form: Any) -> int:
     return int(text)
 
 
-def _save(game: Game, form: Any, recorded: Round | None) -> services.RecordOutcome:
+def _save(loaded: services.LoadedGame, form: Any, recorded: Round | None) -> services.RecordOutcome:
     if recorded is None:
         return services.record_round(
-            game, _round_input(form), form.form_token.data, _form_number(form)
+            loaded, _round_input(form), form.form_token.data, _form_number(form)
         )
     based_on = _decode_values(form.based_on.data)
     if based_on is None:
@@ -214,12 +216,14 @@ def _save(game: Game, form: Any, recorded: Round | None) -> services.RecordOutco
             "That correction form is out of date: nothing was changed. Open the round again."
         )
     return services.correct_round(
-        game, recorded.number, _round_input(form), based_on, note=form.note.data or ""
+        loaded, recorded.number, _round_input(form), based_on, note=form.note.data or ""
     )
 
 
-def _changes(game: Game, conflict: services.RoundChanged) -> list[services.ValueChange]:
-    return services.describe_changes(game, conflict.seen, conflict.current)
+def _changes(
+    loaded: services.LoadedGame, conflict: services.RoundChanged
+) -> list[services.ValueChange]:
+    return services.describe_changes(loaded, conflict.seen, conflict.current)
 
 
 def _round_taken(game: Game, form: Any, saved: Round) -> tuple[str, int]:
@@ -238,10 +242,10 @@ def _round_taken(game: Game, form: Any, saved: Round) -> tuple[str, int]:
 
 
 def _after_save(
-    game: Game, outcome: services.RecordOutcome, recorded: Round | None
+    loaded: services.LoadedGame, outcome: services.RecordOutcome, recorded: Round | None
 ) -> BaseResponse:
     assert outcome.saved is not None
-    word = services.variant_of(game).round_word
+    game, word = loaded.game, loaded.variant.round_word
     if recorded is not None:
         flash(f"{word} {recorded.number} corrected. The change is in the history below.", "success")
         for warning in _warnings(outcome.check):
@@ -273,7 +277,7 @@ def _photo_tokens(form: Any) -> dict[int, str]:
 
 
 def _photo_action(
-    game: Game, form: Any, action: str, position: int, kept_value: str = ""
+    loaded: services.LoadedGame, form: Any, action: str, position: int, kept_value: str = ""
 ) -> str | None:
     """Read a photo, or settle a disagreement between the photo and what was typed.
     Returns a message for the player when the photo cannot be used."""
@@ -285,7 +289,7 @@ def _photo_action(
         try:
             data = upload.read()
             upload.close()
-            reading = photos.read_photo(game, position, data)
+            reading = photos.read_photo(loaded, position, data)
         except services.GameError as error:
             return str(error)
         seat.photo_token.data = reading.token
@@ -295,7 +299,7 @@ def _photo_action(
         if reading.confident and not (seat.tiles.data or "").strip():
             seat.tiles.data = reading.tiles_text
         return None
-    reading = photos.photo_check(game, seat.photo_token.data or "")
+    reading = photos.photo_check(loaded, seat.photo_token.data or "")
     if reading is None:
         return "That photo is no longer here: take it again."
     if action == "use_photo":
@@ -310,11 +314,11 @@ def _photo_action(
 
 
 def _photo_views(
-    game: Game, form: Any, checks: dict[int, SeatCheck]
+    loaded: services.LoadedGame, form: Any, checks: dict[int, SeatCheck]
 ) -> dict[int, tuple[photos.PhotoCheck, photos.Verdict]]:
     views = {}
     for position, entry in enumerate(form.seats):
-        reading = photos.photo_check(game, entry.form.photo_token.data or "")
+        reading = photos.photo_check(loaded, entry.form.photo_token.data or "")
         if reading is None:
             continue
         seat_check = checks.get(position)
@@ -347,12 +351,13 @@ def photo(game: Game, token: str) -> Response:
 def check_round(game: Game) -> str:
     """The live check while typing: every player's total and problems (htmx out-of-band)."""
     number = request.args.get("number", type=int)
-    form = round_form(game, request.form, number=number)
-    state = kept.state(game)
-    _engine_choices(form, state, current=services.engine_for(game, number) if number else None)
+    loaded = services.load(game)
+    form = round_form(loaded, request.form, number=number)
+    state = kept.state(loaded)
+    _engine_choices(form, state, current=services.engine_for(loaded, number) if number else None)
     form.validate()
     # After a refused save the live check looks for everything the save did (a round end not
     # chosen, a player left out), so it can tell when all of it is fixed.
     partial = request.form.get("live") != "strict"
-    check = services.check_round(game, _round_input(form), number=number, partial=partial)
+    check = services.check_round(loaded, _round_input(form), number=number, partial=partial)
     return render_template("games/_round_check.html", form=form, check=check, game=game)

@@ -42,13 +42,14 @@ from scorekeeper.web import safe_next
 @bp.get("/g/<public_id>")
 def table(public_id: str) -> str:
     game = game_row_or_404(public_id)
+    loaded = services.load(game)
     editor = access.can_edit(game)
-    last_seat, joiner_start = kept.joining(game) if editor else ("", 0)
+    last_seat, joiner_start = kept.joining(loaded) if editor else ("", 0)
     return render_template(
         "games/table.html",
         game=game,
-        state=kept.state(game),
-        board=kept.board(game),
+        state=kept.state(loaded),
+        board=kept.board(loaded),
         editor=editor,
         join_form=JoinForm(),
         last_seat=last_seat,
@@ -70,7 +71,7 @@ def join(game: Game) -> BaseResponse:
                 flash(str(error), "error")
         return redirect(url_for("games.table", public_id=game.public_id))
     try:
-        seat = services.join_game(game, form.name.data or "")
+        seat = services.join_game(services.load(game), form.name.data or "")
     except services.GameError as error:
         flash(str(error), "error")
     else:
@@ -159,10 +160,10 @@ def forget(public_id: str) -> BaseResponse:
 # Scoreboard, corrections, the end
 
 
-def _chart(game: Game, board: services.Scoreboard) -> Markup:
+def _chart(loaded: services.LoadedGame, board: services.Scoreboard) -> Markup:
     """The running totals; the caption says which way is better in this game (the highest
     total wins the points games and arrivals scoring) and what a round is called."""
-    word = services.variant_of(game).round_word
+    game, word = loaded.game, loaded.variant.round_word
     better = "higher" if higher_wins(game.kind, game.rules) else "lower"
     labels = ["0"] + [str(row.number) for row in board.rows]
     return line_chart(
@@ -178,17 +179,18 @@ def scoreboard(public_id: str) -> str:
     """Every value on this page but the editor's buttons is kept for the game's version: a
     second look (another phone, a reload) reads the game's row and renders."""
     game = game_row_or_404(public_id, correction_flag=True)
-    board = kept.board(game)
-    corrections, undo_batch = kept.corrections(game)
+    loaded = services.load(game)
+    board = kept.board(loaded)
+    corrections, undo_batch = kept.corrections(loaded)
     return render_template(
         "games/scoreboard.html",
         game=game,
         board=board,
-        rules_in_play=kept.in_play(game),
+        rules_in_play=kept.in_play(loaded),
         editor=access.can_edit(game),
         corrections=corrections,
         undo_batch=undo_batch,
-        chart=kept.for_version(game, "chart", lambda: _chart(game, board)),
+        chart=kept.for_version(game, "chart", lambda: _chart(loaded, board)),
     )
 
 
@@ -197,8 +199,9 @@ def scoreboard(public_id: str) -> str:
 def undo(game: Game) -> str | BaseResponse:
     """Undo the last correction after one confirmation (a page, so it works without
     JavaScript): the page lists the values that go back; "Undo it" posts the batch it shows."""
+    loaded = services.load(game)
     if request.method == "GET":
-        corrections, undo_batch = kept.corrections(game)
+        corrections, undo_batch = kept.corrections(loaded)
         if undo_batch is None:
             flash("There is no correction to undo.", "info")
             return redirect(url_for("games.scoreboard", public_id=game.public_id))
@@ -206,7 +209,7 @@ def undo(game: Game) -> str | BaseResponse:
         return render_template("games/undo.html", game=game, batch=undo_batch, changes=changes)
     batch = request.form.get("batch", "")
     try:
-        changes = services.undo_last_correction(game, int(batch) if batch.isdigit() else None)
+        changes = services.undo_last_correction(loaded, int(batch) if batch.isdigit() else None)
     except services.GameError as error:
         flash(str(error), "info")
     else:
@@ -302,7 +305,7 @@ def organiser_only(game: Game, what: str) -> tuple[str, int]:
 @editor_required
 def finish(game: Game) -> BaseResponse:
     try:
-        services.finish_game(game)
+        services.finish_game(services.load(game))
     except services.GameError as error:
         flash(str(error), "info")
         return redirect(url_for("games.table", public_id=game.public_id))
@@ -313,7 +316,7 @@ def finish(game: Game) -> BaseResponse:
 @editor_required
 def reopen(game: Game) -> BaseResponse:
     try:
-        services.reopen_game(game)
+        services.reopen_game(services.load(game))
     except services.GameError as error:
         flash(str(error), "info")
     return redirect(url_for("games.table", public_id=game.public_id))
@@ -322,12 +325,14 @@ def reopen(game: Game) -> BaseResponse:
 @bp.get("/g/<public_id>/summary")
 def summary(public_id: str) -> str:
     game = game_or_404(public_id)
-    board = services.scoreboard(game)
+    loaded = services.load(game)
+    board = services.scoreboard(loaded)
     return render_template(
         "games/summary.html",
         game=game,
+        loaded=loaded,
         board=board,
-        text=services.game_as_text(game, board),
+        text=services.game_as_text(loaded, board),
         editor=access.can_edit(game),
         again=may_play_again(game),
         deleter=trash.deleting_as(game) is not None,
@@ -337,7 +342,7 @@ def summary(public_id: str) -> str:
 @bp.get("/g/<public_id>/game.csv")
 def download_csv(public_id: str) -> Response:
     game = game_or_404(public_id)
-    body = csv_text(services.game_csv_rows(game, services.scoreboard(game)))
+    body = csv_text(services.game_csv_rows(game, services.scoreboard(services.load(game))))
     day = game.played_on.isoformat()
     return Response(
         body,

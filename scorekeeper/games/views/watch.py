@@ -20,11 +20,13 @@ from scorekeeper.web import qr_svg, unless_unchanged
 def _render(template: str, public_id: str) -> str:
     """The share view (or its live part): everything in it is kept for the game's version."""
     game = game_row_or_404(public_id)
+    loaded = services.load(game)
     return render_template(
         template,
         game=game,
-        board=kept.board(game),
-        state=kept.state(game),
+        loaded=loaded,
+        board=kept.board(loaded),
+        state=kept.state(loaded),
         version=f"v{game.version}",
     )
 
