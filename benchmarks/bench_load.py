@@ -102,9 +102,14 @@ class Recorder:
 class Phone:
     """One phone: a kept-alive connection, its session cookie, its answers timed."""
 
-    def __init__(self, port: int, recorder: Recorder) -> None:
+    def __init__(self, port: int, recorder: Recorder, address: str) -> None:
         self.port = port
         self.recorder = recorder
+        # Each phone is its own device on the club's network: the server is told its address
+        # by the X-Forwarded-For header a proxy would add (TRUSTED_PROXIES=1), so the limits per
+        # address (60 new games an hour) apply per phone as they would at a club. Only a
+        # header: every connection goes to 127.0.0.1.
+        self.address = address
         self.cookie = ""
         self.connection: http.client.HTTPConnection | None = None
 
@@ -117,7 +122,11 @@ class Phone:
         expect: tuple[int, ...] = (200,),
         headers: dict[str, str] | None = None,
     ) -> tuple[int, str, Any]:
-        sent = {"Accept-Encoding": "identity", **(headers or {})}
+        sent = {
+            "Accept-Encoding": "identity",
+            "X-Forwarded-For": self.address,
+            **(headers or {}),
+        }
         if self.cookie:
             sent["Cookie"] = self.cookie
         payload = None
@@ -165,7 +174,7 @@ def _field(page: str, name: str) -> str:
 def table_phone(
     port: int, recorder: Recorder, games: dict[int, str], index: int, until: float
 ) -> None:
-    phone = Phone(port, recorder)
+    phone = Phone(port, recorder, f"10.20.{index // 250}.{index % 250 + 1}")
     rng = random.Random(index)
     time.sleep(rng.uniform(0, 2))
     while time.monotonic() < until:
@@ -207,7 +216,7 @@ def table_phone(
 def viewer_phone(
     port: int, recorder: Recorder, games: dict[int, str], index: int, tables: int, until: float
 ) -> None:
-    phone = Phone(port, recorder)
+    phone = Phone(port, recorder, f"10.30.{index // 250}.{index % 250 + 1}")
     rng = random.Random(10_000 + index)
     time.sleep(rng.uniform(0, 4))
     etag = ""
@@ -249,7 +258,7 @@ def _prepare_database(url: str) -> None:
 
 
 def _start_server(args: argparse.Namespace, url: str, port: int, log: Any) -> subprocess.Popen:
-    env = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": "bench-load"}
+    env = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": "bench-load", "TRUSTED_PROXIES": "1"}
     if args.redis:
         env["RATELIMIT_STORAGE_URI"] = args.redis
     if args.server == "gunicorn":
