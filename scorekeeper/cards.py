@@ -74,6 +74,7 @@ class Card:
     height: int
     width: int = WIDTH
     brand: str = "Scorekeeper"
+    subtitle_size: int = 38  # px: smaller for a long subtitle, so it fits the card's width
 
     @property
     def description(self) -> str:
@@ -123,7 +124,14 @@ def make_card(title: str, subtitle: str, entries: Sequence[Entry], notes: Sequen
     wrapped = tuple(line for note in notes if note for line in wrap_note(note))
     notes_top = HEADER + len(lines) * ROW + 40
     height = notes_top + len(wrapped) * NOTE_LINE + FOOTER
-    return Card(title, subtitle, tuple(lines), wrapped, notes_top, height)
+    room = WIDTH - 2 * MARGIN
+    subtitle_size = max(24, min(38, int(room / (max(len(subtitle), 1) * CHAR_WIDTH))))
+    fits = int(room / (subtitle_size * CHAR_WIDTH))
+    if len(subtitle) > fits:  # even at the smallest size: cut on the card only
+        subtitle = subtitle[: fits - 1].rstrip() + "…"
+    return Card(
+        title, subtitle, tuple(lines), wrapped, notes_top, height, subtitle_size=subtitle_size
+    )
 
 
 def went_out_most(names_and_counts: Sequence[tuple[str, int]]) -> str:

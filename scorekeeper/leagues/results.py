@@ -42,7 +42,7 @@ def night_card(league: League, view: NightView, shown: object) -> Card:
             )
         )
     tables = plural(len(view.tables), "table")
-    status = "final" if view.finished else "finished tables so far"
+    status = "final" if view.finished else "so far"
     notes = [
         "Every player across the tables by game total (the average after two games); "
         "ties: more wins.",

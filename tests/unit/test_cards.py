@@ -54,3 +54,16 @@ def test_the_card_grows_with_the_players_and_the_notes() -> None:
     assert [line.top for line in three.lines] == [300, 412, 524]
     assert all(len(note) <= cards.NOTE_CHARS for note in three.notes)
     assert "Ann 12 (winner)" in one.description
+
+
+def test_a_long_subtitle_is_written_smaller_to_fit_the_card() -> None:
+    short = make_card("Club", "25 Nov 2026 · final", [], [])
+    night = 'Thursday 19 Nov 2026 · The "Anchor" ☕ · 2 tables · so far'
+    long = make_card("Club", night, [], [])
+    room = cards.WIDTH - 2 * cards.MARGIN
+    assert short.subtitle_size == 38
+    assert 24 <= long.subtitle_size < 38 and long.subtitle == night
+    assert len(night) * long.subtitle_size * cards.CHAR_WIDTH <= room
+    longest = make_card("Club", "x" * 200, [], [])
+    assert longest.subtitle.endswith("…")
+    assert len(longest.subtitle) * longest.subtitle_size * cards.CHAR_WIDTH <= room
