@@ -12,8 +12,12 @@
 
   async function png(src) {
     const image = new Image();
+    const loaded = new Promise((resolve, reject) => {
+      image.onload = resolve;
+      image.onerror = () => reject(new Error("the picture did not load"));
+    });
     image.src = src;
-    await image.decode();
+    await loaded;
     const canvas = document.createElement("canvas");
     canvas.width = image.naturalWidth;
     canvas.height = image.naturalHeight;

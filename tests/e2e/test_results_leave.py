@@ -79,7 +79,7 @@ def _download_card(page: Page, name: str) -> Path:
     target = SCREENSHOTS / f"{name}.png"
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     caught.value.save_as(target)
-    expect(page.get_by_text("The picture is saved in your downloads")).to_be_visible()
+    expect(page.get_by_text("The picture is saved in your downloads")).to_be_visible(timeout=30_000)
     return target
 
 
@@ -113,7 +113,9 @@ def test_the_card_goes_to_the_share_sheet_where_the_phone_can(
     page.add_init_script(SHARE_SHEET)
     page.goto(f"{live_server}/g/{public_id}/summary")
     page.get_by_role("button", name="Share the picture").click()
-    expect(page.get_by_text("Shared.")).to_be_visible()
+    # Drawing the card waits for the phone's fonts (the first picture of a browser may look
+    # through every font for a glyph): the page says "Making the picture…" meanwhile.
+    expect(page.get_by_text("Shared.")).to_be_visible(timeout=30_000)
     shared = page.evaluate("window.sharedFile")
     assert shared["type"] == "image/png" and shared["name"].endswith(".png")
     assert shared["size"] > 10_000
