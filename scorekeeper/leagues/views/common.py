@@ -34,9 +34,18 @@ View = Callable[..., Any]
 def holds_the_league() -> bool:
     """This phone already keeps score for the league it would unlock (its organiser, or a
     phone with the current passphrase): nothing to guess, so never counted nor stopped."""
-    code = throttle.league_code()
-    league = services.load_league(code) if code else None
+    league = _league_named()
     return league is not None and access.league_rights(league)
+
+
+def _league_named() -> League | None:
+    """The league named by the address (or the join form), read once per request: both the
+    per-address budget and the league's cap ask ``holds_the_league`` (as
+    ``games.guess_limits`` reads the game of an edit-code guess once)."""
+    if "throttle_league" not in g:
+        code = throttle.league_code()
+        g.throttle_league = services.load_league(code) if code else None
+    return g.throttle_league
 
 
 # One budget for every way of guessing a passphrase (or a link standing for one), per league
