@@ -49,16 +49,11 @@ def unless_unchanged(version: str, render: Callable[[], Any]) -> Response:
     return response
 
 
-def svg_for_version(etag: str, render: Callable[[], str]) -> Response:
-    """An SVG picture that changes only with ``etag`` (a game's or a night's version): kept by
-    the phone, asked again each time (``no-cache``: ``304`` while unchanged), and ``private``
-    (it names the players: no shared cache keeps it)."""
-    if request.if_none_match.contains_weak(etag):
-        response = make_response("", 304)
-    else:
-        response = Response(render(), mimetype="image/svg+xml")
-    response.set_etag(etag, weak=True)
-    response.cache_control.no_cache = True
+def svg_for_version(version: str, render: Callable[[], str]) -> Response:
+    """An SVG picture that changes only with ``version`` (a game's or a night's): answered as
+    a polled page is (``unless_unchanged``: ``304`` while unchanged), and ``private`` (it names
+    the players: no shared cache keeps it)."""
+    response = unless_unchanged(version, lambda: Response(render(), mimetype="image/svg+xml"))
     response.cache_control.private = True
     return response
 

@@ -55,7 +55,7 @@ def slug(name: str) -> str:
 def _night_card(league: League, night_id: int) -> Response:
     view = night_view(league, _night_or_404(league, night_id, rounds=False))
     return svg_for_version(
-        f"night-card-{view.version_hash}",
+        f"night-card-{view.version}",
         lambda: render_template("cards/card.svg", card=results.night_card(league, view, shown)),
     )
 
