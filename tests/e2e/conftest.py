@@ -148,13 +148,19 @@ def _no_other_hosts(live_server: str, page: Any) -> Iterator[None]:
     It asks for the server before the page, so the page closes (and stops polling) before the
     server stops.
     """
+    outside = requests_elsewhere(page, live_server)
+    yield
+    assert not outside, f"requests to other hosts: {outside}"
+
+
+def requests_elsewhere(page: Any, origin: str) -> list[str]:
+    """The list, filled as the page runs, of what it asks from anywhere but ``origin`` (every
+    front-end file is vendored: it must stay empty)."""
     outside: list[str] = []
 
     def check(request: Any) -> None:
-        url = request.url
-        if not url.startswith((live_server, "data:", "blob:", "about:")):
-            outside.append(url)
+        if not request.url.startswith((origin, "data:", "blob:", "about:")):
+            outside.append(request.url)
 
     page.on("request", check)
-    yield
-    assert not outside, f"requests to other hosts: {outside}"
+    return outside

@@ -27,7 +27,7 @@ from flask import Flask
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.conftest import running_app
-from tests.e2e.conftest import SCREENSHOTS, LiveServer
+from tests.e2e.conftest import SCREENSHOTS, LiveServer, requests_elsewhere
 from tests.e2e.test_game_flow import NAMES, _enter, _start_game
 from tests.e2e.test_offline import _controlled, _keeps_game, _queue, _saved_rounds
 
@@ -183,13 +183,7 @@ def https_context(
 @pytest.fixture
 def https_page(https_context: BrowserContext, caddy: Caddy) -> Iterator[Page]:
     page = https_context.new_page()
-    outside: list[str] = []
-
-    def check(request: Any) -> None:
-        if not request.url.startswith((caddy.origin, "data:", "blob:", "about:")):
-            outside.append(request.url)
-
-    page.on("request", check)
+    outside = requests_elsewhere(page, caddy.origin)
     yield page
     page.close()
     assert not outside, f"requests to other hosts: {outside}"

@@ -14,7 +14,7 @@ import pytest
 from flask import Flask
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.e2e.conftest import SCREENSHOTS, LiveServer
+from tests.e2e.conftest import SCREENSHOTS, LiveServer, requests_elsewhere
 from tests.e2e.test_game_flow import NAMES, _enter, _start_game
 from tests.e2e.test_offline import _no_a11y_problems, _queue, _saved_rounds
 
@@ -54,15 +54,7 @@ def lan_context(
 @pytest.fixture
 def lan_page(lan_context: BrowserContext, lan: str) -> Iterator[Page]:
     page = lan_context.new_page()
-    outside: list[str] = []
-    page.on(
-        "request",
-        lambda request: (
-            None
-            if request.url.startswith((lan, "data:", "blob:", "about:"))
-            else outside.append(request.url)
-        ),
-    )
+    outside = requests_elsewhere(page, lan)
     yield page
     page.close()
     assert not outside, f"requests to other hosts: {outside}"
