@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 export FLASK_APP := scorekeeper
 
-.PHONY: run lan test lint format bench clean
+.PHONY: run lan test lint format bench clean messages translations new-language
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit("scorekeeper needs Python 3.11 or newer") if sys.version_info < (3, 11) else None'
@@ -24,17 +24,32 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[test,photo]"
 	@touch $@ $(VENV)/.installed
 
-run: $(VENV)/.installed
+# The compiled catalogs (translations/<lang>/LC_MESSAGES/messages.mo) are made from the .po
+# files, which are what git keeps; every command that serves or tests compiles them first.
+translations: $(VENV)/.installed
+	$(BIN)/python -m scorekeeper.catalogs compile
+
+# After changing a sentence: extract them all and bring every catalog up to date (README,
+# "Languages"); then translate what came in empty and `make translations`.
+messages: $(VENV)/.installed
+	$(BIN)/python -m scorekeeper.catalogs update
+
+# A new language in one command: make new-language CODE=de (then translate its messages.po).
+new-language: $(VENV)/.installed
+	$(BIN)/python -m scorekeeper.catalogs init $(CODE)
+
+run: $(VENV)/.installed translations
 	$(BIN)/flask db upgrade
 	$(BIN)/python -m scorekeeper
 
 # Every phone on the club's Wi-Fi: listens on all addresses, prints the address phones open
 # and its QR code, and puts that address in the share links (README: "Use it at your table").
-lan: $(VENV)/.installed
+lan: $(VENV)/.installed translations
 	$(BIN)/flask db upgrade
 	$(BIN)/python -m scorekeeper --lan
 
 test: $(VENV)/.installed-test
+	$(BIN)/python -m scorekeeper.catalogs compile
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

@@ -12,7 +12,7 @@ from typing import Any
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from scorekeeper import assets, boundary, errors, presentation, reach, safety
+from scorekeeper import assets, boundary, errors, i18n, presentation, reach, safety
 from scorekeeper.config import load_config
 from scorekeeper.extensions import csrf, db, limiter, migrate
 
@@ -38,6 +38,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     reach.configure(app)
     trust_proxies(app)
     register_extensions(app)
+    i18n.init_app(app)
     safety.init_app(app)
     register_blueprints(app)
     errors.init_app(app)

@@ -1,0 +1,308 @@
+"""The players' language: English, Spanish or French on every page (Flask-Babel).
+
+Which language a page is in, first that applies:
+1. the one this phone chose (the language buttons at the foot of every page; a cookie);
+2. the league's, on a league's pages and its tables (``use_league_language``);
+3. the phone's own (its Accept-Language);
+4. English.
+
+The rules word their sentences through ``scorekeeper.rules.words``; ``init_app`` installs
+Flask-Babel's translator there. The scripts' sentences (``t("...")`` in static/js) are served
+per language as ``/i18n/<lang>.js``.
+
+``PSEUDO_LOCALE`` (tests only) adds a made-up language, ``pseudo``: every sentence is marked
+and made 40% longer, so a test can see a sentence that escaped the catalogs and a layout that
+cannot take a longer language.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from babel.messages.extract import extract_from_dir
+from babel.support import NullTranslations
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    current_app,
+    g,
+    has_request_context,
+    redirect,
+    request,
+)
+from flask_babel import Babel, Domain, get_translations, refresh
+
+from scorekeeper.extensions import csrf
+from scorekeeper.rules import words
+
+#: The languages offered, each named in itself (as the language buttons show them).
+LANGUAGES: dict[str, str] = {"en": "English", "es": "Español", "fr": "Français"}
+DEFAULT = "en"
+PSEUDO = "pseudo"
+COOKIE = "lang"
+COOKIE_AGE = 60 * 60 * 24 * 400
+
+#: The catalogs: translations/<lang>/LC_MESSAGES/messages.po (scorekeeper/catalogs.py makes them).
+TRANSLATIONS = Path(__file__).resolve().parent / "translations"
+
+#: gettext's names in this app: Flask-Babel's (``_``, ``gettext``, ``ngettext``, ``_l`` for
+#: lazy_gettext), the rules' (``scorekeeper.rules.words``: ``lazy``, ``N_``) and the scripts'
+#: (``t`` and ``tn`` in static/js/i18n.js).
+KEYWORDS = {
+    "_": None,
+    "gettext": None,
+    "ngettext": (1, 2),
+    "lazy_gettext": None,
+    "_l": None,
+    "lazy_ngettext": (1, 2),
+    "lazy": None,
+    "N_": None,
+    "t": None,
+    "tn": (1, 2),
+}
+
+bp = Blueprint("i18n", __name__)
+
+
+def offered() -> dict[str, str]:
+    """The languages a phone may choose here (the pseudo-language only where switched on)."""
+    if current_app.config.get("PSEUDO_LOCALE"):
+        return {**LANGUAGES, PSEUDO: "Pséûdö"}
+    return LANGUAGES
+
+
+def use_league_language(language: str | None) -> None:
+    """Called where a league (or a league table) is loaded: its pages default to the league's
+    language, unless the phone chose one."""
+    if language in LANGUAGES and g.get("league_language") != language:
+        g.league_language = language
+        g.pop("_sk_translations", None)  # in case a sentence was looked up before
+        refresh()
+
+
+def chosen() -> str:
+    """The language of this request (a key of ``offered()``)."""
+    if not has_request_context():
+        return DEFAULT
+    forced = g.get("forced_language")
+    if forced:
+        return forced
+    cookie = request.cookies.get(COOKIE)
+    if cookie and cookie in offered():
+        return cookie
+    league = g.get("league_language")
+    if league:
+        return league
+    return request.accept_languages.best_match(LANGUAGES, default=DEFAULT) or DEFAULT
+
+
+def translations() -> Any:
+    """This request's catalog, looked up once per request (a page asks for it hundreds of
+    times: once per sentence)."""
+    try:
+        return g._sk_translations
+    except AttributeError:
+        found = get_translations()
+        g._sk_translations = found
+        return found
+    except RuntimeError:  # outside an app context: the English source
+        return _ENGLISH
+
+
+def _select_locale() -> str:
+    language = chosen()
+    return DEFAULT if language == PSEUDO else language
+
+
+def current_language() -> str:
+    """For ``<html lang>`` and the scripts: the chosen language's code."""
+    language = chosen()
+    return DEFAULT if language == PSEUDO else language
+
+
+class PseudoTranslations(NullTranslations):
+    """Every sentence marked ⟦…⟧, its letters accented and lengthened by 40%: placeholders
+    (``%(name)s``, ``{name}``) and markup are left as they are."""
+
+    def gettext(self, message: str) -> str:
+        return pseudo(message)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return pseudo(singular if n == 1 else plural)
+
+    ugettext = gettext
+    ungettext = ngettext
+
+    def pgettext(self, context: str, message: str) -> str:
+        return pseudo(message)
+
+    def npgettext(self, context: str, singular: str, plural: str, n: int) -> str:
+        return pseudo(singular if n == 1 else plural)
+
+    upgettext = pgettext
+    unpgettext = npgettext
+
+
+_ACCENTS = str.maketrans("aeiouyAEIOUYcnCN", "àéîöûýÀÉÎÖÛÝçñÇÑ")
+
+
+def pseudo(message: str) -> str:
+    out: list[str] = []
+    i = 0
+    while i < len(message):
+        char = message[i]
+        if char == "%" and message.startswith("%(", i):
+            end = message.find(")", i)
+            j = end + 2 if end != -1 else len(message)
+            out.append(message[i:j])
+            i = j
+        elif char in "{<":
+            close = "}" if char == "{" else ">"
+            end = message.find(close, i)
+            j = end + 1 if end != -1 else len(message)
+            out.append(message[i:j])
+            i = j
+        else:
+            out.append(char.translate(_ACCENTS))
+            i += 1
+    letters = sum(c.isalpha() for c in message)
+    padding = " ".join(["ẋẋẋ"] * max(1, round(letters * 0.4 / 4))) if letters else ""
+    return "⟦" + "".join(out) + (" " + padding if padding else "") + "⟧"
+
+
+_ENGLISH = NullTranslations()
+
+
+class AppDomain(Domain):
+    """Flask-Babel's catalogs, and the pseudo-language where it is switched on."""
+
+    def get_translations(self) -> Any:
+        if has_request_context():
+            cached = g.get("_sk_translations")
+            if cached is not None:
+                return cached
+            if chosen() == PSEUDO:
+                return PseudoTranslations()
+        return super().get_translations()
+
+
+@bp.post("/language")
+@csrf.exempt  # choosing a language changes nothing but this phone's cookie
+def choose() -> Response:
+    """One tap on a language button: kept in a cookie, back to the page it was tapped on."""
+    language = request.form.get("lang", "")
+    target = request.form.get("next", "")
+    if not target.startswith("/") or target.startswith("//") or "\\" in target:
+        target = "/"
+    response = redirect(target, code=303)
+    if language in offered():
+        response.set_cookie(
+            COOKIE,
+            language,
+            max_age=COOKIE_AGE,
+            samesite="Lax",
+            secure=request.is_secure,
+            httponly=True,
+        )
+    return response
+
+
+@cache
+def script_messages() -> tuple[str, ...]:
+    """The sentences of static/js (``t("…")``, ``tn("…", "…", n)``), found once per process."""
+    found: list[str] = []
+    for _f, _l, message, _c, _x in extract_from_dir(
+        str(current_app.static_folder),
+        [("js/**.js", "javascript"), ("sw.js", "javascript")],
+        keywords={k: v for k, v in KEYWORDS.items() if k in ("t", "tn")},
+    ):
+        for text in message if isinstance(message, tuple) else (message,):
+            if text and text not in found:
+                found.append(text)
+    return tuple(found)
+
+
+def _script_catalog(language: str) -> str:
+    translations = get_translations()
+    messages = {m: translations.ugettext(m) for m in script_messages()}
+    body = json.dumps({"lang": language, "messages": messages}, ensure_ascii=False)
+    return f"window.SK_I18N = {body};\n"
+
+
+@bp.get("/i18n/<language>.js")
+def script_catalog(language: str) -> Response:
+    """The scripts' sentences in ``language`` (static/js/i18n.js reads them)."""
+    if language not in offered():
+        return Response("window.SK_I18N = null;\n", mimetype="text/javascript", status=404)
+    response = Response(_script_catalog(language), mimetype="text/javascript")
+    response.cache_control.public = True
+    response.cache_control.max_age = 60 * 60 * 24 * 365
+    return response
+
+
+def script_catalog_url() -> str | None:
+    """Where this page's scripts find their sentences (None in English: they are the source)."""
+    from flask import url_for
+
+    language = chosen()
+    if language == DEFAULT:
+        return None
+    return url_for("i18n.script_catalog", language=language, v=catalog_version())
+
+
+@cache
+def catalog_version() -> str:
+    """Changes whenever a compiled catalog does (the scripts' catalogs are cached a year)."""
+    digest = hashlib.blake2b(digest_size=6)
+    for mo in sorted((TRANSLATIONS).glob("*/LC_MESSAGES/*.mo")):
+        digest.update(mo.read_bytes())
+    return digest.hexdigest()
+
+
+def init_app(app: Flask) -> None:
+    app.config.setdefault("PSEUDO_LOCALE", False)
+    babel = Babel()
+    babel.init_app(
+        app,
+        default_locale=DEFAULT,
+        default_translation_directories=str(TRANSLATIONS),
+        locale_selector=_select_locale,
+    )
+    babel.domain_instance = AppDomain(translation_directories=[str(TRANSLATIONS)])
+    app.jinja_env.policies["ext.i18n.trimmed"] = True
+    # One catalog lookup per request for every sentence, in templates and in the rules.
+    app.jinja_env.install_gettext_callables(
+        gettext=lambda s: translations().ugettext(s),
+        ngettext=lambda s, p, n: translations().ungettext(s, p, n),
+        newstyle=True,
+        pgettext=lambda c, s: translations().upgettext(c, s),
+        npgettext=lambda c, s, p, n: translations().unpgettext(c, s, p, n),
+    )
+    words.install(
+        lambda message: translations().ugettext(message),
+        lambda singular, plural, n: translations().ungettext(singular, plural, n),
+    )
+    app.register_blueprint(bp)
+    app.add_template_global(current_language)
+    app.add_template_global(offered, "languages")
+    app.add_template_global(chosen, "chosen_language")
+    app.add_template_global(script_catalog_url)
+
+    @app.before_request
+    def script_language() -> None:
+        # The script catalog's language is the one in its address, not the phone's.
+        language = (request.view_args or {}).get("language")
+        if request.endpoint == "i18n.script_catalog" and language in offered():
+            g.forced_language = language
+
+    @app.after_request
+    def vary_by_language(response: Response) -> Response:
+        if response.mimetype == "text/html":
+            response.vary.add("Accept-Language")
+            response.vary.add("Cookie")
+        return response

@@ -1,0 +1,117 @@
+"""The words the rules say to a player, in the player's language.
+
+The rules stay standard-library and still word their own sentences: they write them in English
+with ``_`` (and ``ngettext`` for a count), with ``%(name)s`` placeholders, exactly as the rest
+of the app writes them with Flask-Babel. ``pybabel extract`` finds them here as it finds them in
+the views, so one catalog holds every sentence. At run time the text passes through the
+translator the app installs (``install``: Flask-Babel's, so the request's language); without an
+app (scripts, the rules' own tests) it stays English.
+
+Why not return message ids or structured values for the web layer to word? A rule's sentence is
+made where its facts are (the deal, the start, a refused total); splitting it from them would
+put the rules' wording in the views, one step away from the rule it explains. Passing the
+translator in keeps the words next to the rule and the rules free of Flask.
+
+Text declared at import time (a rule's label, a deal sheet's name) is wrapped in ``lazy``: it
+is translated each time it is shown, in the language of whoever is looking.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+_gettext: Callable[[str], str] = lambda message: message  # noqa: E731
+_ngettext: Callable[[str, str, int], str] = lambda singular, plural, n: (  # noqa: E731
+    singular if n == 1 else plural
+)
+
+
+def install(gettext: Callable[[str], str], ngettext: Callable[[str, str, int], str]) -> None:
+    """Word the rules in the request's language: ``gettext(message)`` and
+    ``ngettext(singular, plural, n)`` return the translated text, placeholders unfilled."""
+    global _gettext, _ngettext
+    _gettext, _ngettext = gettext, ngettext
+
+
+def _(message: str, **params: Any) -> str:
+    """``message`` in the player's language, with ``%(name)s`` placeholders filled."""
+    text = _gettext(message)
+    return text % params if params else text
+
+
+def ngettext(singular: str, plural: str, n: int, **params: Any) -> str:
+    """The singular or plural sentence for ``n`` (the language's own plural rule), with
+    ``%(num)s`` set to ``n`` and the other placeholders filled."""
+    params.setdefault("num", n)
+    return _ngettext(singular, plural, n) % params
+
+
+class LazyText:
+    """English text declared at import time, translated whenever it is turned into text (a
+    template, ``str()``, an f-string, a comparison), in the language of that moment."""
+
+    __slots__ = ("message",)
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+    def __str__(self) -> str:
+        return _gettext(self.message)
+
+    def __repr__(self) -> str:
+        return f"lazy({self.message!r})"
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+    def __html__(self) -> str:
+        from html import escape
+
+        return escape(str(self), quote=True)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LazyText):
+            return self.message == other.message
+        return str(self) == other
+
+    def __hash__(self) -> int:
+        return hash(self.message)
+
+    def __lt__(self, other: object) -> bool:
+        return str(self) < str(other)
+
+    def __len__(self) -> int:
+        return len(str(self))
+
+    def __bool__(self) -> bool:
+        return bool(self.message)
+
+    def __add__(self, other: object) -> str:
+        return str(self) + str(other)
+
+    def __radd__(self, other: object) -> str:
+        return str(other) + str(self)
+
+    def __mod__(self, params: Any) -> str:
+        return str(self) % params
+
+    def __getattr__(self, name: str) -> Any:
+        # str's methods (lower, split, format, startswith ...) on the translated text.
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(str(self), name)
+
+    def __json__(self) -> str:
+        return str(self)
+
+
+def lazy(message: str) -> LazyText:
+    """``message`` translated each time it is shown (for text declared at import time)."""
+    return LazyText(message)
+
+
+def N_(message: str) -> str:  # noqa: N802 (the gettext convention)
+    """Mark ``message`` for the catalogs without translating it here: whoever shows it passes
+    it through ``_`` (used where a value must stay a plain ``str``, such as a dict key)."""
+    return message
