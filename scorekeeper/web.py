@@ -13,6 +13,8 @@ from urllib.parse import quote
 import segno
 from flask import Response, make_response, request
 
+from scorekeeper.i18n import chosen as chosen_language
+
 
 def qr_svg(target: str, max_age: int | None = None) -> Response:
     """A QR code of ``target`` as SVG, black on white with a quiet zone (easy to scan from a
@@ -39,6 +41,8 @@ def unless_unchanged(version: str, render: Callable[[], Any]) -> Response:
     and a compressed answer keeps it as it is. It is an opaque hash of ``version``: a version
     may hold what people typed (a night's place, with quotes or letters outside Latin-1), which
     cannot go into a header as it is."""
+    # The same version reads differently in each language: the language is part of the tag.
+    version = f"{version}|{chosen_language()}"
     etag = hashlib.blake2b(version.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
     if request.if_none_match.contains_weak(etag):
         response = make_response("", 304)
