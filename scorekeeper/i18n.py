@@ -23,6 +23,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from babel import Locale
 from babel.messages.extract import extract_from_dir
 from babel.support import NullTranslations
 from flask import (
@@ -40,8 +41,6 @@ from flask_babel import Babel, Domain, get_translations, refresh
 from scorekeeper.extensions import csrf
 from scorekeeper.rules import words
 
-#: The languages offered, each named in itself (as the language buttons show them).
-LANGUAGES: dict[str, str] = {"en": "English", "es": "Español", "fr": "Français"}
 DEFAULT = "en"
 PSEUDO = "pseudo"
 COOKIE = "lang"
@@ -49,6 +48,24 @@ COOKIE_AGE = 60 * 60 * 24 * 400
 
 #: The catalogs: translations/<lang>/LC_MESSAGES/messages.po (scorekeeper/catalogs.py makes them).
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
+
+
+def _own_name(code: str) -> str:
+    name = Locale.parse(code).get_display_name(code) or code
+    return name[:1].upper() + name[1:]
+
+
+#: The languages offered, each named in itself (as the language buttons show them): English,
+#: the source, and every language with a catalog (adding one is `make new-language CODE=xx`).
+LANGUAGES: dict[str, str] = {
+    code: _own_name(code)
+    for code in [
+        DEFAULT,
+        *sorted(
+            p.name for p in TRANSLATIONS.iterdir() if (p / "LC_MESSAGES" / "messages.po").exists()
+        ),
+    ]
+}
 
 #: gettext's names in this app: Flask-Babel's (``_``, ``gettext``, ``ngettext``, ``_l`` for
 #: lazy_gettext), the rules' (``scorekeeper.rules.words``: ``lazy``, ``N_``) and the scripts'
