@@ -38,7 +38,6 @@ from flask import (
 )
 from flask_babel import Babel, Domain, get_translations, refresh
 
-from scorekeeper.extensions import csrf
 from scorekeeper.rules import words
 
 DEFAULT = "en"
@@ -208,12 +207,13 @@ class AppDomain(Domain):
         return super().get_translations()
 
 
-@bp.post("/language")
-@csrf.exempt  # choosing a language changes nothing but this phone's cookie
-def choose() -> Response:
-    """One tap on a language button: kept in a cookie, back to the page it was tapped on."""
-    language = request.form.get("lang", "")
-    target = request.form.get("next", "")
+@bp.get("/language/<language>")
+def choose(language: str) -> Response:
+    """One tap on a language at the foot of a page: kept in a cookie on this phone, then back
+    to the page it was tapped on. A link, not a form: it changes nothing but this phone's
+    preference, works on a kept page without signal to the server's forms, and leaves the
+    read-only pages without a form."""
+    target = request.args.get("next", "")
     if not target.startswith("/") or target.startswith("//") or "\\" in target:
         target = "/"
     response = redirect(target, code=303)
@@ -226,7 +226,19 @@ def choose() -> Response:
             secure=request.is_secure,
             httponly=True,
         )
+    response.cache_control.no_store = True
     return response
+
+
+def language_links() -> list[tuple[str, str, str]]:
+    """(code, name, address) of each language button on this page."""
+    from flask import url_for
+
+    here = request.full_path if request.query_string else request.path
+    return [
+        (code, name, url_for("i18n.choose", language=code, next=here))
+        for code, name in offered().items()
+    ]
 
 
 @cache
@@ -309,6 +321,7 @@ def init_app(app: Flask) -> None:
     app.add_template_global(offered, "languages")
     app.add_template_global(chosen, "chosen_language")
     app.add_template_global(script_catalog_url)
+    app.add_template_global(language_links)
 
     @app.before_request
     def script_language() -> None:
