@@ -38,6 +38,7 @@ from sqlalchemy.orm import Session, SessionTransaction
 
 from scorekeeper.extensions import db
 from scorekeeper.games.totals import WRITTEN
+from scorekeeper.i18n import chosen as chosen_language
 from scorekeeper.kept_values import KeptValues
 from scorekeeper.models import Game, Player, Round, Score, Seat
 
@@ -57,8 +58,13 @@ def for_version(game: Game, what: str, make: Callable[[], T]) -> T:
     if game.__dict__.get(WRITTEN):
         return make()
     # The public id, not the row id: SQLite may give a deleted game's row id to a new game,
-    # whose versions start again at 1; a public id is never given out twice.
-    return _kept.get((game.public_id, game.version, what), make)
+    # whose versions start again at 1; a public id is never given out twice. Values in words
+    # (the rules in play, the corrections, the pages' HTML) are kept per language; the rows are
+    # the same in every language.
+    key = (game.public_id, game.version, what)
+    if what != "rows":
+        key += (chosen_language(),)
+    return _kept.get(key, make)
 
 
 def forget_all() -> None:
