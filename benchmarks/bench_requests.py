@@ -58,6 +58,7 @@ from scorekeeper.games import services  # noqa: E402
 from scorekeeper.games.totals import new_stamp  # noqa: E402
 from scorekeeper.leagues.standings import _kept as kept_standings  # noqa: E402
 from scorekeeper.models import League  # noqa: E402
+from scorekeeper.web import etag_for  # noqa: E402
 
 try:  # each finished game's seat results, kept per version (absent before they were kept)
     from scorekeeper.leagues.standings import forget_game_results  # noqa: E402
@@ -403,7 +404,7 @@ def main() -> None:
             call()
             return None if isinstance(ours, OverHttp) else ours.statements
 
-        unchanged = {"If-None-Match": f'W/"v{version}"'}
+        unchanged = {"If-None-Match": f'W/"{etag_for(f"v{version}", "en")}"'}
         measures: dict[str, Callable[[], float]] = {
             "one SELECT route": request("/bench/one-select"),
             "round form, 8 players": request(f"/g/{record_games[-1]}/round"),

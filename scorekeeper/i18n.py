@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-from functools import cache
+from functools import cache, cached_property, lru_cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from babel import Locale
 from babel.messages.extract import extract_from_dir
-from babel.support import NullTranslations
+from babel.support import NullTranslations, Translations
 from flask import (
     Blueprint,
     Flask,
@@ -36,7 +37,8 @@ from flask import (
     redirect,
     request,
 )
-from flask_babel import Babel, Domain, get_translations, refresh
+from flask_babel import Babel, Domain, get_locale, get_translations, refresh
+from wtforms.i18n import messages_path
 
 from scorekeeper.rules import words
 
@@ -44,6 +46,7 @@ DEFAULT = "en"
 PSEUDO = "pseudo"
 COOKIE = "lang"
 COOKIE_AGE = 60 * 60 * 24 * 400
+_VARY = "Accept-Language, Cookie"
 
 #: The catalogs: translations/<lang>/LC_MESSAGES/messages.po (scorekeeper/catalogs.py makes them).
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
@@ -97,14 +100,23 @@ def use_league_language(language: str | None) -> None:
     language, unless the phone chose one."""
     if language in LANGUAGES and g.get("league_language") != language:
         g.league_language = language
-        g.pop("_sk_translations", None)  # in case a sentence was looked up before
+        # In case a sentence was looked up before: the language is worked out again.
+        g.pop("_sk_language", None)
+        g.pop("_sk_translations", None)
         refresh()
 
 
 def chosen() -> str:
-    """The language of this request (a key of ``offered()``)."""
+    """The language of this request (a key of ``offered()``), worked out once per request."""
     if not has_request_context():
         return DEFAULT
+    found = g.get("_sk_language")
+    if found is None:
+        found = g._sk_language = _choose()
+    return found
+
+
+def _choose() -> str:
     forced = g.get("forced_language")
     if forced:
         return forced
@@ -232,13 +244,35 @@ def choose(language: str) -> Response:
 
 def language_links() -> list[tuple[str, str, str]]:
     """(code, name, address) of each language button on this page."""
-    from flask import url_for
-
-    here = request.full_path if request.query_string else request.path
+    here = quote(request.full_path if request.query_string else request.path, safe="/")
     return [
-        (code, name, url_for("i18n.choose", language=code, next=here))
+        (code, name, f"{_choose_url(request.script_root, code)}?next={here}")
         for code, name in offered().items()
     ]
+
+
+@lru_cache(maxsize=64)
+def _choose_url(script_root: str, code: str) -> str:
+    # The same for every request under one script root: worked out once, not per page.
+    from flask import url_for
+
+    return url_for("i18n.choose", language=code)
+
+
+class FormMessagesRequest:
+    """WTForms' own messages ("This field is required.") in the request's language, from a
+    catalog read once per process and language. Flask-WTF looks for them in the request's
+    ``wtforms_translations`` and would otherwise read WTForms' catalog from disk on every
+    request that shows a form."""
+
+    @cached_property
+    def wtforms_translations(self) -> Any:
+        return _wtforms_catalog(str(get_locale() or DEFAULT))
+
+
+@lru_cache(maxsize=16)
+def _wtforms_catalog(locale: str) -> Any:
+    return Translations.load(messages_path(), [locale], domain="wtforms")
 
 
 @cache
@@ -329,10 +363,15 @@ def init_app(app: Flask) -> None:
         language = (request.view_args or {}).get("language")
         if request.endpoint == "i18n.script_catalog" and language in offered():
             g.forced_language = language
+            g.pop("_sk_language", None)
+
+    app.request_class = type(
+        "Request", (FormMessagesRequest, app.request_class), {"__doc__": app.request_class.__doc__}
+    )
 
     @app.after_request
     def vary_by_language(response: Response) -> Response:
         if response.mimetype == "text/html":
-            response.vary.add("Accept-Language")
-            response.vary.add("Cookie")
+            vary = response.headers.get("Vary")
+            response.headers["Vary"] = f"{vary}, {_VARY}" if vary else _VARY
         return response

@@ -32,6 +32,13 @@ def qr_svg(target: str, max_age: int | None = None) -> Response:
     return response
 
 
+def etag_for(version: str, language: str) -> str:
+    """The opaque tag of ``version`` in ``language`` (the same version reads differently in
+    each language, so the language is part of the tag)."""
+    text = f"{version}|{language}"
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
+
+
 def unless_unchanged(version: str, render: Callable[[], Any]) -> Response:
     """The answer to a phone that polls: ``304 Not Modified`` when its copy carries the ETag
     of ``version`` (nothing rendered, nothing more read), otherwise ``render()``. Either way
@@ -41,9 +48,7 @@ def unless_unchanged(version: str, render: Callable[[], Any]) -> Response:
     and a compressed answer keeps it as it is. It is an opaque hash of ``version``: a version
     may hold what people typed (a night's place, with quotes or letters outside Latin-1), which
     cannot go into a header as it is."""
-    # The same version reads differently in each language: the language is part of the tag.
-    version = f"{version}|{chosen_language()}"
-    etag = hashlib.blake2b(version.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
+    etag = etag_for(version, chosen_language())
     if request.if_none_match.contains_weak(etag):
         response = make_response("", 304)
     else:
