@@ -211,6 +211,8 @@ INTERNAL_EXCEPTIONS = {
     "IndexError",
     "OSError",
 }
+#: Keyword arguments whose text is shown (a label, a button's words, a validator's message).
+SHOWN_KEYWORDS = {"label", "description", "message", "placeholder", "title", "text"}
 #: Prose: two words or more, a capital or a sentence's punctuation.
 PROSE = re.compile(r"[A-Za-z]{2,}[ ,.:;!?'’()…-]+[A-Za-z]{2,}")
 NOT_PROSE = re.compile(
@@ -258,6 +260,19 @@ class _ProseFinder(ast.NodeVisitor):
             or name
             in ("getLogger", "warn", "exec_driver_sql", "text", "execute", "strftime", "strptime")
         )
+        if not quiet:
+            # A single word shown as a label is prose too: a form field's label, a button.
+            shown = [*node.args[:1]] if name.endswith("Field") or name == "flash" else []
+            shown += [k.value for k in node.keywords if k.arg in SHOWN_KEYWORDS]
+            for value in shown:
+                if (
+                    isinstance(value, ast.Constant)
+                    and isinstance(value.value, str)
+                    and re.search(r"[A-Za-z]{2,}", value.value)
+                    and not PROSE.search(value.value)
+                    and not self._pragma(value)
+                ):
+                    self.found.append((value.lineno, value.value))
         if quiet:
             self._quiet += 1
         self.generic_visit(node)
@@ -311,3 +326,6 @@ def test_the_python_check_sees_prose():
     assert python_prose('def f():\n    """A docstring, not shown."""\n') == []
     assert python_prose('COLUMNS = ("Went out",)  # i18n: CSV column') == []
     assert python_prose('kind = "mexican_train"') == []
+    assert python_prose('save = SubmitField("Save")') == [(1, "Save")]
+    assert python_prose('save = SubmitField(_l("Save"))') == []
+    assert python_prose('Length(max=40, message="Shorter")') == [(1, "Shorter")]
