@@ -22,7 +22,7 @@ from functools import cache
 from pathlib import Path
 
 from babel.messages.extract import extract_from_file
-from babel.support import Translations
+from babel.support import NullTranslations, Translations
 from flask import Blueprint, Response, abort, current_app, g, render_template, url_for
 from flask_babel import gettext as _
 from flask_babel import refresh
@@ -114,20 +114,21 @@ def _worker_messages(folder: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(message for _line, message, _c, _x in found if message))
 
 
-def _catalog(language: str) -> object:
+def _catalog(language: str) -> NullTranslations:
     if language == i18n.PSEUDO:
         return i18n.PseudoTranslations()
     return Translations.load(str(i18n.TRANSLATIONS), [language])
 
 
-def _worker_words(folder: str) -> dict[str, dict[str, str]]:
-    """The worker's sentences in every language offered (English is the source)."""
+@cache
+def _worker_words(folder: str, languages: tuple[str, ...]) -> dict[str, dict[str, str]]:
+    """The worker's sentences in each of ``languages`` but English (the source), read from the
+    compiled catalogs once per process (a deploy that changes them restarts it)."""
     words: dict[str, dict[str, str]] = {}
-    for language in i18n.offered():
-        if language == i18n.DEFAULT:
-            continue
-        catalog = _catalog(language)
-        words[language] = {m: catalog.ugettext(m) for m in _worker_messages(folder)}  # type: ignore[attr-defined]
+    for language in languages:
+        if language != i18n.DEFAULT:
+            catalog = _catalog(language)
+            words[language] = {m: catalog.ugettext(m) for m in _worker_messages(folder)}
     return words
 
 
@@ -156,8 +157,9 @@ def service_worker() -> Response:
         "offline": url_for("pwa.offline"),
         "offlinePages": offline_pages,
         "static": url_for("static", filename=""),
+        # Where the scripts' catalogs are: "/i18n/" (cached like the static files).
         "catalogs": url_for("i18n.script_catalog", language="x").rsplit("/", 1)[0] + "/",
-        "words": _worker_words(folder),
+        "words": _worker_words(folder, tuple(languages)),
     }
     source = (Path(folder) / WORKER).read_text()
     body = f"self.SCOREKEEPER = {json.dumps(settings)};\n{source}"  # i18n: JavaScript
