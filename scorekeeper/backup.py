@@ -22,12 +22,17 @@ PG_DUMP_HEADER = b"PGDMP"
 
 
 class BackupError(Exception):
-    """A backup or restore that could not be made; the message says why in plain words."""
+    """A backup or restore that could not be made; the message says why in plain words.
+
+    Everything here is said to the operator's terminal (``flask backup``, ``flask restore``),
+    never to a phone: it stays in English (``# i18n: terminal``)."""
 
 
 def _sqlite_path(url: URL) -> Path:
     if not url.database or url.database == ":memory:":
-        raise BackupError("This database lives in memory only: there is nothing to back up.")
+        raise BackupError(
+            "This database lives in memory only: there is nothing to back up."
+        )  # i18n: terminal
     return Path(url.database)
 
 
@@ -45,7 +50,7 @@ def _tool(name: str) -> str:
     found = shutil.which(name)
     if found is None:
         raise BackupError(
-            f"{name} is not installed: it comes with the PostgreSQL client "
+            f"{name} is not installed: it comes with the PostgreSQL client "  # i18n: terminal
             "(apt-get install postgresql-client, the same major version as the server or newer)."
         )
     return found
@@ -58,31 +63,38 @@ def backup(database_url: str, target: Path) -> str:
     url = make_url(database_url)
     target = Path(target)
     if target.exists():
-        raise BackupError(f"{target} already exists: choose a new name (nothing was written).")
+        raise BackupError(
+            f"{target} already exists: choose a new name (nothing was written)."
+        )  # i18n: terminal
     if not target.parent.is_dir():
-        raise BackupError(f"The folder {target.parent} does not exist (nothing was written).")
+        raise BackupError(
+            f"The folder {target.parent} does not exist (nothing was written)."
+        )  # i18n: terminal
     partial = target.with_name(f".{target.name}.partial")
     partial.unlink(missing_ok=True)
     try:
         if url.get_backend_name() == "sqlite":
             _backup_sqlite(_sqlite_path(url), partial)
-            kind = "SQLite backup"
+            kind = "SQLite backup"  # i18n: terminal
         elif url.get_backend_name() == "postgresql":
             connection, env = _libpq(url)
             command = [_tool("pg_dump"), "--format=custom", "--no-owner", "--no-privileges"]
             _run([*command, f"--file={partial}", connection], env, "pg_dump")
-            kind = "PostgreSQL dump (pg_dump, custom format)"
+            kind = "PostgreSQL dump (pg_dump, custom format)"  # i18n: terminal
         else:
-            raise BackupError(f"Backups of {url.get_backend_name()} databases are not supported.")
+            raise BackupError(
+                f"Backups of {url.get_backend_name()} databases are not supported."
+            )  # i18n: terminal
         partial.rename(target)
     finally:
         partial.unlink(missing_ok=True)
-    return f"{kind} written to {target} ({target.stat().st_size:,} bytes)."
+    size = target.stat().st_size
+    return f"{kind} written to {target} ({size:,} bytes)."  # i18n: terminal
 
 
 def _backup_sqlite(source: Path, partial: Path) -> None:
     if not source.exists():
-        raise BackupError(f"There is no database at {source}.")
+        raise BackupError(f"There is no database at {source}.")  # i18n: terminal
     reading = sqlite3.connect(source, timeout=30)
     writing = sqlite3.connect(partial)
     try:
@@ -92,7 +104,7 @@ def _backup_sqlite(source: Path, partial: Path) -> None:
         writing.execute("PRAGMA journal_mode=DELETE")  # one self-contained file
         checked = writing.execute("PRAGMA integrity_check").fetchone()[0]
         if checked != "ok":
-            raise BackupError(f"The copy failed its integrity check: {checked}")
+            raise BackupError(f"The copy failed its integrity check: {checked}")  # i18n: terminal
     finally:
         writing.close()
         reading.close()
@@ -104,15 +116,17 @@ def restore(database_url: str, source: Path) -> str:
     url = make_url(database_url)
     source = Path(source)
     if not source.is_file():
-        raise BackupError(f"There is no backup at {source}.")
+        raise BackupError(f"There is no backup at {source}.")  # i18n: terminal
     with source.open("rb") as file:
         header = file.read(len(SQLITE_HEADER))
     if url.get_backend_name() == "sqlite":
         if header != SQLITE_HEADER:
-            raise BackupError(f"{source} is not an SQLite backup (nothing was changed).")
+            raise BackupError(
+                f"{source} is not an SQLite backup (nothing was changed)."
+            )  # i18n: terminal
         target = _sqlite_path(url)
         target.parent.mkdir(parents=True, exist_ok=True)
-        reading = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+        reading = sqlite3.connect(f"file:{source}?mode=ro", uri=True)  # i18n: SQLite URI
         writing = sqlite3.connect(target, timeout=30)
         try:
             # The backup API writes into the database in place, under its write lock: a
@@ -121,15 +135,19 @@ def restore(database_url: str, source: Path) -> str:
         finally:
             writing.close()
             reading.close()
-        return f"{target} restored from {source}."
+        return f"{target} restored from {source}."  # i18n: terminal
     if url.get_backend_name() == "postgresql":
         if not header.startswith(PG_DUMP_HEADER):
-            raise BackupError(f"{source} is not a pg_dump backup (nothing was changed).")
+            raise BackupError(
+                f"{source} is not a pg_dump backup (nothing was changed)."
+            )  # i18n: terminal
         connection, env = _libpq(url)
         command = [_tool("pg_restore"), "--clean", "--if-exists", "--no-owner", "--no-privileges"]
         _run([*command, "--single-transaction", f"--dbname={connection}", str(source)], env)
-        return f"{url.database} restored from {source}."
-    raise BackupError(f"Restoring {url.get_backend_name()} databases is not supported.")
+        return f"{url.database} restored from {source}."  # i18n: terminal
+    raise BackupError(
+        f"Restoring {url.get_backend_name()} databases is not supported."
+    )  # i18n: terminal
 
 
 def _run(command: list[str], env: dict[str, str], name: str = "pg_restore") -> None:

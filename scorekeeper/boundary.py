@@ -24,7 +24,7 @@ from scorekeeper.extensions import db
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; "
     "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
-)
+)  # i18n: HTTP header
 
 
 @event.listens_for(Engine, "connect")
@@ -93,7 +93,8 @@ def init_app(app: Flask) -> None:
     app.session_interface = HttpsAwareSessions()
 
 
-HSTS = "max-age=31536000"  # a year; no includeSubDomains: other sites may share the domain
+# A year; no includeSubDomains: other sites may share the domain.
+HSTS = "max-age=31536000"  # i18n: HTTP header
 
 
 def served_over_https(app: Flask) -> bool:

@@ -15,6 +15,11 @@ import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from flask_babel import gettext as _
+from flask_babel import ngettext
+
+from scorekeeper.presentation import and_list
+
 WIDTH = 1080
 MARGIN = 64
 HEADER = 300  # app name, title, subtitle and the first rule
@@ -73,14 +78,21 @@ class Card:
     notes_top: int
     height: int
     width: int = WIDTH
-    brand: str = "Scorekeeper"
+    brand: str = "Scorekeeper"  # i18n: the app's name, the same in every language
     subtitle_size: int = 38  # px: smaller for a long subtitle, so it fits the card's width
 
     @property
     def description(self) -> str:
         """The card in words (the picture's alternative text)."""
         people = "; ".join(
-            f"{line.place} {line.name} {line.total}{' (winner)' if line.winner else ''}"
+            _(
+                "%(place)s %(name)s %(total)s (winner)",
+                place=line.place,
+                name=line.name,
+                total=line.total,
+            )
+            if line.winner
+            else f"{line.place} {line.name} {line.total}"
             for line in self.lines
         )
         return f"{self.title}, {self.subtitle}: {people}."
@@ -141,6 +153,5 @@ def went_out_most(names_and_counts: Sequence[tuple[str, int]]) -> str:
     if best == 0:
         return ""
     leaders = [name for name, count in names_and_counts if count == best]
-    times = "once" if best == 1 else f"{best} times"
-    who = leaders[0] if len(leaders) == 1 else f"{', '.join(leaders[:-1])} and {leaders[-1]}"
-    return f"Went out most: {who} ({times})"
+    times = ngettext("once", "%(num)s times", best)
+    return _("Went out most: %(who)s (%(times)s)", who=and_list(leaders), times=times)

@@ -15,7 +15,10 @@ from dataclasses import dataclass
 from datetime import date
 
 from flask import render_template
+from flask_babel import gettext as _
 from markupsafe import Markup
+
+from scorekeeper.presentation import date_in
 
 # After the Okabe-Ito palette (distinguishable with common colour-vision deficiencies), with the
 # lightest colours darkened to keep 3:1 contrast on white.
@@ -214,10 +217,11 @@ def plan_line_chart(
     series: Sequence[tuple[str, Sequence[float]]],
     x_labels: Sequence[str],
     title: str,
-    y_label: str = "Total",
+    y_label: str | None = None,
     x_label: str = "",
 ) -> LineChart:
-    """Where everything of ``line_chart`` goes."""
+    """Where everything of ``line_chart`` goes (``y_label``: "Total" unless told)."""
+    y_label = y_label or _("Total")
     frame = _Frame.fit(
         [v for _, values in series for v in values],
         width=440,
@@ -288,7 +292,7 @@ def line_chart(
     series: Sequence[tuple[str, Sequence[float]]],
     x_labels: Sequence[str],
     title: str,
-    y_label: str = "Total",
+    y_label: str | None = None,
     x_label: str = "",
 ) -> Markup:
     """A line chart of several series sharing x positions, as an accessible inline SVG
@@ -302,19 +306,20 @@ def _ends(first: date, last: date) -> list[tuple[date, str]]:
     ("Sep 2026", "Nov 2026"), or as days when both fall in one month ("17 Nov", "24 Nov 2026");
     one label when both are the same day."""
     if first == last:
-        return [(first, f"{first.day} {first:%b %Y}")]
+        return [(first, date_in(first, "d MMM y"))]
     if (first.year, first.month) == (last.year, last.month):
-        return [(first, f"{first.day} {first:%b}"), (last, f"{last.day} {last:%b %Y}")]
-    return [(first, f"{first:%b %Y}"), (last, f"{last:%b %Y}")]
+        return [(first, date_in(first, "d MMM")), (last, date_in(last, "d MMM y"))]
+    return [(first, date_in(first, "MMM y")), (last, date_in(last, "MMM y"))]
 
 
 def plan_totals_over_time(
     points: Sequence[tuple[date, float]],
     title: str,
-    y_label: str = "Game total",
+    y_label: str | None = None,
     window: int = 10,
 ) -> DotChart:
-    """Where everything of ``totals_over_time`` goes."""
+    """Where everything of ``totals_over_time`` goes (``y_label``: "Game total" unless told)."""
+    y_label = y_label or _("Game total")
     values = [value for _, value in points]
     frame = _Frame.fit(values, width=440, height=280, left=52, right=24, top=16, bottom=40)
     left, height, sy = frame.left, frame.height, frame.sy
@@ -356,7 +361,7 @@ def plan_totals_over_time(
 def totals_over_time(
     points: Sequence[tuple[date, float]],
     title: str,
-    y_label: str = "Game total",
+    y_label: str | None = None,
     window: int = 10,
 ) -> Markup:
     """One player's game totals by date as dots, with the average of the last ``window`` games

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from flask import Flask, render_template
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
@@ -10,12 +12,12 @@ from scorekeeper import throttle
 from scorekeeper.extensions import db
 
 MESSAGES = {
-    400: ("Something in that request was not right", "Please go back and try again."),
-    403: ("This is not yours to change", "Ask the scorekeeper for the edit code."),
-    404: ("Page not found", "The link may be old or mistyped."),
-    405: ("That did not work", "Please use the buttons on the page."),
-    413: ("That file is too big", "Photos can be up to 15 MB. Try a smaller photo."),
-    429: ("Too many tries", "Please wait a minute and try again."),
+    400: (_l("Something in that request was not right"), _l("Please go back and try again.")),
+    403: (_l("This is not yours to change"), _l("Ask the scorekeeper for the edit code.")),
+    404: (_l("Page not found"), _l("The link may be old or mistyped.")),
+    405: (_l("That did not work"), _l("Please use the buttons on the page.")),
+    413: (_l("That file is too big"), _l("Photos can be up to 15 MB. Try a smaller photo.")),
+    429: (_l("Too many tries"), _l("Please wait a minute and try again.")),
 }
 
 
@@ -26,8 +28,8 @@ def init_app(app: Flask) -> None:
             render_template(
                 "error.html",
                 code=400,
-                title="This form has expired",
-                detail="Nothing was saved. Go back, reload the page and send it again.",
+                title=_("This form has expired"),
+                detail=_("Nothing was saved. Go back, reload the page and send it again."),
             ),
             400,
         )
@@ -47,8 +49,8 @@ def init_app(app: Flask) -> None:
             render_template(
                 "error.html",
                 code=500,
-                title="Sorry, something went wrong",
-                detail="Nothing you entered before this was lost. Please try again.",
+                title=_("Sorry, something went wrong"),
+                detail=_("Nothing you entered before this was lost. Please try again."),
             ),
             500,
         )

@@ -97,20 +97,28 @@ class Game(db.Model):
     night: Mapped[Night | None] = relationship(back_populates="games", foreign_keys=[night_id])
     deleted_night: Mapped[Night | None] = relationship(foreign_keys=[deleted_night_id])
     seats: Mapped[list[Seat]] = relationship(
-        back_populates="game", order_by="Seat.position", cascade="all, delete-orphan"
+        back_populates="game",
+        order_by="Seat.position",
+        cascade="all, delete-orphan",  # i18n: SQLAlchemy option
     )
     rounds: Mapped[list[Round]] = relationship(
-        back_populates="game", order_by="Round.number", cascade="all, delete-orphan"
+        back_populates="game",
+        order_by="Round.number",
+        cascade="all, delete-orphan",  # i18n: SQLAlchemy option
     )
     corrections: Mapped[list[Correction]] = relationship(
-        back_populates="game", order_by="Correction.id", cascade="all, delete-orphan"
+        back_populates="game",
+        order_by="Correction.id",
+        cascade="all, delete-orphan",  # i18n: SQLAlchemy option
     )
     photos: Mapped[list[Photo]] = relationship(
-        back_populates="game", cascade="all, delete-orphan", passive_deletes=True
+        back_populates="game",
+        cascade="all, delete-orphan",  # i18n: SQLAlchemy option
+        passive_deletes=True,
     )
 
     __table_args__ = (
-        CheckConstraint("status IN ('playing', 'finished')", name="status_known"),
+        CheckConstraint("status IN ('playing', 'finished')", name="status_known"),  # i18n: SQL
         CheckConstraint("first_starter >= 0", name="first_starter_non_negative"),
         CheckConstraint("version >= 1", name="version_positive"),
     )
@@ -168,7 +176,9 @@ class Round(db.Model):
 
     game: Mapped[Game] = relationship(back_populates="rounds")
     scores: Mapped[list[Score]] = relationship(
-        back_populates="round", cascade="all, delete-orphan", order_by="Score.seat_id"
+        back_populates="round",
+        cascade="all, delete-orphan",  # i18n: SQLAlchemy option
+        order_by="Score.seat_id",
     )
 
     __table_args__ = (
@@ -262,12 +272,14 @@ class League(db.Model):
 
     players: Mapped[list[Player]] = relationship(back_populates="league")
     nights: Mapped[list[Night]] = relationship(
-        back_populates="league", cascade="all, delete-orphan", passive_deletes=True
+        back_populates="league",
+        cascade="all, delete-orphan",  # i18n: SQLAlchemy option
+        passive_deletes=True,
     )
     seasons: Mapped[list[Season]] = relationship(
         back_populates="league",
         order_by="Season.starts_on",
-        cascade="all, delete-orphan",
+        cascade="all, delete-orphan",  # i18n: SQLAlchemy option
         passive_deletes=True,
     )
 
@@ -275,13 +287,16 @@ class League(db.Model):
         # From the standings-method registry: a new method needs a migration of this check.
         CheckConstraint(
             "ranking IN ({})".format(", ".join(f"'{name}'" for name in METHOD_REGISTRY)),
-            name="ranking_known",
+            name="ranking_known",  # i18n: SQL
         ),
         CheckConstraint("min_games >= 1", name="min_games_positive"),
         CheckConstraint(
-            "min_nights_percent >= 0 AND min_nights_percent <= 100", name="min_nights_percent_range"
+            "min_nights_percent >= 0 AND min_nights_percent <= 100",
+            name="min_nights_percent_range",  # i18n: SQL
         ),
-        CheckConstraint("best_nights IS NULL OR best_nights >= 1", name="best_nights_positive"),
+        CheckConstraint(
+            "best_nights IS NULL OR best_nights >= 1", name="best_nights_positive"
+        ),  # i18n: SQL
         CheckConstraint("passphrase_version >= 1", name="passphrase_version_positive"),
     )
 

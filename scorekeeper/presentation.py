@@ -7,7 +7,10 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime
 
-from flask import Flask, current_app, request, url_for
+from babel.dates import format_date as babel_format_date
+from flask import Flask, current_app, has_app_context, request, url_for
+from flask_babel import format_date
+from flask_babel import gettext as _
 
 # Pips per column (left, middle, right) for each count, as printed on double-12..18 sets
 # (8 = 3-2-3, 10 = 4-2-4, 11 = 4-3-4, 12 = 4-4-4 ...). 2 and 3 are diagonals.
@@ -102,9 +105,9 @@ def utc_iso(moment: datetime) -> str:
 def nav_links() -> list[tuple[str, str]]:
     """(endpoint, label) pairs for the top bar."""
     return [
-        ("games.new_game", "New game"),
-        ("leagues.index", "Leagues"),
-        ("helper.table_helper", "Helper"),
+        ("games.new_game", _("New game")),
+        ("leagues.index", _("Leagues")),
+        ("helper.table_helper", _("Helper")),
     ]
 
 
@@ -128,15 +131,23 @@ def plural(count: int, word: str, many: str | None = None) -> str:
 
 
 def and_list(words: list[str]) -> str:
-    """ "Ann", "Ann and Bob", "Ann, Bob and Cy"."""
-    if len(words) <= 2:
-        return " and ".join(words)
-    return f"{', '.join(words[:-1])} and {words[-1]}"
+    """ "Ann", "Ann and Bob", "Ann, Bob and Cy" (in the page's language)."""
+    if len(words) <= 1:
+        return "".join(words)
+    return _("%(names)s and %(last)s", names=", ".join(words[:-1]), last=words[-1])
+
+
+def date_in(day: date, pattern: str) -> str:
+    """``day`` written by a CLDR ``pattern`` ("d MMM y") in the page's language: the month's
+    name is the language's own ("4 Jan 2024", "4 ene 2024", "4 janv. 2024")."""
+    if has_app_context():
+        return format_date(day, pattern)
+    return babel_format_date(day, pattern, locale="en")
 
 
 def day_text(day: date) -> str:
-    """A day as the app writes it: "4 Jan 2024" (no leading zero, month capitalised)."""
-    return f"{day.day} {day:%b %Y}"
+    """A day as the app writes it: "4 Jan 2024" (no leading zero), in the page's language."""
+    return date_in(day, "d MMM y")
 
 
 def init_app(app: Flask) -> None:

@@ -29,6 +29,8 @@ import time
 from collections.abc import Callable
 
 from flask import current_app, g, request
+from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from flask_limiter import RequestLimit
 from limits import parse
 
@@ -42,7 +44,7 @@ PHOTO_LIMIT = "12 per minute"  # photos read, per address (each costs a second o
 # Wrong passphrases for one league, or wrong edit codes for one game, from every address
 # together. A whole club mistyping on a game night stays far below it; a guesser gets at most
 # 100 a day, 36,500 a year (docs/security.md: against that, the passphrase minimum).
-GUESS_CAP = "40 per hour;100 per day"
+GUESS_CAP = "40 per hour;100 per day"  # i18n: a limit (Flask-Limiter)
 
 # Work that costs the server: per address, and from every address together (a guesser with
 # many addresses, or many phones at once, cannot take the server's CPU or disk).
@@ -53,7 +55,7 @@ ALL_NEW_GAMES = "1000 per hour"  # games started, every address together
 IMPORT_LIMIT = "20 per hour"  # import previews, per address (a big file costs seconds of CPU)
 ALL_IMPORTS = "100 per hour"  # import previews, every address together
 
-BUSY_PHOTOS = "Too many photos from this phone in a short time. Wait a minute, then try again."
+BUSY_PHOTOS = _l("Too many photos from this phone in a short time. Wait a minute, then try again.")
 
 
 def client() -> str:
@@ -90,8 +92,8 @@ def everyone() -> str:
     return "everyone"
 
 
-def explain(sentence: str) -> Callable[[RequestLimit], None]:
-    """An ``on_breach`` for a limit whose phones are told ``sentence`` (its ``{wait}`` filled
+def explain(sentence: object) -> Callable[[RequestLimit], None]:
+    """An ``on_breach`` for a limit whose phones are told ``sentence`` (its ``%(wait)s`` filled
     in with the time until the limit lets them again) instead of the plain "Too many tries"."""
 
     def breached(limit: RequestLimit) -> None:
@@ -135,33 +137,37 @@ lookups = Budget("league-lookup", LOOKUP_LIMIT)
 photo_reads = Budget("photo-read", PHOTO_LIMIT)
 
 
-LEAGUE_CAP = (
-    "Too many wrong passphrases for this league from everywhere; try again in {wait}. "
+# What the phones stopped by these limits are told (``explain``); %(wait)s is the time until
+# the limit lets them again. Lazy: each phone reads them in its own language.
+LEAGUE_CAP = _l(
+    "Too many wrong passphrases for this league from everywhere; try again in %(wait)s. "
     "Someone may be guessing it. The organiser's phone is not stopped: it can let this phone "
     "in with the QR code on a night's page."
 )
-BUSY_NEW_LEAGUES = (
-    "Too many new leagues from this address in the last hour; try again in {wait}. "
+BUSY_NEW_LEAGUES = _l(
+    "Too many new leagues from this address in the last hour; try again in %(wait)s. "
     "The leagues already started are kept."
 )
-BUSY_ALL_NEW_LEAGUES = (
-    "Many leagues are being started on this server just now; try again in {wait}."
+BUSY_ALL_NEW_LEAGUES = _l(
+    "Many leagues are being started on this server just now; try again in %(wait)s."
 )
-BUSY_NEW_GAMES = (
-    "Too many new games from this address in the last hour; try again in {wait}. "
+BUSY_NEW_GAMES = _l(
+    "Too many new games from this address in the last hour; try again in %(wait)s. "
     "The games already started are kept and can be played."
 )
-BUSY_ALL_NEW_GAMES = "Many games are being started on this server just now; try again in {wait}."
-BUSY_IMPORTS = (
-    "Too many files checked for import from this address in the last hour; try again in "
-    "{wait}. Nothing was imported."
+BUSY_ALL_NEW_GAMES = _l(
+    "Many games are being started on this server just now; try again in %(wait)s."
 )
-BUSY_ALL_IMPORTS = (
-    "Many files are being checked for import on this server just now; try again in {wait}. "
+BUSY_IMPORTS = _l(
+    "Too many files checked for import from this address in the last hour; try again in "
+    "%(wait)s. Nothing was imported."
+)
+BUSY_ALL_IMPORTS = _l(
+    "Many files are being checked for import on this server just now; try again in %(wait)s. "
     "Nothing was imported."
 )
-GAME_CAP = (
-    "Too many wrong edit codes for this game from everywhere; try again in {wait}. "
+GAME_CAP = _l(
+    "Too many wrong edit codes for this game from everywhere; try again in %(wait)s. "
     "Someone may be guessing it. The phone that keeps score is not stopped."
 )
 
@@ -173,10 +179,8 @@ def limit_message() -> str | None:
         return None
     sentence, reset = g.limit_message
     minutes = max(1, math.ceil((reset - time.time()) / 60))
-    if minutes == 1:
-        wait = "a minute"
-    elif minutes < 120:
-        wait = f"{minutes} minutes"
+    if minutes < 120:
+        wait = ngettext("a minute", "%(num)s minutes", minutes)
     else:
-        wait = f"{round(minutes / 60)} hours"
-    return str(sentence).format(wait=wait)
+        wait = ngettext("%(num)s hour", "%(num)s hours", round(minutes / 60))
+    return str(sentence) % {"wait": wait}

@@ -78,7 +78,7 @@ def attachment(stem: str, extension: str) -> str:
         unicodedata.normalize("NFKD", word).encode("ascii", "ignore").decode() for word in words
     ]
     fallback = "-".join(word for word in ascii_words if word) or "download"
-    header = f'attachment; filename="{fallback}.{extension}"'
+    header = f'attachment; filename="{fallback}.{extension}"'  # i18n: HTTP header
     if full != fallback:
         header += f"; filename*=UTF-8''{quote(f'{full}.{extension}', safe='')}"
     return header

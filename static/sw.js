@@ -1,6 +1,6 @@
 // The service worker: lets the phone open the games it keeps score for without signal.
 // Served from /sw.js by scorekeeper/pwa.py, which puts self.SCOREKEEPER in front of this file:
-// {version, shell, offline, static}. The server stays the one truth: pages always come from
+// {version, shell, offline, offlinePages, static, catalogs, words}. The server stays the one truth: pages always come from
 // the network when there is any, the cache is only the fallback. Unsent rounds are kept by
 // static/js/offline.js in the page (localStorage), not here.
 "use strict";
@@ -50,7 +50,8 @@ self.addEventListener("fetch", function (event) {
     return;
   }
   if (request.method !== "GET") { return; }
-  if (url.pathname.indexOf(SETTINGS.static) === 0) {
+  // Static files, and the scripts' catalogs (/i18n/<lang>.js), versioned like them.
+  if (url.pathname.indexOf(SETTINGS.static) === 0 || url.pathname.indexOf(SETTINGS.catalogs) === 0) {
     event.respondWith(cacheFirst(request));
   } else if (request.mode === "navigate") {
     event.respondWith(networkFirst(event, url));
@@ -75,14 +76,50 @@ function networkFirst(event, url) {
   var key = url.origin + url.pathname;  // the query string never picks a different copy
   return fetch(event.request).then(function (response) {
     event.waitUntil(keepPage(key, url.pathname, response.clone()));
+    event.waitUntil(followLanguage(response.headers.get("Content-Language")));
     return response;
   }).catch(function () {
-    // The kept page; else the start page as installed (the shell); else "No signal".
+    // The kept page; else the start page as installed (the shell); else "No signal" in the
+    // language last used, or as installed.
     return caches.open(PAGES_CACHE).then(function (cache) { return cache.match(key); })
       .then(function (hit) { return hit || caches.match(key, { cacheName: STATIC_CACHE }); })
+      .then(function (hit) { return hit || caches.match(self.location.origin + SETTINGS.offline, { cacheName: PAGES_CACHE }); })
       .then(function (hit) { return hit || caches.match(SETTINGS.offline); })
       .then(function (hit) { return hit || Response.error(); });
   });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Languages. The worker has no page: its few sentences come with it, translated into every
+// language (SETTINGS.words, from the catalogs), and each goes into a page in that page's own
+// language. "No signal" is kept in every language (SETTINGS.offlinePages); the copy shown is
+// the one in the language of the last page this phone opened with signal (Content-Language).
+
+function t(message, language) {
+  var words = (SETTINGS.words || {})[language] || {};
+  return words[message] || message;
+}
+
+function languageOf(html) {
+  var found = /<html[^>]*\slang="([A-Za-z-]+)"/.exec(html);
+  return found ? found[1] : "en";
+}
+
+function escapeHtml(text) {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+}
+
+var language = null;  // the language of the last page opened with signal, once known
+function followLanguage(code) {
+  var page = code && (SETTINGS.offlinePages || {})[code];
+  if (!page || code === language) { return Promise.resolve(); }
+  language = code;
+  return caches.match(page, { cacheName: STATIC_CACHE }).then(function (kept) {
+    if (!kept) { return undefined; }
+    return caches.open(PAGES_CACHE).then(function (cache) {
+      return cache.put(self.location.origin + SETTINGS.offline, kept);
+    });
+  }).catch(function () { /* the copy as installed stays */ });
 }
 
 // Keep the start page, and the pages of games already kept (a game is kept when one of its
@@ -199,11 +236,15 @@ function saveRound(event) {
 // The kept copy is the page without them: whoever picks the phone up later cannot read them
 // from it, and with signal the page comes from the server, which asks for the rights anew.
 var SECRET = /<!--secret-->[\s\S]*?<!--\/secret-->/g;
-var SECRET_GONE = '<p class="hint" data-secret-removed>Shown only with signal: it is not kept on this phone.</p>';
 // A secret outside the marks (a page kept by an older version of this worker): no copy.
 var UNMARKED_SECRET = /class="huge code"|\/members\/[A-Za-z0-9_.-]{8,}/;
 
-function withoutSecrets(html) { return html.replace(SECRET, SECRET_GONE); }
+function withoutSecrets(html) {
+  // Said in the page's own language.
+  var gone = '<p class="hint" data-secret-removed>'
+    + escapeHtml(t("Shown only with signal: it is not kept on this phone.", languageOf(html))) + "</p>";
+  return html.replace(SECRET, function () { return gone; });
+}
 
 // Keep ``html`` as the copy of ``address``, without its secrets. A page that tells the phone
 // to clear games it was signed out of (data-purge) is never kept: opened again without signal

@@ -41,20 +41,20 @@
   async function share(section) {
     const src = section.dataset.cardSrc;
     const name = section.dataset.cardFile || "result.png";
-    say(section, "Making the picture…");
+    say(section, t("Making the picture…"));
     let file;
     try {
       const blob = await png(src);
       file = new File([blob], name, { type: "image/png" });
     } catch (error) {
-      say(section, "The picture could not be made on this phone. The text below can be copied instead.");
+      say(section, t("The picture could not be made on this phone. The text below can be copied instead."));
       return;
     }
     const data = { files: [file], title: section.dataset.cardTitle || "" };
     if (navigator.canShare && navigator.share && navigator.canShare(data)) {
       try {
         await navigator.share(data);
-        say(section, "Shared.");
+        say(section, t("Shared."));
         return;
       } catch (error) {
         if (error && error.name === "AbortError") {
@@ -64,7 +64,7 @@
       }
     }
     download(file);
-    say(section, "The picture is saved in your downloads (" + name + ").");
+    say(section, t("The picture is saved in your downloads (%(name)s).", { name: name }));
   }
 
   document.addEventListener("click", (event) => {

@@ -7,7 +7,7 @@
     if (!source) { return; }
     button.hidden = false;
     button.addEventListener("click", function () {
-      var done = function () { button.textContent = "Copied!"; };
+      var done = function () { button.textContent = t("Copied!"); };
       if (navigator.clipboard && window.isSecureContext) {
         navigator.clipboard.writeText(source.value).then(done, function () {
           source.select(); document.execCommand("copy"); done();

@@ -117,10 +117,11 @@
       var legend = document.getElementById("seat-" + seat + "-name") || (box ? box.querySelector("legend") : null);
       var tiles = form.querySelector('[name="seat_' + seat + '-tiles"]');
       var out = form.querySelector('input[name="went_out"][value="' + seat + '"]:checked');
-      var value = points.value.trim() || (tiles && tiles.value.trim() ? "tiles " + tiles.value.trim() : "–");
-      parts.push((legend ? legend.textContent.trim() : "Seat " + seat) + " " + value + (out ? " (went out)" : ""));
+      var value = points.value.trim() || (tiles && tiles.value.trim() ? t("tiles %(tiles)s", { tiles: tiles.value.trim() }) : "–");
+      var name = legend ? legend.textContent.trim() : t("Seat %(n)s", { n: seat });
+      parts.push(out ? t("%(name)s %(value)s (went out)", { name: name, value: value }) : name + " " + value);
     });
-    if (form.querySelector('input[name="went_out"][value="blocked"]:checked')) { parts.push("blocked round"); }
+    if (form.querySelector('input[name="went_out"][value="blocked"]:checked')) { parts.push(t("blocked round")); }
     return parts.join(" · ");
   }
 
@@ -153,10 +154,11 @@
 
   // A cached round form may be for a round already waiting on this phone: it becomes the
   // form for the next one (number, heading, button), and the engine shown, which belongs to
-  // the old round, is hidden.
+  // the old round, is hidden. The number follows a word ("Round 4", "Save round 4", "Ronda 4",
+  // "Manche 4"), whatever the page's language.
   function relabel(from, to) {
     input("round_number").value = String(to);
-    var pattern = new RegExp("(round )" + from + "\\b", "i");
+    var pattern = new RegExp("(\\p{L} )" + from + "(?!\\d)", "u");
     var rename = function (el) {
       if (!el) { return; }
       // Only the words change: the heading's engine drawing and other parts stay in place.
@@ -198,7 +200,7 @@
     } else if (draft && draft.token) {
       restore(draft);
       tokenInput.value = draft.token;
-      notes.push({ kind: "info", text: "What you typed on this phone is back. Check it, then save." });
+      notes.push({ kind: "info", text: t("What you typed on this phone is back. Check it, then save.") });
       // Let the live check look at the restored values.
       window.setTimeout(function () { form.dispatchEvent(new Event("change", { bubbles: true })); }, 0);
     } else {
@@ -245,7 +247,7 @@
     note.className = "field-error";
     note.setAttribute("role", "alert");
     note.setAttribute("data-needs-signal", "");
-    note.textContent = "Reading a photo needs signal. What you typed is kept on this phone: type the tiles, or try the photo again when you have signal.";
+    note.textContent = t("Reading a photo needs signal. What you typed is kept on this phone: type the tiles, or try the photo again when you have signal.");
     button.insertAdjacentElement("afterend", note);
   }
 
@@ -271,7 +273,7 @@
     }
     if (photo) { photoNeedsSignal(button); return; }
     if (!newRound) {
-      notes.push({ kind: "error", text: "No signal: the correction was not sent. What you typed stays here: save again when you have signal." });
+      notes.push({ kind: "error", text: t("No signal: the correction was not sent. What you typed stays here: save again when you have signal.") });
       render();
       window.scrollTo(0, 0);
       return;
@@ -310,7 +312,7 @@
       keep(found.draft);
       forget(found.key);
     } else if (!queued) {
-      notes.push({ kind: "error", text: "Your last save did not reach the server (no signal). Open the round again and save it." });
+      notes.push({ kind: "error", text: t("Your last save did not reach the server (no signal). Open the round again and save it.") });
     }
     params.delete("unsent");
     var rest = params.toString();
@@ -344,14 +346,16 @@
   }
   function plain(node) { return node ? node.textContent.replace(/\s+/g, " ").trim() : ""; }
 
-  // "Ann 7 · Bob 0 (went out) · …" from the first table of the server's "already saved" page.
+  // "Ann 7 · Bob 0 (went out) · …" from the first table of the server's "already saved" page
+  // (its "went out" in the page's language).
   function savedThere(box) {
+    var wentOut = " " + t("went out");
     var rows = box ? box.querySelectorAll("table tbody tr") : [];
     if (!rows.length) { return ""; }
     var first = rows[0].closest("table");
     return Array.prototype.filter.call(rows, function (row) { return row.closest("table") === first; })
       .map(function (row) {
-        return plain(row.querySelector("th")) + " " + plain(row.querySelector("td")).replace(/ went out\b/, " (went out)");
+        return plain(row.querySelector("th")) + " " + plain(row.querySelector("td")).replace(wentOut, " (" + wentOut.slice(1) + ")");
       }).join(" · ");
   }
 
@@ -371,7 +375,7 @@
             return { state: "arrived", said: said };
           });
         }
-        return { state: "failed", reason: "the server did not take it (the game may have ended)." };
+        return { state: "failed", reason: t("the server did not take it (the game may have ended).") };
       }
       if (response.status === 409) {
         return page(response).then(function (doc) {
@@ -392,7 +396,7 @@
           if (!fresh.ok || fresh.redirected) { return { state: "denied" }; }
           return page(fresh).then(function (doc) {
             var csrf = doc.querySelector('input[name="csrf_token"]');
-            if (!csrf) { return { state: "failed", reason: "the server did not accept it." }; }
+            if (!csrf) { return { state: "failed", reason: t("the server did not accept it.") }; }
             entry.fields = entry.fields.filter(function (pair) { return pair[0] !== "csrf_token"; })
               .concat([["csrf_token", csrf.value]]);
             changeEntry(entry.token, function (kept) { kept.fields = entry.fields; });
@@ -400,7 +404,7 @@
           });
         });
       }
-      if (response.status === 400) { return { state: "failed", reason: "the server did not accept its security check." }; }
+      if (response.status === 400) { return { state: "failed", reason: t("the server did not accept its security check.") }; }
       if (response.status === 403) {
         // A league table says why in the league's words (a new passphrase) and where to go.
         return page(response).then(function (doc) {
@@ -411,7 +415,7 @@
           };
         }, function () { return { state: "denied" }; });
       }
-      if (response.status === 404) { return { state: "failed", reason: "this game is no longer on the server." }; }
+      if (response.status === 404) { return { state: "failed", reason: t("this game is no longer on the server.") }; }
       return { state: "later" };  // 429, 5xx: the server is busy or broken; try again later
     }, function () { return { state: "offline" }; });
   }
@@ -524,7 +528,7 @@
     location.assign("/g/" + entry.game + "/round");
   }
   function throwAway(entry) {
-    if (window.confirm("Throw away round " + entry.round + " as typed on this phone? It cannot be brought back.")) { dismiss(entry); }
+    if (window.confirm(t("Throw away round %(n)s as typed on this phone? It cannot be brought back.", { n: entry.round }))) { dismiss(entry); }
   }
 
   function card(entry, items) {
@@ -532,7 +536,7 @@
     var held = entry.state === "waiting" ? heldBy(entry, items) : null;
     if (newRound && entry.state === "waiting") {
       // On the round form one short line each, so Save stays on the screen.
-      var line = el("p", "notice warning queued offline-note", "Round " + entry.round + ": saved on this phone, not sent yet.");
+      var line = el("p", "notice warning queued offline-note", t("Round %(n)s: saved on this phone, not sent yet.", { n: entry.round }));
       line.setAttribute("data-queued-round", String(entry.round));
       line.setAttribute("data-state", held ? "held" : "waiting");
       return line;
@@ -542,41 +546,44 @@
     box.setAttribute("data-state", held ? "held" : entry.state);
     var actions = el("div", "actions");
     var text;
+    var n = { n: entry.round };
     if (held) {
-      text = "Round " + entry.round + ": saved on this phone, not sent yet: it waits until round " + held.round + " is sorted out.";
+      text = t("Round %(n)s: saved on this phone, not sent yet: it waits until round %(held)s is sorted out.", { n: entry.round, held: held.round });
     } else if (entry.state === "waiting") {
-      text = "Round " + entry.round + ": saved on this phone, not sent yet: it will be sent when you have signal.";
-      if (navigator.onLine !== false) { actions.appendChild(button("Send it now", function () { retry(entry); }, true)); }
+      text = t("Round %(n)s: saved on this phone, not sent yet: it will be sent when you have signal.", n);
+      if (navigator.onLine !== false) { actions.appendChild(button(t("Send it now"), function () { retry(entry); }, true)); }
     } else if (entry.state === "refused") {
-      text = "Round " + entry.round + " was already saved from another phone. Nothing from this phone was added.";
-      actions.appendChild(link("See what was saved", base + "/scoreboard"));
-      actions.appendChild(link("Correct round " + entry.round, base + "/rounds/" + entry.round, true));
-      actions.appendChild(button("I have seen it", function () { dismiss(entry); }, true));
+      text = t("Round %(n)s was already saved from another phone. Nothing from this phone was added.", n);
+      actions.appendChild(link(t("See what was saved"), base + "/scoreboard"));
+      actions.appendChild(link(t("Correct round %(n)s", n), base + "/rounds/" + entry.round, true));
+      actions.appendChild(button(t("I have seen it"), function () { dismiss(entry); }, true));
     } else if (entry.state === "invalid") {
-      text = "Round " + entry.round + " was not saved: the server found a problem in it.";
-      actions.appendChild(button("Open round " + entry.round + " to fix it", function () { reopen(entry); }));
-      actions.appendChild(button("Throw it away", function () { throwAway(entry); }, true));
+      text = t("Round %(n)s was not saved: the server found a problem in it.", n);
+      actions.appendChild(button(t("Open round %(n)s to fix it", n), function () { reopen(entry); }));
+      actions.appendChild(button(t("Throw it away"), function () { throwAway(entry); }, true));
     } else if (entry.state === "denied") {
       // The round stays in the queue, as typed, until the player has the right again.
-      text = "Round " + entry.round + " is not sent" + (entry.reason ? ". " + entry.reason : ": this phone may no longer keep score for this game. Type the edit code, then try again.");
+      text = entry.reason
+        ? t("Round %(n)s is not sent. %(reason)s", { n: entry.round, reason: entry.reason })
+        : t("Round %(n)s is not sent: this phone may no longer keep score for this game. Type the edit code, then try again.", n);
       if (entry.fix) {
         actions.appendChild(link(entry.fix.text, entry.fix.href));
       } else {
-        actions.appendChild(link("Type the edit code", base + "/unlock?next=" + encodeURIComponent(base)));
+        actions.appendChild(link(t("Type the edit code"), base + "/unlock?next=" + encodeURIComponent(base)));
       }
-      actions.appendChild(button("Try again", function () { retry(entry); }, true));
+      actions.appendChild(button(t("Try again"), function () { retry(entry); }, true));
     } else {
-      text = "Round " + entry.round + " could not be sent: " + (entry.reason || "the server did not take it.");
-      actions.appendChild(button("Try again", function () { retry(entry); }));
-      actions.appendChild(button("Throw it away", function () { throwAway(entry); }, true));
+      text = t("Round %(n)s could not be sent: %(reason)s", { n: entry.round, reason: entry.reason || t("the server did not take it.") });
+      actions.appendChild(button(t("Try again"), function () { retry(entry); }));
+      actions.appendChild(button(t("Throw it away"), function () { throwAway(entry); }, true));
     }
     box.appendChild(el("p", "", text));
-    if (entry.state === "refused" && entry.saved) { box.appendChild(el("p", "queued-detail", "Saved there: " + entry.saved)); }
+    if (entry.state === "refused" && entry.saved) { box.appendChild(el("p", "queued-detail", t("Saved there: %(saved)s", { saved: entry.saved }))); }
     (entry.problems || []).forEach(function (problem) { box.appendChild(el("p", "queued-detail", problem)); });
     if (entry.summary) {
-      box.appendChild(el("p", "queued-detail", (entry.state === "waiting" ? "" : "Typed here: ") + entry.summary));
+      box.appendChild(el("p", "queued-detail", entry.state === "waiting" ? entry.summary : t("Typed here: %(summary)s", { summary: entry.summary })));
     }
-    if (!pageGame) { actions.appendChild(link("Open the game", base, true)); }
+    if (!pageGame) { actions.appendChild(link(t("Open the game"), base, true)); }
     if (actions.children.length) { box.appendChild(actions); }
     return box;
   }
@@ -591,19 +598,19 @@
     // Without signal, say so once; a waiting round already says it will go with the signal.
     if (navigator.onLine === false && !waiting) {
       parts.push(el("p", "notice info offline-note", newRound
-        ? "No signal: Save keeps the round on this phone."
-        : "No signal. Rounds you save are kept on this phone and sent when the signal is back."));
+        ? t("No signal: Save keeps the round on this phone.")
+        : t("No signal. Rounds you save are kept on this phone and sent when the signal is back.")));
     }
     sentRounds.forEach(function (sent) {
-      parts.push(el("p", "notice success", "Round " + sent.round + " was sent and saved."));
-      sent.said.forEach(function (text) { parts.push(el("p", "notice info", "Round " + sent.round + ": " + text)); });
+      parts.push(el("p", "notice success", t("Round %(n)s was sent and saved.", { n: sent.round })));
+      sent.said.forEach(function (text) { parts.push(el("p", "notice info", t("Round %(n)s: %(said)s", { n: sent.round, said: text }))); });
     });
     notes.forEach(function (note) { parts.push(el("p", "notice " + note.kind, note.text)); });
     mine.sort(function (a, b) { return a.game === b.game ? a.round - b.round : 0; })
       .forEach(function (entry) { parts.push(card(entry, items)); });
     var behind = tableBehind();
     if (behind && !nextViewKnown()) {
-      parts.push(el("p", "hint", "Until round " + behind + " reaches the server, the table view below cannot show the round after it."));
+      parts.push(el("p", "hint", t("Until round %(n)s reaches the server, the table view below cannot show the round after it.", { n: behind })));
     }
     var signature = JSON.stringify([navigator.onLine, sentRounds, notes, mine]);
     if (signature === shown) { return; }
@@ -622,14 +629,15 @@
     var shownRound = parseInt(table.getAttribute("data-round"), 10);
     return nextFreeRound(pageGame, shownRound) !== shownRound ? shownRound : null;
   }
-  // "Enter round 4 scores" becomes "Enter round 5 scores" while round 4 waits on this phone,
+  // "Enter round 4 scores" becomes "Enter round 5 scores" (the number after a word, whatever
+  // the page's language) while round 4 waits on this phone,
   // and the round shown above it is round 5 (the page carries it, hidden: data-round-view),
   // never round 4's engine and starter beside round 5's button.
   function relabelTable() {
     if (!table || !pageGame) { return; }
     var enter = table.querySelector('a[href$="/g/' + pageGame + '/round"]');
     var next = nextFreeRound(pageGame, parseInt(table.getAttribute("data-round"), 10));
-    if (enter) { enter.textContent = enter.textContent.replace(/round \d+/i, "round " + next); }
+    if (enter) { enter.textContent = enter.textContent.replace(/(\p{L} )\d+/u, "$1" + next); }
     var views = table.querySelectorAll("[data-round-view]");
     Array.prototype.forEach.call(views, function (view) {
       // Two rounds or more behind, no view is known: none is shown rather than a wrong one.
@@ -732,9 +740,10 @@
     if (!/\/forget$/.test(action) || event.defaultPrevented) { return; }
     var waiting = queue().filter(function (entry) { return !pageGame || entry.game === pageGame; });
     if (!waiting.length) { return; }
-    var question = waiting.length === 1
-      ? "A round typed on this phone has not reached the server yet. If it belongs to what you sign out of, it is thrown away. Sign out anyway?"
-      : waiting.length + " rounds typed on this phone have not reached the server yet. Those that belong to what you sign out of are thrown away. Sign out anyway?";
+    var question = tn(
+      "A round typed on this phone has not reached the server yet. If it belongs to what you sign out of, it is thrown away. Sign out anyway?",
+      "%(num)s rounds typed on this phone have not reached the server yet. Those that belong to what you sign out of are thrown away. Sign out anyway?",
+      waiting.length);
     if (!window.confirm(question)) { event.preventDefault(); }
   });
 

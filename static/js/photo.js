@@ -8,12 +8,12 @@
     var input = event.target;
     if (!input.classList || !input.classList.contains("photo-input") || !input.files.length) { return; }
     if (input.files[0].size > 15 * 1024 * 1024) {
-      window.alert("That photo is bigger than 15 MB. Take it again at a lower resolution.");
+      window.alert(t("That photo is bigger than 15 MB. Take it again at a lower resolution."));
       input.value = "";
       return;
     }
     var pick = input.parentElement.querySelector(".photo-pick");
-    if (pick) { pick.textContent = "Reading the photo…"; }
+    if (pick) { pick.textContent = t("Reading the photo…"); }
     var button = input.parentElement.querySelector(".photo-read");
     if (button && form.requestSubmit) { form.requestSubmit(button); }
   });

@@ -66,7 +66,7 @@
   }
   document.querySelectorAll("a[data-leave]").forEach(function (link) {
     link.addEventListener("click", function (event) {
-      if (typedSomething() && !window.confirm("Leave this round without saving? What you typed will be lost.")) {
+      if (typedSomething() && !window.confirm(t("Leave this round without saving? What you typed will be lost."))) {
         event.preventDefault();
         return;
       }

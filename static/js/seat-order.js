@@ -32,7 +32,7 @@
         mark.className = "chip-seat";
         label.appendChild(mark);
       }
-      mark.textContent = "seat " + (seat + 1);
+      mark.textContent = t("seat %(n)s", { n: seat + 1 });
     });
   }
 

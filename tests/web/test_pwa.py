@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper import pwa
+from tests.conftest import running_app
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
 
@@ -70,3 +73,60 @@ def test_offline_page_says_what_is_kept(client: FlaskClient) -> None:
     page = client.get("/offline").get_data(as_text=True)
     assert "No signal" in page
     assert "sent by themselves when the signal is back" in page
+
+
+# ---------------------------------------------------------------------------------------------
+# Languages (issue 25): the pseudo-language marks every translated sentence ⟦…⟧.
+
+
+@pytest.fixture
+def pseudo_client(migrated_database: str) -> Iterator[FlaskClient]:
+    with running_app(migrated_database, PSEUDO_LOCALE=True) as app:
+        client = app.test_client()
+        client.set_cookie("lang", "pseudo")
+        yield client
+
+
+def test_the_manifest_speaks_the_phones_language(pseudo_client: FlaskClient) -> None:
+    response = pseudo_client.get("/manifest.webmanifest")
+    manifest = json.loads(response.get_data(as_text=True))
+    assert manifest["name"].startswith("⟦") and manifest["description"].startswith("⟦")
+    assert manifest["short_name"] == "Scorekeeper"
+    assert {"Cookie", "Accept-Language"} <= set(response.vary)
+
+
+def test_the_worker_keeps_no_signal_and_the_catalogs_in_every_language(
+    pseudo_client: FlaskClient,
+) -> None:
+    first_line = pseudo_client.get("/sw.js").get_data(as_text=True).split("\n", 1)[0]
+    settings = json.loads(first_line.removeprefix("self.SCOREKEEPER = ").removesuffix(";"))
+    assert set(settings["offlinePages"]) == {"en", "es", "fr", "pseudo"}
+    assert set(settings["offlinePages"].values()) <= set(settings["shell"])
+    catalogs = [a for a in settings["shell"] if a.startswith(settings["catalogs"])]
+    assert {re.sub(r"\?.*", "", a) for a in catalogs} == {
+        "/i18n/es.js",
+        "/i18n/fr.js",
+        "/i18n/pseudo.js",
+    }
+    # The worker's own sentence, in each language but English (the source).
+    sentence = "Shown only with signal: it is not kept on this phone."
+    assert set(settings["words"]) == {"es", "fr", "pseudo"}
+    assert settings["words"]["pseudo"][sentence].startswith("⟦")
+    assert f't("{sentence}"' in (STATIC / "sw.js").read_text()
+
+
+def test_no_signal_page_in_a_chosen_language(pseudo_client: FlaskClient) -> None:
+    pseudo_client.set_cookie("lang", "en")  # the address's language wins over the phone's
+    response = pseudo_client.get("/offline/pseudo")
+    assert response.status_code == 200
+    assert "⟦Ñö sîgñàl" in response.get_data(as_text=True)
+    english = pseudo_client.get("/offline/en")
+    assert "<h1>No signal</h1>" in english.get_data(as_text=True)
+    assert english.headers["Content-Language"] == "en"
+    assert pseudo_client.get("/offline/xx").status_code == 404
+
+
+def test_pages_say_their_language(client: FlaskClient) -> None:
+    assert client.get("/offline").headers["Content-Language"] == "en"
+    client.set_cookie("lang", "es")
+    assert client.get("/offline").headers["Content-Language"] == "es"
