@@ -276,23 +276,33 @@ def _wtforms_catalog(locale: str) -> Any:
 
 
 @cache
-def script_messages() -> tuple[str, ...]:
-    """The sentences of static/js (``t("…")``, ``tn("…", "…", n)``), found once per process."""
-    found: list[str] = []
+def script_messages() -> tuple[str | tuple[str, str], ...]:
+    """The sentences of static/js, found once per process: ``t("…")`` as a string,
+    ``tn("…", "…", n)`` as its (singular, plural) pair."""
+    found: list[str | tuple[str, str]] = []
     for _f, _l, message, _c, _x in extract_from_dir(
         str(current_app.static_folder),
         [("js/**.js", "javascript"), ("sw.js", "javascript")],
         keywords={k: v for k, v in KEYWORDS.items() if k in ("t", "tn")},
     ):
-        for text in message if isinstance(message, tuple) else (message,):
-            if text and text not in found:
-                found.append(text)
+        key = (message[0], message[1]) if isinstance(message, tuple) else message
+        if key and key not in found:
+            found.append(key)
     return tuple(found)
 
 
 def _script_catalog(language: str) -> str:
     translations = get_translations()
-    messages = {m: translations.ugettext(m) for m in script_messages()}
+    messages: dict[str, str] = {}
+    for message in script_messages():
+        if isinstance(message, tuple):
+            # i18n.js picks the singular or the plural by the language's own rule (Intl), so
+            # each is sent under its English text: the form for one, and the form for many.
+            singular, plural = message
+            messages[singular] = translations.ungettext(singular, plural, 1)
+            messages[plural] = translations.ungettext(singular, plural, 2)
+        else:
+            messages[message] = translations.ugettext(message)
     body = json.dumps({"lang": language, "messages": messages}, ensure_ascii=False)
     return f"window.SK_I18N = {body};\n"
 
