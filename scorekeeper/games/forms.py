@@ -77,16 +77,22 @@ class WholeNumberField(PlainWordsMixin, IntegerField):
     parse = staticmethod(int)
 
 
-def _options(name: str) -> dict[str, str]:
+def _options(name: str) -> dict[str, Any]:
     """A rule's choices in WTForms' shorthand {value: explanation}, default first."""
     return {str(value): text for value, text in RULE_OPTIONS[name]}
 
 
-def rule_field(name: str, extra_choices: dict[str, str] | None = None) -> RadioField:
+def said(choices: dict[str, Any]) -> Any:
+    """Choices declared once (their words lazy) for a field: WTForms asks for them on each
+    form, and gets them as plain text in the language of that request."""
+    return lambda: {value: str(text) for value, text in choices.items()}
+
+
+def rule_field(name: str, extra_choices: dict[str, Any] | None = None) -> RadioField:
     """A house rule as radio buttons, each option with its one-line explanation from the
     domain; the rule book's default (listed first) is preselected."""
     options = _options(name) | (extra_choices or {})
-    return RadioField(RULE_LABELS[name], choices=options, default=next(iter(options)))
+    return RadioField(RULE_LABELS[name], choices=said(options), default=next(iter(options)))
 
 
 #: The scoring rules a table (or a league, for its tables) chooses, from the declarations.
@@ -206,7 +212,7 @@ class SetupForm(HouseRuleFields, PointsRuleFields, FlaskForm):  # type: ignore[v
         if max_pip not in (6, 9, 12, 15, 18):
             max_pip = 12
         self.first_engine.choices = {
-            "" if value is None else str(value): text
+            "" if value is None else str(value): str(text)
             for value, text in first_engine_options(max_pip)
         }
         # A set change can leave a first engine the new set does not have: keep the form valid.
@@ -224,7 +230,7 @@ class SetupForm(HouseRuleFields, PointsRuleFields, FlaskForm):  # type: ignore[v
                 continue
             field = self[name]
             field.label.text = rule.label_in(game)
-            choices = {str(value): text for value, text in rule.options_in(game)}
+            choices = {str(value): str(text) for value, text in rule.options_in(game)}
             if name == "deal_table":
                 choices["custom"] = _("Our own number")
             field.choices = choices

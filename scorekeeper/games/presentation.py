@@ -295,11 +295,11 @@ def line_differences(saved: list[SeatLine], typed: list[SeatLine]) -> dict[int, 
     for index, (theirs, mine) in enumerate(zip(saved, typed, strict=False)):
         parts = []
         if theirs.hand != mine.hand:
-            parts.append("points")
+            parts.append(_("points"))
         if theirs.went_out != mine.went_out:
-            parts.append("went out")
+            parts.append(_("went out"))
         if theirs.tiles.split() != mine.tiles.split():
-            parts.append("tiles")
+            parts.append(_("tiles"))
         if parts:
             found[index] = parts
     return found

@@ -19,6 +19,7 @@ from scorekeeper.games import rows
 from scorekeeper.games.loaded import LoadedGame
 from scorekeeper.games.rows import SeatRow
 from scorekeeper.games.setup import GameError, RoundTaken, touch
+from scorekeeper.games.words import round_words
 from scorekeeper.models import Round, Score
 from scorekeeper.rules import (
     HouseRules,
@@ -362,10 +363,13 @@ def reopen_game(loaded: LoadedGame) -> None:
     if total is not None and len(game.rounds) >= total:
         raise GameError(_("Every round has been played; correct a round instead."))
     if variant.target(rules) is not None and variant.game_over(loaded.rows.totals(), rules):
+        word = round_words(variant.round_word).one
         if variant.lower_is_better:
-            said = _("Someone has reached the losing total; correct a hand instead.")
+            said = _(
+                "Someone has reached the losing total; correct a %(round)s instead.", round=word
+            )
         else:
-            said = _("Someone has reached the target; correct a hand instead.")
+            said = _("Someone has reached the target; correct a %(round)s instead.", round=word)
         raise GameError(said)
     game.ended_early = False
     touch(game, scores=False, status="playing")

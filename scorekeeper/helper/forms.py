@@ -7,6 +7,7 @@ from flask_wtf import FlaskForm
 from wtforms import IntegerField, SelectField, TextAreaField
 from wtforms.validators import InputRequired, NumberRange, Optional
 
+from scorekeeper.games.forms import said
 from scorekeeper.rules import SETS
 
 SET_CHOICES = {
@@ -30,7 +31,7 @@ class HelperForm(FlaskForm):
     class Meta:
         csrf = False
 
-    max_pip = SelectField(_l("Set"), choices=SET_CHOICES, coerce=int, default=12)
+    max_pip = SelectField(_l("Set"), choices=said(SET_CHOICES), coerce=int, default=12)
     players = IntegerField(
         _l("Players"),
         default=4,
@@ -44,7 +45,7 @@ class HelperForm(FlaskForm):
     )
     deal_table = SelectField(
         _l("Deal table (double-12)"),
-        choices=DEAL_CHOICES,
+        choices=said(DEAL_CHOICES),
         default="standard",
         description=_l("Use the sheet that came in your box."),
     )
@@ -55,5 +56,5 @@ class HelperForm(FlaskForm):
         render_kw={"autocomplete": "off", "autocapitalize": "none", "spellcheck": "false"},
     )
     double_blank = SelectField(
-        _l("Double blank"), choices=DOUBLE_BLANK_CHOICES, coerce=int, default=0
+        _l("Double blank"), choices=said(DOUBLE_BLANK_CHOICES), coerce=int, default=0
     )

@@ -15,6 +15,7 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import gettext as _
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -181,9 +182,11 @@ def _typed_round(game: Game) -> list[tuple[str, str, bool]]:
         hand = request.form.get(f"seat_{position}-hand", "").strip()
         tiles = request.form.get(f"seat_{position}-tiles", "").strip()
         made = request.form.get(f"seat_{position}-made", "").strip()
-        parts = [part for part in (hand, f"tiles {tiles}" if tiles else "") if part]
+        parts = [
+            part for part in (hand, _("tiles %(tiles)s", tiles=tiles) if tiles else "") if part
+        ]
         if made:
-            parts.append(f"made {made}")
+            parts.append(_("made %(n)s", n=made))
         if parts or went_out == str(position):
             typed.append((seat.player.name, ", ".join(parts) or "–", went_out == str(position)))
     return typed
