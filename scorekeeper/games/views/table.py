@@ -182,7 +182,7 @@ def _chart(loaded: services.LoadedGame, board: services.Scoreboard) -> Markup:
     else:
         caption = _("Running totals after each %(round)s (lower is better)", round=words.one)
     labels = ["0"] + [str(row.number) for row in board.rows]
-    return line_chart(board.series, labels, caption, x_label=words.One)
+    return line_chart(board.series, labels, caption, x_label=words.One, y_label=_("Total"))
 
 
 @bp.get("/g/<public_id>/scoreboard")
