@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
+from flask_babel import gettext as _
 from sqlalchemy import bindparam, func, select
 
 from scorekeeper.extensions import db
@@ -25,6 +26,7 @@ from scorekeeper.rules.round_check import (
     RoundInput,
     SeatInput,
 )
+from scorekeeper.rules.words import N_
 
 # --------------------------------------------------------------------------------------------
 # Corrections with an audit trail
@@ -86,7 +88,7 @@ def find_round(game: Game, number: int) -> Round:
     for recorded in game.rounds:
         if recorded.number == number:
             return recorded
-    raise GameError(f"There is no round {number} in this game yet.")
+    raise GameError(_("There is no round %(n)s in this game yet.", n=number))
 
 
 def _apply(loaded: LoadedGame, recorded: Round, check: RoundCheck, entry: RoundInput) -> None:
@@ -133,7 +135,7 @@ def correct_round(
     after = _round_values(game, recorded)
     changed = [key for key in before if before[key] != after[key]]
     if not changed:
-        raise GameError("Nothing was changed.")
+        raise GameError(_("Nothing was changed."))
     batch = (
         db.session.scalar(
             select(func.coalesce(func.max(Correction.batch), 0)).where(
@@ -218,15 +220,17 @@ def undo_last_correction(loaded: LoadedGame, batch: int | None = None) -> list[C
     game = loaded.game
     newest = last_correction_batch(game)
     if newest is None:
-        raise GameError("There is no correction to undo.")
+        raise GameError(_("There is no correction to undo."))
     if batch is not None and batch != newest:
         raise GameError(
-            "Another correction was saved since you opened this page, so nothing was undone."
-            " Look at the history below and undo again if you still want to."
+            _(
+                "Another correction was saved since you opened this page, so nothing was undone."
+                " Look at the history below and undo again if you still want to."
+            )
         )
     changes = [c for c in game.corrections if c.undone_at is None and c.batch == newest]
     if len({c.round_number for c in changes}) != 1:
-        raise GameError("That correction cannot be undone: it spans more than one round.")
+        raise GameError(_("That correction cannot be undone: it spans more than one round."))
     recorded = find_round(game, changes[0].round_number)
     current = round_input_of(game, recorded)
     positions = {seat.id: seat.position for seat in game.seats}
@@ -264,7 +268,7 @@ def undo_last_correction(loaded: LoadedGame, batch: int | None = None) -> list[C
     )
     check = check_round(loaded, restored, number=recorded.number)
     if not check.ok:
-        raise GameError("That correction cannot be undone: a later change depends on it.")
+        raise GameError(_("That correction cannot be undone: a later change depends on it."))
     _apply(loaded, recorded, check, restored)
     now = datetime.now(UTC)
     for change in changes:
@@ -289,26 +293,36 @@ class AuditLine:
     batch: int = 0  # the correction (one save) this change was part of
 
 
+#: What each changed value is called in the history (keys: the stored field names).
 _FIELD_NAMES = {
-    "hand": "points",
-    "tiles": "tiles",
-    "markers": "markers",
-    "open_doubles": "doubles left open",
-    "made": "points made during play",
-    "went_out": "went out",
-    "on_double": "went out on a double",
-    "engine": "engine",
+    "hand": N_("points"),
+    "tiles": N_("tiles"),
+    "markers": N_("markers"),
+    "open_doubles": N_("doubles left open"),
+    "made": N_("points made during play"),
+    "went_out": N_("went out"),
+    "on_double": N_("went out on a double"),
+    "engine": N_("engine"),
 }
+
+
+def _field_name(field_name: str) -> str:
+    """A stored field's name in the player's words."""
+    return _(_FIELD_NAMES[field_name]) if field_name in _FIELD_NAMES else field_name
 
 
 def _show(seats: Sequence[rows.SeatRow], field_name: str, value: str) -> str:
     if field_name == "went_out":
         names = {str(seat.position): seat.name for seat in seats}
-        return names.get(value, "nobody (blocked)") if value else "nobody (blocked)"
+        nobody = _("nobody (blocked)")
+        return names.get(value, nobody) if value else nobody
     if field_name == "tiles":
-        return value or "not typed"
+        return value or _("not typed")
     if field_name == "engine":
         return f"{value}-{value}"
+    if field_name == "on_double":
+        # stored as "yes" / "no"
+        return {"yes": _("yes"), "no": _("no")}.get(value, value)
     return value
 
 
@@ -331,13 +345,16 @@ def _audit_lines(loaded: LoadedGame, corrections: Sequence[Any]) -> list[AuditLi
         AuditLine(
             round_number=c.round_number,
             who=names.get(c.seat_id) if c.seat_id is not None else None,
-            what=_FIELD_NAMES.get(c.field, c.field),
+            what=_field_name(c.field),
             old=_show(seats, c.field, c.old_value),
             new=_show(seats, c.field, c.new_value),
             note=c.note,
             at=c.created_at,
             undone_at=c.undone_at,
-            sentence=f"joined the game before this round, starting with {c.new_value} points"
+            sentence=_(
+                "joined the game before this round, starting with %(points)s points",
+                points=c.new_value,
+            )
             if c.field == JOINED
             else "",
             batch=c.batch,
@@ -370,7 +387,7 @@ def describe_changes(
         changes.append(
             ValueChange(
                 who=names.get(position) if position else None,
-                what=_FIELD_NAMES.get(name, name),
+                what=_field_name(name),
                 seen=_show(seats, name, seen.get(key, "")),
                 now=_show(seats, name, current.get(key, "")),
             )

@@ -6,6 +6,8 @@ from functools import cache
 from typing import Any
 
 from flask import current_app
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
@@ -36,7 +38,7 @@ from scorekeeper.rules.variants import MEXICAN_TRAIN, VARIANTS, GameVariant, var
 MAX_SEATS = 14
 FIRST_SEATS = 4
 
-WHOLE_NUMBER = "Type a whole number of points, like 23."
+WHOLE_NUMBER = _l("Type a whole number of points, like 23.")
 
 
 class PlainWordsMixin:
@@ -59,7 +61,7 @@ class PlainWordsMixin:
             self.data = self.parse(str(valuelist[0]).strip())
         except ValueError:
             self.data = None
-            raise ValueError(self.message) from None
+            raise ValueError(str(self.message)) from None
 
     def pre_validate(self, form: Any) -> None:
         # Text that could not be read has its one message already: the range checks after it
@@ -75,16 +77,22 @@ class WholeNumberField(PlainWordsMixin, IntegerField):
     parse = staticmethod(int)
 
 
-def _options(name: str) -> dict[str, str]:
+def _options(name: str) -> dict[str, Any]:
     """A rule's choices in WTForms' shorthand {value: explanation}, default first."""
     return {str(value): text for value, text in RULE_OPTIONS[name]}
 
 
-def rule_field(name: str, extra_choices: dict[str, str] | None = None) -> RadioField:
+def said(choices: dict[str, Any]) -> Any:
+    """Choices declared once (their words lazy) for a field: WTForms asks for them on each
+    form, and gets them as plain text in the language of that request."""
+    return lambda: {value: str(text) for value, text in choices.items()}
+
+
+def rule_field(name: str, extra_choices: dict[str, Any] | None = None) -> RadioField:
     """A house rule as radio buttons, each option with its one-line explanation from the
     domain; the rule book's default (listed first) is preselected."""
     options = _options(name) | (extra_choices or {})
-    return RadioField(RULE_LABELS[name], choices=options, default=next(iter(options)))
+    return RadioField(RULE_LABELS[name], choices=said(options), default=next(iter(options)))
 
 
 #: The scoring rules a table (or a league, for its tables) chooses, from the declarations.
@@ -104,6 +112,7 @@ HouseRuleFields = type(
         **{name: rule_field(name) for name in (*SCORING_RULES, "start_rule")},
         "SCORING_RULES": SCORING_RULES,
         "__doc__": "The house rules a table or a league chooses (from ``HOUSE_RULES``).",
+        # i18n: a class's docstring (for programmers)
     },
 )
 
@@ -115,6 +124,7 @@ PointsRuleFields = type(
     {
         **{name: rule_field(name) for name in POINTS_RULES},
         "__doc__": "The choices of the points games (from ``HOUSE_RULES``).",
+        # i18n: a class's docstring (for programmers)
     },
 )
 
@@ -123,7 +133,7 @@ class SetupForm(HouseRuleFields, PointsRuleFields, FlaskForm):  # type: ignore[v
     """A new game: players in seat order, the set, the schedule and the house rules."""
 
     names = FieldList(
-        StringField("Name", validators=[Optional(), Length(max=40)]),
+        StringField(_l("Name"), validators=[Optional(), Length(max=40)]),
         min_entries=FIRST_SEATS,
         max_entries=MAX_SEATS,
     )
@@ -132,39 +142,52 @@ class SetupForm(HouseRuleFields, PointsRuleFields, FlaskForm):  # type: ignore[v
     copies = rule_field("copies")
     order = rule_field("order")
     first_engine = SelectField(
-        "Start at",
+        _l("Start at"),
         default="",
-        description="Start at a lower double for a shorter game.",
+        description=_l("Start at a lower double for a shorter game."),
     )
     length = rule_field("length")
     rounds = WholeNumberField(
-        "Number of rounds (a set number of rounds)",
-        validators=[Optional(), NumberRange(1, MAX_ROUNDS, f"Type from 1 to {MAX_ROUNDS} rounds.")],
+        _l("Number of rounds (a set number of rounds)"),
+        validators=[
+            Optional(),
+            NumberRange(1, MAX_ROUNDS, _l("Type from 1 to %(n)s rounds.", n=MAX_ROUNDS)),
+        ],
         render_kw={"inputmode": "numeric"},
     )
-    deal_table = rule_field("deal_table", {"custom": "Our own number"})
+    deal_table = rule_field("deal_table", {"custom": _l("Our own number")})
     custom_deal = WholeNumberField(
-        "Tiles each (our own number)",
-        validators=[Optional(), NumberRange(1, 40, "Type from 1 to 40 tiles each.")],
+        _l("Tiles each (our own number)"),
+        validators=[Optional(), NumberRange(1, 40, _l("Type from 1 to %(n)s tiles each.", n=40))],
         render_kw={"inputmode": "numeric"},
     )
     keep_photos = BooleanField(
-        "Keep hand photos with the rounds",
-        description="Off: a photo only checks the count and is deleted when the round is saved.",
+        _l("Keep hand photos with the rounds"),
+        description=_l(
+            "Off: a photo only checks the count and is deleted when the round is saved."
+        ),
     )
     tie_break = rule_field("tie_break")
     late_joiner = rule_field("late_joiner")
     kind = HiddenField(default=MEXICAN_TRAIN.name)
     target = WholeNumberField(
-        "Target score (empty: the game's usual target)",
-        validators=[Optional(), NumberRange(1, MAX_TARGET, f"Type from 1 to {MAX_TARGET}.")],
+        _l("Target score (empty: the game's usual target)"),
+        validators=[
+            Optional(),
+            NumberRange(1, MAX_TARGET, _l("Type from 1 to %(n)s.", n=MAX_TARGET)),
+        ],
         render_kw={"inputmode": "numeric"},
     )
     losing_total = WholeNumberField(
-        "Losing total (empty: play every round)",
-        description="The game ends at the end of the round in which someone reaches it; the "
-        "lowest total wins.",
-        validators=[Optional(), NumberRange(1, MAX_TARGET, f"Type from 1 to {MAX_TARGET}.")],
+        _l("Losing total (empty: play every round)"),
+        description=_l(
+            "The game ends at the end of the round in which someone reaches it; the "
+            "lowest total wins."
+        ),
+        validators=[
+            Optional(),
+            NumberRange(1, MAX_TARGET, _l("Type from 1 to %(n)s.", n=MAX_TARGET)),
+        ],
         render_kw={"inputmode": "numeric"},
     )
 
@@ -189,7 +212,7 @@ class SetupForm(HouseRuleFields, PointsRuleFields, FlaskForm):  # type: ignore[v
         if max_pip not in (6, 9, 12, 15, 18):
             max_pip = 12
         self.first_engine.choices = {
-            "" if value is None else str(value): text
+            "" if value is None else str(value): str(text)
             for value, text in first_engine_options(max_pip)
         }
         # A set change can leave a first engine the new set does not have: keep the form valid.
@@ -207,9 +230,9 @@ class SetupForm(HouseRuleFields, PointsRuleFields, FlaskForm):  # type: ignore[v
                 continue
             field = self[name]
             field.label.text = rule.label_in(game)
-            choices = {str(value): text for value, text in rule.options_in(game)}
+            choices = {str(value): str(text) for value, text in rule.options_in(game)}
             if name == "deal_table":
-                choices["custom"] = "Our own number"
+                choices["custom"] = _("Our own number")
             field.choices = choices
             if not self.is_submitted() and field.data not in choices:
                 field.data = str(rule.default_in(game))
@@ -242,7 +265,7 @@ class SetupForm(HouseRuleFields, PointsRuleFields, FlaskForm):  # type: ignore[v
         deal: Any = self.deal_table.data if applies("order") else "standard"
         if deal == "custom":
             if self.custom_deal.data is None:
-                raise ValueError("Type how many tiles each player gets, or pick a deal table.")
+                raise ValueError(_("Type how many tiles each player gets, or pick a deal table."))
             players = len([n for n in self.typed_names() if n.strip()])
             deal = {max(players, 2): self.custom_deal.data}
         chosen = {
@@ -259,7 +282,7 @@ class SetupForm(HouseRuleFields, PointsRuleFields, FlaskForm):  # type: ignore[v
         rounds = None
         if chosen["length"] == "fixed":
             if self.rounds.data is None:
-                raise ValueError("Type how many rounds the game has, or choose another length.")
+                raise ValueError(_("Type how many rounds the game has, or choose another length."))
             rounds = self.rounds.data
         first_engine = int(self.first_engine.data) if self.first_engine.data else None
         doubles = (max_pip if first_engine is None else first_engine) + 1
@@ -267,8 +290,11 @@ class SetupForm(HouseRuleFields, PointsRuleFields, FlaskForm):  # type: ignore[v
             chosen["length"] == "free" or (rounds or 0) > doubles
         ):
             raise ValueError(
-                "With “the highest double anyone holds” each double is the engine once: "
-                f"choose at most {doubles} rounds, or another engine order."
+                _(
+                    "With “the highest double anyone holds” each double is the engine once: "
+                    "choose at most %(n)s rounds, or another engine order.",
+                    n=doubles,
+                )
             )
         return variant.new_rules(
             max_pip=max_pip,
@@ -283,39 +309,42 @@ class SeatForm(Form):
     """One player's part of a round."""
 
     hand = WholeNumberField(
-        "Points",
-        validators=[Optional(), NumberRange(min=0, message="Points cannot be below 0.")],
+        _l("Points"),
+        validators=[Optional(), NumberRange(min=0, message=_l("Points cannot be below 0."))],
         render_kw={"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"},
     )
     tiles = TextAreaField(
-        "Tiles left (optional)",
+        _l("Tiles left (optional)"),
         validators=[Optional(), Length(max=400)],
         render_kw={
             "rows": 1,
             "autocomplete": "off",
             "autocapitalize": "none",
             "spellcheck": "false",
-            "placeholder": "12-5, 3/4, double blank",
+            "placeholder": _l("12-5, 3/4, double blank"),
         },
     )
     photo_token = HiddenField()
     photo_kept = HiddenField()  # the value kept over the photo's reading ("Keep 90")
     markers = WholeNumberField(
-        "Markers left out",
+        _l("Markers left out"),
         default=0,
-        validators=[Optional(), NumberRange(0, 20, "Markers: a number from 0 to 20.")],
+        validators=[Optional(), NumberRange(0, 20, _l("Markers: a number from 0 to 20."))],
         render_kw={"inputmode": "numeric"},
     )
 
     made = WholeNumberField(
-        "Points made during play",
-        validators=[Optional(), NumberRange(0, 1000, "Points made: a number from 0 to 1000.")],
+        _l("Points made during play"),
+        validators=[
+            Optional(),
+            NumberRange(0, 1000, _l("Points made: a number from 0 to 1000.")),
+        ],
         render_kw={"inputmode": "numeric"},
     )
     open_doubles = WholeNumberField(
-        "Doubles left open",
+        _l("Doubles left open"),
         default=0,
-        validators=[Optional(), NumberRange(0, 5, "Doubles left open: a number from 0 to 5.")],
+        validators=[Optional(), NumberRange(0, 5, _l("Doubles left open: a number from 0 to 5."))],
         render_kw={"inputmode": "numeric"},
     )
 
@@ -353,9 +382,9 @@ def _seat_form_class(markers: bool, made: bool, open_doubles: bool) -> type[Seat
 class RoundForm(FlaskForm):
     """A round: one SeatForm per player, who went out (or blocked), the penalties."""
 
-    went_out = RadioField("Who went out?", validate_choice=False)
-    on_double = BooleanField("Went out on a double")
-    engine = SelectField("Engine double this round", validate_choice=False)
+    went_out = RadioField(_l("Who went out?"), validate_choice=False)
+    on_double = BooleanField(_l("Went out on a double"))
+    engine = SelectField(_l("Engine double this round"), validate_choice=False)
     # What the write is based on: the round this form is for and the game's version when it was
     # opened; a correction also carries the round's values as the phone saw them (JSON).
     form_token = HiddenField()
@@ -363,7 +392,7 @@ class RoundForm(FlaskForm):
     game_version = HiddenField()
     based_on = HiddenField()
     note = StringField(
-        "Why the change? (optional)",
+        _l("Why the change? (optional)"),
         validators=[Optional(), Length(max=200)],
     )
     seat_count = 0
@@ -407,7 +436,7 @@ def round_form(
     form.seat_count = seat_count
     form.seat_names = [seat.name for seat in seats]
     form.went_out.choices = {str(seat.position): seat.name for seat in seats} | {
-        "blocked": "Blocked round: nobody went out"
+        "blocked": _("Blocked round: nobody went out")
     }
     return form
 
@@ -416,15 +445,15 @@ class JoinForm(FlaskForm):
     """A player sits down at a running game."""
 
     name = StringField(
-        "Name",
-        validators=[InputRequired("Type the new player's name."), Length(max=40)],
+        _l("Name"),
+        validators=[InputRequired(_l("Type the new player's name.")), Length(max=40)],
         render_kw={"autocomplete": "off", "autocapitalize": "words"},
     )
 
 
 class EditCodeForm(FlaskForm):
     code = StringField(
-        "Edit code",
-        validators=[InputRequired("Type the edit code shown on the scorekeeper's phone.")],
+        _l("Edit code"),
+        validators=[InputRequired(_l("Type the edit code shown on the scorekeeper's phone."))],
         render_kw={"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"},
     )

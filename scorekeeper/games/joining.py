@@ -4,6 +4,7 @@ game's audit trail."""
 
 from __future__ import annotations
 
+from flask_babel import gettext as _
 from sqlalchemy import func, select
 
 from scorekeeper.extensions import db
@@ -42,7 +43,13 @@ def _player_for(game: Game, name: str) -> Player:
             )
         )
         if playing is not None:
-            raise GameError(f"{found.name} is already playing at {playing} tonight.")
+            raise GameError(
+                _(
+                    "%(name)s is already playing at %(table)s tonight.",
+                    name=found.name,
+                    table=playing,
+                )
+            )
         return found
     player = Player(name=name, league_id=league_id, is_guest=True)
     db.session.add(player)
@@ -59,14 +66,14 @@ def join_game(loaded: LoadedGame, name: str) -> Seat:
     game = loaded.game
     cleaned = " ".join(name.split())[:MAX_NAME]
     if not cleaned:
-        raise GameError("Type the new player's name.")
+        raise GameError(_("Type the new player's name."))
     if game.status == "finished":
-        raise GameError("This game is over: carry on playing it first, then seat the player.")
+        raise GameError(_("This game is over: carry on playing it first, then seat the player."))
     for seat in game.seats:
         if seat.player.name.casefold() == cleaned.casefold():
-            raise GameError(f"{seat.player.name} is already at this table.")
+            raise GameError(_("%(name)s is already at this table.", name=seat.player.name))
     if len(game.seats) >= MAX_SEATS:
-        raise GameError(f"A table has room for at most {MAX_SEATS} players.")
+        raise GameError(_("A table has room for at most %(n)s players.", n=MAX_SEATS))
     rules = loaded.rules
     try:
         loaded.variant.deal_plan(len(game.seats) + 1, rules)

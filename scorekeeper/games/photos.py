@@ -12,15 +12,18 @@ from functools import cache
 from typing import Any
 
 from flask import current_app
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from sqlalchemy import delete, func, select
 
 from scorekeeper import throttle
 from scorekeeper.extensions import db
 from scorekeeper.games.loaded import LoadedGame
 from scorekeeper.games.setup import GameError
+from scorekeeper.i18n import chosen
 from scorekeeper.models import Game, Photo, Round
-from scorekeeper.presentation import plural
 from scorekeeper.rules import HouseRules, Tile, format_hand, score_hand
+from scorekeeper.rules.words import N_
 from scorekeeper.vision import (
     CAPTURE_ADVICE,
     MAX_READABLE_PIP,
@@ -37,11 +40,12 @@ PENDING_FOR = timedelta(hours=6)  # a photo read but never saved with a round
 
 
 MAX_PENDING_PHOTOS = 40  # photos of one game read but not yet saved with a round
-TOO_MANY_PENDING = (
-    f"This game already has {MAX_PENDING_PHOTOS} photos waiting for a round. "
+#: Said through ``_`` where shown (plain text here: a test looks for it in a page).
+TOO_MANY_PENDING = N_(
+    "This game already has %(n)s photos waiting for a round. "
     "Save the round first, then take more photos."
 )
-BUSY = "The photo reader is busy with other tables. Try again in a moment."
+BUSY = N_("The photo reader is busy with other tables. Try again in a moment.")
 
 
 def _readers() -> threading.BoundedSemaphore:
@@ -128,18 +132,24 @@ class PhotoCheck:
     advice: list[str] = field(default_factory=list)
 
 
-@cache
 def _installed() -> tuple[bool, str]:
-    # Looked up once: the installation does not change while the app runs.
+    return _installed_in(chosen())
+
+
+@cache
+def _installed_in(language: str) -> tuple[bool, str]:
+    # Looked up once per language: the installation does not change while the app runs, and
+    # its message is in the words of the page that asked.
     return photo_support()
 
 
 def support(max_pip: int) -> tuple[bool, str]:
     """Whether photos of this game's tiles can be read, and if not, why in plain words."""
     if max_pip > MAX_READABLE_PIP:
-        return False, (
-            f"the photo reader counts up to {MAX_READABLE_PIP} pips a half, so it works with "
-            f"sets up to double-{MAX_READABLE_PIP}."
+        return False, _(
+            "the photo reader counts up to %(n)s pips a half, so it works with "
+            "sets up to double-%(n)s.",
+            n=MAX_READABLE_PIP,
         )
     return _installed()
 
@@ -191,22 +201,22 @@ def read_photo(loaded: LoadedGame, position: int, data: bytes) -> PhotoCheck:
     if not available:
         raise GameError(message)
     if not data:
-        raise GameError("No photo arrived. Take the photo again.")
+        raise GameError(_("No photo arrived. Take the photo again."))
     _purge_pending(game)
     if _pending_count(game) >= MAX_PENDING_PHOTOS:
-        raise GameError(TOO_MANY_PENDING)
+        raise GameError(_(TOO_MANY_PENDING, n=MAX_PENDING_PHOTOS))
     if not throttle.photo_reads.spend(throttle.client()):
         raise GameError(throttle.BUSY_PHOTOS)
     readers = _readers()
     if not readers.acquire(timeout=float(current_app.config.get("PHOTO_WAIT", 5.0))):
-        raise GameError(BUSY)
+        raise GameError(_(BUSY))
     try:
         reading = read_hand(data, max_pip=rules.max_pip)
         stored = sanitize_image(data, max_side=STORED_SIDE)
     except ImageError as error:
         raise GameError(str(error)) from None
     except VisionError as error:
-        raise GameError(f"The photo could not be read: {error}") from None
+        raise GameError(_("The photo could not be read: %(why)s", why=error)) from None
     finally:
         readers.release()
     photo = Photo(
@@ -295,7 +305,11 @@ def _kept(check: PhotoCheck, entered: int, kept: str) -> Verdict | None:
         return None
     return Verdict(
         False,
-        f"Kept: your {entered}. The photo’s {check.total} is not used.",
+        _(
+            "Kept: your %(typed)s. The photo’s %(read)s is not used.",
+            typed=entered,
+            read=check.total,
+        ),
         typed=entered,
         offer_photo=False,
         settled=True,
@@ -317,42 +331,62 @@ def compare(
     own_tiles = typed_tiles.strip() and typed_tiles.strip() != check.tiles_text
     # An unsure reading may have missed tiles: it says how many it found and asks, rather than
     # giving its total as if it were complete.
-    found = plural(len(check.marks), "tile")
-    question = (
-        f"I found {found}: is that all of them?"
-        if len(check.marks) > 1
-        else f"I found {found}: is that all?"
+    question = ngettext(
+        "I found %(num)s tile: is that all?",
+        "I found %(num)s tiles: is that all of them?",
+        len(check.marks),
     )
     if not check.marks:
         entered = tiles_hand if own_tiles and tiles_hand is not None else typed_hand
-        kept = f" Your {entered} stays." if entered is not None else ""
+        message = _("No tile was found in the photo, so it cannot check this hand.")
+        if entered is not None:
+            message += " " + _("Your %(typed)s stays.", typed=entered)
         return Verdict(
             False,
-            f"No tile was found in the photo, so it cannot check this hand.{kept}",
+            message,
             typed=entered,
             offer_photo=False,
         )
-    reads = (
-        f"Photo reads {check.total}" if check.confident else f"{question} They make {check.total}"
-    )
+    total = check.total
     if own_tiles and tiles_hand is not None and tiles_hand != check.total:
-        return _kept(check, tiles_hand, kept) or Verdict(
-            False, f"{reads}, your tiles give {tiles_hand}.", typed=tiles_hand
+        differs = (
+            _("Photo reads %(read)s, your tiles give %(typed)s.", read=total, typed=tiles_hand)
+            if check.confident
+            else _(
+                "%(question)s They make %(read)s, your tiles give %(typed)s.",
+                question=question,
+                read=total,
+                typed=tiles_hand,
+            )
         )
+        return _kept(check, tiles_hand, kept) or Verdict(False, differs, typed=tiles_hand)
     if typed_hand is not None and typed_hand != check.total:
-        return _kept(check, typed_hand, kept) or Verdict(
-            False, f"{reads}, you typed {typed_hand}.", typed=typed_hand
+        differs = (
+            _("Photo reads %(read)s, you typed %(typed)s.", read=total, typed=typed_hand)
+            if check.confident
+            else _(
+                "%(question)s They make %(read)s, you typed %(typed)s.",
+                question=question,
+                read=total,
+                typed=typed_hand,
+            )
         )
+        return _kept(check, typed_hand, kept) or Verdict(False, differs, typed=typed_hand)
     if typed_hand is not None or own_tiles:
         return Verdict(
-            True, f"Photo reads {check.total}: it agrees with what you entered.", confirmed=True
+            True,
+            _("Photo reads %(read)s: it agrees with what you entered.", read=total),
+            confirmed=True,
         )
     if not check.confident and not typed_tiles.strip():
         # nothing typed and nothing filled in: one tap on Save must not record a reading
         # that may be missing tiles
         return Verdict(
             False,
-            f"{question} Check the photo, then use these tiles or type them.",
+            _(
+                "%(question)s Check the photo, then use these tiles or type them.",
+                question=question,
+            ),
             confirm=True,
         )
-    return Verdict(True, f"Photo reads {check.total}. Its tiles are in the tiles box.")
+    return Verdict(True, _("Photo reads %(read)s. Its tiles are in the tiles box.", read=total))

@@ -6,9 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from flask_babel import format_date
+from flask_babel import gettext as _
+
 from scorekeeper.games.loaded import LoadedGame
+from scorekeeper.games.words import round_words
 from scorekeeper.models import Game, Round
-from scorekeeper.presentation import day_text, plural
 from scorekeeper.rules import HouseRules
 from scorekeeper.rules.house import HOUSE_RULES
 from scorekeeper.rules.point_hands import HandResult
@@ -181,28 +184,32 @@ def tie_words(game: str, rules: HouseRules) -> str:
     if rules.tie_break in offered:
         return offered[rules.tie_break]
     line = rule.line_in(game, rules) or ""
-    return line.removeprefix("Ties: ")
+    # The line says "Ties: ..." (in the player's words): what follows its label.
+    _label, said, rest = line.partition(": ")
+    return rest if said else line
 
 
 def game_as_text(loaded: LoadedGame, board: Scoreboard) -> str:
     """A short plain-text summary to paste into a group chat."""
-    when = day_text(loaded.game.played_on)
+    when = format_date(loaded.game.played_on, "d MMM y")  # "6 Mar 2025", "6 mars 2025"
     label = loaded.variant.label
-    played = len(board.rows)
-    word = board.round_word.lower()
-    if board.rounds_total is None:
-        count = f"{played} {word}{'s' if played != 1 else ''}"
-    else:
-        count = f"{played} of {board.rounds_total} {word}s"
+    words = round_words(board.round_word)
+    count = words.of(len(board.rows), board.rounds_total)
     lines = [f"{label}, {when}: {count}"]
-    if board.winners:
-        verb = "wins" if len(board.winners) == 1 else "share the win"
-        lines.append(f"{' and '.join(board.winners)} {verb}!")
+    if len(board.winners) == 1:
+        lines.append(_("%(name)s wins!", name=board.winners[0]))
+    elif board.winners:
+        lines.append(
+            _(
+                "%(names)s and %(last)s share the win!",
+                names=", ".join(board.winners[:-1]),
+                last=board.winners[-1],
+            )
+        )
     for player in board.standings:
         tie = "=" if player.tied else ""
         lines.append(
-            f"{player.rank}{tie}. {player.name}: {player.total}"
-            f" ({plural(player.rounds_won, word)} won)"
+            f"{player.rank}{tie}. {player.name}: {player.total} ({words.won(player.rounds_won)})"
         )
     return "\n".join(lines)
 
@@ -213,7 +220,7 @@ def game_csv_rows(game: Game, board: Scoreboard) -> list[list[str]]:
     points, running total, corrected, points made during play, and whether this player went
     out on a double (the house rule for it explains the round's points)."""
     rows = [
-        [
+        [  # i18n: CSV column names (machine-read: they stay English in every language)
             "round",
             "engine",
             "player",
@@ -288,11 +295,11 @@ def line_differences(saved: list[SeatLine], typed: list[SeatLine]) -> dict[int, 
     for index, (theirs, mine) in enumerate(zip(saved, typed, strict=False)):
         parts = []
         if theirs.hand != mine.hand:
-            parts.append("points")
+            parts.append(_("points"))
         if theirs.went_out != mine.went_out:
-            parts.append("went out")
+            parts.append(_("went out"))
         if theirs.tiles.split() != mine.tiles.split():
-            parts.append("tiles")
+            parts.append(_("tiles"))
         if parts:
             found[index] = parts
     return found

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from datetime import date
 
+from flask_babel import format_date
+from flask_babel import gettext as _
+
 from scorekeeper.cards import Card, Entry, make_card, went_out_most
 from scorekeeper.games import kept
 from scorekeeper.games.loaded import LoadedGame
 from scorekeeper.games.presentation import Scoreboard
+from scorekeeper.games.words import round_words
 from scorekeeper.models import Game
-from scorekeeper.presentation import plural
 
 
 def played_on(game: Game) -> date:
@@ -21,15 +24,12 @@ def played_on(game: Game) -> date:
 
 
 def day_label(day: date) -> str:
-    return f"{day.day} {day:%b %Y}"
+    """ "25 Nov 2026", in the page's language ("25 nov 2026", "25 nov. 2026")."""
+    return format_date(day, "d MMM y")
 
 
 def rounds_line(board: Scoreboard) -> str:
-    word = board.round_word.lower()
-    played = len(board.rows)
-    if board.rounds_total is None:
-        return plural(played, word)
-    return f"{played} of {board.rounds_total} {word}s"
+    return round_words(board.round_word).of(len(board.rows), board.rounds_total)
 
 
 def rules_line(loaded: LoadedGame) -> str:
@@ -39,14 +39,14 @@ def rules_line(loaded: LoadedGame) -> str:
     lines = list(kept.in_play(loaded))
     book = set(variant.in_play(variant.new_rules()))
     changed = [line for line in lines[1:] if line not in book]
-    return "; ".join(lines[:1] + (changed or ["the book's rules"]))
+    return "; ".join(lines[:1] + (changed or [_("the book's rules")]))
 
 
 def game_card(loaded: LoadedGame, board: Scoreboard) -> Card:
     """The card of a game: the game and date, the players in final order with their totals,
     the winner marked, rounds won and who went out most, and the rules in play in a line."""
     game, variant = loaded.game, loaded.variant
-    word = board.round_word.lower()
+    words = round_words(board.round_word)
     winners = set(board.winners)
     entries = [
         Entry(
@@ -54,7 +54,7 @@ def game_card(loaded: LoadedGame, board: Scoreboard) -> Card:
             tied=p.tied,
             name=p.name,
             total=str(p.total),
-            detail=f"{plural(p.rounds_won, word)} won",
+            detail=words.won(p.rounds_won),
             winner=board.finished and p.name in winners,
         )
         for p in board.standings
@@ -62,10 +62,10 @@ def game_card(loaded: LoadedGame, board: Scoreboard) -> Card:
     title = variant.label
     if game.night_id is not None and game.table_name:
         title = f"{variant.label}: {game.table_name}"
-    status = "final" if board.finished else "so far"
+    status = _("final") if board.finished else _("so far")
     subtitle = f"{day_label(played_on(game))} · {rounds_line(board)} · {status}"
     notes = [
         went_out_most([(p.name, p.went_out) for p in board.standings]),
-        f"Rules: {rules_line(loaded)}",
+        _("Rules: %(rules)s", rules=rules_line(loaded)),
     ]
     return make_card(title, subtitle, entries, notes)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from flask_babel import gettext as _
 from sqlalchemy import insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import make_transient_to_detached
@@ -18,6 +19,7 @@ from scorekeeper.games import rows
 from scorekeeper.games.loaded import LoadedGame
 from scorekeeper.games.rows import SeatRow
 from scorekeeper.games.setup import GameError, RoundTaken, touch
+from scorekeeper.games.words import round_words
 from scorekeeper.models import Round, Score
 from scorekeeper.rules import (
     HouseRules,
@@ -52,7 +54,7 @@ class TableState:
     makes_points: bool = False
     notes: tuple[str, ...] = ()  # the deal, the spinner rule, the target (points games)
     target: int | None = None
-    label: str = "Mexican Train"
+    label: str = "Mexican Train"  # i18n: a default never shown (every state sets its label)
     # The round after this one as far as it is known before this one is played, for a phone
     # that keeps this round unsent (offline.js shows it): its deal, and who starts (None when
     # that follows from this round's scores).
@@ -230,11 +232,15 @@ def record_round(
     if taken is not None:
         raise RoundTaken(_round(taken.id))
     if game.status == "finished":
-        raise GameError("This game is over: correct a round from the scoreboard instead.")
+        raise GameError(_("This game is over: correct a round from the scoreboard instead."))
     if number != len(table.rounds) + 1:
         raise GameError(
-            f"This form is for round {number}, but the game is at round {len(table.rounds) + 1}."
-            " Open the round again from the table."
+            _(
+                "This form is for round %(n)s, but the game is at round %(now)s."
+                " Open the round again from the table.",
+                n=number,
+                now=len(table.rounds) + 1,
+            )
         )
     check = check_round(loaded, entry, number=number)
     if not check.ok:
@@ -282,7 +288,7 @@ def record_round(
         if existing is not None:
             if existing.game_id != game.id:
                 raise GameError(
-                    "That form belongs to another game: open this game's round again."
+                    _("That form belongs to another game: open this game's round again.")
                 ) from None
             return RecordOutcome(check=None, saved=existing, duplicate=True)
         taken = db.session.scalars(
@@ -340,7 +346,7 @@ def finish_game(loaded: LoadedGame) -> None:
     """Mark the game over (all rounds played, or the table stopped early)."""
     game, variant, rules = loaded.game, loaded.variant, loaded.rules
     if not game.rounds:
-        raise GameError("Record at least one round before ending the game.")
+        raise GameError(_("Record at least one round before ending the game."))
     total = variant.round_count(rules)
     if variant.target(rules) is not None:
         short = not variant.game_over(loaded.rows.totals(), rules)
@@ -355,11 +361,15 @@ def reopen_game(loaded: LoadedGame) -> None:
     game, variant, rules = loaded.game, loaded.variant, loaded.rules
     total = variant.round_count(rules)
     if total is not None and len(game.rounds) >= total:
-        raise GameError("Every round has been played; correct a round instead.")
+        raise GameError(_("Every round has been played; correct a round instead."))
     if variant.target(rules) is not None and variant.game_over(loaded.rows.totals(), rules):
-        goal = "the losing total" if variant.lower_is_better else "the target"
-        raise GameError(
-            f"Someone has reached {goal}; correct a {variant.round_word.lower()} instead."
-        )
+        word = round_words(variant.round_word).one
+        if variant.lower_is_better:
+            said = _(
+                "Someone has reached the losing total; correct a %(round)s instead.", round=word
+            )
+        else:
+            said = _("Someone has reached the target; correct a %(round)s instead.", round=word)
+        raise GameError(said)
     game.ended_early = False
     touch(game, scores=False, status="playing")

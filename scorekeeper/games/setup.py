@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from flask_babel import gettext as _
 from sqlalchemy import bindparam, exists, func, select, update
 from sqlalchemy.orm import selectinload, with_expression
 from sqlalchemy.orm.attributes import set_committed_value
@@ -37,7 +38,7 @@ class RoundTaken(GameError):
     Nothing was saved; ``saved`` is the round as it stands."""
 
     def __init__(self, saved: Round) -> None:
-        super().__init__(f"Round {saved.number} was already saved from another phone.")
+        super().__init__(_("Round %(n)s was already saved from another phone.", n=saved.number))
         self.saved = saved
 
 
@@ -48,7 +49,7 @@ class RoundChanged(GameError):
 
     def __init__(self, number: int, seen: dict[str, str], current: dict[str, str]) -> None:
         super().__init__(
-            f"Round {number} was changed on another phone while you were correcting it."
+            _("Round %(n)s was changed on another phone while you were correcting it.", n=number)
         )
         self.number = number
         self.seen = seen
@@ -221,12 +222,14 @@ def clean_names(names: Sequence[str]) -> list[str]:
     seen: set[str] = set()
     for name in cleaned:
         if name.casefold() in seen:
-            raise GameError(f"{name} is at the table twice: give each player a different name.")
+            raise GameError(
+                _("%(name)s is at the table twice: give each player a different name.", name=name)
+            )
         seen.add(name.casefold())
     if len(cleaned) < 2:
-        raise GameError("Type at least two players' names.")
+        raise GameError(_("Type at least two players' names."))
     if len(cleaned) > 14:
-        raise GameError("A table has room for at most 14 players.")
+        raise GameError(_("A table has room for at most %(n)s players.", n=14))
     return cleaned
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from flask import current_app
+from flask_babel import gettext as _
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
@@ -31,9 +32,15 @@ from scorekeeper.games import league_tables
 from scorekeeper.games.setup import new_edit_code, touch
 from scorekeeper.games.totals import standings_changed
 from scorekeeper.models import Game, Night, Round, Seat
+from scorekeeper.rules.words import N_
 
 KEEP_DAYS = 14
-WHO = {"organiser": "the organiser", "creator": "its creator", "edit code": "a scorekeeper"}
+#: Who deleted a game (keys: the stored ``deleted_by``), said through ``_`` where shown.
+WHO = {
+    "organiser": N_("the organiser"),
+    "creator": N_("its creator"),
+    "edit code": N_("a scorekeeper"),
+}
 
 
 def keep_days() -> int:
@@ -131,7 +138,7 @@ def _described(games: Sequence[Game]) -> list[DeletedGame]:
                 rounds=max((seat.rounds_played for seat in game.seats), default=0),
                 finished=game.status == "finished",
                 deleted_at=deleted_at,
-                who=WHO.get(game.deleted_by or "", "a phone"),
+                who=_(WHO.get(game.deleted_by or "", N_("a phone"))),
                 until=deleted_at + days,
             )
         )

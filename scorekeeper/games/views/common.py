@@ -15,12 +15,15 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import gettext as _
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.boundary import is_write_request
 from scorekeeper.games import access, kept, league_tables, services
 from scorekeeper.games.board_view import board_header
+from scorekeeper.games.words import RoundWords, worded
+from scorekeeper.games.words import round_words as _round_words
 from scorekeeper.models import Game
 
 bp = Blueprint("games", __name__)
@@ -43,7 +46,7 @@ def standings_html(game: Game, board: services.Scoreboard) -> Markup:
     game."""
     return kept.for_version(
         game,
-        "html:standings",
+        worded("html:standings"),  # i18n: a key
         lambda: Markup(render_template("games/_standings_list.html", board=board)),
     )
 
@@ -72,7 +75,13 @@ def board_table_html(game: Game, board: services.Scoreboard, editor: bool) -> Ma
             )
         )
 
-    return kept.for_version(game, f"html:board_table:editor={editor}", write)
+    return kept.for_version(game, worded(f"html:board_table:editor={editor}"), write)  # i18n: a key
+
+
+@bp.app_template_global()
+def round_words(word: Any) -> RoundWords:
+    """A game's words for its rounds (``games.words``): ``round_words(board.round_word).one``."""
+    return _round_words(word)
 
 
 @bp.app_template_global()
@@ -173,9 +182,11 @@ def _typed_round(game: Game) -> list[tuple[str, str, bool]]:
         hand = request.form.get(f"seat_{position}-hand", "").strip()
         tiles = request.form.get(f"seat_{position}-tiles", "").strip()
         made = request.form.get(f"seat_{position}-made", "").strip()
-        parts = [part for part in (hand, f"tiles {tiles}" if tiles else "") if part]
+        parts = [
+            part for part in (hand, _("tiles %(tiles)s", tiles=tiles) if tiles else "") if part
+        ]
         if made:
-            parts.append(f"made {made}")
+            parts.append(_("made %(n)s", n=made))
         if parts or went_out == str(position):
             typed.append((seat.player.name, ", ".join(parts) or "–", went_out == str(position)))
     return typed

@@ -17,6 +17,7 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import gettext as _
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.boundary import read_only
@@ -25,6 +26,7 @@ from scorekeeper.games.forms import (
     round_form,
 )
 from scorekeeper.games.views.common import bp, editor_required, table_editor_required
+from scorekeeper.games.words import round_words
 from scorekeeper.models import Game, Round
 from scorekeeper.rules.round_check import RoundCheck, RoundInput, SeatCheck, SeatInput
 
@@ -60,7 +62,7 @@ def _engine_choices(form: Any, state: services.TableState, current: int | None =
     available = sorted(
         set(state.engines_available) | ({current} if current is not None else set()), reverse=True
     )
-    form.engine.choices = {"": "Choose the double"} | {str(n): f"{n}-{n}" for n in available}
+    form.engine.choices = {"": _("Choose the double")} | {str(n): f"{n}-{n}" for n in available}
 
 
 PHOTO_ACTIONS = ("read_photo", "use_photo", "keep_typed")
@@ -115,8 +117,8 @@ def _round_page(
     check = None
     changed: services.RoundChanged | None = None
     photo_errors: dict[int, str] = {}
-    action, _, seat_text = request.form.get("action", "").partition(":")
-    seat_text, _, kept_value = seat_text.partition(":")  # "keep_typed:1:90": the value kept
+    action, _sep, seat_text = request.form.get("action", "").partition(":")
+    seat_text, _sep, kept_value = seat_text.partition(":")  # "keep_typed:1:90": the value kept
     photo_step = posted and action in PHOTO_ACTIONS
     if not posted:
         if recorded is not None:
@@ -200,7 +202,7 @@ def _form_number(form: Any) -> int:
     text = form.round_number.data or ""
     if not text.isdigit():
         raise services.GameError(
-            "That round form is out of date: nothing was saved. Open the round again."
+            _("That round form is out of date: nothing was saved. Open the round again.")
         )
     return int(text)
 
@@ -213,7 +215,7 @@ def _save(loaded: services.LoadedGame, form: Any, recorded: Round | None) -> ser
     based_on = _decode_values(form.based_on.data)
     if based_on is None:
         raise services.GameError(
-            "That correction form is out of date: nothing was changed. Open the round again."
+            _("That correction form is out of date: nothing was changed. Open the round again.")
         )
     return services.correct_round(
         loaded, recorded.number, _round_input(form), based_on, note=form.note.data or ""
@@ -245,18 +247,24 @@ def _after_save(
     loaded: services.LoadedGame, outcome: services.RecordOutcome, recorded: Round | None
 ) -> BaseResponse:
     assert outcome.saved is not None
-    game, word = loaded.game, loaded.variant.round_word
+    game, words = loaded.game, round_words(loaded.variant.round_word)
     if recorded is not None:
-        flash(f"{word} {recorded.number} corrected. The change is in the history below.", "success")
+        flash(
+            _(
+                "%(round)s corrected. The change is in the history below.",
+                round=words.numbered(recorded.number),
+            ),
+            "success",
+        )
         for warning in _warnings(outcome.check):
-            flash(f"Saved as typed; worth a look: {warning}", "info")
+            flash(_("Saved as typed; worth a look: %(warning)s", warning=warning), "info")
         return redirect(url_for("games.scoreboard", public_id=game.public_id))
     if outcome.duplicate:
-        flash(f"{word} {outcome.saved.number} was already saved.", "info")
+        flash(_("%(round)s was already saved.", round=words.numbered(outcome.saved.number)), "info")
     else:
-        flash(f"{word} {outcome.saved.number} saved.", "success")
+        flash(_("%(round)s saved.", round=words.numbered(outcome.saved.number)), "success")
         for warning in _warnings(outcome.check):
-            flash(f"Saved as typed; worth a look: {warning}", "info")
+            flash(_("Saved as typed; worth a look: %(warning)s", warning=warning), "info")
     if game.status == "finished":
         return redirect(url_for("games.summary", public_id=game.public_id))
     return redirect(url_for("games.table", public_id=game.public_id))
@@ -285,7 +293,7 @@ def _photo_action(
     if action == "read_photo":
         upload = request.files.get(f"seat_{position}-photo")
         if upload is None or not upload.filename:
-            return "Take a photo of the tiles (or choose one) first."
+            return _("Take a photo of the tiles (or choose one) first.")
         try:
             data = upload.read()
             upload.close()
@@ -301,7 +309,7 @@ def _photo_action(
         return None
     reading = photos.photo_check(loaded, seat.photo_token.data or "")
     if reading is None:
-        return "That photo is no longer here: take it again."
+        return _("That photo is no longer here: take it again.")
     if action == "use_photo":
         seat.hand.data = None
         seat.hand.raw_data = []

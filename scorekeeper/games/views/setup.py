@@ -11,6 +11,7 @@ from flask import (
     session,
     url_for,
 )
+from flask_babel import gettext as _
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper import devices, throttle
@@ -122,7 +123,7 @@ def _rearrange(form: SetupForm) -> bool:
                 names[empty] = name
         action = "rebuild"
     elif action.startswith(("up:", "down:")):
-        direction, _, index_text = action.partition(":")
+        direction, _sep, index_text = action.partition(":")
         index = int(index_text) if index_text.isdigit() else -1
         other = index - 1 if direction == "up" else index + 1
         if 0 <= index < len(names) and 0 <= other < len(names):
@@ -165,5 +166,5 @@ def play_again(public_id: str) -> str | BaseResponse | tuple[str, int]:
     if request.method == "GET":
         return render_template("games/play_again.html", game=game, night=game.night)
     new = services.play_again(game, devices.device_hash())
-    flash("New game with the same players. Good luck!", "success")
+    flash(_("New game with the same players. Good luck!"), "success")
     return redirect(url_for("games.table", public_id=new.public_id))

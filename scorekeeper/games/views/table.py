@@ -12,6 +12,8 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -30,6 +32,7 @@ from scorekeeper.games.views.common import (
     game_row_or_404,
     may_play_again,
 )
+from scorekeeper.games.words import round_words, worded
 from scorekeeper.models import Game
 from scorekeeper.rules.variants import higher_wins
 from scorekeeper.safety import csv_text
@@ -76,8 +79,12 @@ def join(game: Game) -> BaseResponse:
         flash(str(error), "error")
     else:
         flash(
-            f"{seat.player.name} joins from round {seat.joined_round}, "
-            f"starting with {seat.start_total} points.",
+            _(
+                "%(name)s joins from round %(n)s, starting with %(points)s points.",
+                name=seat.player.name,
+                n=seat.joined_round,
+                points=seat.start_total,
+            ),
             "success",
         )
     return redirect(url_for("games.table", public_id=game.public_id))
@@ -104,10 +111,10 @@ def unlock(public_id: str) -> str | BaseResponse:
     form = EditCodeForm()
     if form.validate_on_submit():
         if access.unlock(game, form.code.data or ""):
-            flash("This phone can now keep score for this game.", "success")
+            flash(_("This phone can now keep score for this game."), "success")
             target = safe_next(request.args.get("next", ""), f"/g/{game.public_id}")
             return redirect(target or url_for("games.table", public_id=game.public_id))
-        form.code.errors.append("That is not this game's edit code. Check it and try again.")
+        form.code.errors.append(_("That is not this game's edit code. Check it and try again."))
     return render_template(
         "games/unlock.html",
         game=game,
@@ -127,8 +134,10 @@ def change_edit_code(game: Game) -> str | BaseResponse:
     if request.method == "POST":
         access.change_code(game)
         flash(
-            "The game has a new edit code. Phones that typed the old one no longer keep score:"
-            " show the new code to those that should.",
+            _(
+                "The game has a new edit code. Phones that typed the old one no longer keep score:"
+                " show the new code to those that should."
+            ),
             "success",
         )
         return redirect(url_for("games.table", public_id=game.public_id, _anchor="share"))
@@ -143,14 +152,18 @@ def forget(public_id: str) -> BaseResponse:
     access.forget_game(game)
     if access.can_edit(game):
         flash(
-            "This phone started this game (or keeps score for its league), so it keeps its right."
-            " What it kept of the game for use without signal was cleared.",
+            _(
+                "This phone started this game (or keeps score for its league), so it keeps its"
+                " right. What it kept of the game for use without signal was cleared."
+            ),
             "info",
         )
     else:
         flash(
-            "This phone no longer keeps score for this game. What it kept of it for use"
-            " without signal was cleared.",
+            _(
+                "This phone no longer keeps score for this game. What it kept of it for use"
+                " without signal was cleared."
+            ),
             "success",
         )
     return redirect(url_for("games.table", public_id=game.public_id))
@@ -163,15 +176,13 @@ def forget(public_id: str) -> BaseResponse:
 def _chart(loaded: services.LoadedGame, board: services.Scoreboard) -> Markup:
     """The running totals; the caption says which way is better in this game (the highest
     total wins the points games and arrivals scoring) and what a round is called."""
-    game, word = loaded.game, loaded.variant.round_word
-    better = "higher" if higher_wins(game.kind, game.rules) else "lower"
+    game, words = loaded.game, round_words(loaded.variant.round_word)
+    if higher_wins(game.kind, game.rules):
+        caption = _("Running totals after each %(round)s (higher is better)", round=words.one)
+    else:
+        caption = _("Running totals after each %(round)s (lower is better)", round=words.one)
     labels = ["0"] + [str(row.number) for row in board.rows]
-    return line_chart(
-        board.series,
-        labels,
-        f"Running totals after each {word.lower()} ({better} is better)",
-        x_label=word,
-    )
+    return line_chart(board.series, labels, caption, x_label=words.One, y_label=_("Total"))
 
 
 @bp.get("/g/<public_id>/scoreboard")
@@ -190,7 +201,7 @@ def scoreboard(public_id: str) -> str:
         editor=access.can_edit(game),
         corrections=corrections,
         undo_batch=undo_batch,
-        chart=kept.for_version(game, "chart", lambda: _chart(loaded, board)),
+        chart=kept.for_version(game, worded("chart"), lambda: _chart(loaded, board)),
     )
 
 
@@ -203,7 +214,7 @@ def undo(game: Game) -> str | BaseResponse:
     if request.method == "GET":
         corrections, undo_batch = kept.corrections(loaded)
         if undo_batch is None:
-            flash("There is no correction to undo.", "info")
+            flash(_("There is no correction to undo."), "info")
             return redirect(url_for("games.scoreboard", public_id=game.public_id))
         changes = [c for c in corrections if c.batch == undo_batch and c.undone_at is None]
         return render_template("games/undo.html", game=game, batch=undo_batch, changes=changes)
@@ -215,8 +226,11 @@ def undo(game: Game) -> str | BaseResponse:
     else:
         number = changes[0].round_number
         flash(
-            f"Undone: the last correction of round {number}. To change it again, tap round "
-            f"{number} below.",
+            _(
+                "Undone: the last correction of round %(n)s. To change it again, tap round "
+                "%(n)s below.",
+                n=number,
+            ),
             "success",
         )
     return redirect(url_for("games.scoreboard", public_id=game.public_id))
@@ -239,13 +253,25 @@ def delete(public_id: str) -> str | BaseResponse | tuple[str, int]:
     if request.method == "POST":
         kept_days = trash.keep_days()
         if trash.delete_game(game, who, devices.device_hash()):
-            where = "“Recently deleted” on the night's page" if night else "the start page"
-            flash(
-                f"The game was deleted. It can be brought back for {kept_days} days ({where}).",
-                "success",
-            )
+            if night:
+                said = ngettext(
+                    "The game was deleted. It can be brought back for %(num)s day"
+                    " (“Recently deleted” on the night's page).",
+                    "The game was deleted. It can be brought back for %(num)s days"
+                    " (“Recently deleted” on the night's page).",
+                    kept_days,
+                )
+            else:
+                said = ngettext(
+                    "The game was deleted. It can be brought back for %(num)s day"
+                    " (the start page).",
+                    "The game was deleted. It can be brought back for %(num)s days"
+                    " (the start page).",
+                    kept_days,
+                )
+            flash(said, "success")
         else:
-            flash("The game was deleted.", "success")
+            flash(_("The game was deleted."), "success")
         if night is not None:
             return redirect(url_for("leagues.night", code=night.league.code, night_id=night.id))
         return redirect(url_for("games.home"))
@@ -268,7 +294,7 @@ def restore(public_id: str) -> BaseResponse:
     if not trash.may_restore(game):
         abort(403)
     trash.restore_game(game)
-    flash("The game is back, as it was.", "success")
+    flash(_("The game is back, as it was."), "success")
     return redirect(url_for("games.table", public_id=game.public_id))
 
 
@@ -277,26 +303,32 @@ def organiser_only(game: Game, what: str) -> tuple[str, int]:
     words."""
     league = game.night.league  # type: ignore[union-attr]
     details = {
-        "delete": (
-            "Only the organiser can delete a league game",
-            f"A game of {league.name} counts in the standings, so only the organiser's phone "
-            "deletes one (and can bring it back for a while). If this game was started by "
-            "mistake, tell the organiser.",
+        "delete": lambda: (
+            _("Only the organiser can delete a league game"),
+            _(
+                "A game of %(league)s counts in the standings, so only the organiser's phone "
+                "deletes one (and can bring it back for a while). If this game was started by "
+                "mistake, tell the organiser.",
+                league=league.name,
+            ),
         ),
-        "again": (
-            "Only the organiser can start this game",
-            f"Another game at {game.table_name} is started by the organiser's phone; a phone "
-            "with the league's passphrase can start one only on the night itself.",
+        "again": lambda: (
+            _("Only the organiser can start this game"),
+            _(
+                "Another game at %(table)s is started by the organiser's phone; a phone "
+                "with the league's passphrase can start one only on the night itself.",
+                table=game.table_name,
+            ),
         ),
     }
-    title, detail = details[what]
+    title, detail = details[what]()
     page = render_template(
         "error.html",
         code=403,
         title=title,
         detail=detail,
         back=url_for("games.summary", public_id=game.public_id),
-        back_label="Back to the game",
+        back_label=_("Back to the game"),
     )
     return page, 403
 
@@ -347,5 +379,7 @@ def download_csv(public_id: str) -> Response:
     return Response(
         body,
         mimetype="text/csv",
-        headers={"Content-Disposition": f'attachment; filename="mexican-train-{day}.csv"'},
+        headers={
+            "Content-Disposition": f'attachment; filename="mexican-train-{day}.csv"'
+        },  # i18n: a file name
     )
