@@ -173,7 +173,7 @@ def test_templates_show_no_untranslated_text():
     found = []
     for path in _templates():
         for text in template_text(path.read_text(encoding="utf-8")):
-            found.append(f"{path.relative_to(ROOT)}: {text[:80]!r}")
+            found.append(f"{path.relative_to(ROOT)}: {text.replace(chr(0), '…')[:80]!r}")
     assert not found, f"{len(found)} template texts outside gettext:\n" + "\n".join(found[:80])
 
 
