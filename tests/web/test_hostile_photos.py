@@ -12,10 +12,12 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.games import photos
-from scorekeeper.throttle import BUSY_PHOTOS
+from scorekeeper.throttle import BUSY_PHOTOS as BUSY_PHOTOS_TEXT
 from tests.conftest import running_app
 from tests.web.helpers import start_game
 from tests.web.test_photos import NAMES, PIL, _png, _upload, fake_reader  # noqa: F401
+
+BUSY_PHOTOS = str(BUSY_PHOTOS_TEXT)  # the English sentence (lazy in the app)
 
 ALERT = 'class="field-error" role="alert"'
 
