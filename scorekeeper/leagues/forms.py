@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from wtforms import (
@@ -14,6 +15,7 @@ from wtforms import (
     HiddenField,
     PasswordField,
     RadioField,
+    SelectChoice,
     SelectField,
     SelectMultipleField,
     StringField,
@@ -29,6 +31,7 @@ from scorekeeper.games.forms import (
     WholeNumberField,
     rule_field,
 )
+from scorekeeper.i18n import LANGUAGES
 from scorekeeper.leagues.services import (
     MAX_LEAGUE_NAME,
     MAX_PASSPHRASE,
@@ -256,6 +259,19 @@ class SettingsForm(HouseRuleFields, FlaskForm):  # type: ignore[valid-type,misc]
         validators=[Optional(), NumberRange(1, 1000, "Type from 1 to 1000 nights.")],
         render_kw={"inputmode": "numeric"},
     )
+    language = RadioField(
+        _l("Language of the league's pages"),
+        description=_l(
+            "For phones that have not chosen a language: the league's pages and its members' "
+            "link. A phone's own choice (at the foot of every page) always wins."
+        ),
+        choices=[
+            SelectChoice("", _l("Each phone's own language")),
+            *(SelectChoice(code, name) for code, name in LANGUAGES.items()),
+        ],
+        validate_choice=False,  # anything else is saved as "each phone's own"
+        default="",
+    )
     max_pip = rule_field("max_pip")
     tie_break = rule_field("tie_break")
     late_joiner = rule_field("late_joiner")
@@ -290,6 +306,7 @@ class SettingsForm(HouseRuleFields, FlaskForm):  # type: ignore[valid-type,misc]
         self.min_nights_percent.data = league.min_nights_percent
         self.placement_points.data = league.placement_points.replace(",", ", ")
         self.best_nights.data = league.best_nights
+        self.language.data = league.language or ""
         current = rules.to_dict()
         for name in LEAGUE_RULE_FIELDS:
             self[name].data = str(current[name])

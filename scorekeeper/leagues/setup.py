@@ -10,14 +10,17 @@ import secrets
 from collections.abc import Iterable, Sequence
 from datetime import date
 
+from flask import has_request_context
+from flask_babel import format_date
 from sqlalchemy import or_, select
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from scorekeeper.extensions import db
 from scorekeeper.games import services as games
 from scorekeeper.games.totals import standings_changed
+from scorekeeper.i18n import LANGUAGES
 from scorekeeper.models import Game, League, Night, Season
-from scorekeeper.presentation import day_text as day_text  # re-exported: services.day_text
+from scorekeeper.presentation import day_text as english_day_text
 from scorekeeper.rules import HouseRules
 from scorekeeper.rules.placings import DEFAULT_PLACEMENT_POINTS, parse_placement_points
 from scorekeeper.rules.standings import DEFAULT_MIN_GAMES, Method
@@ -171,7 +174,11 @@ def league_method(league: League) -> Method:
     )
 
 
-def update_settings(league: League, name: str, method: Method, rules: HouseRules) -> None:
+def update_settings(
+    league: League, name: str, method: Method, rules: HouseRules, language: str | None = None
+) -> None:
+    """``language``: the default language of the league's pages (a code of
+    ``scorekeeper.i18n.LANGUAGES``); None or anything else: each phone's own."""
     cleaned = clean_text(name, MAX_LEAGUE_NAME)
     if not cleaned:
         raise LeagueError("Give the league a name.")
@@ -182,12 +189,32 @@ def update_settings(league: League, name: str, method: Method, rules: HouseRules
     league.placement_points = ",".join(str(p) for p in method.placement_points)
     league.best_nights = method.best_nights
     league.rules = rules.to_dict()
+    league.language = language if language in LANGUAGES else None
     standings_changed(league_id=league.id)
     db.session.flush()
 
 
 def league_rules(league: League) -> HouseRules:
     return HouseRules.from_dict(league.rules)
+
+
+# --------------------------------------------------------------------------------------------
+# Dates as the league's pages write them, in the page's language
+
+
+def day_text(day: date) -> str:
+    """ "4 Jan 2024", "4 ene 2024", "4 janv. 2024" (outside a request: the English form)."""
+    if not has_request_context():
+        return english_day_text(day)
+    return format_date(day, "d MMM y")  # i18n: a date pattern (CLDR), not words
+
+
+def night_day_text(day: date) -> str:
+    """A night's day with its weekday: "Thursday 4 Jan 2024", "Jueves 4 ene 2024"."""
+    if not has_request_context():
+        return f"{day:%A} {english_day_text(day)}"
+    text = format_date(day, "EEEE d MMM y")  # i18n: a date pattern (CLDR), not words
+    return text[:1].upper() + text[1:]
 
 
 # --------------------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper import throttle
 from scorekeeper.extensions import limiter
+from scorekeeper.i18n import use_league_language
 from scorekeeper.leagues import access, services
 from scorekeeper.models import League
 from scorekeeper.rules.placings import ordinal, shown
@@ -93,6 +94,7 @@ def league_or_404(code: str) -> League:
     league = services.load_league(code)
     if league is None:
         _missed_lookup()
+    use_league_language(league.language)
     return league
 
 
@@ -172,6 +174,7 @@ def public_league(token: str) -> League:
     league = services.league_by_public_token(token)
     if league is None:
         _missed_lookup()
+    use_league_language(league.language)
     g.public_token = token
     g.league = league
     return league
@@ -206,6 +209,7 @@ def league_helpers() -> dict[str, Any]:
         "ordinal": ordinal,
         "METHOD_NAMES": METHOD_NAMES,
         "day_text": services.day_text,
+        "night_day_text": services.night_day_text,
         "num": _trim,
         "not_ranked_reason": not_ranked_reason,
         "today": date.today(),  # "Tonight's results" only on the night itself

@@ -104,7 +104,9 @@ def settings(league: League) -> Any:
         try:
             method = form.method()
             rules = form.house_rules(services.league_rules(league))
-            services.update_settings(league, form.name.data or "", method, rules)
+            services.update_settings(
+                league, form.name.data or "", method, rules, form.language.data or None
+            )
         except (ValueError, services.LeagueError) as error:
             if not form.errors:
                 form.form_errors.append(str(error))
