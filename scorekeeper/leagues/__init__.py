@@ -1,6 +1,7 @@
 """Leagues: the same group over many nights, several tables a night, standings (rules.md 6)."""
 
 from collections.abc import Callable
+from functools import wraps
 from typing import TypeVar
 
 from flask import Flask
@@ -22,6 +23,7 @@ def _in_its_language(question: Callable[[League], Answer]) -> Callable[[League],
     page of a league table asks about its league's rights before it says anything, so the
     answer sets the language on the way (``scorekeeper.i18n.use_league_language``)."""
 
+    @wraps(question)
     def asked(league: League) -> Answer:
         use_league_language(league.language)
         return question(league)

@@ -12,6 +12,7 @@ from datetime import date
 
 from flask import has_request_context
 from flask_babel import format_date
+from flask_babel import gettext as _
 from sqlalchemy import or_, select
 from werkzeug.security import check_password_hash, generate_password_hash
 
@@ -41,12 +42,24 @@ MAX_TABLE_NAME = 40
 # More in docs/security.md.
 MIN_PASSPHRASE = 10
 MIN_PASSPHRASE_WORDS = 2
-PASSPHRASE_RULE = f"at least {MIN_PASSPHRASE} characters and two words or more"
 MAX_PASSPHRASE = 100
 
 
 class LeagueError(ValueError):
-    """A request that cannot be carried out, with a sentence for the organiser."""
+    """A request that cannot be carried out, with a sentence for the organiser (in the page's
+    language); ``field``: the form field it is about, when one is ("name", "passphrase")."""
+
+    def __init__(self, message: str, field: str = "") -> None:
+        super().__init__(message)
+        self.field = field
+
+
+def passphrase_rule() -> str:
+    """What a new passphrase needs, in the page's language."""
+    return _(
+        "Use at least %(n)s characters and two words or more, like “blue engine 7”.",
+        n=MIN_PASSPHRASE,
+    )
 
 
 def clean_text(text: str, limit: int) -> str:
@@ -66,9 +79,9 @@ def normalise_passphrase(text: str) -> str:
 def check_new_passphrase(text: str) -> str:
     passphrase = normalise_passphrase(text)
     if len(passphrase) < MIN_PASSPHRASE or len(passphrase.split()) < MIN_PASSPHRASE_WORDS:
-        raise LeagueError(f"Use {PASSPHRASE_RULE}, like “blue engine 7”.")
+        raise LeagueError(passphrase_rule(), field="passphrase")
     if len(passphrase) > MAX_PASSPHRASE:
-        raise LeagueError(f"Use at most {MAX_PASSPHRASE} characters.")
+        raise LeagueError(_("Use at most %(n)s characters.", n=MAX_PASSPHRASE), field="passphrase")
     return passphrase
 
 
@@ -87,7 +100,7 @@ def create_league(name: str, passphrase: str, device: str) -> League:
     """A new league; ``device`` (a device hash) becomes its organiser."""
     cleaned = clean_text(name, MAX_LEAGUE_NAME)
     if not cleaned:
-        raise LeagueError("Give the league a name, like “Thursday Train Club”.")
+        raise LeagueError(_("Give the league a name, like “Thursday Train Club”."), field="name")
     league = League(
         code=_new_code(),
         name=cleaned,
@@ -181,7 +194,7 @@ def update_settings(
     ``scorekeeper.i18n.LANGUAGES``); None or anything else: each phone's own."""
     cleaned = clean_text(name, MAX_LEAGUE_NAME)
     if not cleaned:
-        raise LeagueError("Give the league a name.")
+        raise LeagueError(_("Give the league a name."), field="name")
     league.name = cleaned
     league.ranking = method.kind
     league.min_games = method.min_games
@@ -224,9 +237,9 @@ def night_day_text(day: date) -> str:
 def add_season(league: League, name: str, starts_on: date, ends_on: date) -> Season:
     cleaned = clean_text(name, 60)
     if not cleaned:
-        raise LeagueError("Give the season a name, like “2025” or “Spring 2025”.")
+        raise LeagueError(_("Give the season a name, like “2025” or “Spring 2025”."))
     if ends_on < starts_on:
-        raise LeagueError("The season cannot end before it starts.")
+        raise LeagueError(_("The season cannot end before it starts."))
     season = Season(league=league, name=cleaned, starts_on=starts_on, ends_on=ends_on)
     db.session.add(season)
     db.session.flush()
@@ -236,7 +249,7 @@ def add_season(league: League, name: str, starts_on: date, ends_on: date) -> Sea
 def delete_season(league: League, season_id: int) -> None:
     season = db.session.get(Season, season_id)
     if season is None or season.league_id != league.id:
-        raise LeagueError("That season is not in this league.")
+        raise LeagueError(_("That season is not in this league."))
     db.session.delete(season)
     db.session.flush()
 

@@ -17,6 +17,7 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import gettext as _
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper import throttle
@@ -109,32 +110,38 @@ def _to_unlock(league: League) -> BaseResponse:
 
 
 _LEVELS = {"reader": 1, "scorer": 2, "organiser": 3}
+
+
 # What a phone without the right needed is told, by the right it lacks (league wording, never
 # the single game's "edit code").
-_REFUSALS = {
-    "scorer": (
-        "Keeping score needs the passphrase",
-        "This phone can read the league. To keep score at a table, type the league's "
-        "passphrase on this phone (ask the organiser), or scan the code on the night's page.",
-    ),
-    "organiser": (
-        "Only the organiser's phone can do this",
-        "Nights and their tables, the roster, seasons, imports and the settings are changed on "
-        "the organiser's phone. This phone can {can}.",
-    ),
-}
-_CAN = {"reader": "read the league", "scorer": "keep score at the league's tables"}
+def _refusal(needed: str, have: str) -> tuple[str, str]:
+    if needed == "scorer":
+        return _("Keeping score needs the passphrase"), _(
+            "This phone can read the league. To keep score at a table, type the league's "
+            "passphrase on this phone (ask the organiser), or scan the code on the night's page."
+        )
+    if have == "scorer":
+        detail = _(
+            "Nights and their tables, the roster, seasons, imports and the settings are changed "
+            "on the organiser's phone. This phone can keep score at the league's tables."
+        )
+    else:
+        detail = _(
+            "Nights and their tables, the roster, seasons, imports and the settings are changed "
+            "on the organiser's phone. This phone can read the league."
+        )
+    return _("Only the organiser's phone can do this"), detail
 
 
 def _refused(league: League, needed: str, have: str) -> tuple[str, int]:
-    title, detail = _REFUSALS[needed]
+    title, detail = _refusal(needed, have)
     page = render_template(
         "error.html",
         code=403,
         title=title,
-        detail=detail.format(can=_CAN.get(have, "")),
+        detail=detail,
         back=url_for("leagues.standings", code=league.code),
-        back_label=f"Back to {league.name}",
+        back_label=_("Back to %(league)s", league=league.name),
     )
     return page, 403
 
@@ -214,6 +221,13 @@ def league_helpers() -> dict[str, Any]:
         "not_ranked_reason": not_ranked_reason,
         "today": date.today(),  # "Tonight's results" only on the night itself
     }
+
+
+def and_list(words: list[str]) -> str:
+    """ "Ann", "Ann and Bob", "Ann, Bob and Cy", in the page's language."""
+    if len(words) <= 1:
+        return "".join(words)
+    return _("%(first)s and %(last)s", first=", ".join(words[:-1]), last=words[-1])
 
 
 def _trim(value: Any) -> str:
