@@ -87,12 +87,14 @@ def test_a_spanish_league_speaks_spanish_unless_the_phone_chose(client: FlaskCli
     for headers in ({}, {"Accept-Language": "en"}, {"Accept-Language": "fr,en;q=0.5"}):
         page = client.get(f"/leagues/{code}", headers=headers).get_data(as_text=True)
         assert _lang(page) == "es", headers
+        assert "<h1>Clasificación</h1>" in page  # the league's catalogs (make translations)
         night_page = client.get(f"/leagues/{code}/nights/{night}", headers=headers)
         # The night's date in the page's language (format_date: needs no catalog).
         assert "Jueves 4 ene 2024" in night_page.get_data(as_text=True)
     client.set_cookie("lang", "fr")
     page = client.get(f"/leagues/{code}").get_data(as_text=True)
     assert _lang(page) == "fr"
+    assert "<h1>Classement</h1>" in page
     night_page = client.get(f"/leagues/{code}/nights/{night}").get_data(as_text=True)
     assert "Jeudi 4 janv. 2024" in night_page
     client.set_cookie("lang", "en")
@@ -115,6 +117,7 @@ def test_the_members_link_follows_the_league(client: FlaskClient) -> None:
     response = phone.get(link, headers={"Accept-Language": "en"}, follow_redirects=True)
     assert response.status_code == 200
     assert _lang(response.get_data(as_text=True)) == "es"
+    assert "Este teléfono ya puede seguir Thursday Club" in response.get_data(as_text=True)
     # Even a members' link out of date answers in the league's language.
     stale = phone.get(link[:-3] + "xyz", headers={"Accept-Language": "en"})
     assert stale.status_code == 410
