@@ -6,7 +6,7 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 
 from scorekeeper.cards import Card, Entry, make_card
-from scorekeeper.leagues.setup import night_day_text
+from scorekeeper.leagues.setup import night_day_text, number_text
 from scorekeeper.leagues.standings import NightView
 from scorekeeper.models import League
 
@@ -14,7 +14,7 @@ from scorekeeper.models import League
 def points_text(value: object) -> str:
     """12.0 -> 12, 10.5 -> 10.5."""
     text = str(value)
-    return text[:-2] if text.endswith(".0") else text
+    return number_text(int(text[:-2])) if text.endswith(".0") else number_text(value)
 
 
 def night_title(view: NightView) -> str:
@@ -39,7 +39,7 @@ def night_card(league: League, view: NightView, shown: object) -> Card:
                 place=r.rank,
                 tied=r.tied,
                 name=view.names[line.player],
-                total=str(line.total if line.games == 1 else r.value),
+                total=str(line.total) if line.games == 1 else number_text(r.value),
                 detail=_(
                     "%(table)s · %(points)s",
                     table=won,

@@ -9,9 +9,10 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterable, Sequence
 from datetime import date
+from decimal import Decimal
 
 from flask import has_request_context
-from flask_babel import format_date
+from flask_babel import format_date, format_decimal
 from flask_babel import gettext as _
 from sqlalchemy import or_, select
 from werkzeug.security import check_password_hash, generate_password_hash
@@ -228,6 +229,19 @@ def night_day_text(day: date) -> str:
         return f"{day:%A} {english_day_text(day)}"
     text = format_date(day, "EEEE d MMM y")  # i18n: a date pattern (CLDR), not words
     return text[:1].upper() + text[1:]
+
+
+def number_text(value: object) -> str:
+    """A number as the league's pages write it, in the page's language and with the decimals it
+    has: 85.3 -> "85,3" in Spanish and French, 12 -> "12" (anything else: as it is)."""
+    if isinstance(value, bool) or not isinstance(value, int | float | Decimal):
+        return str(value)
+    text = str(value)
+    if not has_request_context() or "e" in text.lower():
+        return text
+    places = len(text.split(".", 1)[1]) if "." in text else 0
+    pattern = "0." + "0" * places if places else "0"  # i18n: a number pattern (CLDR), not words
+    return format_decimal(value, format=pattern)
 
 
 # --------------------------------------------------------------------------------------------

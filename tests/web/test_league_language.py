@@ -3,7 +3,9 @@ phones that chose none, whatever their own language; a phone's own choice still 
 
 from __future__ import annotations
 
+import io
 import re
+import zipfile
 from pathlib import Path
 
 from flask.testing import FlaskClient
@@ -13,7 +15,7 @@ from sqlalchemy import inspect
 from scorekeeper.extensions import db
 from scorekeeper.models import League
 from tests.conftest import make_app
-from tests.web.league_helpers import add_players, add_table, start_league, start_night
+from tests.web.league_helpers import add_players, add_table, play, start_league, start_night
 from tests.web.test_leagues import settings_data
 
 LANGUAGE_MIGRATION = "f3a8c51d92b6"
@@ -144,3 +146,35 @@ def test_the_migration_adds_and_removes_the_column(tmp_path: Path) -> None:
         assert "language" in {c["name"] for c in inspect(db.engine).get_columns("league")}
         db.session.remove()
         db.engine.dispose()
+
+
+def test_an_export_in_spanish_imports_anywhere(client: FlaskClient) -> None:
+    """The export's README is in the exporter's language; what the import reads back (file
+    names, columns, yes / no, the game's kind, dates) stays English, so a league exported by a
+    Spanish phone imports on a French one."""
+    code, night = _spanish_league(client)
+    table = re.search(
+        r'href="/g/([A-Za-z0-9_-]+)', client.get(f"/leagues/{code}/nights/{night}").text
+    )
+    assert table
+    play(client, table.group(1), [0, 25])
+    archive = zipfile.ZipFile(io.BytesIO(client.get(f"/leagues/{code}/export.zip").data))
+    assert "Exportación de liga de Scorekeeper" in archive.read("README.txt").decode()
+    scores = archive.read("scores.csv").decode("utf-8-sig")
+    assert scores.startswith("night,place,table,game,player,guest,round")
+    assert ",yes," in scores and ",mexican_train," in scores
+    other = start_league(client, "Club de Lyon")
+    client.set_cookie("lang", "fr")
+    preview = client.post(
+        f"/leagues/{other}/import",
+        data={"file": (io.BytesIO(client.get(f"/leagues/{code}/export.zip").data), "x.zip")},
+        content_type="multipart/form-data",
+    )
+    assert preview.status_code == 200, preview.text
+    assert "Prêt à importer" in preview.text
+    token = re.search(r'name="token" type="hidden" value="([^"]+)"', preview.text)
+    assert token
+    done = client.post(f"/leagues/{other}/import/confirm", data={"token": token.group(1)})
+    assert done.status_code == 302
+    nights = client.get(f"/leagues/{other}/nights").text
+    assert "Jeudi 4 janv. 2024" in nights

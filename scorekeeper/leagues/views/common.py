@@ -223,6 +223,10 @@ def league_helpers() -> dict[str, Any]:
     }
 
 
+# A number in the page's language (also in macros, which get no context: a global).
+bp.add_app_template_global(services.number_text, "dec")
+
+
 def and_list(words: list[str]) -> str:
     """ "Ann", "Ann and Bob", "Ann, Bob and Cy", in the page's language."""
     if len(words) <= 1:
@@ -231,9 +235,12 @@ def and_list(words: list[str]) -> str:
 
 
 def _trim(value: Any) -> str:
-    """12.0 -> 12, 10.5 -> 10.5 (placement points read better without a bare .0)."""
+    """12.0 -> 12, 10.5 -> 10.5 (placement points read better without a bare .0), in the
+    page's language (10,5)."""
     text = str(value)
-    return text[:-2] if text.endswith(".0") else text
+    if text.endswith(".0"):
+        value = int(text[:-2]) if text[:-2].lstrip("-").isdecimal() else value
+    return services.number_text(value)
 
 
 def league_page(template: str, league: League, **context: Any) -> str:
