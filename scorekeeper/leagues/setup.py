@@ -220,14 +220,14 @@ def day_text(day: date) -> str:
     """ "4 Jan 2024", "4 ene 2024", "4 janv. 2024" (outside a request: the English form)."""
     if not has_request_context():
         return english_day_text(day)
-    return format_date(day, "d MMM y")  # i18n: a date pattern (CLDR), not words
+    return format_date(day, "d MMM y")
 
 
 def night_day_text(day: date) -> str:
     """A night's day with its weekday: "Thursday 4 Jan 2024", "Jueves 4 ene 2024"."""
     if not has_request_context():
         return f"{day:%A} {english_day_text(day)}"
-    text = format_date(day, "EEEE d MMM y")  # i18n: a date pattern (CLDR), not words
+    text = format_date(day, "EEEE d MMM y")
     return text[:1].upper() + text[1:]
 
 
@@ -240,7 +240,7 @@ def number_text(value: object) -> str:
     if not has_request_context() or "e" in text.lower():
         return text
     places = len(text.split(".", 1)[1]) if "." in text else 0
-    pattern = "0." + "0" * places if places else "0"  # i18n: a number pattern (CLDR), not words
+    pattern = "0." + "0" * places if places else "0"
     return format_decimal(value, format=pattern)
 
 

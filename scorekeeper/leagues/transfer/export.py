@@ -352,7 +352,8 @@ def export_zip(league: League) -> bytes:
             [p.name, status, names.get(p.merged_into_id, ""), games_played.get(p.id, 0)]
         )
 
-    nights_csv: list[list[Any]] = [["night", "place", "tables", "games", "players"]]  # i18n: CSV
+    # i18n: CSV column names: English in every language
+    nights_csv: list[list[Any]] = [["night", "place", "tables", "games", "players"]]
     for night in rows["nights"]:
         night_games = [g for g in rows["games"] if g.night_id == night.id]
         players = {s.player_id for g in night_games for s in seats_of[g.id]}
