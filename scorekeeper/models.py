@@ -262,6 +262,9 @@ class League(db.Model):
     placement_points: Mapped[str] = mapped_column(String(80), default="5,3,2,1")
     best_nights: Mapped[int | None] = mapped_column(Integer)
     rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    # The language of the league's pages and its members' link (a code of
+    # scorekeeper.i18n.LANGUAGES); None: each phone's own. A phone's own choice still wins.
+    language: Mapped[str | None] = mapped_column(String(8))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     # A new random value whenever anything the standings show may have changed (a finished
     # game, the roster, a night's date, the settings, an import): computed standings are kept

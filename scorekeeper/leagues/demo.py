@@ -22,7 +22,10 @@ FIRST_NAMES = (
     "Gus", "Hazel", "Ivan", "June", "Ken", "Lil", "Moe", "Nell",
 )  # fmt: skip
 SURNAMES = "ABCDEFGHJKLMNPRSTW"
-PLACES = ("Community hall", "Community hall", "Community hall", "The Crown", "Library room")
+# The demo league (``flask seed-demo``, for whoever runs the server): made-up data stored in
+# the database, as a club would type it.
+HALL = "Community hall"  # i18n: demo data stored in the database
+PLACES = (HALL, HALL, HALL, "The Crown", "Library room")  # i18n: demo data in the database
 DEMO_PASSPHRASE = "demo train 2025"
 
 
@@ -48,7 +51,7 @@ def seed_demo(
     players: int = 6,
     seed: int = 1,
     start: date = date(2021, 1, 7),
-    name: str = "Thursday Train Club",
+    name: str = "Thursday Train Club",  # i18n: demo data stored in the database
     passphrase: str = DEMO_PASSPHRASE,
     device: str = "demo",
 ) -> DemoLeague:

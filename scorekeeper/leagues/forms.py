@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from wtforms import (
@@ -14,6 +15,7 @@ from wtforms import (
     HiddenField,
     PasswordField,
     RadioField,
+    SelectChoice,
     SelectField,
     SelectMultipleField,
     StringField,
@@ -29,13 +31,14 @@ from scorekeeper.games.forms import (
     WholeNumberField,
     rule_field,
 )
+from scorekeeper.i18n import LANGUAGES
 from scorekeeper.leagues.services import (
     MAX_LEAGUE_NAME,
     MAX_PASSPHRASE,
     MAX_PLACE,
     MAX_PLAYER_NAME,
     MAX_TABLE_NAME,
-    PASSPHRASE_RULE,
+    MIN_PASSPHRASE,
 )
 from scorekeeper.rules import HouseRules
 from scorekeeper.rules.house import HOUSE_RULES
@@ -43,50 +46,55 @@ from scorekeeper.rules.placings import parse_placement_points
 from scorekeeper.rules.standings import DEFAULT_MIN_GAMES, METHOD_REGISTRY, Method
 from scorekeeper.rules.variants import VARIANTS
 
-PASSPHRASE_HINT = "Capitals and extra spaces do not matter."
 GUEST_FIELDS = 3
 
 
 class FriendlyDateField(PlainWordsMixin, DateField):
     """A date from the calendar, or a sentence saying so; keeps what was typed."""
 
-    message = "Choose a date from the calendar, like 2025-03-06."
+    message = _l("Choose a date from the calendar, like 2025-03-06.")
     parse = staticmethod(date.fromisoformat)
 
 
 class NewLeagueForm(FlaskForm):
     name = StringField(
-        "League name",
+        _l("League name"),
         validators=[
-            InputRequired("Give the league a name."),
-            Length(max=MAX_LEAGUE_NAME, message=f"Use at most {MAX_LEAGUE_NAME} characters."),
+            InputRequired(_l("Give the league a name.")),
+            Length(
+                max=MAX_LEAGUE_NAME,
+                message=_l("Use at most %(n)s characters.", n=MAX_LEAGUE_NAME),
+            ),
         ],
         render_kw={"autocomplete": "off", "autocapitalize": "words"},
     )
     passphrase = StringField(
-        "Passphrase for scorekeeping phones",
-        description="Phones that type this may keep score for the league. "
-        f"Pick something easy to say out loud, {PASSPHRASE_RULE}, like “blue engine 7”. "
-        + PASSPHRASE_HINT,
-        validators=[InputRequired("Choose a passphrase."), Length(max=MAX_PASSPHRASE)],
+        _l("Passphrase for scorekeeping phones"),
+        description=_l(
+            "Phones that type this may keep score for the league. Pick something easy to say "
+            "out loud, at least %(n)s characters and two words or more, like “blue engine 7”. "
+            "Capitals and extra spaces do not matter.",
+            n=MIN_PASSPHRASE,
+        ),
+        validators=[InputRequired(_l("Choose a passphrase.")), Length(max=MAX_PASSPHRASE)],
         render_kw={"autocomplete": "off", "autocapitalize": "none", "spellcheck": "false"},
     )
 
 
 class PassphraseForm(FlaskForm):
     passphrase = PasswordField(
-        "League passphrase",
-        description="Ask the organiser. " + PASSPHRASE_HINT,
-        validators=[InputRequired("Type the league's passphrase.")],
+        _l("League passphrase"),
+        description=_l("Ask the organiser. Capitals and extra spaces do not matter."),
+        validators=[InputRequired(_l("Type the league's passphrase."))],
         render_kw={"autocomplete": "off", "autocapitalize": "none", "spellcheck": "false"},
     )
 
 
 class JoinForm(PassphraseForm):
     code = StringField(
-        "League code",
-        description="Six letters and numbers, shown on the organiser's phone.",
-        validators=[InputRequired("Type the league code."), Length(max=12)],
+        _l("League code"),
+        description=_l("Six letters and numbers, shown on the organiser's phone."),
+        validators=[InputRequired(_l("Type the league code.")), Length(max=12)],
         render_kw={"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"},
     )
 
@@ -96,38 +104,43 @@ class ConfirmForm(FlaskForm):
 
 
 class NightForm(FlaskForm):
-    played_on = FriendlyDateField("Date", validators=[InputRequired("Choose the night's date.")])
+    played_on = FriendlyDateField(
+        _l("Date"), validators=[InputRequired(_l("Choose the night's date."))]
+    )
     place = StringField(
-        "Place",
-        description="Where you play, like “Community hall”. Optional.",
-        validators=[Optional(), Length(max=MAX_PLACE, message=f"At most {MAX_PLACE} characters.")],
+        _l("Place"),
+        description=_l("Where you play, like “Community hall”. Optional."),
+        validators=[
+            Optional(),
+            Length(max=MAX_PLACE, message=_l("At most %(n)s characters.", n=MAX_PLACE)),
+        ],
     )
 
 
 class TableForm(FlaskForm):
     table_name = StringField(
-        "Table name",
+        _l("Table name"),
         validators=[
             Optional(),
-            Length(max=MAX_TABLE_NAME, message=f"At most {MAX_TABLE_NAME} characters."),
+            Length(max=MAX_TABLE_NAME, message=_l("At most %(n)s characters.", n=MAX_TABLE_NAME)),
         ],
         render_kw={"maxlength": False},  # refused with the limit, never cut by the browser
     )
     players = SelectMultipleField(
-        "Players at this table",
+        _l("Players at this table"),
         coerce=int,
         validate_choice=False,
         option_widget=widgets.CheckboxInput(),
         widget=widgets.ListWidget(prefix_label=False),
     )
     game = RadioField(
-        "Which game?",
-        choices={name: variant.label for name, variant in VARIANTS.items()},
+        _l("Which game?"),
+        choices=[SelectChoice(name, variant.label) for name, variant in VARIANTS.items()],
         default=next(iter(VARIANTS)),
     )
     guests = StringField(
-        "Guests (not on the roster)",
-        description="One name per box. Guests play tonight without joining the standings.",
+        _l("Guests (not on the roster)"),
+        description=_l("One name per box. Guests play tonight without joining the standings."),
         validators=[Optional(), Length(max=MAX_PLAYER_NAME)],
     )
 
@@ -149,7 +162,7 @@ class TableForm(FlaskForm):
 
 # A name longer than the limit is refused with the limit, never cut: no ``maxlength`` on the
 # page (a browser cuts a pasted text at it without a word).
-NAME_TOO_LONG = f"A name may have at most {MAX_PLAYER_NAME} characters."
+NAME_TOO_LONG = _l("A name may have at most %(n)s characters.", n=MAX_PLAYER_NAME)
 MAX_PASTED_NAMES = 4000  # a club's whole list pasted at once, with room to spare
 
 
@@ -157,11 +170,11 @@ class PlayerForm(FlaskForm):
     """One player, or several: one name a line (a list pasted from a spreadsheet or a chat)."""
 
     name = TextAreaField(
-        "Player's name",
-        description="Several at once? One name a line: paste the club's list.",
+        _l("Player's name"),
+        description=_l("Several at once? One name a line: paste the club's list."),
         validators=[
-            InputRequired("Type the player's name."),
-            Length(max=MAX_PASTED_NAMES, message="That is too much text: paste fewer names."),
+            InputRequired(_l("Type the player's name.")),
+            Length(max=MAX_PASTED_NAMES, message=_l("That is too much text: paste fewer names.")),
         ],
         render_kw={
             "autocomplete": "off",
@@ -178,40 +191,44 @@ class PlayerForm(FlaskForm):
 
 class EditPlayerForm(FlaskForm):
     name = StringField(
-        "Player's name",
+        _l("Player's name"),
         validators=[
-            InputRequired("Type the player's name."),
+            InputRequired(_l("Type the player's name.")),
             Length(max=MAX_PLAYER_NAME, message=NAME_TOO_LONG),
         ],
         render_kw={"autocomplete": "off", "autocapitalize": "words", "maxlength": False},
     )
-    guest = BooleanField("Guest (not ranked in the standings)")
+    guest = BooleanField(_l("Guest (not ranked in the standings)"))
 
 
 class MergeForm(FlaskForm):
     target = SelectField(
-        "Same person as",
+        _l("Same person as"),
         validate_choice=False,
-        validators=[InputRequired("Choose who this player really is.")],
+        validators=[InputRequired(_l("Choose who this player really is."))],
     )
     confirm = HiddenField(default="")
 
 
 class SeasonForm(FlaskForm):
     name = StringField(
-        "Season name",
-        validators=[InputRequired("Give the season a name, like “2025”."), Length(max=60)],
+        _l("Season name"),
+        validators=[InputRequired(_l("Give the season a name, like “2025”.")), Length(max=60)],
     )
-    starts_on = FriendlyDateField("First day", validators=[InputRequired("Choose the first day.")])
-    ends_on = FriendlyDateField("Last day", validators=[InputRequired("Choose the last day.")])
+    starts_on = FriendlyDateField(
+        _l("First day"), validators=[InputRequired(_l("Choose the first day."))]
+    )
+    ends_on = FriendlyDateField(
+        _l("Last day"), validators=[InputRequired(_l("Choose the last day."))]
+    )
 
 
 class PeriodForm(Form):
     """The standings filter (a GET form: no CSRF token, nothing changes)."""
 
-    season = SelectField("Season", validate_choice=False)
-    start = FriendlyDateField("From", validators=[Optional()])
-    end = FriendlyDateField("To", validators=[Optional()])
+    season = SelectField(_l("Season"), validate_choice=False)
+    start = FriendlyDateField(_l("From"), validators=[Optional()])
+    end = FriendlyDateField(_l("To"), validators=[Optional()])
 
 
 LEAGUE_RULE_FIELDS = ("max_pip", *SCORING_RULES, "start_rule", "tie_break", "late_joiner")
@@ -220,41 +237,54 @@ LEAGUE_RULE_FIELDS = ("max_pip", *SCORING_RULES, "start_rule", "tie_break", "lat
 class SettingsForm(HouseRuleFields, FlaskForm):  # type: ignore[valid-type,misc]
     RULE_FIELDS = LEAGUE_RULE_FIELDS
     name = StringField(
-        "League name",
-        validators=[InputRequired("Give the league a name."), Length(max=MAX_LEAGUE_NAME)],
+        _l("League name"),
+        validators=[InputRequired(_l("Give the league a name.")), Length(max=MAX_LEAGUE_NAME)],
     )
     ranking = RadioField(
-        "Rank players by",
-        choices={name: method.choice for name, method in METHOD_REGISTRY.items()},
+        _l("Rank players by"),
+        choices=[SelectChoice(name, method.choice) for name, method in METHOD_REGISTRY.items()],
         default=next(iter(METHOD_REGISTRY)),
     )
     min_games = WholeNumberField(
-        "Minimum games to be ranked (average only)",
+        _l("Minimum games to be ranked (average only)"),
         default=DEFAULT_MIN_GAMES,
         validators=[
-            InputRequired("Type a number of games, like 3."),
-            NumberRange(1, 1000, "Type from 1 to 1000 games."),
+            InputRequired(_l("Type a number of games, like 3.")),
+            NumberRange(1, 1000, _l("Type from 1 to 1000 games.")),
         ],
         render_kw={"inputmode": "numeric"},
     )
     min_nights_percent = WholeNumberField(
-        "…or this share of the nights held, when more (%)",
+        _l("…or this share of the nights held, when more (%)"),
         default=0,
-        description="0 to use only the number of games above.",
-        validators=[Optional(), NumberRange(0, 100, "Type a percentage from 0 to 100.")],
+        description=_l("0 to use only the number of games above."),
+        validators=[Optional(), NumberRange(0, 100, _l("Type a percentage from 0 to 100."))],
         render_kw={"inputmode": "numeric"},
     )
     placement_points = StringField(
-        "Placement points for 1st, 2nd, 3rd …",
+        _l("Placement points for 1st, 2nd, 3rd …"),
         default="5, 3, 2, 1",
-        description="Separated by commas. Later places get 0.",
+        description=_l("Separated by commas. Later places get 0."),
         validators=[Optional(), Length(max=80)],
     )
     best_nights = WholeNumberField(
-        "Count only each player's best nights (placement points only)",
-        description="Leave empty to add up every night.",
-        validators=[Optional(), NumberRange(1, 1000, "Type from 1 to 1000 nights.")],
+        _l("Count only each player's best nights (placement points only)"),
+        description=_l("Leave empty to add up every night."),
+        validators=[Optional(), NumberRange(1, 1000, _l("Type from 1 to 1000 nights."))],
         render_kw={"inputmode": "numeric"},
+    )
+    language = RadioField(
+        _l("Language of the league's pages"),
+        description=_l(
+            "For phones that have not chosen a language: the league's pages and its members' "
+            "link. A phone's own choice (at the foot of every page) always wins."
+        ),
+        choices=[
+            SelectChoice("", _l("Each phone's own language")),
+            *(SelectChoice(code, name) for code, name in LANGUAGES.items()),
+        ],
+        validate_choice=False,  # anything else is saved as "each phone's own"
+        default="",
     )
     max_pip = rule_field("max_pip")
     tie_break = rule_field("tie_break")
@@ -290,6 +320,7 @@ class SettingsForm(HouseRuleFields, FlaskForm):  # type: ignore[valid-type,misc]
         self.min_nights_percent.data = league.min_nights_percent
         self.placement_points.data = league.placement_points.replace(",", ", ")
         self.best_nights.data = league.best_nights
+        self.language.data = league.language or ""
         current = rules.to_dict()
         for name in LEAGUE_RULE_FIELDS:
             self[name].data = str(current[name])
@@ -297,10 +328,14 @@ class SettingsForm(HouseRuleFields, FlaskForm):  # type: ignore[valid-type,misc]
 
 class NewPassphraseForm(FlaskForm):
     new_passphrase = StringField(
-        "New passphrase",
-        description="Every other phone is signed out: scorekeepers need the new passphrase, "
-        f"members the new members' link. Use {PASSPHRASE_RULE}. " + PASSPHRASE_HINT,
-        validators=[InputRequired("Type the new passphrase."), Length(max=MAX_PASSPHRASE)],
+        _l("New passphrase"),
+        description=_l(
+            "Every other phone is signed out: scorekeepers need the new passphrase, members the "
+            "new members' link. Use at least %(n)s characters and two words or more. Capitals "
+            "and extra spaces do not matter.",
+            n=MIN_PASSPHRASE,
+        ),
+        validators=[InputRequired(_l("Type the new passphrase.")), Length(max=MAX_PASSPHRASE)],
         render_kw={"autocomplete": "off", "autocapitalize": "none", "spellcheck": "false"},
     )
 
@@ -311,14 +346,19 @@ class PublicPageForm(FlaskForm):
 
 class ImportForm(FlaskForm):
     file = FileField(
-        "CSV file",
-        description="Columns night, table, player, round, score (one row per player per round), "
-        "or the .zip this app exports.",
+        _l("CSV file"),
+        description=_l(
+            "Columns night, table, player, round, score (one row per player per round), "
+            "or the .zip this app exports."
+        ),
         render_kw={"accept": ".csv,.txt,.zip,text/csv"},
     )
     dates = RadioField(
-        "Dates like 03/04/2025 mean",
-        choices={"day_first": "3 April (day first)", "month_first": "March 4 (month first)"},
+        _l("Dates like 03/04/2025 mean"),
+        choices=[
+            SelectChoice("day_first", _l("3 April (day first)")),
+            SelectChoice("month_first", _l("March 4 (month first)")),
+        ],
         default="day_first",
     )
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date, timedelta
 
+from flask_babel import gettext as _
 from sqlalchemy import case, delete, func, select
 from sqlalchemy.orm import selectinload
 
@@ -30,7 +31,7 @@ from scorekeeper.rules.variants import MEXICAN_TRAIN, VARIANTS
 
 def _check_date(played_on: date) -> None:
     if not date(2000, 1, 1) <= played_on <= date(2100, 12, 31):
-        raise LeagueError("Choose a date between the years 2000 and 2100.")
+        raise LeagueError(_("Choose a date between the years 2000 and 2100."))
 
 
 def create_night(league: League, played_on: date, place: str) -> Night:
@@ -167,8 +168,10 @@ def delete_night(league: League, night: Night) -> None:
     """Delete a night entered by mistake; refused once any of its tables recorded a round."""
     if any(game.rounds for game in night.games):
         raise LeagueError(
-            "This night has recorded rounds, so it cannot be deleted. Remove single tables "
-            "that have not started instead."
+            _(
+                "This night has recorded rounds, so it cannot be deleted. Remove single tables "
+                "that have not started instead."
+            )
         )
     for game in list(night.games):
         db.session.delete(game)
@@ -182,7 +185,7 @@ def delete_night(league: League, night: Night) -> None:
 def playing_tonight(night: Night) -> dict[int, str]:
     """Players at a table of this night whose game is still going: player id -> table name."""
     return {
-        seat.player_id: game.table_name or "a table"
+        seat.player_id: game.table_name or _("a table")
         for game in night.games
         if game.status == "playing"
         for seat in game.seats
@@ -190,11 +193,13 @@ def playing_tonight(night: Night) -> dict[int, str]:
 
 
 def next_table_name(night: Night) -> str:
+    """The first free "Table 1", "Table 2" … in the page's language: the name the organiser
+    is offered (and may change), kept as if typed."""
     names = {(game.table_name or "").casefold() for game in night.games}
     number = 1
-    while f"table {number}" in names:
+    while _("Table %(n)s", n=number).casefold() in names:
         number += 1
-    return f"Table {number}"
+    return _("Table %(n)s", n=number)
 
 
 def add_table(
@@ -221,14 +226,16 @@ def add_table(
         if game.status == "playing" and game.table_name
     }
     if name.casefold() in busy:
-        raise LeagueError(f"{name} is still playing tonight: give this table another name.")
+        raise LeagueError(
+            _("%(table)s is still playing tonight: give this table another name.", table=name)
+        )
     everyone = league_players(league)
     by_id = {player.id: player for player in everyone if player.merged_into_id is None}
     chosen: list[Player] = []
     for player_id in player_ids:
         player = by_id.get(player_id)
         if player is None:
-            raise LeagueError("One of the chosen players is not in this league any more.")
+            raise LeagueError(_("One of the chosen players is not in this league any more."))
         if player not in chosen:
             chosen.append(player)
     for typed in guest_names:
@@ -241,14 +248,20 @@ def add_table(
             db.session.add(player)
             everyone.append(player)
         if player in chosen:
-            raise LeagueError(f"{player.name} is at this table twice.")
+            raise LeagueError(_("%(name)s is at this table twice.", name=player.name))
         chosen.append(player)
     playing = playing_tonight(night)
     for player in chosen:
         if player.id in playing:
-            raise LeagueError(f"{player.name} is already playing at {playing[player.id]} tonight.")
+            raise LeagueError(
+                _(
+                    "%(name)s is already playing at %(table)s tonight.",
+                    name=player.name,
+                    table=playing[player.id],
+                )
+            )
     if len(chosen) < 2:
-        raise LeagueError("Choose at least two players for the table.")
+        raise LeagueError(_("Choose at least two players for the table."))
     variant = VARIANTS.get(kind, MEXICAN_TRAIN)
     rules = league_rules(league)
     if variant is not MEXICAN_TRAIN:
@@ -274,10 +287,10 @@ def remove_table(league: League, night: Night, public_id: str) -> str:
     """Remove a table seated by mistake, before its first round. Returns its name."""
     game = next((g for g in night.games if g.public_id == public_id), None)
     if game is None:
-        raise LeagueError("That table is not part of this night.")
+        raise LeagueError(_("That table is not part of this night."))
     if game.rounds:
-        raise LeagueError(f"{game.table_name} has recorded rounds, so it stays.")
-    name = game.table_name or "The table"
+        raise LeagueError(_("%(table)s has recorded rounds, so it stays.", table=game.table_name))
+    name = game.table_name or _("The table")
     night.games.remove(game)
     db.session.delete(game)
     db.session.flush()

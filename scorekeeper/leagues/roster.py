@@ -7,6 +7,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
 
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from sqlalchemy import delete, func, select, update
 
 from scorekeeper.extensions import db
@@ -61,11 +63,16 @@ def player_name(typed: str) -> str:
     longer than the limit: a name is never cut short without a word."""
     cleaned = " ".join((typed or "").split())
     if not cleaned:
-        raise LeagueError("Type the player's name.")
+        raise LeagueError(_("Type the player's name."))
     if len(cleaned) > MAX_PLAYER_NAME:
         raise LeagueError(
-            f"“{cleaned}” has {len(cleaned)} characters; a name may have at most "
-            f"{MAX_PLAYER_NAME}. Shorten it, or put each name on its own line."
+            _(
+                "“%(name)s” has %(length)s characters; a name may have at most %(limit)s. "
+                "Shorten it, or put each name on its own line.",
+                name=cleaned,
+                length=len(cleaned),
+                limit=MAX_PLAYER_NAME,
+            )
         )
     return cleaned
 
@@ -76,7 +83,7 @@ def add_player(league: League, name: str) -> Player:
     existing = _same_name(league_players(league), cleaned)
     if existing is not None:
         if not existing.is_guest:
-            raise LeagueError(f"{existing.name} is already on the roster.")
+            raise LeagueError(_("%(name)s is already on the roster.", name=existing.name))
         existing.is_guest = False
         standings_changed(league_id=league.id)
         db.session.flush()
@@ -105,7 +112,13 @@ def add_players(league: League, names: Sequence[str]) -> list[Player]:
     ``NamesRefused`` then lists every problem at once."""
     if len(names) > MAX_NAMES_AT_ONCE:
         raise NamesRefused(
-            [f"That is {len(names)} names: add at most {MAX_NAMES_AT_ONCE} at once."]
+            [
+                _(
+                    "That is %(n)s names: add at most %(limit)s at once.",
+                    n=len(names),
+                    limit=MAX_NAMES_AT_ONCE,
+                )
+            ]
         )
     problems: list[str] = []
     wanted: dict[str, str] = {}
@@ -117,14 +130,14 @@ def add_players(league: League, names: Sequence[str]) -> list[Player]:
             problems.append(str(error))
             continue
         if cleaned.casefold() in wanted:
-            problems.append(f"{cleaned} is in the list twice.")
+            problems.append(_("%(name)s is in the list twice.", name=cleaned))
             continue
         wanted[cleaned.casefold()] = cleaned
         existing = _same_name(roster, cleaned)
         if existing is not None and not existing.is_guest:
-            problems.append(f"{existing.name} is already on the roster.")
+            problems.append(_("%(name)s is already on the roster.", name=existing.name))
     if not names:
-        problems.append("Type the player's name.")
+        problems.append(_("Type the player's name."))
     if problems:
         raise NamesRefused(problems)
     return [add_player(league, name) for name in wanted.values()]
@@ -137,8 +150,11 @@ def edit_player(league: League, player: Player, name: str, guest: bool) -> None:
     other = _same_name(league_players(league), cleaned, skip=player)
     if other is not None:
         raise LeagueError(
-            f"Another player is already called {other.name}. If they are the same person, "
-            "merge them instead."
+            _(
+                "Another player is already called %(name)s. If they are the same person, "
+                "merge them instead.",
+                name=other.name,
+            )
         )
     if player.name != cleaned:
         games_shown_again([player.id])
@@ -167,9 +183,16 @@ def delete_player(league: League, player: Player) -> None:
     games = player_games(player)
     if games:
         raise LeagueError(
-            f"{player.name} has {games} game{'' if games == 1 else 's'} in the league, so the "
-            "entry stays: removing it would change the standings and old score sheets. Rename "
-            "it, mark it as a guest, or merge it with the right entry instead."
+            ngettext(
+                "%(name)s has %(num)s game in the league, so the entry stays: removing it would "
+                "change the standings and old score sheets. Rename it, mark it as a guest, or "
+                "merge it with the right entry instead.",
+                "%(name)s has %(num)s games in the league, so the entry stays: removing it would "
+                "change the standings and old score sheets. Rename it, mark it as a guest, or "
+                "merge it with the right entry instead.",
+                games,
+                name=player.name,
+            )
         )
     # Entries merged into this one have no games left either: they go with it.
     db.session.execute(delete(Player).where(Player.merged_into_id == player.id))
@@ -190,11 +213,11 @@ def merge_plan(league: League, source: Player, target: Player) -> MergePlan:
     """What merging ``source`` into ``target`` would do; ``clashes`` list the games where both
     played (then they cannot be the same person)."""
     if source.id == target.id:
-        raise LeagueError("Choose a different player to merge with.")
+        raise LeagueError(_("Choose a different player to merge with."))
     if source.league_id != league.id or target.league_id != league.id:
-        raise LeagueError("Both players must be in this league.")
+        raise LeagueError(_("Both players must be in this league."))
     if source.merged_into_id is not None or target.merged_into_id is not None:
-        raise LeagueError("That player has already been merged.")
+        raise LeagueError(_("That player has already been merged."))
     source_games = select(Seat.game_id).where(Seat.player_id == source.id)
     shared = db.session.execute(
         select(Night.played_on, Game.table_name)
@@ -205,7 +228,11 @@ def merge_plan(league: League, source: Player, target: Player) -> MergePlan:
         .order_by(Night.played_on)
     ).all()
     clashes = [
-        f"{day_text(played_on) if played_on else 'a game'} at {table or 'a table'}"
+        _(
+            "%(game)s at %(table)s",
+            game=day_text(played_on) if played_on else _("a game"),
+            table=table or _("a table"),
+        )
         for played_on, table in shared
     ]
     count = db.session.scalar(select(func.count()).where(Seat.player_id == source.id)) or 0
@@ -219,8 +246,13 @@ def merge_players(league: League, source: Player, target: Player) -> int:
     plan = merge_plan(league, source, target)
     if plan.clashes:
         raise LeagueError(
-            f"{source.name} and {target.name} played in the same game "
-            f"({', '.join(plan.clashes[:3])}), so they cannot be the same person."
+            _(
+                "%(one)s and %(other)s played in the same game (%(games)s), so they cannot be "
+                "the same person.",
+                one=source.name,
+                other=target.name,
+                games=", ".join(plan.clashes[:3]),
+            )
         )
     games_shown_again([source.id])
     db.session.execute(update(Seat).where(Seat.player_id == source.id).values(player_id=target.id))

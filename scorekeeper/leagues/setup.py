@@ -9,15 +9,20 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterable, Sequence
 from datetime import date
+from decimal import Decimal
 
+from flask import has_request_context
+from flask_babel import format_date, format_decimal
+from flask_babel import gettext as _
 from sqlalchemy import or_, select
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from scorekeeper.extensions import db
 from scorekeeper.games import services as games
 from scorekeeper.games.totals import standings_changed
+from scorekeeper.i18n import LANGUAGES
 from scorekeeper.models import Game, League, Night, Season
-from scorekeeper.presentation import day_text as day_text  # re-exported: services.day_text
+from scorekeeper.presentation import day_text as english_day_text
 from scorekeeper.rules import HouseRules
 from scorekeeper.rules.placings import DEFAULT_PLACEMENT_POINTS, parse_placement_points
 from scorekeeper.rules.standings import DEFAULT_MIN_GAMES, Method
@@ -38,12 +43,24 @@ MAX_TABLE_NAME = 40
 # More in docs/security.md.
 MIN_PASSPHRASE = 10
 MIN_PASSPHRASE_WORDS = 2
-PASSPHRASE_RULE = f"at least {MIN_PASSPHRASE} characters and two words or more"
 MAX_PASSPHRASE = 100
 
 
 class LeagueError(ValueError):
-    """A request that cannot be carried out, with a sentence for the organiser."""
+    """A request that cannot be carried out, with a sentence for the organiser (in the page's
+    language); ``field``: the form field it is about, when one is ("name", "passphrase")."""
+
+    def __init__(self, message: str, field: str = "") -> None:
+        super().__init__(message)
+        self.field = field
+
+
+def passphrase_rule() -> str:
+    """What a new passphrase needs, in the page's language."""
+    return _(
+        "Use at least %(n)s characters and two words or more, like “blue engine 7”.",
+        n=MIN_PASSPHRASE,
+    )
 
 
 def clean_text(text: str, limit: int) -> str:
@@ -63,9 +80,9 @@ def normalise_passphrase(text: str) -> str:
 def check_new_passphrase(text: str) -> str:
     passphrase = normalise_passphrase(text)
     if len(passphrase) < MIN_PASSPHRASE or len(passphrase.split()) < MIN_PASSPHRASE_WORDS:
-        raise LeagueError(f"Use {PASSPHRASE_RULE}, like “blue engine 7”.")
+        raise LeagueError(passphrase_rule(), field="passphrase")
     if len(passphrase) > MAX_PASSPHRASE:
-        raise LeagueError(f"Use at most {MAX_PASSPHRASE} characters.")
+        raise LeagueError(_("Use at most %(n)s characters.", n=MAX_PASSPHRASE), field="passphrase")
     return passphrase
 
 
@@ -84,7 +101,7 @@ def create_league(name: str, passphrase: str, device: str) -> League:
     """A new league; ``device`` (a device hash) becomes its organiser."""
     cleaned = clean_text(name, MAX_LEAGUE_NAME)
     if not cleaned:
-        raise LeagueError("Give the league a name, like “Thursday Train Club”.")
+        raise LeagueError(_("Give the league a name, like “Thursday Train Club”."), field="name")
     league = League(
         code=_new_code(),
         name=cleaned,
@@ -171,10 +188,14 @@ def league_method(league: League) -> Method:
     )
 
 
-def update_settings(league: League, name: str, method: Method, rules: HouseRules) -> None:
+def update_settings(
+    league: League, name: str, method: Method, rules: HouseRules, language: str | None = None
+) -> None:
+    """``language``: the default language of the league's pages (a code of
+    ``scorekeeper.i18n.LANGUAGES``); None or anything else: each phone's own."""
     cleaned = clean_text(name, MAX_LEAGUE_NAME)
     if not cleaned:
-        raise LeagueError("Give the league a name.")
+        raise LeagueError(_("Give the league a name."), field="name")
     league.name = cleaned
     league.ranking = method.kind
     league.min_games = method.min_games
@@ -182,6 +203,7 @@ def update_settings(league: League, name: str, method: Method, rules: HouseRules
     league.placement_points = ",".join(str(p) for p in method.placement_points)
     league.best_nights = method.best_nights
     league.rules = rules.to_dict()
+    league.language = language if language in LANGUAGES else None
     standings_changed(league_id=league.id)
     db.session.flush()
 
@@ -191,15 +213,47 @@ def league_rules(league: League) -> HouseRules:
 
 
 # --------------------------------------------------------------------------------------------
+# Dates as the league's pages write them, in the page's language
+
+
+def day_text(day: date) -> str:
+    """ "4 Jan 2024", "4 ene 2024", "4 janv. 2024" (outside a request: the English form)."""
+    if not has_request_context():
+        return english_day_text(day)
+    return format_date(day, "d MMM y")
+
+
+def night_day_text(day: date) -> str:
+    """A night's day with its weekday: "Thursday 4 Jan 2024", "Jueves 4 ene 2024"."""
+    if not has_request_context():
+        return f"{day:%A} {english_day_text(day)}"
+    text = format_date(day, "EEEE d MMM y")
+    return text[:1].upper() + text[1:]
+
+
+def number_text(value: object) -> str:
+    """A number as the league's pages write it, in the page's language and with the decimals it
+    has: 85.3 -> "85,3" in Spanish and French, 12 -> "12" (anything else: as it is)."""
+    if isinstance(value, bool) or not isinstance(value, int | float | Decimal):
+        return str(value)
+    text = str(value)
+    if not has_request_context() or "e" in text.lower():
+        return text
+    places = len(text.split(".", 1)[1]) if "." in text else 0
+    pattern = "0." + "0" * places if places else "0"
+    return format_decimal(value, format=pattern)
+
+
+# --------------------------------------------------------------------------------------------
 # Seasons
 
 
 def add_season(league: League, name: str, starts_on: date, ends_on: date) -> Season:
     cleaned = clean_text(name, 60)
     if not cleaned:
-        raise LeagueError("Give the season a name, like “2025” or “Spring 2025”.")
+        raise LeagueError(_("Give the season a name, like “2025” or “Spring 2025”."))
     if ends_on < starts_on:
-        raise LeagueError("The season cannot end before it starts.")
+        raise LeagueError(_("The season cannot end before it starts."))
     season = Season(league=league, name=cleaned, starts_on=starts_on, ends_on=ends_on)
     db.session.add(season)
     db.session.flush()
@@ -209,7 +263,7 @@ def add_season(league: League, name: str, starts_on: date, ends_on: date) -> Sea
 def delete_season(league: League, season_id: int) -> None:
     season = db.session.get(Season, season_id)
     if season is None or season.league_id != league.id:
-        raise LeagueError("That season is not in this league.")
+        raise LeagueError(_("That season is not in this league."))
     db.session.delete(season)
     db.session.flush()
 

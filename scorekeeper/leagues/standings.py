@@ -15,11 +15,13 @@ from datetime import date
 from fractions import Fraction
 from typing import Any
 
+from flask_babel import gettext as _
 from sqlalchemy import select
 
 from scorekeeper.extensions import db
 from scorekeeper.games import kept
 from scorekeeper.games import services as games
+from scorekeeper.i18n import chosen
 from scorekeeper.kept_values import KeptValues
 from scorekeeper.leagues import rating
 from scorekeeper.leagues.services import league_method
@@ -43,13 +45,19 @@ class Period:
 
     start: date | None = None
     end: date | None = None
-    label: str = "All nights"
+    label: str = ""  # "" : all nights
 
     @property
     def in_words(self) -> str:
         """The label inside a sentence: "all nights", "season 2025", "20 Nov 2026 to today"
         (only the first letter is made small: a month keeps its capital)."""
-        return self.label[:1].lower() + self.label[1:]
+        label = self.shown_label
+        return label[:1].lower() + label[1:]
+
+    @property
+    def shown_label(self) -> str:
+        """The label, in the page's language ("All nights" when there is none)."""
+        return self.label or _("All nights")
 
 
 # Each finished game's seat results, kept under (public id, version, game, night, date): the
@@ -206,7 +214,8 @@ def league_table(league: League, period: Period = Period(), kind: str | None = N
     method = league_method(league)
     if kind is not None and kind != method.kind:
         method = replace(method, kind=kind)
-    key = (league.id, league.standings_stamp, period.start, period.end, method)
+    # The table holds sentences (how it ranks, tie notes): kept per language.
+    key = (league.id, league.standings_stamp, period.start, period.end, method, chosen())
     if not league.standings_stamp:
         return compute_league_table(league, period, method)
     return _kept.get(key, lambda: compute_league_table(league, period, method))
@@ -275,7 +284,16 @@ def player_report(league: League, player: Player, period: Period = Period()) -> 
 
     Kept like the standings, until the league's next change (its standings stamp)."""
     method = league_method(league)
-    key = ("player", league.id, league.standings_stamp, player.id, period.start, period.end, method)
+    key = (
+        "player",
+        league.id,
+        league.standings_stamp,
+        player.id,
+        period.start,
+        period.end,
+        method,
+        chosen(),  # its place in the standings has a tie note: kept per language
+    )
     if not league.standings_stamp:
         return compute_player_report(league, player, period, method)
     return _kept.get(key, lambda: compute_player_report(league, player, period, method))

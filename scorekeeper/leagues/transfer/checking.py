@@ -11,6 +11,7 @@ from collections.abc import Callable
 from datetime import date
 from typing import TypeVar
 
+from flask_babel import gettext as _
 from sqlalchemy import select
 
 from scorekeeper.extensions import db
@@ -26,7 +27,6 @@ from scorekeeper.leagues.transfer.reading import (
     MAX_IMPORT_BYTES,
     REQUIRED,
     SCORE_COLUMNS,
-    TOO_MANY_LINES,
     ArchiveRefused,
     TooManyLines,
     _archive_sizes,
@@ -34,6 +34,7 @@ from scorekeeper.leagues.transfer.reading import (
     _decode,
     _member,
     _reader,
+    too_many_lines,
 )
 from scorekeeper.leagues.transfer.rows import _Cells, _read_row, _sentence
 from scorekeeper.models import (
@@ -54,9 +55,11 @@ Row = TypeVar("Row")
 def read_upload(league: League, filename: str, content: bytes, month_first: bool) -> ImportPlan:
     """Check an uploaded file (.csv, or the .zip this app exports) without writing anything."""
     if len(content) > MAX_IMPORT_BYTES:
-        return ImportPlan(fatal=f"The file is too big: at most {MAX_IMPORT_BYTES // 2**20} MB.")
+        return ImportPlan(
+            fatal=_("The file is too big: at most %(mb)s MB.", mb=MAX_IMPORT_BYTES // 2**20)
+        )
     if not content.strip():
-        return ImportPlan(fatal="The file is empty.")
+        return ImportPlan(fatal=_("The file is empty."))
     roster: list[tuple[str, str]] = []
     seasons: list[tuple[str, date, date]] = []
     if filename.lower().endswith(".zip") or content[:4] == b"PK\x03\x04":
@@ -65,7 +68,9 @@ def read_upload(league: League, filename: str, content: bytes, month_first: bool
                 _archive_sizes(archive)
                 names = set(archive.namelist())
                 if "scores.csv" not in names:
-                    return ImportPlan(fatal="This .zip has no scores.csv: is it a league export?")
+                    return ImportPlan(
+                        fatal=_("This .zip has no scores.csv: is it a league export?")
+                    )
                 scores_text = _member(archive, "scores.csv")
                 if "players.csv" in names:
                     roster = _side_file(_roster_rows, _member(archive, "players.csv"), "players")
@@ -74,14 +79,16 @@ def read_upload(league: League, filename: str, content: bytes, month_first: bool
         except ArchiveRefused as refused:
             return ImportPlan(fatal=str(refused))
         except TooManyLines:
-            return ImportPlan(fatal=TOO_MANY_LINES)
+            return ImportPlan(fatal=too_many_lines())
         except (zipfile.BadZipFile, zipfile.LargeZipFile, KeyError, RuntimeError, EOFError):
-            return ImportPlan(fatal="This .zip file cannot be read.")
+            return ImportPlan(fatal=_("This .zip file cannot be read."))
         except (NotImplementedError, ValueError, OSError):  # unknown compression, bad header
-            return ImportPlan(fatal="This .zip file cannot be read.")
+            return ImportPlan(fatal=_("This .zip file cannot be read."))
     else:
         if b"\x00" in content[:4096]:
-            return ImportPlan(fatal="This is not a CSV file. Save the sheet as CSV and try again.")
+            return ImportPlan(
+                fatal=_("This is not a CSV file. Save the sheet as CSV and try again.")
+            )
         scores_text = _decode(content)
     plan = check_scores(league, scores_text, month_first)
     if plan.fatal is None:
@@ -106,8 +113,12 @@ def _side_file(read: Callable[[str], list[Row]], text: str, name: str) -> list[R
         return read(text)
     except csv.Error as error:
         raise ArchiveRefused(
-            f"{name}.csv in this .zip cannot be read as CSV ({error}). Export the league again, "
-            "or import scores.csv alone."
+            _(
+                "%(file)s in this .zip cannot be read as CSV (%(error)s). Export the league "
+                "again, or import scores.csv alone.",
+                file=f"{name}.csv",
+                error=error,
+            )
         ) from error
 
 
@@ -149,7 +160,7 @@ def check_scores(league: League, text: str, month_first: bool = False) -> Import
     try:
         return _check_scores(league, text, month_first)
     except TooManyLines:
-        return ImportPlan(fatal=TOO_MANY_LINES)
+        return ImportPlan(fatal=too_many_lines())
 
 
 def _check_scores(league: League, text: str, month_first: bool) -> ImportPlan:
@@ -158,14 +169,18 @@ def _check_scores(league: League, text: str, month_first: bool) -> ImportPlan:
     try:
         header_row = next(rows)
     except (StopIteration, csv.Error):
-        return ImportPlan(fatal="The file has no header row.")
+        return ImportPlan(fatal=_("The file has no header row."))
     header = [_column(name) for name in header_row]
     missing = [name for name in REQUIRED if name not in header]
     if missing:
+        found = ", ".join(h for h in header_row if h.strip())[:200]
+        # The column names stay as the import format writes them (English, in any language).
         return ImportPlan(
-            fatal="The first row must name the columns. Missing: "
-            + ", ".join(missing)
-            + f". Found: {', '.join(h for h in header_row if h.strip())[:200] or 'nothing'}."
+            fatal=_(
+                "The first row must name the columns. Missing: %(missing)s. Found: %(found)s.",
+                missing=", ".join(missing),
+                found=found or _("nothing"),
+            )
         )
     at = {name: header.index(name) for name in SCORE_COLUMNS if name in header}
     rules = services.league_rules(league)
@@ -209,8 +224,14 @@ def _check_scores(league: League, text: str, month_first: bool) -> ImportPlan:
                 problems.append(
                     Problem(
                         line,
-                        f"this row is from a game of {VARIANTS[row.kind].label}, but {row.table} "
-                        f"played {VARIANTS[game.kind].label} (line {game.first_line}).",
+                        _(
+                            "this row is from a game of %(game)s, but %(table)s played "
+                            "%(other)s (line %(line)s).",
+                            game=VARIANTS[row.kind].label,
+                            table=row.table,
+                            other=VARIANTS[game.kind].label,
+                            line=game.first_line,
+                        ),
                     )
                 )
                 continue
@@ -225,8 +246,15 @@ def _check_scores(league: League, text: str, month_first: bool) -> ImportPlan:
                 problems.append(
                     Problem(
                         line,
-                        f"{row.name} already has a score for round {row.number} at {row.table} "
-                        f"on {services.day_text(row.played_on)} (line {scores[real].line}).",
+                        _(
+                            "%(name)s already has a score for round %(n)s at %(table)s on "
+                            "%(day)s (line %(line)s).",
+                            name=row.name,
+                            n=row.number,
+                            table=row.table,
+                            day=services.day_text(row.played_on),
+                            line=scores[real].line,
+                        ),
                     )
                 )
                 continue
@@ -247,10 +275,12 @@ def _check_scores(league: League, text: str, month_first: bool) -> ImportPlan:
                 made=row.made,
             )
     except csv.Error as error:
-        problems.append(Problem(line, f"this line cannot be read as CSV ({error})."))
+        problems.append(
+            Problem(line, _("this line cannot be read as CSV (%(error)s).", error=error))
+        )
 
     if plan.rows == 0 and not problems:
-        return ImportPlan(fatal="The file has a header row but no scores.")
+        return ImportPlan(fatal=_("The file has a header row but no scores."))
 
     # Names lead to the live entry first; an old name of a merged entry leads to its survivor.
     everyone = sorted(services.league_players(league), key=lambda p: p.merged_into_id is not None)
@@ -292,12 +322,17 @@ def _check_whole_games(
         found = existing_nights.get((night.played_on, night.place.casefold()))
         night.existing_id = found.id if found is not None else None
         for game in night.games:
-            where = f"{game.table} on {services.day_text(night.played_on)}"
+            where = _(
+                "%(table)s on %(day)s", table=game.table, day=services.day_text(night.played_on)
+            )
             if found is not None and game.table.casefold() in existing_tables[found.id]:
                 problems.append(
                     Problem(
                         game.first_line,
-                        f"{where} is already in this league (was this file imported before?).",
+                        _(
+                            "%(game)s is already in this league (was this file imported before?).",
+                            game=where,
+                        ),
                     )
                 )
             _check_game(game, where, rules, by_name, problems, refused)
@@ -314,9 +349,11 @@ def _check_game(
     numbers = sorted(game.rounds)
     if numbers != list(range(1, len(numbers) + 1)):
         gap = next(n for n in range(1, len(numbers) + 2) if n not in game.rounds)
-        problems.append(Problem(game.first_line, f"{where}: round {gap} is missing."))
+        problems.append(
+            Problem(game.first_line, _("%(game)s: round %(n)s is missing.", game=where, n=gap))
+        )
     if len(game.players) < 2:
-        problems.append(Problem(game.first_line, f"{where} has only one player."))
+        problems.append(Problem(game.first_line, _("%(game)s has only one player.", game=where)))
     else:
         variant = VARIANTS[game.kind]
         game_rules = rules if variant is MEXICAN_TRAIN else variant.adopt(rules)
@@ -326,8 +363,12 @@ def _check_game(
             problems.append(
                 Problem(
                     game.first_line,
-                    f"{where} has {len(game.players)} players, too many for the set of "
-                    f"{variant.label}.",
+                    _(
+                        "%(game)s has %(n)s players, too many for the set of %(variant)s.",
+                        game=where,
+                        n=len(game.players),
+                        variant=variant.label,
+                    ),
                 )
             )
     resolved: dict[int, str] = {}
@@ -339,8 +380,13 @@ def _check_game(
             problems.append(
                 Problem(
                     game.first_line,
-                    f"{where}: {resolved[match.id]} and {player_name} are the same "
-                    "player in this league (merged).",
+                    _(
+                        "%(game)s: %(one)s and %(other)s are the same player in this league "
+                        "(merged).",
+                        game=where,
+                        one=resolved[match.id],
+                        other=player_name,
+                    ),
                 )
             )
         if match is not None:
@@ -355,7 +401,10 @@ def _check_game(
     order = [joined.get(player, 1) for player in game.players]
     if order != sorted(order):
         problems.append(
-            Problem(game.first_line, f"{where}: a player who joined late is listed before others.")
+            Problem(
+                game.first_line,
+                _("%(game)s: a player who joined late is listed before others.", game=where),
+            )
         )
     for number in numbers:
         scores = game.rounds[number]
@@ -369,17 +418,36 @@ def _check_game(
         ]
         if absent:
             problems.append(
-                Problem(first, f"round {number} at {where} has no score for {', '.join(absent)}.")
+                Problem(
+                    first,
+                    _(
+                        "round %(n)s at %(game)s has no score for %(names)s.",
+                        n=number,
+                        game=where,
+                        names=", ".join(absent),
+                    ),
+                )
             )
         out = [p for p, s in scores.items() if s.went_out]
         if len(out) > 1:
             problems.append(
                 Problem(
-                    first, f"round {number} at {where}: {' and '.join(out)} cannot both go out."
+                    first,
+                    _(
+                        "round %(n)s at %(game)s: %(names)s cannot both go out.",
+                        n=number,
+                        game=where,
+                        names=_("%(first)s and %(last)s", first=", ".join(out[:-1]), last=out[-1]),
+                    ),
                 )
             )
         if len({s.engine for s in scores.values()}) > 1:
-            problems.append(Problem(first, f"round {number} at {where} has different engines."))
+            problems.append(
+                Problem(
+                    first,
+                    _("round %(n)s at %(game)s has different engines.", n=number, game=where),
+                )
+            )
 
 
 def _sort_players(plan: ImportPlan, by_name: dict[str, Player], guests_marked: set[str]) -> None:

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
 
+from flask_babel import gettext as _
 from sqlalchemy import select
 
 from scorekeeper.extensions import db
@@ -226,10 +227,15 @@ def _csv(rows: Iterable[Iterable[Any]]) -> bytes:
 
 
 def _yes(value: bool) -> str:
-    return "yes" if value else "no"
+    return "yes" if value else "no"  # i18n: the import format's flags, English in any language
 
 
-EXPORT_README = """Scorekeeper league export: {name}
+# What the export holds, for whoever opens the .zip: in the language of the phone that exported
+# it. The files themselves (their names, columns, yes / no, game kinds, dates) stay English, so
+# an import reads an export made in any language.
+def export_readme(name: str) -> str:
+    return _(
+        """Scorekeeper league export: %(name)s
 
 scores.csv    every round score: one row per player per round (import this file, or the whole
               .zip, into a league to rebuild it; the kind column says which game)
@@ -241,8 +247,11 @@ players.csv   the roster, guests and merged entries
 nights.csv    every night: date, place, tables, players
 seasons.csv   the seasons the standings can be filtered by
 
+The files' column names and values (yes, no, the game's kind) are the same in every language.
 Dates are YYYY-MM-DD. The files are UTF-8.
-"""
+""",
+        name=name,
+    )
 
 
 def export_zip(league: League) -> bytes:
@@ -298,6 +307,7 @@ def export_zip(league: League) -> bytes:
         )
 
     games_csv: list[list[Any]] = [
+        # i18n: CSV column names (a spreadsheet's, and the import's): English in every language
         ["night", "place", "table", "game", "player", "seat", "total", "rounds", "went_out",
          "place_at_table", "win", "finished", "kind"]
     ]  # fmt: skip
@@ -305,7 +315,7 @@ def export_zip(league: League) -> bytes:
     for seat in rows["seats"]:
         seats_of[seat.game_id].append(seat)
     for game in rows["games"]:
-        night, _, number = game_info[game.id]
+        night, _game, number = game_info[game.id]
         seats = seats_of[game.id]
         places = game_placings(
             {seat.id: totals[seat.id][0] for seat in seats},
@@ -334,6 +344,7 @@ def export_zip(league: League) -> bytes:
     games_played: dict[int, int] = defaultdict(int)
     for seat in rows["seats"]:
         games_played[seat.player_id] += 1
+    # i18n: CSV column names and status values the import reads back: English in every language
     players_csv: list[list[Any]] = [["name", "status", "merged_into", "games"]]
     for p in rows["players"]:
         status = "merged" if p.merged_into_id else "guest" if p.is_guest else "roster"
@@ -341,6 +352,7 @@ def export_zip(league: League) -> bytes:
             [p.name, status, names.get(p.merged_into_id, ""), games_played.get(p.id, 0)]
         )
 
+    # i18n: CSV column names: English in every language
     nights_csv: list[list[Any]] = [["night", "place", "tables", "games", "players"]]
     for night in rows["nights"]:
         night_games = [g for g in rows["games"] if g.night_id == night.id]
@@ -352,6 +364,7 @@ def export_zip(league: League) -> bytes:
 
     table = league_table(league).table
     standings_csv: list[list[Any]] = [
+        # i18n: CSV column names (a spreadsheet's): English in every language
         ["rank", "player", "value", "games", "wins", "average", "points", "method", "note"]
     ]
     for ranked in table.ranked:
@@ -382,16 +395,20 @@ def export_zip(league: League) -> bytes:
                 shown(line.average),
                 shown(line.points),
                 league.ranking,
-                f"not ranked: {not_ranked_reason(line.games, table.min_games)}",
+                # The note is for people (no import reads standings.csv): translated.
+                _(
+                    "not ranked: %(reason)s",
+                    reason=not_ranked_reason(line.games, table.min_games),
+                ),
             ]
         )
-    seasons_csv = [["name", "starts_on", "ends_on"]] + [
+    seasons_csv = [["name", "starts_on", "ends_on"]] + [  # i18n: CSV column names, read back
         [s.name, s.starts_on.isoformat(), s.ends_on.isoformat()] for s in league.seasons
     ]
 
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr("README.txt", EXPORT_README.format(name=league.name))
+        archive.writestr("README.txt", export_readme(league.name))
         archive.writestr("scores.csv", _csv(scores_csv))
         archive.writestr("games.csv", _csv(games_csv))
         archive.writestr("standings.csv", _csv(standings_csv))

@@ -10,6 +10,9 @@ import zipfile
 from collections.abc import Iterator
 from datetime import date
 
+from flask_babel import format_number
+from flask_babel import gettext as _
+
 from scorekeeper.safety import clean_text, from_spreadsheet_cell
 
 MAX_IMPORT_BYTES = 12 * 1024 * 1024  # the uploaded file
@@ -18,10 +21,8 @@ MAX_ARCHIVE_BYTES = 24 * 1024 * 1024  # every file inside a .zip together, unpac
 MAX_RATIO = 100  # unpacked / packed size of a file inside a .zip
 RATIO_FROM_BYTES = 1024 * 1024  # small files may shrink as much as they like
 MAX_IMPORT_LINES = 300_000  # a busy league's ten years are about 250,000 round scores
-TOO_MANY_LINES = (
-    f"The file has more than {MAX_IMPORT_LINES:,} lines. Split it into smaller files "
-    "(a season each) and import them one after the other."
-)
+# i18n: the import format's column names (and their aliases, yes / no): English and stable
+# in every language, so a file exported in any language imports anywhere.
 SCORE_COLUMNS = (
     "night",
     "place",
@@ -164,6 +165,14 @@ class ArchiveRefused(Exception):
     """A .zip that is not read: the message says why in plain words."""
 
 
+def too_many_lines() -> str:
+    return _(
+        "The file has more than %(n)s lines. Split it into smaller files (a season each) and "
+        "import them one after the other.",
+        n=format_number(MAX_IMPORT_LINES),
+    )
+
+
 def _archive_sizes(archive: zipfile.ZipFile) -> None:
     """Refuse a zip bomb from its directory, before a single byte is decompressed: each file
     and the whole archive have a size cap, and a file may not shrink more than MAX_RATIO
@@ -173,18 +182,27 @@ def _archive_sizes(archive: zipfile.ZipFile) -> None:
         total += info.file_size
         if info.file_size > MAX_MEMBER_BYTES:
             raise ArchiveRefused(
-                f"{info.filename[:60]} in this .zip is too big: at most "
-                f"{MAX_MEMBER_BYTES // 2**20} MB a file."
+                _(
+                    "%(file)s in this .zip is too big: at most %(mb)s MB a file.",
+                    file=info.filename[:60],
+                    mb=MAX_MEMBER_BYTES // 2**20,
+                )
             )
         if info.file_size > RATIO_FROM_BYTES and info.file_size > MAX_RATIO * max(
             info.compress_size, 1
         ):
             raise ArchiveRefused(
-                f"{info.filename[:60]} in this .zip is packed too tightly to be a league export."
+                _(
+                    "%(file)s in this .zip is packed too tightly to be a league export.",
+                    file=info.filename[:60],
+                )
             )
     if total > MAX_ARCHIVE_BYTES:
         raise ArchiveRefused(
-            f"This .zip holds too much: at most {MAX_ARCHIVE_BYTES // 2**20} MB unpacked."
+            _(
+                "This .zip holds too much: at most %(mb)s MB unpacked.",
+                mb=MAX_ARCHIVE_BYTES // 2**20,
+            )
         )
 
 
@@ -198,7 +216,11 @@ def _member(archive: zipfile.ZipFile, name: str) -> str:
             size += len(piece)
             if size > MAX_MEMBER_BYTES:
                 raise ArchiveRefused(
-                    f"{name} in this .zip is too big: at most {MAX_MEMBER_BYTES // 2**20} MB."
+                    _(
+                        "%(file)s in this .zip is too big: at most %(mb)s MB.",
+                        file=name,
+                        mb=MAX_MEMBER_BYTES // 2**20,
+                    )
                 )
             pieces.append(piece)
     return _decode(b"".join(pieces))

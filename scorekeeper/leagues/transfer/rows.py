@@ -7,6 +7,8 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
+from flask_babel import gettext as _
+
 from scorekeeper.leagues import services
 from scorekeeper.leagues.transfer.reading import (
     NO,
@@ -60,13 +62,13 @@ def _read_date(text: str, month_first: bool, reasons: list[str]) -> date | None:
         played_on = parse_date(text, month_first)
     except ValueError:
         reasons.append(
-            f"“{text[:30]}” is not a date (use 2024-01-04)"
+            _("“%(text)s” is not a date (use 2024-01-04)", text=text[:30])
             if text
-            else "the night's date is missing"
+            else _("the night's date is missing")
         )
         return None
     if not date(2000, 1, 1) <= played_on <= date(2100, 12, 31):
-        reasons.append(f"the night {text} is not between 2000 and 2100")
+        reasons.append(_("the night %(text)s is not between 2000 and 2100", text=text))
         return None
     return played_on
 
@@ -81,7 +83,14 @@ def _read_flags(cell: _Cells, reasons: list[str]) -> dict[str, bool]:
             # An empty "finished" cell means finished; other empty flags mean no.
             flags[flag] = flag == "finished" and not value
         else:
-            reasons.append(f"{flag.replace('_', ' ')} “{value[:10]}” should be yes or no")
+            reasons.append(
+                # The column's name and yes / no stay as the import format writes them.
+                _(
+                    "%(column)s “%(value)s” should be yes or no",
+                    column=flag.replace("_", " "),
+                    value=value[:10],
+                )
+            )
     return flags
 
 
@@ -91,15 +100,23 @@ def _read_engine(
     engine_text = cell("engine")
     if not engine_text:
         if number is not None and number > rounds:
-            reasons.append(f"round {number}, but this league's games have {rounds} rounds")
+            reasons.append(
+                _(
+                    "round %(n)s, but this league's games have %(rounds)s rounds",
+                    n=number,
+                    rounds=rounds,
+                )
+            )
         return None
     match = re.fullmatch(r"(\d{1,2})(?:\s*[-|/:]\s*(\d{1,2}))?", engine_text)
     if not match or (match.group(2) and match.group(1) != match.group(2)):
-        reasons.append(f"the engine “{engine_text[:10]}” is not a double like 12-12")
+        reasons.append(_("the engine “%(text)s” is not a double like 12-12", text=engine_text[:10]))
         return None
     engine = int(match.group(1))
     if engine > rules.max_pip:
-        reasons.append(f"the engine {engine}-{engine} is not in this league's set")
+        reasons.append(
+            _("the engine %(tile)s is not in this league's set", tile=f"{engine}-{engine}")
+        )
     return engine
 
 
@@ -117,38 +134,45 @@ def _read_row(
     played_on = _read_date(cell("night"), month_first, reasons)
     table = services.clean_text(cell("table"), services.MAX_TABLE_NAME)
     if not table:
-        reasons.append("the table is missing")
+        reasons.append(_("the table is missing"))
     name = services.clean_text(cell("player"), services.MAX_PLAYER_NAME)
     if not name:
-        reasons.append("the player's name is missing")
+        reasons.append(_("the player's name is missing"))
     number = _whole(cell("round"))
     if number is None or not 1 <= number <= 100:
-        reasons.append(f"the round “{cell('round')[:20]}” is not a number from 1 to 100")
+        reasons.append(
+            _("the round “%(text)s” is not a number from 1 to 100", text=cell("round")[:20])
+        )
     points = _whole(cell("score"))
     if points is None:
         score_text = cell("score")
         reasons.append(
-            f"the score “{score_text[:20]}” is not a whole number"
+            _("the score “%(text)s” is not a whole number", text=score_text[:20])
             if score_text
-            else "the score is missing"
+            else _("the score is missing")
         )
     elif not -100 <= points <= 5000:
-        reasons.append(f"the score {points} is not possible")
+        reasons.append(_("the score %(n)s is not possible", n=points))
     game_text = cell("game") or "1"
     game_number = _whole(game_text)
     if game_number is None or not 1 <= game_number <= 50:
-        reasons.append(f"the game “{game_text[:20]}” is not a number like 1 or 2")
+        reasons.append(_("the game “%(text)s” is not a number like 1 or 2", text=game_text[:20]))
     flags = _read_flags(cell, reasons)
     hand = None
     if cell("hand"):
         hand = _whole(cell("hand"))
         if hand is None or hand < 0:
-            reasons.append(f"the hand “{cell('hand')[:20]}” is not a whole number of 0 or more")
+            reasons.append(
+                _(
+                    "the hand “%(text)s” is not a whole number of 0 or more",
+                    text=cell("hand")[:20],
+                )
+            )
     markers = 0
     if cell("markers"):
         markers_value = _whole(cell("markers"))
         if markers_value is None or not 0 <= markers_value <= 20:
-            reasons.append("markers should be a number from 0 to 20")
+            reasons.append(_("markers should be a number from 0 to 20"))
         else:
             markers = markers_value
     tiles = None
@@ -156,16 +180,18 @@ def _read_row(
         try:
             tiles = format_hand(parse_hand(cell("tiles"), max_pip=rules.max_pip))
         except HandError as error:
-            reasons.append(f"tiles: {error}")
+            reasons.append(_("tiles: %(problem)s", problem=error))
     if not variant.uses_engines and cell("engine"):
-        reasons.append(f"{variant.label} has no engine double")
+        reasons.append(_("%(game)s has no engine double", game=variant.label))
     engine = _read_engine(cell, number, rules, rounds, reasons)
     open_doubles, made = _read_other_game(cell, variant, reasons)
     start = None
     if cell("start"):
         start = _whole(cell("start"))
         if start is None or not 0 <= start <= 100_000:
-            reasons.append(f"the start “{cell('start')[:20]}” is not a whole number from 0")
+            reasons.append(
+                _("the start “%(text)s” is not a whole number from 0", text=cell("start")[:20])
+            )
     if reasons:
         return None, reasons
     assert played_on is not None and number is not None and points is not None
@@ -196,7 +222,9 @@ def _variant(cell: _Cells, reasons: list[str]) -> GameVariant:
     kind = cell("kind").lower() or MEXICAN_TRAIN.name
     if kind not in VARIANTS:
         known = ", ".join(VARIANTS)
-        reasons.append(f"the game “{kind[:20]}” is not one of {known}")
+        reasons.append(
+            _("the game “%(text)s” is not one of %(known)s", text=kind[:20], known=known)
+        )
         return MEXICAN_TRAIN
     return VARIANTS[kind]
 
@@ -209,16 +237,21 @@ def _read_other_game(cell: _Cells, variant: GameVariant, reasons: list[str]) -> 
     if cell("made"):
         value = _whole(cell("made"))
         if value is None or not 0 <= value <= 1000:
-            reasons.append(f"the points made “{cell('made')[:20]}” are not a number from 0 to 1000")
+            reasons.append(
+                _(
+                    "the points made “%(text)s” are not a number from 0 to 1000",
+                    text=cell("made")[:20],
+                )
+            )
         elif value and not variant.makes_points:
-            reasons.append(f"{variant.label} makes no points during play")
+            reasons.append(_("%(game)s makes no points during play", game=variant.label))
         else:
             made = value
     open_doubles = 0
     if cell("open_doubles"):
         value = _whole(cell("open_doubles"))
         if value is None or not 0 <= value <= 5:
-            reasons.append("doubles left open should be a number from 0 to 5")
+            reasons.append(_("doubles left open should be a number from 0 to 5"))
         else:
             open_doubles = value
     return open_doubles, made

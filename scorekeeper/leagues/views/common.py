@@ -17,10 +17,12 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import gettext as _
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper import throttle
 from scorekeeper.extensions import limiter
+from scorekeeper.i18n import use_league_language
 from scorekeeper.leagues import access, services
 from scorekeeper.models import League
 from scorekeeper.rules.placings import ordinal, shown
@@ -93,6 +95,7 @@ def league_or_404(code: str) -> League:
     league = services.load_league(code)
     if league is None:
         _missed_lookup()
+    use_league_language(league.language)
     return league
 
 
@@ -107,32 +110,38 @@ def _to_unlock(league: League) -> BaseResponse:
 
 
 _LEVELS = {"reader": 1, "scorer": 2, "organiser": 3}
+
+
 # What a phone without the right needed is told, by the right it lacks (league wording, never
 # the single game's "edit code").
-_REFUSALS = {
-    "scorer": (
-        "Keeping score needs the passphrase",
-        "This phone can read the league. To keep score at a table, type the league's "
-        "passphrase on this phone (ask the organiser), or scan the code on the night's page.",
-    ),
-    "organiser": (
-        "Only the organiser's phone can do this",
-        "Nights and their tables, the roster, seasons, imports and the settings are changed on "
-        "the organiser's phone. This phone can {can}.",
-    ),
-}
-_CAN = {"reader": "read the league", "scorer": "keep score at the league's tables"}
+def _refusal(needed: str, have: str) -> tuple[str, str]:
+    if needed == "scorer":
+        return _("Keeping score needs the passphrase"), _(
+            "This phone can read the league. To keep score at a table, type the league's "
+            "passphrase on this phone (ask the organiser), or scan the code on the night's page."
+        )
+    if have == "scorer":
+        detail = _(
+            "Nights and their tables, the roster, seasons, imports and the settings are changed "
+            "on the organiser's phone. This phone can keep score at the league's tables."
+        )
+    else:
+        detail = _(
+            "Nights and their tables, the roster, seasons, imports and the settings are changed "
+            "on the organiser's phone. This phone can read the league."
+        )
+    return _("Only the organiser's phone can do this"), detail
 
 
 def _refused(league: League, needed: str, have: str) -> tuple[str, int]:
-    title, detail = _REFUSALS[needed]
+    title, detail = _refusal(needed, have)
     page = render_template(
         "error.html",
         code=403,
         title=title,
-        detail=detail.format(can=_CAN.get(have, "")),
+        detail=detail,
         back=url_for("leagues.standings", code=league.code),
-        back_label=f"Back to {league.name}",
+        back_label=_("Back to %(league)s", league=league.name),
     )
     return page, 403
 
@@ -172,6 +181,7 @@ def public_league(token: str) -> League:
     league = services.league_by_public_token(token)
     if league is None:
         _missed_lookup()
+    use_league_language(league.language)
     g.public_token = token
     g.league = league
     return league
@@ -206,16 +216,31 @@ def league_helpers() -> dict[str, Any]:
         "ordinal": ordinal,
         "METHOD_NAMES": METHOD_NAMES,
         "day_text": services.day_text,
+        "night_day_text": services.night_day_text,
         "num": _trim,
         "not_ranked_reason": not_ranked_reason,
         "today": date.today(),  # "Tonight's results" only on the night itself
     }
 
 
+# A number in the page's language (also in macros, which get no context: a global).
+bp.add_app_template_global(services.number_text, "dec")
+
+
+def and_list(words: list[str]) -> str:
+    """ "Ann", "Ann and Bob", "Ann, Bob and Cy", in the page's language."""
+    if len(words) <= 1:
+        return "".join(words)
+    return _("%(first)s and %(last)s", first=", ".join(words[:-1]), last=words[-1])
+
+
 def _trim(value: Any) -> str:
-    """12.0 -> 12, 10.5 -> 10.5 (placement points read better without a bare .0)."""
+    """12.0 -> 12, 10.5 -> 10.5 (placement points read better without a bare .0), in the
+    page's language (10,5)."""
     text = str(value)
-    return text[:-2] if text.endswith(".0") else text
+    if text.endswith(".0"):
+        value = int(text[:-2]) if text[:-2].lstrip("-").isdecimal() else value
+    return services.number_text(value)
 
 
 def league_page(template: str, league: League, **context: Any) -> str:

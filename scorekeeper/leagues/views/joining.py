@@ -16,6 +16,7 @@ from flask import (
     session,
     url_for,
 )
+from flask_babel import gettext as _
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper import throttle
@@ -78,10 +79,13 @@ def new_league() -> str | BaseResponse:
                 form.name.data or "", form.passphrase.data or "", device_hash()
             )
         except services.LeagueError as error:
-            target = form.name if "name" in str(error) else form.passphrase
+            target = form.name if error.field == "name" else form.passphrase
             target.errors = [*target.errors, str(error)]
         else:
-            flash(f"{league.name} is ready. Add your players, then start a night.", "success")
+            flash(
+                _("%(league)s is ready. Add your players, then start a night.", league=league.name),
+                "success",
+            )
             return redirect(url_for("leagues.players", code=league.code))
     return form_page("leagues/new.html", form)
 
@@ -96,12 +100,12 @@ def join() -> str | BaseResponse:
         code = "".join(ch for ch in form.code.data or "" if ch.isalnum()).upper()
         league = services.load_league(code) if code else None
         if league is None:
-            form.code.errors.append("There is no league with that code. Check it and try again.")
+            form.code.errors.append(_("There is no league with that code. Check it and try again."))
         elif not services.passphrase_matches(league, form.passphrase.data or ""):
-            form.passphrase.errors.append("That is not the league's passphrase.")
+            form.passphrase.errors.append(_("That is not the league's passphrase."))
         else:
             access.grant(league)
-            flash(f"This phone can now keep score for {league.name}.", "success")
+            flash(_("This phone can now keep score for %(league)s.", league=league.name), "success")
             return redirect(_landing(league))
     return form_page("leagues/join.html", form)
 
@@ -124,11 +128,11 @@ def unlock(code: str) -> str | BaseResponse:
     if form.validate_on_submit():
         if services.passphrase_matches(league, form.passphrase.data or ""):
             access.grant(league)
-            flash(f"This phone can now keep score for {league.name}.", "success")
+            flash(_("This phone can now keep score for %(league)s.", league=league.name), "success")
             target = _back_to(league, request.args.get("next", ""))
             return redirect(target or _landing(league))
         form.passphrase.errors.append(
-            "That is not the league's passphrase. Check it and try again."
+            _("That is not the league's passphrase. Check it and try again.")
         )
     return form_page("leagues/unlock.html", form, league=league)
 
@@ -159,7 +163,7 @@ def join_link(code: str, token: str) -> str | BaseResponse:
     form = ConfirmForm()
     if valid and form.validate_on_submit():
         access.grant(league)
-        flash(f"This phone can now keep score for {league.name}.", "success")
+        flash(_("This phone can now keep score for %(league)s.", league=league.name), "success")
         if night_id is not None:
             return redirect(url_for("leagues.night", code=league.code, night_id=night_id))
         return redirect(url_for("leagues.standings", code=league.code))
@@ -176,14 +180,22 @@ def members_link(code: str, token: str) -> str | BaseResponse | tuple[str, int]:
         page = render_template(
             "error.html",
             code=410,
-            title="This members' link is out of date",
-            detail="The league's passphrase has changed since, and with it the members' link. "
-            "Ask someone at the club to show you the new one.",
+            title=_("This members' link is out of date"),
+            detail=_(
+                "The league's passphrase has changed since, and with it the members' link. "
+                "Ask someone at the club to show you the new one."
+            ),
         )
         return page, 410
     if not access.can_read(league):
         access.grant_reading(league)
-        flash(f"This phone can now follow {league.name}: standings, nights and players.", "success")
+        flash(
+            _(
+                "This phone can now follow %(league)s: standings, nights and players.",
+                league=league.name,
+            ),
+            "success",
+        )
     return redirect(url_for("leagues.standings", code=league.code))
 
 
@@ -205,7 +217,7 @@ def claim_organiser(code: str, token: str) -> str | BaseResponse:
     form = ConfirmForm()
     if valid and form.validate_on_submit():
         services.make_organiser(league, device_hash())
-        flash(f"This phone is now the organiser of {league.name}.", "success")
+        flash(_("This phone is now the organiser of %(league)s.", league=league.name), "success")
         return redirect(url_for("leagues.settings", code=league.code))
     return render_template("leagues/claim_organiser.html", league=league, form=form, valid=valid), (
         200 if valid else 410
@@ -217,14 +229,17 @@ def claim_organiser(code: str, token: str) -> str | BaseResponse:
 def forget(league: League) -> BaseResponse:
     access.forget(league)
     if access.is_organiser(league):
-        flash("This phone organises the league, so it keeps its rights.", "info")
+        flash(_("This phone organises the league, so it keeps its rights."), "info")
     else:
         # Its tables' edit-code rights go too, and the next page has the phone clear the
         # pages, drafts and unsent rounds it kept of them.
         game_access.forget_league_games(league)
         flash(
-            f"This phone no longer keeps score for {league.name}, and what it kept of the"
-            " league's games for use without signal was cleared.",
+            _(
+                "This phone no longer keeps score for %(league)s, and what it kept of the "
+                "league's games for use without signal was cleared.",
+                league=league.name,
+            ),
             "success",
         )
     return redirect(url_for("leagues.index"))

@@ -13,6 +13,7 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import gettext as _
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.devices import device_hash
@@ -64,7 +65,7 @@ def new_night(league: League) -> str | BaseResponse:
         except services.LeagueError as error:
             form.played_on.errors = [*form.played_on.errors, str(error)]
         else:
-            flash("Night started. Add the tables.", "success")
+            flash(_("Night started. Add the tables."), "success")
             return redirect(url_for("leagues.new_table", code=league.code, night_id=night.id))
     return league_form_page("leagues/night_form.html", league, form, night=None, same_day=same_day)
 
@@ -157,7 +158,7 @@ def edit_night(league: League, night_id: int) -> str | BaseResponse:
         except services.LeagueError as error:
             form.played_on.errors = [*form.played_on.errors, str(error)]
         else:
-            flash("Night changed.", "success")
+            flash(_("Night changed."), "success")
             return redirect(url_for("leagues.night", code=league.code, night_id=night.id))
     return league_form_page("leagues/night_form.html", league, form, night=night, same_day=same_day)
 
@@ -175,7 +176,7 @@ def delete_night(league: League, night_id: int) -> str | BaseResponse:
         except services.LeagueError as error:
             flash(str(error), "error")
             return redirect(url_for("leagues.delete_night", code=league.code, night_id=night_id))
-        flash("Night deleted.", "success")
+        flash(_("Night deleted."), "success")
         return redirect(url_for("leagues.nights", code=league.code))
     return league_page(
         "leagues/night_delete.html",
@@ -248,7 +249,7 @@ def new_table(league: League, night_id: int) -> str | BaseResponse:
                 form.form_errors.append(str(error))
                 refused = True
             else:
-                flash(f"{game.table_name} is ready.", "success")
+                flash(_("%(table)s is ready.", table=game.table_name), "success")
                 return redirect(url_for("leagues.night", code=league.code, night_id=night.id))
     return league_form_page(
         "leagues/table_form.html",

@@ -7,6 +7,7 @@ import re
 import unicodedata
 
 from flask import Response, render_template, request
+from flask_babel import gettext as _
 
 from scorekeeper.cards import CardLinks
 from scorekeeper.leagues import results
@@ -32,7 +33,7 @@ def night_card_links(league: League, view: NightView) -> CardLinks:
     return CardLinks(
         card_url=league_link(league, "night_card", night_id=night.id, v=view.version_hash),
         file_name=f"{slug(league.name)}-{night.played_on.isoformat()}.png",
-        title=f"{league.name}: {results.night_title(view)}",
+        title=_("%(league)s: %(title)s", league=league.name, title=results.night_title(view)),
         print_url=league_link(league, "night_print", night_id=night.id),
         alt=results.night_card(league, view, shown).description,
     )
@@ -55,7 +56,7 @@ def slug(name: str) -> str:
 def _night_card(league: League, night_id: int) -> Response:
     view = night_view(league, _night_or_404(league, night_id, rounds=False))
     return svg_for_version(
-        f"night-card-{view.version}",
+        f"night-card-{view.version}",  # i18n: a version key (an ETag), not shown
         lambda: render_template("cards/card.svg", card=results.night_card(league, view, shown)),
     )
 

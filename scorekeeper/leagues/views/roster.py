@@ -12,7 +12,10 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from werkzeug.wrappers import Response as BaseResponse
+from wtforms import SelectChoice
 
 from scorekeeper.charts import totals_over_time
 from scorekeeper.leagues import services
@@ -24,6 +27,7 @@ from scorekeeper.leagues.forms import (
 )
 from scorekeeper.leagues.standings import player_report
 from scorekeeper.leagues.views.common import (
+    and_list,
     bp,
     league_form_page,
     league_link,
@@ -34,7 +38,6 @@ from scorekeeper.leagues.views.common import (
 )
 from scorekeeper.leagues.views.standings import period_of
 from scorekeeper.models import League, Player
-from scorekeeper.presentation import and_list, plural
 
 LATEST_GAMES = 30  # games listed on a player's page before "Show all"
 
@@ -79,8 +82,15 @@ def add_player(league: League) -> str | BaseResponse:
         except services.NamesRefused as refused:
             form.name.errors = [*form.name.errors, *refused.problems]
         else:
-            verb = "is" if len(added) == 1 else "are"
-            flash(f"{and_list(added)} {verb} on the roster.", "success")
+            flash(
+                ngettext(
+                    "%(names)s is on the roster.",
+                    "%(names)s are on the roster.",
+                    len(added),
+                    names=and_list(added),
+                ),
+                "success",
+            )
             return redirect(url_for("leagues.players", code=league.code))
     return _players_page(league, form)
 
@@ -99,7 +109,10 @@ def _player_page(league: League, player_id: int) -> str | BaseResponse:
     period, form = period_of(league)
     report = player_report(league, player, period)
     chart = (
-        totals_over_time(report.chart_points, f"{player.name}'s game totals, {period.in_words}")
+        totals_over_time(
+            report.chart_points,
+            _("%(name)s's game totals, %(period)s", name=player.name, period=period.in_words),
+        )
         if len(report.chart_points) >= 2
         else None
     )
@@ -163,7 +176,7 @@ def edit_player(league: League, player_id: int) -> str | BaseResponse:
         except services.LeagueError as error:
             form.name.errors = [*form.name.errors, str(error)]
         else:
-            flash(f"Saved. Every game shows {player.name} now.", "success")
+            flash(_("Saved. Every game shows %(name)s now.", name=player.name), "success")
             return redirect(url_for("leagues.player", code=league.code, player_id=player.id))
     return league_form_page(
         "leagues/player_edit.html",
@@ -187,7 +200,7 @@ def delete_player(league: League, player_id: int) -> str | BaseResponse:
     except services.LeagueError as error:
         flash(str(error), "error")
         return redirect(url_for("leagues.edit_player", code=league.code, player_id=player_id))
-    flash(f"{name} is no longer on the roster.", "success")
+    flash(_("%(name)s is no longer on the roster.", name=name), "success")
     return redirect(url_for("leagues.players", code=league.code))
 
 
@@ -202,20 +215,28 @@ def merge_player(league: League, player_id: int) -> str | BaseResponse:
     ]
     others.sort(key=lambda p: p.name.casefold())
     form = MergeForm()
-    form.target.choices = {"": "Choose a player"} | {str(p.id): p.name for p in others}
+    form.target.choices = [
+        SelectChoice("", _("Choose a player")),
+        *(SelectChoice(str(p.id), p.name) for p in others),
+    ]
     plan = None
     refused = False
     if request.method == "POST" and form.validate():
         target = next((p for p in others if str(p.id) == form.target.data), None)
         if target is None:
-            form.target.errors = [*form.target.errors, "Choose a player from the list."]
+            form.target.errors = [*form.target.errors, _("Choose a player from the list.")]
         else:
             try:
                 if form.confirm.data == "yes":
                     moved = services.merge_players(league, source, target)
                     flash(
-                        f"Merged: {plural(moved, 'game')} of {source.name} "
-                        f"now count for {target.name}.",
+                        ngettext(
+                            "Merged: %(num)s game of %(source)s now counts for %(target)s.",
+                            "Merged: %(num)s games of %(source)s now count for %(target)s.",
+                            moved,
+                            source=source.name,
+                            target=target.name,
+                        ),
                         "success",
                     )
                     return redirect(

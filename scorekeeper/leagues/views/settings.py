@@ -12,6 +12,7 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import gettext as _
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.leagues import services
@@ -49,7 +50,7 @@ def seasons(league: League) -> str | BaseResponse:
         except services.LeagueError as error:
             form.ends_on.errors = [*form.ends_on.errors, str(error)]
         else:
-            flash(f"Season {season.name} added.", "success")
+            flash(_("Season %(name)s added.", name=season.name), "success")
             return redirect(url_for("leagues.seasons", code=league.code))
     return league_form_page("leagues/seasons.html", league, form, delete_form=ConfirmForm())
 
@@ -61,7 +62,7 @@ def delete_season(league: League, season_id: int) -> BaseResponse:
         services.delete_season(league, season_id)
     except services.LeagueError:
         abort(404)
-    flash("Season deleted. No games were touched.", "success")
+    flash(_("Season deleted. No games were touched."), "success")
     return redirect(url_for("leagues.seasons", code=league.code))
 
 
@@ -104,12 +105,14 @@ def settings(league: League) -> Any:
         try:
             method = form.method()
             rules = form.house_rules(services.league_rules(league))
-            services.update_settings(league, form.name.data or "", method, rules)
+            services.update_settings(
+                league, form.name.data or "", method, rules, form.language.data or None
+            )
         except (ValueError, services.LeagueError) as error:
             if not form.errors:
                 form.form_errors.append(str(error))
         else:
-            flash("Settings saved.", "success")
+            flash(_("Settings saved."), "success")
             return redirect(url_for("leagues.standings", code=league.code))
     return _settings_page(league, form=form)
 
@@ -124,7 +127,10 @@ def change_passphrase(league: League) -> Any:
         except services.LeagueError as error:
             form.new_passphrase.errors = [*form.new_passphrase.errors, str(error)]
         else:
-            flash("New passphrase saved. Other phones must type it again to keep score.", "success")
+            flash(
+                _("New passphrase saved. Other phones must type it again to keep score."),
+                "success",
+            )
             return redirect(url_for("leagues.settings", code=league.code))
     return _settings_page(league, passphrase_form=form)
 
@@ -138,13 +144,13 @@ def public_page(league: League) -> BaseResponse:
     action = form.action.data
     if action == "on":
         services.set_public_page(league, True)
-        flash("The public page is on: anyone with its link can read the standings.", "success")
+        flash(_("The public page is on: anyone with its link can read the standings."), "success")
     elif action == "new_link":
         services.set_public_page(league, True, new_link=True)
-        flash("The public page has a new link; the old one no longer works.", "success")
+        flash(_("The public page has a new link; the old one no longer works."), "success")
     elif action == "off":
         services.set_public_page(league, False)
-        flash("The public page is off.", "success")
+        flash(_("The public page is off."), "success")
     else:
         abort(400)
     return redirect(url_for("leagues.settings", code=league.code) + "#public")

@@ -8,6 +8,8 @@ from flask import (
     g,
     request,
 )
+from flask_babel import gettext as _
+from wtforms import SelectChoice
 
 from scorekeeper.leagues import services
 from scorekeeper.leagues.forms import (
@@ -33,20 +35,26 @@ def period_of(league: League) -> tuple[Period, PeriodForm]:
     to the field and the page falls back to the default)."""
     seasons = list(league.seasons)
     form = PeriodForm(request.args)
-    form.season.choices = {str(s.id): s.name for s in reversed(seasons)} | {
-        "all": "All nights",
-        "dates": "The dates below",
-    }
+    form.season.choices = [
+        *(SelectChoice(str(s.id), s.name) for s in reversed(seasons)),
+        SelectChoice("all", _("All nights")),
+        SelectChoice("dates", _("The dates below")),
+    ]
     valid = form.validate()
     start, end = (form.start.data, form.end.data) if valid else (None, None)
     if start and end and end < start:
-        form.end.errors = [*form.end.errors, "The last day is before the first."]
+        form.end.errors = [*form.end.errors, _("The last day is before the first.")]
         start = end = None
     if start or end:
         form.season.data = "dates"
-        label = f"{services.day_text(start) if start else 'the start'} to " + (
-            services.day_text(end) if end else "today"
-        )
+        if start and end:
+            label = _(
+                "%(start)s to %(end)s", start=services.day_text(start), end=services.day_text(end)
+            )
+        elif start:
+            label = _("%(start)s to today", start=services.day_text(start))
+        else:
+            label = _("The start to %(end)s", end=services.day_text(end))  # type: ignore[arg-type]
         return Period(start, end, label), form
     chosen = form.season.data
     if not chosen or chosen == "dates":
@@ -57,7 +65,7 @@ def period_of(league: League) -> tuple[Period, PeriodForm]:
     if season is None:
         form.season.data = "all"
         return Period(), form
-    return Period(season.starts_on, season.ends_on, f"Season {season.name}"), form
+    return Period(season.starts_on, season.ends_on, _("Season %(name)s", name=season.name)), form
 
 
 def _standings_page(league: League) -> str:

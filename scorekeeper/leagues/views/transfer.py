@@ -14,6 +14,8 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from scorekeeper import throttle
 from scorekeeper.devices import device_hash
@@ -26,7 +28,6 @@ from scorekeeper.leagues.forms import (
 )
 from scorekeeper.leagues.views.common import bp, league_page, organiser_required, reader_required
 from scorekeeper.models import League
-from scorekeeper.presentation import plural
 from scorekeeper.web import attachment
 
 # --------------------------------------------------------------------------------------------
@@ -34,7 +35,7 @@ from scorekeeper.web import attachment
 
 
 def _file_stem(league: League) -> str:
-    return f"{league.name or 'league'} {date.today().isoformat()}"
+    return f"{league.name or _('league')} {date.today().isoformat()}"
 
 
 @bp.get("/leagues/<code>/manage")
@@ -85,7 +86,7 @@ def import_file(league: League) -> Any:
     if request.method == "POST" and form.validate():
         upload = form.file.data
         if upload is None or not getattr(upload, "filename", ""):
-            form.file.errors = [*form.file.errors, "Choose a CSV file to import."]
+            form.file.errors = [*form.file.errors, _("Choose a CSV file to import.")]
         else:
             content = upload.read(transfer.MAX_IMPORT_BYTES + 1)
             plan = transfer.read_upload(
@@ -111,13 +112,13 @@ def import_confirm(league: League) -> Any:
     form = ImportConfirmForm()
     if not form.validate():
         abort(400)
-    token, _, dates = (form.token.data or "").partition(":")
+    token, _sep, dates = (form.token.data or "").partition(":")
     if not transfer.start_confirmed_import(league, token):
-        flash("That file was already imported (from this phone or another one).", "info")
+        flash(_("That file was already imported (from this phone or another one)."), "info")
         return redirect(url_for("leagues.nights", code=league.code))
     pending = transfer.load_pending(league, token)
     if pending is None:
-        flash("That import has expired. Please choose the file again.", "error")
+        flash(_("That import has expired. Please choose the file again."), "error")
         return redirect(url_for("leagues.import_file", code=league.code))
     filename, content = pending
     plan = transfer.read_upload(league, filename, content, dates == "month_first")
@@ -127,9 +128,12 @@ def import_confirm(league: League) -> Any:
     written = transfer.apply_import(league, plan, device_hash(), token, filename)
     transfer.drop_pending(league, token)
     flash(
-        f"Imported {plural(written.games, 'game')} "
-        f"on {plural(len(plan.nights), 'night')} "
-        f"({written.scores} round scores).",
+        _(
+            "Imported %(games)s on %(nights)s (%(scores)s round scores).",
+            games=ngettext("%(num)s game", "%(num)s games", written.games),
+            nights=ngettext("%(num)s night", "%(num)s nights", len(plan.nights)),
+            scores=written.scores,
+        ),
         "success",
     )
     return redirect(url_for("leagues.nights", code=league.code))
