@@ -25,6 +25,7 @@ from scorekeeper.rules.rule_text import (
     HouseRule,
 )
 from scorekeeper.rules.tiles import DominoSet, check_max_pip, set_name
+from scorekeeper.rules.words import _, ngettext
 
 __all__ = [
     "DEAL_PRESETS",
@@ -83,11 +84,21 @@ DealTable = str | CustomDeal
 def first_engine_options(max_pip: int) -> list[tuple[int | None, str]]:
     """Choices for the first engine on a double-``max_pip`` set: the full game, then every lower
     double (a shortened game plays fewer rounds)."""
-    options: list[tuple[int | None, str]] = [(None, f"{max_pip}-{max_pip} (full game)")]
+    options: list[tuple[int | None, str]] = [
+        (None, _("%(tile)s (full game)", tile=f"{max_pip}-{max_pip}"))
+    ]
     for number in range(max_pip - 1, -1, -1):
-        rounds = number + 1
-        word = "round" if rounds == 1 else "rounds"
-        options.append((number, f"{number}-{number} ({rounds} {word})"))
+        options.append(
+            (
+                number,
+                ngettext(
+                    "%(tile)s (%(num)s round)",
+                    "%(tile)s (%(num)s rounds)",
+                    number + 1,
+                    tile=f"{number}-{number}",
+                ),
+            )
+        )
     return options
 
 
@@ -303,8 +314,10 @@ class HouseRules:
         """What a double left open costs, in a few words for the round form."""
         added, times = OPEN_DOUBLE_PENALTIES[self.open_double_penalty]
         if added:
-            return f"{added} points each"
-        return f"the hand counts ×{times}" if times > 1 else "no penalty"
+            return _("%(points)s points each", points=added)
+        if times > 1:
+            return _("the hand counts ×%(times)s", times=times)
+        return _("no penalty")
 
     @property
     def lower_is_better(self) -> bool:
