@@ -263,9 +263,13 @@ class HouseRules:
         if self.order == "highest_available":
             doubles = self.highest_engine + 1
             if self.length == "free" or (self.length == "fixed" and self.rounds > doubles):  # type: ignore[operator]
+                # Said to the table at setup: a sentence, no field name.
                 raise ValueError(
-                    "rounds: under “highest available” each double is the engine once: "
-                    f"choose at most {doubles} rounds"
+                    _(
+                        "Under “highest available” each double is the engine once: choose at "
+                        "most %(rounds)s rounds",
+                        rounds=doubles,
+                    )
                 )
 
         deal = _normalise_deal(self.deal_table)
@@ -278,9 +282,15 @@ class HouseRules:
             for players, tiles in deal.items():
                 if players * tiles > available:
                     raise ValueError(
-                        f"deal_table: {players} players with {tiles} tiles each need "
-                        f"{players * tiles + 1} tiles with the engine, but the "
-                        f"{set_name(self.max_pip)} set has {available + 1}"
+                        _(
+                            "%(players)s players with %(tiles)s tiles each need %(need)s tiles "
+                            "with the engine, but the %(set)s set has %(has)s",
+                            players=players,
+                            tiles=tiles,
+                            need=players * tiles + 1,
+                            set=set_name(self.max_pip),
+                            has=available + 1,
+                        )
                     )
         object.__setattr__(self, "deal_table", deal)
 
