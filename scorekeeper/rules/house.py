@@ -263,10 +263,11 @@ class HouseRules:
         if self.order == "highest_available":
             doubles = self.highest_engine + 1
             if self.length == "free" or (self.length == "fixed" and self.rounds > doubles):  # type: ignore[operator]
-                # Said to the table at setup: a sentence, no field name.
+                # Said to the table at setup; the field's name leads, as in every refusal here.
                 raise ValueError(
-                    _(
-                        "Under “highest available” each double is the engine once: choose at "
+                    "rounds: "
+                    + _(
+                        "under “highest available” each double is the engine once: choose at "
                         "most %(rounds)s rounds",
                         rounds=doubles,
                     )
@@ -282,7 +283,8 @@ class HouseRules:
             for players, tiles in deal.items():
                 if players * tiles > available:
                     raise ValueError(
-                        _(
+                        "deal_table: "
+                        + _(
                             "%(players)s players with %(tiles)s tiles each need %(need)s tiles "
                             "with the engine, but the %(set)s set has %(has)s",
                             players=players,
