@@ -19,6 +19,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from scorekeeper.rules.words import LazyText, _, lazy
+
 _FIVES = MappingProxyType({6: MappingProxyType({2: 7, 3: 5, 4: 5})})
 
 #: game -> set (highest double) -> players -> tiles each, for one set.
@@ -44,13 +46,13 @@ GAME_SHEETS: Mapping[str, Mapping[int, Mapping[int, int]]] = MappingProxyType(
 )
 
 #: What each game's sheet is called in "Rules in play".
-SHEET_NAMES: Mapping[str, str] = MappingProxyType(
+SHEET_NAMES: Mapping[str, LazyText] = MappingProxyType(
     {
-        "chicken_foot": "Chicken Foot sheet",
-        "all_fives": "All Fives sheet",
-        "fives_and_threes": "Fives and Threes sheet",
-        "draw": "Draw sheet",
-        "block": "Block sheet",
+        "chicken_foot": lazy("Chicken Foot sheet"),
+        "all_fives": lazy("All Fives sheet"),
+        "fives_and_threes": lazy("Fives and Threes sheet"),
+        "draw": lazy("Draw sheet"),
+        "block": lazy("Block sheet"),
     }
 )
 
@@ -75,6 +77,9 @@ def sheet_words(sheet: Mapping[int, int]) -> str:
             runs.append((players, players, tiles))
     parts = []
     for index, (first, last, tiles) in enumerate(runs):
-        who = f"{first} players" if first == last else f"{first}-{last} players"
-        parts.append(f"{tiles} each for {who}" if index == 0 else f"{tiles} for {who}")
+        players = str(first) if first == last else f"{first}-{last}"
+        if index == 0:
+            parts.append(_("%(tiles)s each for %(players)s players", tiles=tiles, players=players))
+        else:
+            parts.append(_("%(tiles)s for %(players)s players", tiles=tiles, players=players))
     return ", ".join(parts)

@@ -18,6 +18,7 @@ from typing import TypeVar
 from scorekeeper.rules.house import HouseRules
 from scorekeeper.rules.scoring import tile_score
 from scorekeeper.rules.tiles import Tile
+from scorekeeper.rules.words import _
 
 P = TypeVar("P", bound=Hashable)
 
@@ -63,8 +64,8 @@ def _zero_words(engine: int | None, rules: HouseRules) -> str:
     """Why no hand counts 0, in the table's words."""
     double_blank = tile_score(Tile(0, 0), rules)
     if double_blank:
-        return f"the 0-0 counts {double_blank}"
-    return "the 0-0 is this round's engine"
+        return _("the 0-0 counts %(points)s", points=double_blank)
+    return _("the 0-0 is this round's engine")
 
 
 def impossible_totals(
@@ -95,35 +96,68 @@ def impossible_totals(
         if hand_can_total(total, engine, rules):
             continue
         if total == 0:
-            found[player] = (
-                f"{player} did not go out, so {player} still holds a tile, and no tile counts 0 "
-                f"here ({_zero_words(engine, rules)})"
+            found[player] = _(
+                "%(player)s did not go out, so %(player)s still holds a tile, and no tile "
+                "counts 0 here (%(why)s)",
+                player=player,
+                why=_zero_words(engine, rules),
             )
         elif total < least:
-            found[player] = (
-                f"{player} did not go out, so {player} still holds a tile: the lightest counts "
-                f"{least}, so {total} cannot be right"
+            found[player] = _(
+                "%(player)s did not go out, so %(player)s still holds a tile: the lightest "
+                "counts %(least)s, so %(total)s cannot be right",
+                player=player,
+                least=least,
+                total=total,
             )
         else:
-            found[player] = (
-                f"No hand of tiles counts {total} under these rules: {player}'s total cannot "
-                "be right"
+            found[player] = _(
+                "No hand of tiles counts %(total)s under these rules: %(player)s's total "
+                "cannot be right",
+                total=total,
+                player=player,
             )
     allowed = free + (1 if one_may_be_out else 0)
     if len(zeros) > allowed and (free or one_may_be_out):
         if free == 0:
-            tiles = f"no tile counts 0 here ({_zero_words(engine, rules)})"
+            tiles = _("no tile counts 0 here (%(why)s)", why=_zero_words(engine, rules))
         elif free == 1:
-            tiles = "only the 0-0 counts 0"
+            tiles = _("only the 0-0 counts 0")
         else:
-            tiles = f"only {free} tiles count 0"
-        out = "only one player goes out and " if one_may_be_out else ""
-        names = ", ".join(str(p) for p in zeros[:-1]) + f" and {zeros[-1]}"
-        every = "both" if len(zeros) == 2 else "all"
-        message = (
-            f"{names} {every} count 0, but {out}{tiles}: a player who did not go out still "
-            "holds a tile"
+            tiles = _("only %(num)s tiles count 0", num=free)
+        names = _(
+            "%(some)s and %(last)s",
+            some=", ".join(str(p) for p in zeros[:-1]),
+            last=zeros[-1],
         )
+        if one_may_be_out and len(zeros) == 2:
+            message = _(
+                "%(names)s both count 0, but only one player goes out and %(why)s: a player "
+                "who did not go out still holds a tile",
+                names=names,
+                why=tiles,
+            )
+        elif one_may_be_out:
+            message = _(
+                "%(names)s all count 0, but only one player goes out and %(why)s: a player "
+                "who did not go out still holds a tile",
+                names=names,
+                why=tiles,
+            )
+        elif len(zeros) == 2:
+            message = _(
+                "%(names)s both count 0, but %(why)s: a player who did not go out still holds "
+                "a tile",
+                names=names,
+                why=tiles,
+            )
+        else:
+            message = _(
+                "%(names)s all count 0, but %(why)s: a player who did not go out still holds "
+                "a tile",
+                names=names,
+                why=tiles,
+            )
         for player in zeros:
             found.setdefault(player, message)
     return found

@@ -25,6 +25,7 @@ from scorekeeper.rules.rule_text import (
     HouseRule,
 )
 from scorekeeper.rules.tiles import DominoSet, check_max_pip, set_name
+from scorekeeper.rules.words import _, ngettext
 
 __all__ = [
     "DEAL_PRESETS",
@@ -83,11 +84,21 @@ DealTable = str | CustomDeal
 def first_engine_options(max_pip: int) -> list[tuple[int | None, str]]:
     """Choices for the first engine on a double-``max_pip`` set: the full game, then every lower
     double (a shortened game plays fewer rounds)."""
-    options: list[tuple[int | None, str]] = [(None, f"{max_pip}-{max_pip} (full game)")]
+    options: list[tuple[int | None, str]] = [
+        (None, _("%(tile)s (full game)", tile=f"{max_pip}-{max_pip}"))
+    ]
     for number in range(max_pip - 1, -1, -1):
-        rounds = number + 1
-        word = "round" if rounds == 1 else "rounds"
-        options.append((number, f"{number}-{number} ({rounds} {word})"))
+        options.append(
+            (
+                number,
+                ngettext(
+                    "%(tile)s (%(num)s round)",
+                    "%(tile)s (%(num)s rounds)",
+                    number + 1,
+                    tile=f"{number}-{number}",
+                ),
+            )
+        )
     return options
 
 
@@ -252,9 +263,14 @@ class HouseRules:
         if self.order == "highest_available":
             doubles = self.highest_engine + 1
             if self.length == "free" or (self.length == "fixed" and self.rounds > doubles):  # type: ignore[operator]
+                # Said to the table at setup; the field's name leads, as in every refusal here.
                 raise ValueError(
-                    "rounds: under “highest available” each double is the engine once: "
-                    f"choose at most {doubles} rounds"
+                    "rounds: "
+                    + _(
+                        "under “highest available” each double is the engine once: choose at "
+                        "most %(rounds)s rounds",
+                        rounds=doubles,
+                    )
                 )
 
         deal = _normalise_deal(self.deal_table)
@@ -267,9 +283,16 @@ class HouseRules:
             for players, tiles in deal.items():
                 if players * tiles > available:
                     raise ValueError(
-                        f"deal_table: {players} players with {tiles} tiles each need "
-                        f"{players * tiles + 1} tiles with the engine, but the "
-                        f"{set_name(self.max_pip)} set has {available + 1}"
+                        "deal_table: "
+                        + _(
+                            "%(players)s players with %(tiles)s tiles each need %(need)s tiles "
+                            "with the engine, but the %(set)s set has %(has)s",
+                            players=players,
+                            tiles=tiles,
+                            need=players * tiles + 1,
+                            set=set_name(self.max_pip),
+                            has=available + 1,
+                        )
                     )
         object.__setattr__(self, "deal_table", deal)
 
@@ -303,8 +326,10 @@ class HouseRules:
         """What a double left open costs, in a few words for the round form."""
         added, times = OPEN_DOUBLE_PENALTIES[self.open_double_penalty]
         if added:
-            return f"{added} points each"
-        return f"the hand counts ×{times}" if times > 1 else "no penalty"
+            return _("%(points)s points each", points=added)
+        if times > 1:
+            return _("the hand counts ×%(times)s", times=times)
+        return _("no penalty")
 
     @property
     def lower_is_better(self) -> bool:

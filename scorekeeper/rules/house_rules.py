@@ -17,7 +17,6 @@ from scorekeeper.rules.house_rules_games import (
     sheet_choice,
 )
 from scorekeeper.rules.rule_text import (
-    END_ON_DOUBLE_PENALTY,
     POINT_GAMES,
     PRESET_DESCRIPTIONS,
     HouseRule,
@@ -30,6 +29,7 @@ from scorekeeper.rules.rule_text import (
     _set_line,
     game_deal_line,
 )
+from scorekeeper.rules.words import LazyText, _, lazy
 
 #: Every house rule of rules.md 2.1-2.4, in the order "Rules in play" lists them.
 HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType(
@@ -38,13 +38,13 @@ HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType(
         for rule in (
             HouseRule(
                 "max_pip",
-                "Set",
+                lazy("Set"),
                 (
-                    (12, "Double-12: 91 tiles, 13 rounds, 5-8 players (up to 10)"),
-                    (6, "Double-6: 28 tiles, 7 rounds, 2-4 players"),
-                    (9, "Double-9: 55 tiles, 10 rounds, 2-8 players"),
-                    (15, "Double-15: 136 tiles, 16 rounds, 9-12 players"),
-                    (18, "Double-18: 190 tiles, 19 rounds, 13-16 players"),
+                    (12, lazy("Double-12: 91 tiles, 13 rounds, 5-8 players (up to 10)")),
+                    (6, lazy("Double-6: 28 tiles, 7 rounds, 2-4 players")),
+                    (9, lazy("Double-9: 55 tiles, 10 rounds, 2-8 players")),
+                    (15, lazy("Double-15: 136 tiles, 16 rounds, 9-12 players")),
+                    (18, lazy("Double-18: 190 tiles, 19 rounds, 13-16 players")),
                 ),
                 "set",
                 _set_line,
@@ -53,13 +53,18 @@ HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType(
                 worded=MappingProxyType(
                     {
                         "chicken_foot": Wording(
-                            "Set",
+                            lazy("Set"),
                             (
-                                (9, "Double-9: 55 tiles, 10 rounds, 2-8 players (the usual set)"),
-                                (6, "Double-6: 28 tiles, 7 rounds, 2-4 players"),
-                                (12, "Double-12: 91 tiles, 13 rounds, for more players"),
-                                (15, "Double-15: 136 tiles, 16 rounds"),
-                                (18, "Double-18: 190 tiles, 19 rounds"),
+                                (
+                                    9,
+                                    lazy(
+                                        "Double-9: 55 tiles, 10 rounds, 2-8 players (the usual set)"
+                                    ),
+                                ),
+                                (6, lazy("Double-6: 28 tiles, 7 rounds, 2-4 players")),
+                                (12, lazy("Double-12: 91 tiles, 13 rounds, for more players")),
+                                (15, lazy("Double-15: 136 tiles, 16 rounds")),
+                                (18, lazy("Double-18: 190 tiles, 19 rounds")),
                             ),
                         ),
                         **{game: points_sets(game) for game in POINT_GAMES},
@@ -68,10 +73,10 @@ HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType(
             ),
             HouseRule(
                 "copies",
-                "Copies of each tile",
+                lazy("Copies of each tile"),
                 (
-                    (1, "One set"),
-                    (2, "Two identical sets mixed: every tile exists twice"),
+                    (1, lazy("One set")),
+                    (2, lazy("Two identical sets mixed: every tile exists twice")),
                 ),
                 "set",
                 lambda rules: None,  # in the set's line
@@ -79,32 +84,38 @@ HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType(
             ),
             HouseRule(
                 "first_engine",
-                "First engine",
-                ((None, "The set's highest double (full game)"),),
+                lazy("First engine"),
+                ((None, lazy("The set's highest double (full game)")),),
                 "schedule",
                 lambda rules: None,  # in the engines' line
                 fixed=False,
             ),
             HouseRule(
                 "order",
-                "Engine order",
+                lazy("Engine order"),
                 (
-                    ("descending", "Highest double first, down to 0-0"),
-                    ("ascending", "0-0 first, up to the highest double (house option)"),
+                    ("descending", lazy("Highest double first, down to 0-0")),
+                    ("ascending", lazy("0-0 first, up to the highest double (house option)")),
                     (
                         "highest_available",
-                        "Each round the highest double anyone holds that has not been an "
-                        "engine yet",
+                        lazy(
+                            "Each round the highest double anyone holds that has not been an "
+                            "engine yet"
+                        ),
                     ),
                     (
                         "up_and_back",
-                        "0-0 up to the highest double, then back down to 0-0 (double-12: 26 "
-                        "rounds, the 12-12 played twice)",
+                        lazy(
+                            "0-0 up to the highest double, then back down to 0-0 (double-12: 26 "
+                            "rounds, the 12-12 played twice)"
+                        ),
                     ),
                     (
                         "down_and_up",
-                        "The highest double down to 0-0, then back up (double-6: 6-6 to 0-0, "
-                        "then 0-0 to 6-6; 14 rounds, the 0-0 played twice)",
+                        lazy(
+                            "The highest double down to 0-0, then back up (double-6: 6-6 to 0-0, "
+                            "then 0-0 to 6-6; 14 rounds, the 0-0 played twice)"
+                        ),
                     ),
                 ),
                 "schedule",
@@ -112,191 +123,225 @@ HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType(
             ),
             HouseRule(
                 "length",
-                "How many rounds",
+                lazy("How many rounds"),
                 (
-                    ("doubles", "One round for each engine of the schedule"),
+                    ("doubles", lazy("One round for each engine of the schedule")),
                     (
                         "fixed",
-                        "A set number of rounds: the game stops early, or starts the schedule "
-                        "again when there are more rounds than doubles",
+                        lazy(
+                            "A set number of rounds: the game stops early, or starts the schedule "
+                            "again when there are more rounds than doubles"
+                        ),
                     ),
-                    ("free", "As many rounds as the table wants: end the game from the table"),
+                    (
+                        "free",
+                        lazy("As many rounds as the table wants: end the game from the table"),
+                    ),
                 ),
                 "schedule",
                 lambda rules: None,  # in the engines' line
             ),
             HouseRule(
                 "rounds",
-                "Number of rounds",
-                ((None, "One round for each engine"),),
+                lazy("Number of rounds"),
+                ((None, lazy("One round for each engine")),),
                 "schedule",
                 lambda rules: None,  # in the engines' line
                 fixed=False,
             ),
             HouseRule(
                 "score_by",
-                "How a round is scored",
+                lazy("How a round is scored"),
                 (
-                    ("pips", "Pips left in hand; the lowest total wins"),
+                    ("pips", lazy("Pips left in hand; the lowest total wins")),
                     (
                         "arrivals",
-                        "Arrivals: one point for going out, nothing else counts; the highest "
-                        "total wins",
+                        lazy(
+                            "Arrivals: one point for going out, nothing else counts; the highest "
+                            "total wins"
+                        ),
                     ),
                 ),
                 "scoring",
                 _line(
                     {
                         "pips": None,  # the rule book's scoring needs no line
-                        "arrivals": "Scoring: arrivals, one point for each round gone out; "
-                        "the highest total wins (the hand rules below do not count)",
+                        "arrivals": lazy(
+                            "Scoring: arrivals, one point for each round gone out; "
+                            "the highest total wins (the hand rules below do not count)"
+                        ),
                     },
                     "score_by",
                 ),
-                scoring="Arrivals: 1 point to the player who goes out, 0 to everyone else; "
-                "a blocked round gives nobody a point.",
+                scoring=lazy(
+                    "Arrivals: 1 point to the player who goes out, 0 to everyone else; "
+                    "a blocked round gives nobody a point."
+                ),
             ),
             HouseRule(
                 "double_blank",
-                "Double blank (0-0) left in hand",
-                ((0, "Counts 0, like its pips"), (25, "Counts 25"), (50, "Counts 50")),
+                lazy("Double blank (0-0) left in hand"),
+                (
+                    (0, lazy("Counts 0, like its pips")),
+                    (25, lazy("Counts 25")),
+                    (50, lazy("Counts 50")),
+                ),
                 "scoring",
                 _blanks_line,
-                scoring="The 0-0 left in hand counts this instead of 0.",
+                scoring=lazy("The 0-0 left in hand counts this instead of 0."),
             ),
             HouseRule(
                 "blank_half",
-                "Each blank half left in hand",
+                lazy("Each blank half left in hand"),
                 (
-                    (0, "Counts 0, like its pips"),
-                    (5, "Counts 5 (the double blank then counts 10)"),
-                    (25, "Counts 25 (the double blank then counts 50)"),
+                    (0, lazy("Counts 0, like its pips")),
+                    (5, lazy("Counts 5 (the double blank then counts 10)")),
+                    (25, lazy("Counts 25 (the double blank then counts 50)")),
                 ),
                 "scoring",
                 lambda rules: None,  # in the double blank's line
-                scoring="Every blank half left in hand counts this; the 0-0 counts it twice "
-                "and the double-blank rule is not added on top unless the next rule says so.",
+                scoring=lazy(
+                    "Every blank half left in hand counts this; the 0-0 counts it twice "
+                    "and the double-blank rule is not added on top unless the next rule says so."
+                ),
             ),
             HouseRule(
                 "double_blank_on_top",
-                "Blank halves and the double-blank penalty",
+                lazy("Blank halves and the double-blank penalty"),
                 (
-                    (False, "The double blank counts its two blank halves only"),
-                    (True, "The double-blank penalty is added on top of its two blank halves"),
+                    (False, lazy("The double blank counts its two blank halves only")),
+                    (
+                        True,
+                        lazy("The double-blank penalty is added on top of its two blank halves"),
+                    ),
                 ),
                 "scoring",
                 lambda rules: None,  # in the double blank's line
-                scoring="With blank halves counting: the 0-0 counts two blank halves plus the "
-                "double-blank rule's 25 or 50.",
+                scoring=lazy(
+                    "With blank halves counting: the 0-0 counts two blank halves plus the "
+                    "double-blank rule's 25 or 50."
+                ),
             ),
             HouseRule(
                 "doubles_count",
-                "Doubles left in hand",
+                lazy("Doubles left in hand"),
                 (
-                    ("face", "Count their pips, like any tile"),
-                    ("twice", "Count twice their pips (a 6-6 counts 24)"),
+                    ("face", lazy("Count their pips, like any tile")),
+                    ("twice", lazy("Count twice their pips (a 6-6 counts 24)")),
                 ),
                 "scoring",
                 _line(
                     {
                         "face": None,  # the rule book's default needs no line
-                        "twice": "Doubles left in hand count twice their pips",
+                        "twice": lazy("Doubles left in hand count twice their pips"),
                     },
                     "doubles_count",
                 ),
-                scoring="A double's pips count twice; the 0-0's blank rules are not doubled.",
+                scoring=lazy("A double's pips count twice; the 0-0's blank rules are not doubled."),
             ),
             HouseRule(
                 "blocked_round",
-                "Blocked round (nobody goes out)",
+                lazy("Blocked round (nobody goes out)"),
                 (
-                    ("all_count", "Everyone scores their hand"),
-                    ("lowest_zero", "The lowest hand scores 0 (all of them when tied)"),
+                    ("all_count", lazy("Everyone scores their hand")),
+                    ("lowest_zero", lazy("The lowest hand scores 0 (all of them when tied)")),
                 ),
                 "scoring",
                 _line(
                     {
-                        "all_count": "Blocked round: everyone scores their hand",
-                        "lowest_zero": "Blocked round: the lowest hand scores 0",
+                        "all_count": lazy("Blocked round: everyone scores their hand"),
+                        "lowest_zero": lazy("Blocked round: the lowest hand scores 0"),
                     },
                     "blocked_round",
                 ),
-                scoring="In a blocked round the lowest hand (every one tied for lowest) counts "
-                "0 pips; markers and open doubles still count.",
+                scoring=lazy(
+                    "In a blocked round the lowest hand (every one tied for lowest) counts "
+                    "0 pips; markers and open doubles still count."
+                ),
             ),
             HouseRule(
                 "end_on_double",
-                "Going out on a double",
+                lazy("Going out on a double"),
                 (
-                    ("allowed", "Allowed, no penalty"),
-                    ("penalty", "Allowed, but +50 to the player who does it"),
-                    ("double_others", "The other players' round scores are doubled"),
+                    ("allowed", lazy("Allowed, no penalty")),
+                    ("penalty", lazy("Allowed, but +50 to the player who does it")),
+                    ("double_others", lazy("The other players' round scores are doubled")),
                 ),
                 "scoring",
                 _line(
                     {
-                        "allowed": "Going out on a double: allowed, no penalty",
-                        "penalty": f"Going out on a double: +{END_ON_DOUBLE_PENALTY} to the "
-                        "player who does it",
-                        "double_others": "Going out on a double: others' scores doubled",
+                        "allowed": lazy("Going out on a double: allowed, no penalty"),
+                        # END_ON_DOUBLE_PENALTY (50), as the choice above says it.
+                        "penalty": lazy("Going out on a double: +50 to the player who does it"),
+                        "double_others": lazy("Going out on a double: others' scores doubled"),
                     },
                     "end_on_double",
                 ),
-                scoring="When a player goes out on a double: +50 to that player, or the "
-                "others' hand scores doubled.",
+                scoring=lazy(
+                    "When a player goes out on a double: +50 to that player, or the "
+                    "others' hand scores doubled."
+                ),
             ),
             HouseRule(
                 "marker_penalty",
-                "Open-train marker still out at round end",
+                lazy("Open-train marker still out at round end"),
                 (
-                    (0, "No penalty"),
-                    (5, "5 points per marker"),
-                    (10, "10 points per marker"),
-                    (25, "25 points per marker"),
+                    (0, lazy("No penalty")),
+                    (5, lazy("5 points per marker")),
+                    (10, lazy("10 points per marker")),
+                    (25, lazy("25 points per marker")),
                 ),
                 "scoring",
                 lambda rules: (
-                    f"Open-train markers still out: {rules.marker_penalty} points each"
+                    _(
+                        "Open-train markers still out: %(points)s points each",
+                        points=rules.marker_penalty,
+                    )
                     if rules.marker_penalty
-                    else "Open-train markers still out: no penalty"
+                    else _("Open-train markers still out: no penalty")
                 ),
-                scoring="Added for each marker still out (not doubled).",
+                scoring=lazy("Added for each marker still out (not doubled)."),
                 games=("mexican_train",),  # Chicken Foot has no trains to mark
             ),
             HouseRule(
                 "open_double_penalty",
-                "Double left open (unsatisfied) at round end",
+                lazy("Double left open (unsatisfied) at round end"),
                 (
-                    ("none", "No penalty"),
-                    ("plus_5", "5 points for each double the player left open"),
-                    ("plus_10", "10 points for each double the player left open"),
-                    ("times_3", "That player's hand counts 3 times"),
-                    ("times_5", "That player's hand counts 5 times"),
+                    ("none", lazy("No penalty")),
+                    ("plus_5", lazy("5 points for each double the player left open")),
+                    ("plus_10", lazy("10 points for each double the player left open")),
+                    ("times_3", lazy("That player's hand counts 3 times")),
+                    ("times_5", lazy("That player's hand counts 5 times")),
                 ),
                 "scoring",
                 _open_double_line,
-                scoring="The player who left a double open at round end gets the points for "
-                "each one, or their hand counted that many times.",
+                scoring=lazy(
+                    "The player who left a double open at round end gets the points for "
+                    "each one, or their hand counted that many times."
+                ),
             ),
             HouseRule(
                 "going_out_bonus",
-                "Going-out bonus",
+                lazy("Going-out bonus"),
                 (
-                    (0, "None"),
-                    (-5, "5 points off for the player who goes out"),
-                    (-10, "10 points off for the player who goes out"),
+                    (0, lazy("None")),
+                    (-5, lazy("5 points off for the player who goes out")),
+                    (-10, lazy("10 points off for the player who goes out")),
                 ),
                 "scoring",
                 lambda rules: (
-                    f"Going-out bonus: {rules.going_out_bonus} to the player who goes out"
+                    _(
+                        "Going-out bonus: %(points)s to the player who goes out",
+                        points=rules.going_out_bonus,
+                    )
                     if rules.going_out_bonus
-                    else "Going-out bonus: none"
+                    else _("Going-out bonus: none")
                 ),
-                scoring="Added to the round score of the player who went out.",
+                scoring=lazy("Added to the round score of the player who went out."),
             ),
             HouseRule(
                 "deal_table",
-                "Tiles to deal",
+                lazy("Tiles to deal"),
                 tuple((name, text) for name, text in PRESET_DESCRIPTIONS.items()),
                 "schedule",
                 _deal_line,
@@ -304,69 +349,87 @@ HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType(
                 games=None,
                 worded=MappingProxyType(
                     {
-                        game: Wording("Tiles to deal", sheet_choice(game), game_deal_line(game))
+                        game: Wording(
+                            lazy("Tiles to deal"), sheet_choice(game), game_deal_line(game)
+                        )
                         for game in GAME_SHEETS
                     }
                 ),
             ),
             HouseRule(
                 "start_rule",
-                "Who starts a round",
+                lazy("Who starts a round"),
                 (
                     (
                         "rotate",
-                        "Rotate clockwise: the engine is taken out before the deal; the seat "
-                        "chosen for round 1 starts, then the starting seat moves one to the "
-                        "left each round",
+                        lazy(
+                            "Rotate clockwise: the engine is taken out before the deal; the seat "
+                            "chosen for round 1 starts, then the starting seat moves one to the "
+                            "left each round"
+                        ),
                     ),
                     (
                         "engine_holder",
-                        "Whoever holds the engine places it and starts (the engine is "
-                        "shuffled in and dealt)",
+                        lazy(
+                            "Whoever holds the engine places it and starts (the engine is "
+                            "shuffled in and dealt)"
+                        ),
                     ),
-                    ("previous_winner", "The previous round's winner starts"),
-                    ("left_of_setter", "The player left of whoever set the engine starts"),
+                    ("previous_winner", lazy("The previous round's winner starts")),
+                    ("left_of_setter", lazy("The player left of whoever set the engine starts")),
                     (
                         "lowest_total",
-                        "The player with the lowest total so far starts the next round",
+                        lazy("The player with the lowest total so far starts the next round"),
                     ),
                 ),
                 "play",
                 _line(
                     {
-                        "engine_holder": "Who starts: whoever holds the engine",
-                        "rotate": "Who starts: rotates clockwise, one seat to the left each round",
-                        "previous_winner": "Who starts: the previous round's winner",
-                        "left_of_setter": "Who starts: the player left of whoever set the engine",
-                        "lowest_total": "Who starts: the player with the lowest total so far",
+                        "engine_holder": lazy("Who starts: whoever holds the engine"),
+                        "rotate": lazy(
+                            "Who starts: rotates clockwise, one seat to the left each round"
+                        ),
+                        "previous_winner": lazy("Who starts: the previous round's winner"),
+                        "left_of_setter": lazy(
+                            "Who starts: the player left of whoever set the engine"
+                        ),
+                        "lowest_total": lazy("Who starts: the player with the lowest total so far"),
                     },
                     "start_rule",
                 ),
             ),
             HouseRule(
                 "tie_break",
-                "Tie for the lowest total",
+                lazy("Tie for the lowest total"),
                 (
-                    ("co_winners", "Players tied for the lowest total are co-winners"),
+                    ("co_winners", lazy("Players tied for the lowest total are co-winners")),
                     (
                         "chain",
-                        "Break ties by most rounds gone out, then lowest worst round, "
-                        "then lowest final round",
+                        lazy(
+                            "Break ties by most rounds gone out, then lowest worst round, "
+                            "then lowest final round"
+                        ),
                     ),
                     (
                         "zero_rounds",
-                        "Break ties by most rounds with 0 points, then the lowest round "
-                        "that was not 0",
+                        lazy(
+                            "Break ties by most rounds with 0 points, then the lowest round "
+                            "that was not 0"
+                        ),
                     ),
                 ),
                 "ties",
                 _line(
                     {
-                        "co_winners": "Ties: co-winners",
-                        "chain": "Ties: broken by most rounds gone out, then lowest worst "
-                        "round, then lowest final round",
-                        "zero_rounds": "Ties: broken by most rounds with 0 points, then the "
-                        "lowest round that was not 0",
+                        "co_winners": lazy("Ties: co-winners"),
+                        "chain": lazy(
+                            "Ties: broken by most rounds gone out, then lowest worst "
+                            "round, then lowest final round"
+                        ),
+                        "zero_rounds": lazy(
+                            "Ties: broken by most rounds with 0 points, then the "
+                            "lowest round that was not 0"
+                        ),
                     },
                     "tie_break",
                 ),
@@ -376,22 +439,24 @@ HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType(
             *GAME_RULES,
             HouseRule(
                 "late_joiner",
-                "A player who joins late",
+                lazy("A player who joins late"),
                 (
-                    ("none", "Starts at 0"),
+                    ("none", lazy("Starts at 0")),
                     (
                         "highest_total",
-                        "Starts with the highest current total at the table (the lowest "
-                        "where the highest total wins)",
+                        lazy(
+                            "Starts with the highest current total at the table (the lowest "
+                            "where the highest total wins)"
+                        ),
                     ),
                 ),
                 "play",
                 lambda rules: (
-                    "Late joiner: starts at 0"
+                    _("Late joiner: starts at 0")
                     if rules.late_joiner == "none"
-                    else "Late joiner: starts with the highest current total"
+                    else _("Late joiner: starts with the highest current total")
                     if rules.lower_is_better
-                    else "Late joiner: starts with the lowest current total"
+                    else _("Late joiner: starts with the lowest current total")
                 ),
                 games=None,
                 worded=MappingProxyType(dict.fromkeys(POINT_GAMES, LOWEST_JOINS)),
@@ -401,12 +466,12 @@ HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType(
 )
 
 #: Plain labels for the setup form, by field (read from ``HOUSE_RULES``).
-RULE_LABELS: Mapping[str, str] = MappingProxyType(
+RULE_LABELS: Mapping[str, LazyText] = MappingProxyType(
     {name: rule.label for name, rule in HOUSE_RULES.items()}
 )
 #: For each rule field, the allowed values with a one-line explanation (default first), read from
 #: ``HOUSE_RULES``. first_engine also takes any double of the set: see ``first_engine_options``;
 #: deal_table "custom" stands for a mapping players -> tiles typed by the group.
-RULE_OPTIONS: Mapping[str, tuple[tuple[Any, str], ...]] = MappingProxyType(
+RULE_OPTIONS: Mapping[str, tuple[tuple[Any, LazyText], ...]] = MappingProxyType(
     {name: rule.options for name, rule in HOUSE_RULES.items()}
 )

@@ -24,6 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from scorekeeper.rules.tiles import Tile, check_max_pip, set_name
+from scorekeeper.rules.words import _
 
 NUMBER_WORDS: dict[str, int] = {
     "zero": 0,
@@ -49,7 +50,54 @@ NUMBER_WORDS: dict[str, int] = {
     "seventeen": 17,
     "eighteen": 18,
 }
-DOUBLE_WORDS: frozenset[str] = frozenset({"double", "dbl", "dbl."})
+#: The same tiles in Spanish and French, for players who type in their own language:
+#: "doble blanca", "double blanc", "doble seis", "double six". French seventeen and eighteen
+#: ("dix-sept", "dix-huit") are left out: the dash would read them as a tile, 10-7 and 10-8.
+NUMBER_WORDS.update(
+    {
+        "blanca": 0,
+        "blanco": 0,
+        "cero": 0,
+        "uno": 1,
+        "dos": 2,
+        "tres": 3,
+        "cuatro": 4,
+        "cinco": 5,
+        "seis": 6,
+        "siete": 7,
+        "ocho": 8,
+        "nueve": 9,
+        "diez": 10,
+        "once": 11,
+        "doce": 12,
+        "trece": 13,
+        "catorce": 14,
+        "quince": 15,
+        "dieciséis": 16,
+        "dieciseis": 16,
+        "diecisiete": 17,
+        "dieciocho": 18,
+        "blanc": 0,
+        "blanche": 0,
+        "zéro": 0,
+        "un": 1,
+        "deux": 2,
+        "trois": 3,
+        "quatre": 4,
+        "cinq": 5,
+        "sept": 7,
+        "huit": 8,
+        "neuf": 9,
+        "dix": 10,
+        "onze": 11,
+        "douze": 12,
+        "treize": 13,
+        "quatorze": 14,
+        "quinze": 15,
+        "seize": 16,
+    }
+)
+DOUBLE_WORDS: frozenset[str] = frozenset({"double", "dbl", "dbl.", "doble"})
 #: Highest set on which digits written together ("64") make a tile.
 DIGITS_TOGETHER_MAX_PIP = 9
 
@@ -218,17 +266,19 @@ class _Reader:
         return HandError(
             self.piece,
             reason,
-            message if message is not None else f'"{self.piece}" {reason}',
+            message
+            if message is not None
+            else _('"%(piece)s" %(reason)s', piece=self.piece, reason=reason),
             self.start,
         )
 
     def number(self, token: _Token) -> int:
         assert token.value is not None
         if token.value > self.max_pip:
-            reason = f'"{token.text}" is not on a {self.set_name} set'
+            reason = _('"%(number)s" is not on a %(set)s set', number=token.text, set=self.set_name)
             if token.text == self.piece:
                 raise self.fail(reason, reason)
-            raise self.fail(reason, f'"{self.piece}": {reason}')
+            raise self.fail(reason, _('"%(piece)s": %(reason)s', piece=self.piece, reason=reason))
         return token.value
 
     def read(self) -> Tile:
@@ -236,28 +286,32 @@ class _Reader:
         junk = next((t for t in tokens if t.kind == _JUNK), None)
         if junk is not None:
             if junk.text == self.piece:
-                raise self.fail("is not a tile")
-            raise self.fail(f'is not a tile: "{junk.text}" is not a number')
+                raise self.fail(_("is not a tile"))
+            raise self.fail(_('is not a tile: "%(word)s" is not a number', word=junk.text))
 
         bracketed = tokens[0].kind == _OPEN
         if bracketed:
             if tokens[-1].kind != _CLOSE or tokens[-1].text != _CLOSING[tokens[0].text]:
-                raise self.fail(f'is not a tile: the "{tokens[0].text}" is not closed')
+                raise self.fail(
+                    _('is not a tile: the "%(bracket)s" is not closed', bracket=tokens[0].text)
+                )
             inner = tokens[1:-1]
             if any(t.kind in (_OPEN, _CLOSE) for t in inner):
-                raise self.fail("is not a tile: brackets inside brackets")
+                raise self.fail(_("is not a tile: brackets inside brackets"))
             # Inside brackets "(3, 5)" the comma separates the two numbers.
             inner = [_Token(_PAIR, t.text, t.start, t.end) if t.kind == _SEP else t for t in inner]
         else:
             stray = next((t for t in tokens if t.kind in (_OPEN, _CLOSE)), None)
             if stray is not None:
-                raise self.fail(f'is not a tile: the "{stray.text}" has no partner')
+                raise self.fail(
+                    _('is not a tile: the "%(bracket)s" has no partner', bracket=stray.text)
+                )
             inner = tokens
         inner = [t for t in inner if t.kind != _SPACE]
         kinds = [t.kind for t in inner]
 
         if not inner:
-            raise self.fail("is not a tile: it is empty")
+            raise self.fail(_("is not a tile: it is empty"))
         if kinds[0] == _DOUBLE:
             rest = inner[1:]
             if rest and rest[0].kind == _PAIR:
@@ -266,47 +320,73 @@ class _Reader:
                 value = self.number(rest[0])
                 return Tile(value, value)
             if not rest:
-                raise self.fail("is not a tile: double what? Write for example double 6")
-            raise self.fail("is not a tile: write a double as double 6 or 6-6")
+                raise self.fail(_("is not a tile: double what? Write for example double 6"))
+            raise self.fail(_("is not a tile: write a double as double 6 or 6-6"))
         if _DOUBLE in kinds:
-            raise self.fail("is not a tile: write a double as double 6 or 6-6")
+            raise self.fail(_("is not a tile: write a double as double 6 or 6-6"))
         if kinds == [_NUM, _PAIR, _NUM] or (bracketed and kinds == [_NUM, _NUM]):
             return Tile(self.number(inner[0]), self.number(inner[-1]))
         if kinds == [_NUM]:
             return self.single(inner[0])
         numbers = kinds.count(_NUM)
         if numbers > 2:
-            raise self.fail("is not a tile: a tile has two numbers")
+            raise self.fail(_("is not a tile: a tile has two numbers"))
         if numbers < 2:
-            raise self.fail("is not a tile: a number is missing")
-        raise self.fail("is not a tile: write a tile as two numbers, like 3-5")
+            raise self.fail(_("is not a tile: a number is missing"))
+        raise self.fail(_("is not a tile: write a tile as two numbers, like 3-5"))
 
     def single(self, token: _Token) -> Tile:
         """One number on its own: digits together on small sets, otherwise an error."""
         text = token.text
         value = token.value
         assert value is not None
-        total_hint = "a single number is not a tile: did you mean a total?"
         if token.is_digits and self.max_pip <= DIGITS_TOGETHER_MAX_PIP and len(text) >= 2:
             if len(text) > 2:
-                raise self.fail("is not a tile: write two numbers with a dash, like 6-4")
+                raise self.fail(_("is not a tile: write two numbers with a dash, like 6-4"))
             halves = [_Token(_NUM, digit, token.start, token.end, int(digit)) for digit in text]
             return Tile(self.number(halves[0]), self.number(halves[1]))
         splits = _splits(text, self.max_pip) if token.is_digits and len(text) >= 2 else []
         if value > self.max_pip:
             if len(splits) >= 2:
-                options = " or ".join(splits)
-                raise self.fail(f"is ambiguous on a {self.set_name} set: write {options}")
+                raise self.fail(
+                    _(
+                        "is ambiguous on a %(set)s set: write %(tiles)s",
+                        set=self.set_name,
+                        tiles=_or(splits),
+                    )
+                )
             if len(splits) == 1:
                 raise self.fail(
-                    f"is not on a {self.set_name} set: write {splits[0]} for a tile, "
-                    "or did you mean a total?"
+                    _(
+                        "is not on a %(set)s set: write %(tile)s for a tile, or did you mean a "
+                        "total?",
+                        set=self.set_name,
+                        tile=splits[0],
+                    )
                 )
-            raise self.fail(f"is not on a {self.set_name} set, and {total_hint}")
-        reason = "is a single number, not a tile: did you mean a total?"
+            raise self.fail(
+                _(
+                    "is not on a %(set)s set, and a single number is not a tile: did you mean "
+                    "a total?",
+                    set=self.set_name,
+                )
+            )
         if splits:
-            reason += f" For a tile, write {' or '.join(splits)}."
-        raise self.fail(reason)
+            raise self.fail(
+                _(
+                    "is a single number, not a tile: did you mean a total? For a tile, write "
+                    "%(tiles)s.",
+                    tiles=_or(splits),
+                )
+            )
+        raise self.fail(_("is a single number, not a tile: did you mean a total?"))
+
+
+def _or(choices: list[str]) -> str:
+    """ "1-12 or 11-2", "1-1-1, 11-1 or 1-11"."""
+    if len(choices) == 1:
+        return choices[0]
+    return _("%(some)s or %(last)s", some=", ".join(choices[:-1]), last=choices[-1])
 
 
 def _splits(digits: str, max_pip: int) -> list[str]:
@@ -347,7 +427,7 @@ def tile_label(tile: Tile) -> str:
     """A tile in words for screen readers and explanations: "double 6", "double blank",
     "blank-4", "3-5"."""
     if tile.is_double:
-        return "double blank" if tile.low == 0 else f"double {tile.low}"
+        return _("double blank") if tile.low == 0 else _("double %(number)s", number=tile.low)
     if tile.low == 0:
-        return f"blank-{tile.high}"
+        return _("blank-%(number)s", number=tile.high)
     return str(tile)

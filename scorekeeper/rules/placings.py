@@ -17,6 +17,8 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import NamedTuple
 
+from scorekeeper.rules.words import _
+
 DEFAULT_PLACEMENT_POINTS = (5, 3, 2, 1)
 MAX_PLACEMENT_PLACES = 16
 MAX_PLACEMENT_VALUE = 1000
@@ -73,34 +75,53 @@ def parse_placement_points(text: str) -> tuple[int, ...]:
     pieces = [piece for piece in text.replace(";", ",").replace(" ", ",").split(",") if piece]
     if not pieces:
         raise ValueError(
-            "Type the points for 1st, 2nd, 3rd … separated by commas, like 5, 3, 2, 1."
+            _("Type the points for 1st, 2nd, 3rd … separated by commas, like 5, 3, 2, 1.")
         )
     if len(pieces) > MAX_PLACEMENT_PLACES:
-        raise ValueError(f"Give points for at most {MAX_PLACEMENT_PLACES} places.")
+        raise ValueError(
+            _("Give points for at most %(places)s places.", places=MAX_PLACEMENT_PLACES)
+        )
     values: list[int] = []
     for piece in pieces:
         if not piece.isdigit():
-            raise ValueError(f"“{piece[:20]}” is not a whole number of points.")
+            raise ValueError(_("“%(text)s” is not a whole number of points.", text=piece[:20]))
         value = int(piece)
         if value > MAX_PLACEMENT_VALUE:
-            raise ValueError(f"{value} is a lot: use at most {MAX_PLACEMENT_VALUE} points a place.")
+            raise ValueError(
+                _(
+                    "%(points)s is a lot: use at most %(most)s points a place.",
+                    points=value,
+                    most=MAX_PLACEMENT_VALUE,
+                )
+            )
         values.append(value)
     if any(later > earlier for earlier, later in zip(values, values[1:], strict=False)):
-        raise ValueError("A better place cannot earn fewer points than a worse one.")
+        raise ValueError(_("A better place cannot earn fewer points than a worse one."))
     if not any(values):
-        raise ValueError("At least 1st place must earn some points.")
+        raise ValueError(_("At least 1st place must earn some points."))
     return tuple(values)
 
 
 def placement_points_text(table: Sequence[int]) -> str:
     """ "1st 5, 2nd 3, 3rd 2, 4th 1, later places 0"."""
     parts = [f"{ordinal(i + 1)} {points}" for i, points in enumerate(table)]
-    return ", ".join(parts) + ", later places 0"
+    return _("%(places)s, later places 0", places=", ".join(parts))
 
 
 def ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+    """ "1st", "2nd", "23rd" in the player's language ("1.º", "1er", "2e")."""
+    if n == 1:
+        return _("1st")
+    if 10 <= n % 100 <= 20:
+        return _("%(n)sth", n=n)
+    suffix = n % 10
+    if suffix == 1:
+        return _("%(n)sst", n=n)
+    if suffix == 2:
+        return _("%(n)snd", n=n)
+    if suffix == 3:
+        return _("%(n)srd", n=n)
+    return _("%(n)sth", n=n)
 
 
 # --------------------------------------------------------------------------------------------

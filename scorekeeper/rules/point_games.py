@@ -18,6 +18,7 @@ from scorekeeper.rules.deal_sheets import sheet_for
 from scorekeeper.rules.house import HouseRules
 from scorekeeper.rules.schedule import DealPlan, computed_deal, max_players
 from scorekeeper.rules.tiles import set_name
+from scorekeeper.rules.words import LazyText, _, lazy, ngettext
 
 P = TypeVar("P", bound=Hashable)
 
@@ -39,11 +40,11 @@ class PointGame:
     makes points, what the winner of a hand gets, the target."""
 
     name: str
-    label: str
-    description: str
+    label: LazyText
+    description: LazyText
     draws: bool  # a player who cannot play draws from the boneyard
     makes_points: bool  # points are made during play
-    spinner: str
+    spinner: LazyText
 
 
 GAMES: Mapping[str, PointGame] = MappingProxyType(
@@ -52,41 +53,53 @@ GAMES: Mapping[str, PointGame] = MappingProxyType(
         for game in (
             PointGame(
                 "all_fives",
-                "All Fives (Muggins)",
-                "Double-6, 2-4 players: score when the ends add up to a multiple of 5; the "
-                "winner of a hand scores the others' pips rounded to 5; first to 150 wins.",
+                lazy("All Fives (Muggins)"),
+                lazy(
+                    "Double-6, 2-4 players: score when the ends add up to a multiple of 5; the "
+                    "winner of a hand scores the others' pips rounded to 5; first to 150 wins."
+                ),
                 draws=True,
                 makes_points=True,
-                spinner="The first double is the spinner: tiles go on all four sides of it. A "
-                "double at an end counts both halves",
+                spinner=lazy(
+                    "The first double is the spinner: tiles go on all four sides of it. A "
+                    "double at an end counts both halves"
+                ),
             ),
             PointGame(
                 "fives_and_threes",
-                "Fives and Threes",
-                "Double-6, 2-4 players: score when the ends add up to a multiple of 3 or 5 "
-                "(15 scores 8); going out scores 1; exactly 61 wins.",
+                lazy("Fives and Threes"),
+                lazy(
+                    "Double-6, 2-4 players: score when the ends add up to a multiple of 3 or 5 "
+                    "(15 scores 8); going out scores 1; exactly 61 wins."
+                ),
                 draws=False,
                 makes_points=True,
-                spinner="No spinner: the line has two ends. A double is laid crosswise and "
-                "counts both halves at an end",
+                spinner=lazy(
+                    "No spinner: the line has two ends. A double is laid crosswise and "
+                    "counts both halves at an end"
+                ),
             ),
             PointGame(
                 "draw",
-                "Draw",
-                "Double-6, 2-4 players, drawing when you cannot play: the winner of a hand "
-                "scores the others' pips; first to 100 wins.",
+                lazy("Draw"),
+                lazy(
+                    "Double-6, 2-4 players, drawing when you cannot play: the winner of a hand "
+                    "scores the others' pips; first to 100 wins."
+                ),
                 draws=True,
                 makes_points=False,
-                spinner="No spinner: the line has two ends; doubles are laid crosswise",
+                spinner=lazy("No spinner: the line has two ends; doubles are laid crosswise"),
             ),
             PointGame(
                 "block",
-                "Block",
-                "Double-6, 2-4 players, no drawing: the winner of a hand scores the others' "
-                "pips; first to 100 wins.",
+                lazy("Block"),
+                lazy(
+                    "Double-6, 2-4 players, no drawing: the winner of a hand scores the others' "
+                    "pips; first to 100 wins."
+                ),
                 draws=False,
                 makes_points=False,
-                spinner="No spinner: the line has two ends; doubles are laid crosswise",
+                spinner=lazy("No spinner: the line has two ends; doubles are laid crosswise"),
             ),
         )
     }
@@ -327,14 +340,19 @@ def deal_plan(game: str, players: int, rules: HouseRules) -> DealPlan:
     (``deal_sheets``: double-6 for every game; Block also double-9 for 5-7 players and
     double-12 for 8-10), or the computed suggestion elsewhere. No engine is held out."""
     if isinstance(players, bool) or not isinstance(players, int) or players < 2:
-        raise ValueError(f"{GAMES[game].label} needs at least 2 players")
+        raise ValueError(_("%(game)s needs at least 2 players", game=GAMES[game].label))
     if rules.partners and players != 4:
-        raise ValueError("Partnerships need four players: two against two")
+        raise ValueError(_("Partnerships need four players: two against two"))
     dominoes = rules.domino_set
     limit = 4 if rules.max_pip == DEAL_SET and rules.copies == 1 else max_players(rules.max_pip)
     if players > limit:
         raise ValueError(
-            f"{GAMES[game].label} with a {dominoes.name} set is for at most {limit} players"
+            _(
+                "%(game)s with a %(set)s set is for at most %(limit)s players",
+                game=GAMES[game].label,
+                set=dominoes.name,
+                limit=limit,
+            )
         )
     warnings: list[str] = []
     custom = rules.custom_deal
@@ -346,14 +364,26 @@ def deal_plan(game: str, players: int, rules: HouseRules) -> DealPlan:
     else:
         tiles, source = computed_deal(dominoes.total_tiles + 1, players), "computed"
         warnings.append(
-            f"{tiles} tiles each is a computed suggestion for {players} players with a "
-            f"{set_name(rules.max_pip)} set"
+            _(
+                "%(tiles)s tiles each is a computed suggestion for %(players)s players with a "
+                "%(set)s set",
+                tiles=tiles,
+                players=players,
+                set=set_name(rules.max_pip),
+            )
         )
     boneyard = dominoes.total_tiles - players * tiles
     if boneyard < 0:
         raise ValueError(
-            f"{players} players with {tiles} tiles each need {players * tiles} tiles, but the "
-            f"{dominoes.name} set has {dominoes.total_tiles}"
+            _(
+                "%(players)s players with %(tiles)s tiles each need %(need)s tiles, but the "
+                "%(set)s set has %(has)s",
+                players=players,
+                tiles=tiles,
+                need=players * tiles,
+                set=dominoes.name,
+                has=dominoes.total_tiles,
+            )
         )
     return DealPlan(players, tiles, boneyard, source, warnings)
 
@@ -370,11 +400,11 @@ def starter_text(
     rules: HouseRules,
     engine: int | None = None,
     first_starter: int = 0,
-    **_: object,
+    **_context: object,
 ) -> str:
     """Who leads, as a sentence: "Ann leads with any tile"."""
     seat = lead_seat(round_number, len(players), first_starter)
-    return f"{players[seat]} leads with any tile"
+    return _("%(player)s leads with any tile", player=players[seat])
 
 
 def table_notes(game: str, players: int, rules: HouseRules) -> list[str]:
@@ -382,37 +412,57 @@ def table_notes(game: str, players: int, rules: HouseRules) -> list[str]:
     scores and the target."""
     spec = GAMES[game]
     plan = deal_plan(game, players, rules)
-    rest = (
-        f"{plan.boneyard} stay face down: draw one when you cannot play"
-        if spec.draws
-        else f"{plan.boneyard} stay face down, out of play: knock when you cannot play"
-    )
-    notes = [f"Shuffle, deal {plan.tiles_each} each; {rest}", spec.spinner]
+    if spec.draws:
+        deal = ngettext(
+            "Shuffle, deal %(tiles)s each; %(num)s stays face down: draw one when you cannot play",
+            "Shuffle, deal %(tiles)s each; %(num)s stay face down: draw one when you cannot play",
+            plan.boneyard,
+            tiles=plan.tiles_each,
+        )
+    else:
+        deal = ngettext(
+            "Shuffle, deal %(tiles)s each; %(num)s stays face down, out of play: knock when "
+            "you cannot play",
+            "Shuffle, deal %(tiles)s each; %(num)s stay face down, out of play: knock when you "
+            "cannot play",
+            plan.boneyard,
+            tiles=plan.tiles_each,
+        )
+    notes = [deal, str(spec.spinner)]
     if rules.partners:
         notes.append(
-            "Partners sit opposite: the 1st and 3rd seat against the 2nd and 4th, one score "
-            "per side"
+            _(
+                "Partners sit opposite: the 1st and 3rd seat against the 2nd and 4th, one score "
+                "per side"
+            )
         )
     if game == "all_fives":
         notes.append(
-            "Score when the ends add up to 5, 10, 15 …: the total"
+            _("Score when the ends add up to 5, 10, 15 …: the total")
             if rules.all_fives_scale == "face"
-            else "Score when the ends add up to 5, 10, 15 …: one point per five"
+            else _("Score when the ends add up to 5, 10, 15 …: one point per five")
         )
     elif game == "fives_and_threes":
         notes.append(
-            "Score when the ends add up to a multiple of 3 or 5: 3 and 5 score 1, 6 scores 2, "
-            "15 scores 8"
+            _(
+                "Score when the ends add up to a multiple of 3 or 5: 3 and 5 score 1, 6 scores "
+                "2, 15 scores 8"
+            )
             if rules.fives_threes_scale in PUB_SCALES
-            else "Score the ends' total when 3 or 5 divides it, twice when both do (30 scores 60)"
+            else _(
+                "Score the ends' total when 3 or 5 divides it, twice when both do (30 scores 60)"
+            )
         )
     else:
-        notes.append("No points during play: the winner of the hand scores the others' pips")
+        notes.append(_("No points during play: the winner of the hand scores the others' pips"))
     goal = target(game, rules)
     notes.append(
-        f"Exactly {goal} wins: points that would pass {goal} are lost"
+        _("Exactly %(target)s wins: points that would pass %(target)s are lost", target=goal)
         if exact_target(game, rules)
-        else f"The first to {goal} at the end of a hand wins (the highest total when several)"
+        else _(
+            "The first to %(target)s at the end of a hand wins (the highest total when several)",
+            target=goal,
+        )
     )
     return notes
 
@@ -422,14 +472,17 @@ def in_play(game: str, rules: HouseRules) -> list[str]:
     spec = GAMES[game]
     goal = target(game, rules)
     lines = [
-        f"Game: {spec.label}",
-        f"Target: exactly {goal}" if exact_target(game, rules) else f"Target: {goal}",
-        "Drawing from the boneyard" if spec.draws else "No drawing from the boneyard",
-        spec.spinner,
+        _("Game: %(game)s", game=spec.label),
+        _("Target: exactly %(target)s", target=goal)
+        if exact_target(game, rules)
+        else _("Target: %(target)s", target=goal),
+        _("Drawing from the boneyard") if spec.draws else _("No drawing from the boneyard"),
+        str(spec.spinner),
     ]
     # The highest total wins here: a late joiner gets the lowest (the worst) total.
     worst = {
-        "Late joiner: starts with the highest current total": "Late joiner: starts with the "
-        "lowest current total"
+        _("Late joiner: starts with the highest current total"): _(
+            "Late joiner: starts with the lowest current total"
+        )
     }
     return lines + [worst.get(line, line) for line in rules.describe(game)]

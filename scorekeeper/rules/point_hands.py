@@ -26,6 +26,7 @@ from scorekeeper.rules.round_check import (
 )
 from scorekeeper.rules.scoreboard import Board, RoundResult, scoreboard
 from scorekeeper.rules.validation import HandEntry, validate_round
+from scorekeeper.rules.words import _
 
 # --- Checking a hand as typed -------------------------------------------------------------------
 
@@ -53,9 +54,9 @@ def check_hand(game: str, entry: RoundInput, context: RoundContext, partial: boo
     seats = {position: SeatCheck(position=position, name=name) for position, name in names.items()}
     check = RoundCheck(number=context.number, engine=None, seats=list(seats.values()))
     if entry.went_out is None and not entry.blocked and not partial:
-        check.errors.append("Tap who went out, or tap “Blocked” if nobody could play.")
+        check.errors.append(_("Tap who went out, or tap “Blocked” if nobody could play."))
     if entry.went_out is not None and entry.went_out not in seats:
-        check.errors.append("The player marked as going out is not at this table.")
+        check.errors.append(_("The player marked as going out is not at this table."))
     needs_pips = hand_needs_pips(game, rules)
     pip_rules = _pip_rules(rules)
     hands: dict[int, HandEntry] = {}
@@ -66,11 +67,11 @@ def check_hand(game: str, entry: RoundInput, context: RoundContext, partial: boo
             continue
         points = typed.made or 0
         if points < 0:
-            seat.errors.append("Points made cannot be below 0.")
+            seat.errors.append(_("Points made cannot be below 0."))
         elif points and not spec.makes_points:
-            seat.errors.append(f"{spec.label} makes no points during play.")
+            seat.errors.append(_("%(game)s makes no points during play.", game=spec.label))
         elif points and game == "all_fives" and rules.all_fives_scale == "face" and points % 5:
-            seat.errors.append("All Fives scores in fives: the points made are 5, 10, 15 …")
+            seat.errors.append(_("All Fives scores in fives: the points made are 5, 10, 15 …"))
         made[typed.position] = points
         parsed, tiles = typed_tiles(seat, typed, rules.max_pip)
         if not parsed:
@@ -81,7 +82,7 @@ def check_hand(game: str, entry: RoundInput, context: RoundContext, partial: boo
             tiles,
             pip_rules,
             blank_is_zero=typed.position == entry.went_out or not needs_pips,
-            missing=f"Type the pips left in {seat.name}'s hand, or the tiles.",
+            missing=_("Type the pips left in %(player)s's hand, or the tiles.", player=seat.name),
             partial=partial or typed.unreadable,
         )
         if hand is not None:
@@ -125,8 +126,12 @@ def check_hand(game: str, entry: RoundInput, context: RoundContext, partial: boo
             seats[position].points = value
             if position in lost:
                 seats[position].warnings.append(
-                    f"{lost[position]} points would take {seats[position].name} past {goal}: "
-                    "they are lost"
+                    _(
+                        "%(points)s points would take %(player)s past %(target)s: they are lost",
+                        points=lost[position],
+                        player=seats[position].name,
+                        target=goal,
+                    )
                 )
     return check
 
@@ -153,10 +158,14 @@ def _ask_for_tied_tiles(
         if len(tied) < 2:
             return
     if any(lightest[position] is None for position in tied):
-        names = " and ".join(seats[position].name for position in tied)
+        named = [seats[position].name for position in tied]
+        names = _("%(some)s and %(last)s", some=", ".join(named[:-1]), last=named[-1])
         check.warnings.append(
-            f"{names} are tied for the lowest hand: type their tiles to find who holds the "
-            "lightest tile, or nobody scores this hand."
+            _(
+                "%(names)s are tied for the lowest hand: type their tiles to find who holds the "
+                "lightest tile, or nobody scores this hand.",
+                names=names,
+            )
         )
 
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, NamedTuple, TypeVar
 
 from scorekeeper.rules.house import HouseRules
+from scorekeeper.rules.words import _
 
 P = TypeVar("P", bound=Hashable)
 T = TypeVar("T")
@@ -190,21 +191,24 @@ def game_chain(
     highest for points games); when it is "zero_rounds" (a club's chain), most rounds with 0
     points, then the lowest round that was not 0; leaving out steps whose data is missing."""
     chain: list[Criterion[GameLine]] = [
-        Criterion("total", lambda line: line.total, not lower_is_better, "total")
+        Criterion(_("total"), lambda line: line.total, not lower_is_better, _("total"))
     ]
     if rules.tie_break == "zero_rounds":
         if has_rounds:
             chain.append(
                 Criterion(
-                    "most rounds with 0 points", lambda line: line.zeros, True, "rounds with 0"
+                    _("most rounds with 0 points"),
+                    lambda line: line.zeros,
+                    True,
+                    _("rounds with 0"),
                 )
             )
             chain.append(
                 Criterion(
-                    "lowest round that was not 0",
+                    _("lowest round that was not 0"),
                     lambda line: line.lowest_nonzero,
                     not lower_is_better,
-                    "lowest round that was not 0",
+                    _("lowest round that was not 0"),
                 )
             )
         return chain
@@ -212,17 +216,25 @@ def game_chain(
         return chain
     if has_went_out:
         chain.append(
-            Criterion("most rounds gone out", lambda line: line.went_out, True, "rounds gone out")
+            Criterion(
+                _("most rounds gone out"), lambda line: line.went_out, True, _("rounds gone out")
+            )
         )
     if has_rounds:
         chain.append(
             Criterion(
-                "lowest worst round", lambda line: line.worst, not lower_is_better, "worst round"
+                _("lowest worst round"),
+                lambda line: line.worst,
+                not lower_is_better,
+                _("worst round"),
             )
         )
         chain.append(
             Criterion(
-                "lowest final round", lambda line: line.final, not lower_is_better, "final round"
+                _("lowest final round"),
+                lambda line: line.final,
+                not lower_is_better,
+                _("final round"),
             )
         )
     return chain
@@ -233,23 +245,33 @@ def game_note(entry: Ranked[GameLine], chain_rule: bool) -> str:
     rounds gone out: 3 to 1", and "tied on 40 after every tie-break" when it still stands."""
     total = _fmt(entry.item.total)
     if not chain_rule:
-        return f"tied on {total}" if entry.tied else ""
+        return _("tied on %(total)s", total=total) if entry.tied else ""
     notes = []
     if entry.above:
         notes.append(
-            f"behind on {entry.above.criterion.name}: "
-            f"{_fmt(entry.above.mine)} to {_fmt(entry.above.theirs)}"
+            _(
+                "behind on %(what)s: %(mine)s to %(theirs)s",
+                what=entry.above.criterion.name,
+                mine=_fmt(entry.above.mine),
+                theirs=_fmt(entry.above.theirs),
+            )
         )
     if entry.below:
         notes.append(
-            f"ahead on {entry.below.criterion.name}: "
-            f"{_fmt(entry.below.mine)} to {_fmt(entry.below.theirs)}"
+            _(
+                "ahead on %(what)s: %(mine)s to %(theirs)s",
+                what=entry.below.criterion.name,
+                mine=_fmt(entry.below.mine),
+                theirs=_fmt(entry.below.theirs),
+            )
         )
     if entry.tied:
-        notes.append(f"tied on {total} after every tie-break")
+        notes.append(_("tied on %(total)s after every tie-break", total=total))
     if not notes:
         return ""
-    return ("" if entry.tied else f"tied on {total}; ") + "; ".join(notes)
+    if entry.tied:
+        return "; ".join(notes)
+    return _("tied on %(total)s; %(notes)s", total=total, notes="; ".join(notes))
 
 
 def _lowest_nonzero(scores: Sequence[Number], lower_is_better: bool) -> Number | None:

@@ -17,6 +17,7 @@ from scorekeeper.rules.notation import HandError, parse_hand
 from scorekeeper.rules.scoring import RoundEntry, score_hand, score_round
 from scorekeeper.rules.tiles import Tile
 from scorekeeper.rules.validation import HandEntry, validate_round
+from scorekeeper.rules.words import _
 
 
 @dataclass(frozen=True)
@@ -158,22 +159,25 @@ def check_round(entry: RoundInput, context: RoundContext, partial: bool = False)
     if rules.order == "highest_available":
         allowed = context.engines_left
         if entry.engine is None:
-            check.errors.append("Choose which double was the engine this round.")
+            check.errors.append(_("Choose which double was the engine this round."))
         elif entry.engine not in allowed:
             check.errors.append(
-                f"The {entry.engine}-{entry.engine} has already been an engine in this game."
+                _(
+                    "The %(tile)s has already been an engine in this game.",
+                    tile=f"{entry.engine}-{entry.engine}",
+                )
             )
         else:
             check.engine = entry.engine
     else:
         check.engine = context.engine
         if check.engine is None:
-            check.errors.append("All rounds of this game have been played.")
+            check.errors.append(_("All rounds of this game have been played."))
 
     if entry.went_out is None and not entry.blocked and not partial:
-        check.errors.append("Tap who went out, or tap “Blocked round” if nobody could play.")
+        check.errors.append(_("Tap who went out, or tap “Blocked round” if nobody could play."))
     if entry.went_out is not None and entry.went_out not in seats:
-        check.errors.append("The player marked as going out is not at this table.")
+        check.errors.append(_("The player marked as going out is not at this table."))
 
     hands: dict[int, HandEntry] = {}
     for typed in entry.seats:
@@ -184,10 +188,10 @@ def check_round(entry: RoundInput, context: RoundContext, partial: bool = False)
         if not parsed:
             continue
         if typed.markers and not rules.marker_penalty:
-            seat.errors.append("Markers only count when the house rules give them a penalty.")
+            seat.errors.append(_("Markers only count when the house rules give them a penalty."))
         if typed.open_doubles and rules.open_double_penalty == "none":
             seat.errors.append(
-                "A double left open only counts when the house rules give it a penalty."
+                _("A double left open only counts when the house rules give it a penalty.")
             )
         hand = typed_hand(
             seat,
@@ -196,7 +200,7 @@ def check_round(entry: RoundInput, context: RoundContext, partial: bool = False)
             rules,
             # Under arrivals the hands do not count: typing them is optional.
             blank_is_zero=typed.position == entry.went_out or arrivals,
-            missing=f"Type {seat.name}'s points, or the tiles left in the hand.",
+            missing=_("Type %(player)s's points, or the tiles left in the hand.", player=seat.name),
             partial=partial or typed.unreadable,
         )
         if hand is not None:

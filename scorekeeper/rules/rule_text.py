@@ -14,6 +14,7 @@ from typing import Any
 
 from scorekeeper.rules.deal_sheets import SHEET_NAMES, sheet_for, sheet_words
 from scorekeeper.rules.tiles import set_name
+from scorekeeper.rules.words import LazyText, _, lazy, ngettext
 
 #: A ``house.HouseRules`` (see the module docstring).
 Rules = Any
@@ -33,13 +34,13 @@ DEAL_PRESETS: Mapping[str, Mapping[int, int]] = MappingProxyType(
 #: The set the named presets are written for.
 PRESET_MAX_PIP = 12
 
-PRESET_DESCRIPTIONS: Mapping[str, str] = MappingProxyType(
+PRESET_DESCRIPTIONS: Mapping[str, LazyText] = MappingProxyType(
     {
-        "standard": "Standard table: 15 15 15 12 12 10 10 for 2-8 players (8 for 9-10)",
-        "cardinal": "Cardinal box sheet: 15 15 15 12 12 11 11 (only 2 tiles to draw with 8)",
-        "fundex": "Fundex box sheet: 15 15 15 11 11 8 8",
-        "gamerules": "Game-rules sheet: 16 16 15 14 12 10 9",
-        "custom": "Custom: the group types its own numbers",
+        "standard": lazy("Standard table: 15 15 15 12 12 10 10 for 2-8 players (8 for 9-10)"),
+        "cardinal": lazy("Cardinal box sheet: 15 15 15 12 12 11 11 (only 2 tiles to draw with 8)"),
+        "fundex": lazy("Fundex box sheet: 15 15 15 11 11 8 8"),
+        "gamerules": lazy("Game-rules sheet: 16 16 15 14 12 10 9"),
+        "custom": lazy("Custom: the group types its own numbers"),
     }
 )
 
@@ -59,8 +60,8 @@ class Wording:
     choices offered there (a rule's other values stay valid for games stored with them, but
     are not offered), and its "Rules in play" line (None: the common line)."""
 
-    label: str
-    options: tuple[tuple[Any, str], ...]
+    label: LazyText
+    options: tuple[tuple[Any, LazyText], ...]
     in_play: Callable[[Rules], str | None] | None = None
 
 
@@ -74,11 +75,11 @@ class HouseRule:
     "Rules in play" all read this declaration."""
 
     name: str
-    label: str
-    options: tuple[tuple[Any, str], ...]
+    label: LazyText  # declared with ``lazy``: worded when shown
+    options: tuple[tuple[Any, LazyText], ...]
     section: str  # "set", "schedule", "scoring", "play", "ties"
     in_play: Callable[[Rules], str | None]
-    scoring: str = ""
+    scoring: LazyText | str = ""
     #: False for max_pip, first_engine and deal_table: checked apart (any set size the rules
     #: know; a double of the set; a preset or a custom deal).
     fixed: bool = True
@@ -105,14 +106,16 @@ class HouseRule:
         return tuple(values)
 
     def label_in(self, game: str) -> str:
-        """The rule's label in ``game``."""
+        """The rule's label in ``game``, in the language of the moment."""
         wording = self.worded.get(game)
-        return wording.label if wording else self.label
+        return str(wording.label if wording else self.label)
 
     def options_in(self, game: str) -> tuple[tuple[Any, str], ...]:
-        """The choices ``game`` offers, each with its one-line explanation (default first)."""
+        """The choices ``game`` offers, each with its one-line explanation (default first), in
+        the language of the moment."""
         wording = self.worded.get(game)
-        return wording.options if wording else self.options
+        options = wording.options if wording else self.options
+        return tuple((value, str(text)) for value, text in options)
 
     def default_in(self, game: str) -> Any:
         """The rule book's choice in ``game``."""
@@ -135,51 +138,109 @@ class HouseRule:
 
 
 def _set_line(rules: Rules) -> str:
+    name = set_name(rules.max_pip)
     if rules.copies == 1:
-        return f"Set: {set_name(rules.max_pip)}"
-    return f"Set: two {set_name(rules.max_pip)} sets mixed (every tile twice)"
+        return _("Set: %(set)s", set=name)
+    return _("Set: two %(set)s sets mixed (every tile twice)", set=name)
 
 
-def _rounds(count: int) -> str:
-    return f"{count} round" if count == 1 else f"{count} rounds"
+def _tile(number: int) -> str:
+    """A double as players write it: "12-12"."""
+    return f"{number}-{number}"
 
 
 def _engines_line(rules: Rules) -> str:
     top = rules.highest_engine
     cycle = rules.engine_cycle
-    short = " (shortened game)" if top < rules.max_pip else ""
+    shortened = top < rules.max_pip
     if rules.order == "highest_available":
         count = rules.rounds if rules.length == "fixed" and rules.rounds else len(cycle)
-        stops = " (stops early)" if count < len(cycle) else short
-        return (
+        if count < len(cycle):
+            return ngettext(
+                "Engines: each round the highest double anyone holds that has not been an "
+                "engine yet, %(num)s round (stops early)",
+                "Engines: each round the highest double anyone holds that has not been an "
+                "engine yet, %(num)s rounds (stops early)",
+                count,
+            )
+        if shortened:
+            return ngettext(
+                "Engines: each round the highest double anyone holds that has not been an "
+                "engine yet, %(num)s round (shortened game)",
+                "Engines: each round the highest double anyone holds that has not been an "
+                "engine yet, %(num)s rounds (shortened game)",
+                count,
+            )
+        return ngettext(
             "Engines: each round the highest double anyone holds that has not been an "
-            f"engine yet, {_rounds(count)}{stops}"
+            "engine yet, %(num)s round",
+            "Engines: each round the highest double anyone holds that has not been an "
+            "engine yet, %(num)s rounds",
+            count,
         )
+    high = _tile(top)
     words = {
-        "descending": f"{top}-{top} down to 0-0",
-        "ascending": f"0-0 up to {top}-{top}",
-        "up_and_back": f"0-0 up to {top}-{top}, then back down to 0-0",
-        "down_and_up": f"{top}-{top} down to 0-0, then back up to {top}-{top}",
-    }[rules.order]
+        "descending": lambda: _("%(high)s down to 0-0", high=high),
+        "ascending": lambda: _("0-0 up to %(high)s", high=high),
+        "up_and_back": lambda: _("0-0 up to %(high)s, then back down to 0-0", high=high),
+        "down_and_up": lambda: _("%(high)s down to 0-0, then back up to %(high)s", high=high),
+    }[rules.order]()
     if rules.length == "free":
-        return (
-            f"Engines: {words}, then again from the {cycle[0]}-{cycle[0]}; as many rounds as "
-            "the table plays (end the game from the table)"
+        return _(
+            "Engines: %(order)s, then again from the %(first)s; as many rounds as the table "
+            "plays (end the game from the table)",
+            order=words,
+            first=_tile(cycle[0]),
         )
     if rules.length == "fixed" and rules.rounds is not None:
         count = rules.rounds
         if count > len(cycle):
-            return f"Engines: {words}, then again from the {cycle[0]}-{cycle[0]}; {_rounds(count)}"
-        if count < len(cycle):
-            last = cycle[count - 1]
-            if rules.order in ("up_and_back", "down_and_up"):
-                return f"Engines: {words}, stopping after the {last}-{last}; {_rounds(count)}"
-            way = "down" if rules.order == "descending" else "up"
-            first = cycle[0]
-            return (
-                f"Engines: {first}-{first} {way} to {last}-{last}, {_rounds(count)} (stops early)"
+            return ngettext(
+                "Engines: %(order)s, then again from the %(first)s; %(num)s round",
+                "Engines: %(order)s, then again from the %(first)s; %(num)s rounds",
+                count,
+                order=words,
+                first=_tile(cycle[0]),
             )
-    return f"Engines: {words}, {_rounds(len(cycle))}{short}"
+        if count < len(cycle):
+            last = _tile(cycle[count - 1])
+            if rules.order in ("up_and_back", "down_and_up"):
+                return ngettext(
+                    "Engines: %(order)s, stopping after the %(last)s; %(num)s round",
+                    "Engines: %(order)s, stopping after the %(last)s; %(num)s rounds",
+                    count,
+                    order=words,
+                    last=last,
+                )
+            first = _tile(cycle[0])
+            if rules.order == "descending":
+                return ngettext(
+                    "Engines: %(first)s down to %(last)s, %(num)s round (stops early)",
+                    "Engines: %(first)s down to %(last)s, %(num)s rounds (stops early)",
+                    count,
+                    first=first,
+                    last=last,
+                )
+            return ngettext(
+                "Engines: %(first)s up to %(last)s, %(num)s round (stops early)",
+                "Engines: %(first)s up to %(last)s, %(num)s rounds (stops early)",
+                count,
+                first=first,
+                last=last,
+            )
+    if shortened:
+        return ngettext(
+            "Engines: %(order)s, %(num)s round (shortened game)",
+            "Engines: %(order)s, %(num)s rounds (shortened game)",
+            len(cycle),
+            order=words,
+        )
+    return ngettext(
+        "Engines: %(order)s, %(num)s round",
+        "Engines: %(order)s, %(num)s rounds",
+        len(cycle),
+        order=words,
+    )
 
 
 #: Most rounds a fixed-length game may have.
@@ -189,20 +250,31 @@ MAX_TARGET = 1000
 
 
 def _blanks_line(rules: Rules) -> str:
-    if rules.blank_half:
+    half = rules.blank_half
+    if half:
         if rules.double_blank_on_top and rules.double_blank:
-            return (
-                f"Blank halves count {rules.blank_half} each; double blank counts "
-                f"{2 * rules.blank_half} + {rules.double_blank} = "
-                f"{2 * rules.blank_half + rules.double_blank} (the double-blank penalty "
-                "on top)"
+            return _(
+                "Blank halves count %(half)s each; double blank counts %(two)s + "
+                "%(penalty)s = %(total)s (the double-blank penalty on top)",
+                half=half,
+                two=2 * half,
+                penalty=rules.double_blank,
+                total=2 * half + rules.double_blank,
             )
-        half = rules.blank_half
-        line = f"Blank halves count {half} each; double blank counts {2 * half}"
         if rules.double_blank:
-            line += f" (the double-blank {rules.double_blank} is not added on top)"
-        return line
-    return f"Double blank counts {rules.double_blank}"
+            return _(
+                "Blank halves count %(half)s each; double blank counts %(two)s (the "
+                "double-blank %(penalty)s is not added on top)",
+                half=half,
+                two=2 * half,
+                penalty=rules.double_blank,
+            )
+        return _(
+            "Blank halves count %(half)s each; double blank counts %(two)s",
+            half=half,
+            two=2 * half,
+        )
+    return _("Double blank counts %(points)s", points=rules.double_blank)
 
 
 #: Open-double penalties: the name stored, (points added, hand multiplied by).
@@ -220,23 +292,32 @@ OPEN_DOUBLE_PENALTIES: Mapping[str, tuple[int, int]] = MappingProxyType(
 def _open_double_line(rules: Rules) -> str:
     added, times = OPEN_DOUBLE_PENALTIES[rules.open_double_penalty]
     if added:
-        return f"Double left open at round end: +{added} for each, to the player who left it"
+        return _(
+            "Double left open at round end: +%(points)s for each, to the player who left it",
+            points=added,
+        )
     if times > 1:
-        return f"Double left open at round end: that player's hand counts ×{times}"
-    return "Double left open at round end: no penalty"
+        return _("Double left open at round end: that player's hand counts ×%(times)s", times=times)
+    return _("Double left open at round end: no penalty")
 
 
 def _deal_line(rules: Rules) -> str:
     if not isinstance(rules.deal_table, str):
-        numbers = ", ".join(f"{p} players {t}" for p, t in rules.deal_table.items())
-        return f"Deal: custom ({numbers})"
+        numbers = ", ".join(
+            _("%(players)s players %(tiles)s", players=p, tiles=t)
+            for p, t in rules.deal_table.items()
+        )
+        return _("Deal: custom (%(numbers)s)", numbers=numbers)
     if rules.copies > 1:
-        return "Deal: computed suggestion (the tables are for one set)"
+        return _("Deal: computed suggestion (the tables are for one set)")
     if rules.deal_table == "standard":
-        return "Deal: standard table"
+        return _("Deal: standard table")
     if rules.max_pip == PRESET_MAX_PIP:
-        return f"Deal: {rules.deal_table} sheet"
-    return f"Deal: standard table (the {rules.deal_table} sheet is for one double-12 set)"
+        return _("Deal: %(sheet)s sheet", sheet=rules.deal_table)
+    return _(
+        "Deal: standard table (the %(sheet)s sheet is for one double-12 set)",
+        sheet=rules.deal_table,
+    )
 
 
 def game_deal_line(game: str) -> Callable[[Rules], str]:
@@ -244,22 +325,37 @@ def game_deal_line(game: str) -> Callable[[Rules], str]:
     (``deal_sheets``): the sheet for the set in play, or the computed suggestion where the
     game has no sheet for it. A Mexican Train sheet or a custom deal chosen for the game reads
     as it does in Mexican Train."""
-    name = SHEET_NAMES[game]
 
     def line(rules: Rules) -> str:
         if not isinstance(rules.deal_table, str) or rules.deal_table != "standard":
             return _deal_line(rules)
+        name = str(SHEET_NAMES[game])
         sheet = sheet_for(game, rules.max_pip, rules.copies)
         if rules.copies > 1:
-            return f"Deal: computed suggestion (the {name} is for one set)"
-        dominoes = f"a {set_name(rules.max_pip)} set"
+            return _("Deal: computed suggestion (the %(sheet)s is for one set)", sheet=name)
+        dominoes = set_name(rules.max_pip)
         if not sheet:
-            return f"Deal: computed suggestion (the {name} has no numbers for {dominoes})"
-        return f"Deal: {name} for {dominoes}, {sheet_words(sheet)}"
+            return _(
+                "Deal: computed suggestion (the %(sheet)s has no numbers for a %(set)s set)",
+                sheet=name,
+                set=dominoes,
+            )
+        return _(
+            "Deal: %(sheet)s for a %(set)s set, %(numbers)s",
+            sheet=name,
+            set=dominoes,
+            numbers=sheet_words(sheet),
+        )
 
     return line
 
 
-def _line(lines: Mapping[Any, str | None], name: str) -> Callable[[Rules], str | None]:
-    """The "Rules in play" line of a rule that is one sentence per value."""
-    return lambda rules: lines[getattr(rules, name)]
+def _line(lines: Mapping[Any, LazyText | None], name: str) -> Callable[[Rules], str | None]:
+    """The "Rules in play" line of a rule that is one sentence per value (declared with
+    ``lazy``, worded in the language of whoever looks)."""
+
+    def line(rules: Rules) -> str | None:
+        text = lines[getattr(rules, name)]
+        return None if text is None else str(text)
+
+    return line

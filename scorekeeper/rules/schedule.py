@@ -8,6 +8,7 @@ from types import MappingProxyType
 
 from scorekeeper.rules.house import DEAL_PRESETS, PRESET_MAX_PIP, HouseRules
 from scorekeeper.rules.tiles import DominoSet, set_name
+from scorekeeper.rules.words import _, ngettext
 
 _DEFAULT_RULES = HouseRules()
 
@@ -168,13 +169,21 @@ def _check_players(players: object) -> int:
     if isinstance(players, bool) or not isinstance(players, int):
         raise ValueError(f"The number of players must be a whole number, got {players!r}")
     if players < MIN_PLAYERS:
-        raise ValueError(f"Mexican Train needs at least {MIN_PLAYERS} players, got {players}")
+        raise ValueError(
+            _(
+                "Mexican Train needs at least %(least)s players, got %(players)s",
+                least=MIN_PLAYERS,
+                players=players,
+            )
+        )
     return players
 
 
 def _set_words(rules: HouseRules) -> str:
     name = set_name(rules.max_pip)
-    return f"a {name} set" if rules.copies == 1 else f"two {name} sets mixed"
+    if rules.copies == 1:
+        return _("a %(set)s set", set=name)
+    return _("two %(set)s sets mixed", set=name)
 
 
 def deal_plan(players: int, rules: HouseRules = _DEFAULT_RULES) -> DealPlan:
@@ -192,12 +201,26 @@ def deal_plan(players: int, rules: HouseRules = _DEFAULT_RULES) -> DealPlan:
     limit = max_players(rules.max_pip, rules.copies)
     if players > limit:
         if limit < MIN_PLAYERS:
-            raise ValueError(f"A {dominoes.name} set is too small to deal to {players} players")
+            raise ValueError(_too_small(dominoes.name, players))
         bigger = suggest_set(players)
-        hint = (
-            f"; for {players} players try a double-{bigger} set" if bigger > rules.max_pip else ""
+        if bigger > rules.max_pip:
+            raise ValueError(
+                _(
+                    "A %(set)s set is for at most %(limit)s players; for %(players)s players "
+                    "try a double-%(bigger)s set",
+                    set=dominoes.name,
+                    limit=limit,
+                    players=players,
+                    bigger=bigger,
+                )
+            )
+        raise ValueError(
+            _(
+                "A %(set)s set is for at most %(limit)s players",
+                set=dominoes.name,
+                limit=limit,
+            )
         )
-        raise ValueError(f"A {dominoes.name} set is for at most {limit} players{hint}")
 
     warnings: list[str] = []
     total = dominoes.total_tiles
@@ -207,13 +230,15 @@ def deal_plan(players: int, rules: HouseRules = _DEFAULT_RULES) -> DealPlan:
 
     fallback: str | None = None  # why a chosen deal did not apply
     if custom is not None and players not in custom:
-        fallback = f"The custom deal has no number for {players} players"
+        fallback = _("The custom deal has no number for %(players)s players", players=players)
     elif custom is None and preset != "standard":
         sheet = DEAL_PRESETS[preset]
         if rules.max_pip != PRESET_MAX_PIP or rules.copies != 1:
-            fallback = f"The {preset} sheet is for one double-12 set"
+            fallback = _("The %(sheet)s sheet is for one double-12 set", sheet=preset)
         elif players not in sheet:
-            fallback = f"The {preset} sheet stops at {max(sheet)} players"
+            fallback = _(
+                "The %(sheet)s sheet stops at %(players)s players", sheet=preset, players=max(sheet)
+            )
 
     if custom is not None and players in custom:
         tiles_each, source = custom[players], "custom"
@@ -222,37 +247,61 @@ def deal_plan(players: int, rules: HouseRules = _DEFAULT_RULES) -> DealPlan:
     elif table is not None and players in table:
         tiles_each, source = table[players], "table"
         if fallback:
-            warnings.append(f"{fallback}: using the standard table")
+            warnings.append(_("%(why)s: using the standard table", why=fallback))
     else:
         tiles_each, source = computed_deal(total, players), "computed"
         if fallback:
-            warnings.append(f"{fallback}: using a computed suggestion")
+            warnings.append(_("%(why)s: using a computed suggestion", why=fallback))
         warnings.append(
-            f"No rule book gives a number for {players} players with {_set_words(rules)}: "
-            f"{tiles_each} tiles each is a computed suggestion"
+            _(
+                "No rule book gives a number for %(players)s players with %(set)s: %(tiles)s "
+                "tiles each is a computed suggestion",
+                players=players,
+                set=_set_words(rules),
+                tiles=tiles_each,
+            )
         )
     if tiles_each < 1:
-        raise ValueError(f"A {dominoes.name} set is too small to deal to {players} players")
+        raise ValueError(_too_small(dominoes.name, players))
 
     boneyard = total - 1 - players * tiles_each
     if boneyard < 0:  # HouseRules checks custom numbers; kept as a guard.
         raise ValueError(
-            f"{players} players with {tiles_each} tiles each need {players * tiles_each + 1} "
-            f"tiles, but {_set_words(rules)} has {total}"
+            _(
+                "%(players)s players with %(tiles)s tiles each need %(need)s tiles, but "
+                "%(set)s has %(has)s",
+                players=players,
+                tiles=tiles_each,
+                need=players * tiles_each + 1,
+                set=_set_words(rules),
+                has=total,
+            )
         )
     if players > HUB_SPOKES and rules.max_pip <= PRESET_MAX_PIP:
         warnings.append(
-            f"{players} players are more than the {HUB_SPOKES} spokes of a standard hub: "
-            "allowed, but the table gets crowded"
+            _(
+                "%(players)s players are more than the %(spokes)s spokes of a standard hub: "
+                "allowed, but the table gets crowded",
+                players=players,
+                spokes=HUB_SPOKES,
+            )
         )
     if boneyard < LOW_BONEYARD_SHARE * total:
         if boneyard == 0:
-            warnings.append("No tiles stay in the boneyard to draw")
-        elif boneyard == 1:
-            warnings.append("Only 1 tile stays in the boneyard")
+            warnings.append(_("No tiles stay in the boneyard to draw"))
         else:
-            warnings.append(f"Only {boneyard} tiles stay in the boneyard")
+            warnings.append(
+                ngettext(
+                    "Only %(num)s tile stays in the boneyard",
+                    "Only %(num)s tiles stay in the boneyard",
+                    boneyard,
+                )
+            )
     return DealPlan(players, tiles_each, boneyard, source, warnings)
+
+
+def _too_small(name: str, players: int) -> str:
+    return _("A %(set)s set is too small to deal to %(players)s players", set=name, players=players)
 
 
 def deal_count(players: int, rules: HouseRules = _DEFAULT_RULES) -> int:
@@ -357,28 +406,47 @@ def starter_text(
         engine_setter=engine_setter,
         totals=totals,
     )
-    tile = f"the {engine}-{engine}" if engine is not None else "the engine"
+    double = f"{engine}-{engine}" if engine is not None else None
     rule = rules.start_rule
     if seat is not None:
+        player = players[seat]
         if rule == "engine_holder":
-            return f"{players[seat]} holds {tile} and starts"
+            if double is None:
+                return _("%(player)s holds the engine and starts", player=player)
+            return _("%(player)s holds the %(tile)s and starts", player=player, tile=double)
         if rule == "previous_winner" and round_number > 1:
-            return f"{players[seat]} starts (won round {round_number - 1})"
+            return _(
+                "%(player)s starts (won round %(round)s)", player=player, round=round_number - 1
+            )
         if rule == "lowest_total" and round_number > 1 and totals:
-            return f"{players[seat]} starts (lowest total: {totals[seat]})"
-        return f"{players[seat]} starts"
+            return _(
+                "%(player)s starts (lowest total: %(total)s)", player=player, total=totals[seat]
+            )
+        return _("%(player)s starts", player=player)
     if rule == "engine_holder":
-        return (
-            f"Whoever holds {tile} places it in the hub and starts; if nobody has it, "
-            "everyone draws one tile in turn until it turns up"
+        if double is None:
+            return _(
+                "Whoever holds the engine places it in the hub and starts; if nobody has it, "
+                "everyone draws one tile in turn until it turns up"
+            )
+        return _(
+            "Whoever holds the %(tile)s places it in the hub and starts; if nobody has it, "
+            "everyone draws one tile in turn until it turns up",
+            tile=double,
         )
     if rule == "previous_winner":
-        return f"Round {round_number - 1} had more than one winner: one of them starts"
+        return _(
+            "Round %(round)s had more than one winner: one of them starts", round=round_number - 1
+        )
     if rule == "lowest_total" and totals:
         tied = [players[index] for index in _lowest_seats(totals)]
-        names = ", ".join(tied[:-1]) + " and " + tied[-1]
-        return f"{names} share the lowest total ({min(totals)}): one of them starts"
-    return "The player left of whoever sets the engine in the hub starts"
+        names = _("%(some)s and %(last)s", some=", ".join(tied[:-1]), last=tied[-1])
+        return _(
+            "%(names)s share the lowest total (%(total)s): one of them starts",
+            names=names,
+            total=min(totals),
+        )
+    return _("The player left of whoever sets the engine in the hub starts")
 
 
 def engine_dealt(rules: HouseRules) -> bool:
@@ -392,21 +460,35 @@ def deal_text(plan: DealPlan, rules: HouseRules = _DEFAULT_RULES, engine: int | 
     """What to do before a round, as one sentence: take the engine out (or not), shuffle, deal.
     The deal tables count the boneyard with the engine held out, so when the engine is dealt
     the boneyard holds one tile more until someone places it."""
-    each = f"deal {plan.tiles_each} each"
     if rules.order == "highest_available" or engine is None:
-        return (
-            f"Shuffle all the tiles, {each}; {plan.boneyard + 1} stay in the boneyard. "
-            "The highest double anyone holds that has not been an engine yet is this round's "
-            "engine: whoever holds it places it in the hub"
+        return ngettext(
+            "Shuffle all the tiles, deal %(tiles)s each; %(num)s stays in the boneyard. The "
+            "highest double anyone holds that has not been an engine yet is this round's "
+            "engine: whoever holds it places it in the hub",
+            "Shuffle all the tiles, deal %(tiles)s each; %(num)s stay in the boneyard. The "
+            "highest double anyone holds that has not been an engine yet is this round's "
+            "engine: whoever holds it places it in the hub",
+            plan.boneyard + 1,
+            tiles=plan.tiles_each,
         )
     if engine_dealt(rules):
-        return (
-            f"Shuffle all the tiles, the {engine}-{engine} too, {each}; "
-            f"{plan.boneyard + 1} stay in the boneyard"
+        return ngettext(
+            "Shuffle all the tiles, the %(tile)s too, deal %(tiles)s each; %(num)s stays in "
+            "the boneyard",
+            "Shuffle all the tiles, the %(tile)s too, deal %(tiles)s each; %(num)s stay in "
+            "the boneyard",
+            plan.boneyard + 1,
+            tile=f"{engine}-{engine}",
+            tiles=plan.tiles_each,
         )
-    return (
-        f"Take out the {engine}-{engine} and put it in the hub, shuffle, {each}; "
-        f"{plan.boneyard} stay in the boneyard"
+    return ngettext(
+        "Take out the %(tile)s and put it in the hub, shuffle, deal %(tiles)s each; %(num)s "
+        "stays in the boneyard",
+        "Take out the %(tile)s and put it in the hub, shuffle, deal %(tiles)s each; %(num)s "
+        "stay in the boneyard",
+        plan.boneyard,
+        tile=f"{engine}-{engine}",
+        tiles=plan.tiles_each,
     )
 
 

@@ -46,6 +46,7 @@ from scorekeeper.rules.placings import (
     shown,
 )
 from scorekeeper.rules.ranking import Criterion, Ranked, rank_by
+from scorekeeper.rules.words import LazyText, _, lazy, ngettext
 
 # Two games: after a club's second night everyone who came to both is ranked; one game alone
 # is not a ranking. (Leagues started before this keep the minimum they stored.)
@@ -179,11 +180,17 @@ def league_note(entry: Ranked[PlayerLine]) -> str:
     if entry.above is not None:
         step = entry.above.criterion
         notes.append(
-            f"Level on {entry.value} with the place above, which goes ahead on "
-            f"{step.label}: {entry.above.theirs} to {entry.above.mine}."
+            _(
+                "Level on %(value)s with the place above, which goes ahead on %(step)s: "
+                "%(theirs)s to %(mine)s.",
+                value=entry.value,
+                step=step.label,
+                theirs=entry.above.theirs,
+                mine=entry.above.mine,
+            )
         )
     if entry.tied:
-        notes.append("Shares this place with another player, level on every tie-break.")
+        notes.append(_("Shares this place with another player, level on every tie-break."))
     return " ".join(notes)
 
 
@@ -216,16 +223,24 @@ def _rating(line: PlayerLine) -> Decimal:
     return value if value is not None else Decimal("-Infinity")
 
 
-AVERAGE: Criterion[PlayerLine] = Criterion("lowest average game total", _average, False, "average")
-WINS: Criterion[PlayerLine] = Criterion("more wins", lambda line: line.wins, True, "wins")
+AVERAGE: Criterion[PlayerLine] = Criterion(
+    lazy("lowest average game total"), _average, False, lazy("average")
+)
+WINS: Criterion[PlayerLine] = Criterion(
+    lazy("more wins"), lambda line: line.wins, True, lazy("wins")
+)
 MORE_GAMES: Criterion[PlayerLine] = Criterion(
-    "more games played", lambda line: line.games, True, "games"
+    lazy("more games played"), lambda line: line.games, True, lazy("games")
 )
 FEWER_GAMES: Criterion[PlayerLine] = Criterion(
-    "fewer games played", lambda line: line.games, False, "games"
+    lazy("fewer games played"), lambda line: line.games, False, lazy("games")
 )
-POINTS: Criterion[PlayerLine] = Criterion("most placement points", _points, True, "points")
-RATING: Criterion[PlayerLine] = Criterion("highest skill rating", _rating, True, "rating")
+POINTS: Criterion[PlayerLine] = Criterion(
+    lazy("most placement points"), _points, True, lazy("points")
+)
+RATING: Criterion[PlayerLine] = Criterion(
+    lazy("highest skill rating"), _rating, True, lazy("rating")
+)
 
 
 def min_games_needed(method: Method, nights_held: int) -> int:
@@ -237,7 +252,12 @@ def min_games_needed(method: Method, nights_held: int) -> int:
 
 def not_ranked_reason(games: int, needed: int) -> str:
     """Why a player is not in the ranking yet: "1 game of the 2 needed to be ranked"."""
-    return f"{games} game{'' if games == 1 else 's'} of the {needed} needed to be ranked"
+    return ngettext(
+        "%(num)s game of the %(needed)s needed to be ranked",
+        "%(num)s games of the %(needed)s needed to be ranked",
+        games,
+        needed=needed,
+    )
 
 
 @dataclass(frozen=True)
@@ -255,23 +275,33 @@ class Standings:
 
 
 def _explain_average(method: Method, min_games: int, nights_held: int) -> str:
-    text = (
+    text = _(
         "Ranked by average game total: a player's game totals added up and divided by "
         "their number of games. The lowest average leads. An average compares games of one "
         "game type only: the league's most played game where the lowest total wins."
     )
-    need = f"{min_games} game{'s' if min_games != 1 else ''}"
     if method.min_nights_percent:
-        return text + (
-            f" Only players with at least {need} are ranked ({method.min_games} or "
-            f"{method.min_nights_percent}% of the {nights_held} nights held, whichever is "
-            "more)."
+        need = ngettext(
+            "Only players with at least %(num)s game are ranked (%(games)s or %(percent)s%% of "
+            "the %(nights)s nights held, whichever is more).",
+            "Only players with at least %(num)s games are ranked (%(games)s or %(percent)s%% "
+            "of the %(nights)s nights held, whichever is more).",
+            min_games,
+            games=method.min_games,
+            percent=method.min_nights_percent,
+            nights=nights_held,
         )
-    return text + f" Only players with at least {need} are ranked."
+    else:
+        need = ngettext(
+            "Only players with at least %(num)s game are ranked.",
+            "Only players with at least %(num)s games are ranked.",
+            min_games,
+        )
+    return f"{text} {need}"
 
 
 def _explain_wins(method: Method, min_games: int, nights_held: int) -> str:
-    return (
+    return _(
         "Ranked by wins: the lowest total at a table wins the game; players who tie for "
         "the lowest total each get a win."
     )
@@ -279,20 +309,24 @@ def _explain_wins(method: Method, min_games: int, nights_held: int) -> str:
 
 def _explain_points(method: Method, min_games: int, nights_held: int) -> str:
     points = placement_points_text(method.placement_points)
-    text = (
-        f"Ranked by placement points, for every game: {points}. "
-        "Players who tie at a table share the points of the places they cover."
+    text = _(
+        "Ranked by placement points, for every game: %(points)s. Players who tie at a table "
+        "share the points of the places they cover.",
+        points=points,
     )
     if method.best_nights:
-        return text + (
-            f" Only each player's best {method.best_nights} nights count "
-            f"(best {method.best_nights} of {nights_held})."
+        counted = _(
+            "Only each player's best %(best)s nights count (best %(best)s of %(nights)s).",
+            best=method.best_nights,
+            nights=nights_held,
         )
-    return text + " Every game counts."
+    else:
+        counted = _("Every game counts.")
+    return f"{text} {counted}"
 
 
 def _explain_rating(method: Method, min_games: int, nights_held: int) -> str:
-    return (
+    return _(
         "Ranked by skill rating: everyone starts equal, and after every game the rating moves "
         "by where you finished and how strong the others at your table were (beating strong "
         "players counts for more). The rating shown is a careful estimate: it starts low and "
@@ -308,10 +342,10 @@ class StandingsMethod:
     what it needs: a minimum number of games, best-N-nights placement points, ratings."""
 
     name: str
-    label: str
-    choice: str
+    label: LazyText  # declared with ``lazy``: worded when shown
+    choice: LazyText
     chain: tuple[Criterion[PlayerLine], ...]
-    unit: str  # "average", "win", "points", "rating": shown after the value
+    unit: str  # "average", "win", "points", "rating": a key, worded by ``value_text``
     explain: Callable[[Method, int, int], str]
     minimum_games: bool = False
     best_nights: bool = False
@@ -320,12 +354,14 @@ class StandingsMethod:
     def value_text(self, value: Any) -> str:
         """A ranking value in words: "average 85.3", "12 wins", "24 points", "rating 21.4"."""
         if self.unit == "win":
-            return f"{value} win{'' if value == 1 else 's'}"
+            return ngettext("%(num)s win", "%(num)s wins", value)
         if self.unit == "points":
             number = f"{value}"
             number = number[:-2] if number.endswith(".0") else number
-            return f"{number} points"
-        return f"{self.unit} {value}"
+            return _("%(points)s points", points=number)
+        if self.unit == "average":
+            return _("average %(value)s", value=value)
+        return _("rating %(value)s", value=value)
 
 
 METHOD_REGISTRY: Mapping[str, StandingsMethod] = {
@@ -333,9 +369,11 @@ METHOD_REGISTRY: Mapping[str, StandingsMethod] = {
     for method in (
         StandingsMethod(
             "average",
-            "Average game total",
-            "Average game total (lowest first), with a minimum number of games; one game type "
-            "only (wins, placement points and the rating count every game)",
+            lazy("Average game total"),
+            lazy(
+                "Average game total (lowest first), with a minimum number of games; one game "
+                "type only (wins, placement points and the rating count every game)"
+            ),
             (AVERAGE, MORE_GAMES, WINS),
             "average",
             _explain_average,
@@ -343,16 +381,16 @@ METHOD_REGISTRY: Mapping[str, StandingsMethod] = {
         ),
         StandingsMethod(
             "wins",
-            "Wins",
-            "Wins (a shared win counts for each co-winner)",
+            lazy("Wins"),
+            lazy("Wins (a shared win counts for each co-winner)"),
             (WINS, FEWER_GAMES, AVERAGE),
             "win",
             _explain_wins,
         ),
         StandingsMethod(
             "points",
-            "Placement points",
-            "Placement points for every game, summed or best nights only",
+            lazy("Placement points"),
+            lazy("Placement points for every game, summed or best nights only"),
             (POINTS, WINS, AVERAGE),
             "points",
             _explain_points,
@@ -360,8 +398,8 @@ METHOD_REGISTRY: Mapping[str, StandingsMethod] = {
         ),
         StandingsMethod(
             "rating",
-            "Skill rating",
-            "Skill rating: where you finished, and against whom",
+            lazy("Skill rating"),
+            lazy("Skill rating: where you finished, and against whom"),
             (RATING, MORE_GAMES, WINS),
             "rating",
             _explain_rating,
@@ -380,15 +418,19 @@ def method_text(method: Method, min_games: int, nights_held: int) -> str:
 
 
 METHODS = tuple(METHOD_REGISTRY)
-METHOD_NAMES: Mapping[str, str] = {name: m.label for name, m in METHOD_REGISTRY.items()}
+METHOD_NAMES: Mapping[str, LazyText] = {name: m.label for name, m in METHOD_REGISTRY.items()}
 
 
 def tie_break_text(method: Method) -> str:
     """The tie-break chain in plain words."""
-    steps = [criterion.label for criterion in CHAINS[method.kind][1:]]
-    return (
-        f"Ties: {', then '.join(steps)}. Players still level share the place. "
-        "Numbers are compared as shown, to one decimal."
+    steps = [str(criterion.label) for criterion in CHAINS[method.kind][1:]]
+    chain = steps[0]
+    for step in steps[1:]:
+        chain = _("%(before)s, then %(after)s", before=chain, after=step)
+    return _(
+        "Ties: %(steps)s. Players still level share the place. Numbers are compared as shown, "
+        "to one decimal.",
+        steps=chain,
     )
 
 
@@ -401,11 +443,11 @@ def average_kind(results: Iterable[SeatResult]) -> str | None:
     return max(counts, key=lambda kind: (counts[kind], kind == "mexican_train"))
 
 
-def _label(kind: str | None) -> str:
+def _label(kind: str | None) -> str | None:
     from scorekeeper.rules.variants import VARIANTS  # the variants import the ranking engine
 
     variant = VARIANTS.get(kind or "")
-    return variant.label if variant else "no"
+    return str(variant.label) if variant else None
 
 
 def standings(
@@ -433,19 +475,30 @@ def standings(
         counted = [r for r in results if r.kind == kind and not r.higher_wins]
         if len(counted) != len(results):
             games_out = len({r.game for r in results}) - len({r.game for r in counted})
-            left_out = (
-                f" Only {_label(kind)} games count here; {games_out} "
-                f"game{'s' if games_out != 1 else ''} of other types "
-                f"{'are' if games_out != 1 else 'is'} left out."
-            )
+            label = _label(kind)
+            if label is None:
+                left_out = " " + ngettext(
+                    "Only no games count here; %(num)s game of other types is left out.",
+                    "Only no games count here; %(num)s games of other types are left out.",
+                    games_out,
+                )
+            else:
+                left_out = " " + ngettext(
+                    "Only %(game)s games count here; %(num)s game of other types is left out.",
+                    "Only %(game)s games count here; %(num)s games of other types are left out.",
+                    games_out,
+                    game=label,
+                )
             results, lines = counted, None
         whole = [r for r in results if r.whole]
         if len(whole) != len(results):
             short = len({r.game for r in results}) - len({r.game for r in whole})
-            left_out += (
-                f" {short} game{'s' if short != 1 else ''} ended before the last round "
-                f"{'are' if short != 1 else 'is'} left out: a short game's total is not "
-                "comparable (wins, placement points and the rating count it)."
+            left_out += " " + ngettext(
+                "%(num)s game ended before the last round is left out: a short game's total is "
+                "not comparable (wins, placement points and the rating count it).",
+                "%(num)s games ended before the last round are left out: a short game's total "
+                "is not comparable (wins, placement points and the rating count it).",
+                short,
             )
             results, lines = whole, None
     if lines is None:

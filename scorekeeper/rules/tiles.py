@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cache
 
+from scorekeeper.rules.words import _
+
 #: The sets sold in shops, by highest double.
 SETS: tuple[int, ...] = (6, 9, 12, 15, 18)
 
@@ -84,8 +86,8 @@ def check_max_pip(max_pip: object, name: str = "max_pip") -> int:
 
 
 def set_name(max_pip: int) -> str:
-    """Plain name of a set: ``set_name(12) == "double-12"``."""
-    return f"double-{max_pip}"
+    """Plain name of a set, in the player's language: ``set_name(12) == "double-12"``."""
+    return _("double-%(number)s", number=max_pip)
 
 
 @cache

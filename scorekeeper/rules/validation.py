@@ -27,6 +27,7 @@ from scorekeeper.rules.scoring import (
     set_score,
 )
 from scorekeeper.rules.tiles import Tile
+from scorekeeper.rules.words import _, ngettext
 
 ERROR = "error"
 WARNING = "warning"
@@ -48,8 +49,6 @@ LEVELS: Mapping[str, str] = MappingProxyType(
 )
 
 _DEFAULT_RULES = HouseRules()
-_COPY_WORDS = {1: "once", 2: "twice"}
-_NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four"}
 
 
 @dataclass(frozen=True)
@@ -141,15 +140,96 @@ def _names(players: Sequence[Any]) -> str:
     names = [str(player) for player in players]
     if len(names) == 1:
         return names[0]
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    return _("%(some)s and %(last)s", some=", ".join(names[:-1]), last=names[-1])
 
 
-def _times(count: int) -> str:
-    return _COPY_WORDS.get(count, f"{count} times")
+def _number_word(count: int) -> str:
+    """How many copies of the set, in words: "two" (a number past four)."""
+    words = {1: _("one"), 2: _("two"), 3: _("three"), 4: _("four")}
+    return words.get(count, str(count))
 
 
-def _tiles_word(count: int) -> str:
-    return "1 tile" if count == 1 else f"{count} tiles"
+def _too_many(player: Any, tile: Tile, count: int, copies: int) -> str:
+    """V2: a hand holds a tile more often than the set has it."""
+    if copies == 1:
+        if count == 2:
+            return _(
+                "%(player)s has %(tile)s twice: there is only one %(tile)s in the set",
+                player=player,
+                tile=tile,
+            )
+        return _(
+            "%(player)s has %(tile)s %(count)s times: there is only one %(tile)s in the set",
+            player=player,
+            tile=tile,
+            count=count,
+        )
+    if count == 2:
+        return _(
+            "%(player)s has %(tile)s twice: there are only %(copies)s %(tile)s tiles",
+            player=player,
+            tile=tile,
+            copies=_number_word(copies),
+        )
+    return _(
+        "%(player)s has %(tile)s %(count)s times: there are only %(copies)s %(tile)s tiles",
+        player=player,
+        tile=tile,
+        count=count,
+        copies=_number_word(copies),
+    )
+
+
+def _cannot_hold(
+    player: Any, count: int, pool: int, name: str, copies: int, engine: Tile | None
+) -> str:
+    """V6: more tiles in a hand than the set has (outside the engine)."""
+    facts = {"player": player, "count": count, "pool": pool, "set": name, "engine": engine}
+    if copies == 1 and engine is not None:
+        return _(
+            "%(player)s cannot hold %(count)s tiles: the %(set)s set has only %(pool)s outside "
+            "the %(engine)s engine",
+            **facts,
+        )
+    if copies == 1:
+        return _(
+            "%(player)s cannot hold %(count)s tiles: the %(set)s set has only %(pool)s", **facts
+        )
+    if engine is not None:
+        return _(
+            "%(player)s cannot hold %(count)s tiles: the two %(set)s sets have only %(pool)s "
+            "outside the %(engine)s engine",
+            **facts,
+        )
+    return _(
+        "%(player)s cannot hold %(count)s tiles: the two %(set)s sets have only %(pool)s", **facts
+    )
+
+
+def _all_hands(together: int, most: int, name: str, copies: int, engine: Tile | None) -> str:
+    """V7: the hands together hold more pips than the set (outside the engine)."""
+    facts = {"pips": together, "most": most, "set": name, "engine": engine}
+    if copies == 1 and engine is not None:
+        return _(
+            "All hands together hold %(pips)s pips, but the %(set)s set holds only %(most)s "
+            "outside the %(engine)s engine",
+            **facts,
+        )
+    if copies == 1:
+        return _(
+            "All hands together hold %(pips)s pips, but the %(set)s set holds only %(most)s",
+            **facts,
+        )
+    if engine is not None:
+        return _(
+            "All hands together hold %(pips)s pips, but the two %(set)s sets hold only "
+            "%(most)s outside the %(engine)s engine",
+            **facts,
+        )
+    return _(
+        "All hands together hold %(pips)s pips, but the two %(set)s sets hold only %(most)s",
+        **facts,
+    )
 
 
 def validate_round(
@@ -195,10 +275,7 @@ def validate_round(
             f"The engine must be a double from 0 to {dominoes.max_pip}, got {engine!r}"
         )
     engine_tile = Tile(engine, engine) if engine is not None else None
-    set_words = f"a {dominoes.name} set"
-    # The tiles in play, for round-wide sentences: "the double-12 set" or "the two double-12 sets".
-    the_set = f"the {dominoes.name} set" if copies == 1 else f"the two {dominoes.name} sets"
-    holds, has = ("holds", "has") if copies == 1 else ("hold", "have")
+    name = dominoes.name  # "double-12", in the player's language
     whole_set = set_score(rules)
     entries = [_as_hand(player, value) for player, value in hands.items()]
     problems: list[Problem] = []
@@ -221,36 +298,75 @@ def validate_round(
             for tile in sorted(counts):
                 if tile.high > dominoes.max_pip:
                     bad = sorted({h for h in tile.halves if h > dominoes.max_pip})
-                    verb = "is" if len(bad) == 1 else "are"
-                    listed = " and ".join(str(h) for h in bad)
-                    report("V1", player, f"{player}'s {tile}: {listed} {verb} not on {set_words}")
+                    if len(bad) == 1:
+                        message = _(
+                            "%(player)s's %(tile)s: %(number)s is not on a %(set)s set",
+                            player=player,
+                            tile=tile,
+                            number=bad[0],
+                            set=name,
+                        )
+                    else:
+                        message = _(
+                            "%(player)s's %(tile)s: %(numbers)s are not on a %(set)s set",
+                            player=player,
+                            tile=tile,
+                            numbers=_names(bad),
+                            set=name,
+                        )
+                    report("V1", player, message)
             # V2
             for tile, count in sorted(counts.items()):
                 if count > copies:
-                    if copies == 1:
-                        limit = f"there is only one {tile} in the set"
-                    else:
-                        limit = f"there are only {_NUMBER_WORDS.get(copies, copies)} {tile} tiles"
-                    report("V2", player, f"{player} has {tile} {_times(count)}: {limit}")
+                    report("V2", player, _too_many(player, tile, count, copies))
 
         # V10 and the total's value
         if hand.has_total:
             raw = hand.raw_total
             value = _whole(raw)
             if raw is None:
-                report("V10", player, f"{player}'s total is missing")
+                report("V10", player, _("%(player)s's total is missing", player=player))
             elif value is None:
                 shown = f'"{raw}"' if isinstance(raw, str) else str(raw)
-                report("V10", player, f"{player}'s total must be a whole number, not {shown}")
-            elif value < 0:
-                report("V10", player, f"{player}'s total cannot be negative ({value})")
-            elif value > whole_set:
                 report(
                     "V10",
                     player,
-                    f"{player}'s total {value} is more than the whole of {the_set} {holds} "
-                    f"({whole_set})",
+                    _(
+                        "%(player)s's total must be a whole number, not %(value)s",
+                        player=player,
+                        value=shown,
+                    ),
                 )
+            elif value < 0:
+                report(
+                    "V10",
+                    player,
+                    _(
+                        "%(player)s's total cannot be negative (%(value)s)",
+                        player=player,
+                        value=value,
+                    ),
+                )
+            elif value > whole_set:
+                if copies == 1:
+                    message = _(
+                        "%(player)s's total %(total)s is more than the whole of the %(set)s set "
+                        "holds (%(most)s)",
+                        player=player,
+                        total=value,
+                        set=name,
+                        most=whole_set,
+                    )
+                else:
+                    message = _(
+                        "%(player)s's total %(total)s is more than the whole of the two %(set)s "
+                        "sets hold (%(most)s)",
+                        player=player,
+                        total=value,
+                        set=name,
+                        most=whole_set,
+                    )
+                report("V10", player, message)
             else:
                 total = value
 
@@ -261,31 +377,34 @@ def validate_round(
                 report(
                     "V8",
                     player,
-                    f"{player}'s tiles add up to {score_hand(hand.tiles, rules)}, "
-                    f"but the total says {total}",
+                    _(
+                        "%(player)s's tiles add up to %(sum)s, but the total says %(total)s",
+                        player=player,
+                        sum=score_hand(hand.tiles, rules),
+                        total=total,
+                    ),
                 )
             if hand.tile_count is not None and hand.tile_count != len(hand.tiles):
                 report(
                     "V8",
                     player,
-                    f"{player} has {_tiles_word(len(hand.tiles))} entered, but the tile count "
-                    f"says {hand.tile_count}",
+                    ngettext(
+                        "%(player)s has %(num)s tile entered, but the tile count says %(count)s",
+                        "%(player)s has %(num)s tiles entered, but the tile count says %(count)s",
+                        len(hand.tiles),
+                        player=player,
+                        count=hand.tile_count,
+                    ),
                 )
             hand_scores[player] = tiles_score
         elif total is not None:
             # V6: total only
             before = len(problems)
             k = hand.tile_count
-            engine_words = f" outside the {engine_tile} engine" if engine_tile else ""
             if k is not None:
                 pool = hand_pool_size(engine, rules)
                 if k > pool:
-                    report(
-                        "V6",
-                        player,
-                        f"{player} cannot hold {k} tiles: {the_set} {has} only {pool}"
-                        f"{engine_words}",
-                    )
+                    report("V6", player, _cannot_hold(player, k, pool, name, copies, engine_tile))
                 else:
                     most = hand_capacity(k, engine, rules)
                     least = hand_floor(k, engine, rules)
@@ -293,25 +412,53 @@ def validate_round(
                         report(
                             "V6",
                             player,
-                            f"{player}'s total {total} is more than {_tiles_word(k)} can hold "
-                            f"(at most {most})",
+                            ngettext(
+                                "%(player)s's total %(total)s is more than %(num)s tile can "
+                                "hold (at most %(most)s)",
+                                "%(player)s's total %(total)s is more than %(num)s tiles can "
+                                "hold (at most %(most)s)",
+                                k,
+                                player=player,
+                                total=total,
+                                most=most,
+                            ),
                         )
                     elif total < least:
                         report(
                             "V6",
                             player,
-                            f"{player}'s total {total} is less than {_tiles_word(k)} can hold "
-                            f"(at least {least})",
+                            ngettext(
+                                "%(player)s's total %(total)s is less than %(num)s tile can "
+                                "hold (at least %(least)s)",
+                                "%(player)s's total %(total)s is less than %(num)s tiles can "
+                                "hold (at least %(least)s)",
+                                k,
+                                player=player,
+                                total=total,
+                                least=least,
+                            ),
                         )
             else:
                 most = round_capacity(engine, rules)
                 if total > most:
-                    report(
-                        "V6",
-                        player,
-                        f"{player}'s total {total} is more than all the tiles{engine_words} "
-                        f"hold ({most})",
-                    )
+                    if engine_tile:
+                        message = _(
+                            "%(player)s's total %(total)s is more than all the tiles outside "
+                            "the %(engine)s engine hold (%(most)s)",
+                            player=player,
+                            total=total,
+                            engine=engine_tile,
+                            most=most,
+                        )
+                    else:
+                        message = _(
+                            "%(player)s's total %(total)s is more than all the tiles hold "
+                            "(%(most)s)",
+                            player=player,
+                            total=total,
+                            most=most,
+                        )
+                    report("V6", player, message)
             if len(problems) > before:
                 misfits.add(player)
             hand_scores[player] = total
@@ -326,13 +473,26 @@ def validate_round(
         holders = [p for p, counts in counts_by_player.items() if counts[tile]]
         if len(holders) < 2:
             continue  # one hand only: that is V2
-        if copies == 1:
-            both = "both" if len(holders) == 2 else "all"
-            message = f"{_names(holders)} {both} have {tile}: a tile can be in only one hand"
+        if copies == 1 and len(holders) == 2:
+            message = _(
+                "%(names)s both have %(tile)s: a tile can be in only one hand",
+                names=_names(holders),
+                tile=tile,
+            )
+        elif copies == 1:
+            message = _(
+                "%(names)s all have %(tile)s: a tile can be in only one hand",
+                names=_names(holders),
+                tile=tile,
+            )
         else:
-            message = (
-                f"{_names(holders)} have {tile} {held[tile]} times between them: there are "
-                f"only {_NUMBER_WORDS.get(copies, copies)} {tile} tiles"
+            message = _(
+                "%(names)s have %(tile)s %(count)s times between them: there are only "
+                "%(copies)s %(tile)s tiles",
+                names=_names(holders),
+                tile=tile,
+                count=held[tile],
+                copies=_number_word(copies),
             )
         for holder in holders:
             report("V3", holder, message)
@@ -342,26 +502,38 @@ def validate_round(
         holders = [p for p, counts in counts_by_player.items() if counts[engine_tile]]
         for holder in holders:
             if copies == 1:
-                message = (
-                    f"The {engine_tile} is this round's engine: it is in the middle, "
-                    f"not in {holder}'s hand"
+                message = _(
+                    "The %(tile)s is this round's engine: it is in the middle, not in "
+                    "%(player)s's hand",
+                    tile=engine_tile,
+                    player=holder,
                 )
             else:
-                message = (
-                    f"The {engine_tile} is this round's engine: one is in the middle, so only "
-                    f"one can be in a hand ({_names(holders)} have {held[engine_tile]})"
+                message = _(
+                    "The %(tile)s is this round's engine: one is in the middle, so only one can "
+                    "be in a hand (%(names)s have %(count)s)",
+                    tile=engine_tile,
+                    names=_names(holders),
+                    count=held[engine_tile],
                 )
             report("V4", holder, message)
 
     # V5: who went out
     if went_out is not None:
         if went_out not in hands:
-            report("V5", went_out, f"{went_out} went out but has no entry in this round")
+            report(
+                "V5",
+                went_out,
+                _("%(player)s went out but has no entry in this round", player=went_out),
+            )
         if blocked:
             report(
                 "V5",
                 went_out,
-                f"The round was blocked, so nobody went out: {went_out} cannot have gone out",
+                _(
+                    "The round was blocked, so nobody went out: %(player)s cannot have gone out",
+                    player=went_out,
+                ),
             )
     by_player = {hand.player: hand for hand in entries}
     if went_out is not None and went_out in by_player:
@@ -370,49 +542,81 @@ def validate_round(
             report(
                 "V5",
                 went_out,
-                f"{went_out} went out, so {went_out} has no tiles left, but "
-                f"{_tiles_word(len(hand.tiles))} {'is' if len(hand.tiles) == 1 else 'are'} "
-                "entered",
+                ngettext(
+                    "%(player)s went out, so %(player)s has no tiles left, but %(num)s tile is "
+                    "entered",
+                    "%(player)s went out, so %(player)s has no tiles left, but %(num)s tiles "
+                    "are entered",
+                    len(hand.tiles),
+                    player=went_out,
+                ),
             )
         elif hand.tile_count:
             report(
                 "V5",
                 went_out,
-                f"{went_out} went out, so {went_out} has no tiles left, not {hand.tile_count}",
+                _(
+                    "%(player)s went out, so %(player)s has no tiles left, not %(count)s",
+                    player=went_out,
+                    count=hand.tile_count,
+                ),
             )
         value = _whole(hand.raw_total) if hand.has_total else None
         if value:
-            report("V5", went_out, f"{went_out} went out, so {went_out}'s total is 0, not {value}")
+            report(
+                "V5",
+                went_out,
+                _(
+                    "%(player)s went out, so %(player)s's total is 0, not %(total)s",
+                    player=went_out,
+                    total=value,
+                ),
+            )
     empty = [hand.player for hand in entries if hand.known_empty and hand.player != went_out]
     if went_out is not None:
         for player in empty:
             report(
                 "V5",
                 player,
-                f"{player} has no tiles left, but {went_out} went out: only one player can "
-                "go out in a round",
+                _(
+                    "%(player)s has no tiles left, but %(out)s went out: only one player can go "
+                    "out in a round",
+                    player=player,
+                    out=went_out,
+                ),
             )
     elif len(empty) >= 2:
-        for player in empty:
-            report(
-                "V5",
-                player,
-                f"{_names(empty)} {'both' if len(empty) == 2 else 'all'} have no tiles left: "
-                "only one player can go out in a round",
+        if len(empty) == 2:
+            message = _(
+                "%(names)s both have no tiles left: only one player can go out in a round",
+                names=_names(empty),
             )
+        else:
+            message = _(
+                "%(names)s all have no tiles left: only one player can go out in a round",
+                names=_names(empty),
+            )
+        for player in empty:
+            report("V5", player, message)
     elif empty:
         player = empty[0]
         if blocked:
             report(
                 "V5",
                 player,
-                f"{player} has no tiles left, but the round was blocked: nobody went out",
+                _(
+                    "%(player)s has no tiles left, but the round was blocked: nobody went out",
+                    player=player,
+                ),
             )
         else:
             report(
                 "V5",
                 player,
-                f"{player} has no tiles left: mark {player} as the player who went out",
+                _(
+                    "%(player)s has no tiles left: mark %(player)s as the player who went out",
+                    player=player,
+                ),
                 WARNING,
             )
 
@@ -420,13 +624,7 @@ def validate_round(
     together = sum(score for player, score in hand_scores.items() if player not in misfits)
     capacity = round_capacity(engine, rules)
     if together > capacity:
-        outside = f" outside the {engine_tile} engine" if engine_tile else ""
-        report(
-            "V7",
-            None,
-            f"All hands together hold {together} pips, but {the_set} {holds} only "
-            f"{capacity}{outside}",
-        )
+        report("V7", None, _all_hands(together, capacity, name, copies, engine_tile))
 
     # V9: same score as last round
     if previous:
@@ -435,7 +633,11 @@ def validate_round(
                 report(
                     "V9",
                     player,
-                    f"{player} scored {score} again, the same as last round: is that right?",
+                    _(
+                        "%(player)s scored %(score)s again, the same as last round: is that right?",
+                        player=player,
+                        score=score,
+                    ),
                 )
 
     order = {hand.player: index for index, hand in enumerate(entries)}

@@ -40,6 +40,7 @@ from scorekeeper.rules.schedule import (
     starter_text,
 )
 from scorekeeper.rules.scoreboard import Board, scoreboard
+from scorekeeper.rules.words import LazyText, _, lazy, ngettext
 
 
 def _no_notes(players: int, rules: HouseRules) -> list[str]:
@@ -59,8 +60,8 @@ class GameVariant:
     """One domino game the app scores (see the module docstring for each part)."""
 
     name: str
-    label: str
-    description: str
+    label: LazyText  # declared with ``lazy``: worded when shown
+    description: LazyText
     lower_is_better: bool
     round_count: Callable[[HouseRules], int | None]
     engine_for_round: Callable[[int, HouseRules], int | None]
@@ -74,7 +75,8 @@ class GameVariant:
     uses_engines: bool = True
     #: Points are made during play (the round form asks for them).
     makes_points: bool = False
-    #: What a round is called at the table ("Round", "Hand").
+    #: What a round is called at the table ("Round", "Hand"): a key the web layer words (it
+    #: picks its own sentences by it), never shown as it is.
     round_word: str = "Round"
     #: House rules a new game of this kind starts with (over the rule book's defaults).
     default_rules: Mapping[str, Any] = field(default_factory=dict)
@@ -117,9 +119,11 @@ def _engine_for_round(number: int, rules: HouseRules) -> int | None:
 
 MEXICAN_TRAIN = GameVariant(
     name="mexican_train",
-    label="Mexican Train",
-    description="Thirteen rounds on a double-12 set, each started by the next double down; "
-    "the lowest total wins.",
+    label=lazy("Mexican Train"),
+    description=lazy(
+        "Thirteen rounds on a double-12 set, each started by the next double down; "
+        "the lowest total wins."
+    ),
     lower_is_better=True,
     round_count=round_count,
     engine_for_round=_engine_for_round,
@@ -132,7 +136,7 @@ MEXICAN_TRAIN = GameVariant(
 #: Chicken Foot's deal on its usual double-9 set (engine placed by whoever holds it); its
 #: other sheets are in ``deal_sheets.GAME_SHEETS``.
 CHICKEN_FOOT_DEAL = sheet_for("chicken_foot", 9)
-CHICKEN_FOOT_SPINNER = (
+CHICKEN_FOOT_SPINNER = lazy(
     "The round's double is the centre: four tiles go on it, one on each side, before "
     "anything else; every double played after is a chicken foot: three tiles on it (the toes) "
     "before play goes anywhere else"
@@ -153,18 +157,31 @@ def _chicken_foot_deal(players: int, rules: HouseRules) -> DealPlan:
         tiles, source, warnings = sheet[players], "table", []
     else:
         tiles, source = computed_deal(total, players), "computed"
-        where = (
-            f"{players} players with a {rules.domino_set.name} set"
-            if sheet or rules.copies == 1
-            else f"{players} players with two sets mixed"
-        )
-        warnings = [
-            f"The Chicken Foot sheets give no number for {where}: {tiles} tiles each is a "
-            "computed suggestion"
-        ]
+        if sheet or rules.copies == 1:
+            warning = _(
+                "The Chicken Foot sheets give no number for %(players)s players with a %(set)s "
+                "set: %(tiles)s tiles each is a computed suggestion",
+                players=players,
+                set=rules.domino_set.name,
+                tiles=tiles,
+            )
+        else:
+            warning = _(
+                "The Chicken Foot sheets give no number for %(players)s players with two sets "
+                "mixed: %(tiles)s tiles each is a computed suggestion",
+                players=players,
+                tiles=tiles,
+            )
+        warnings = [warning]
     boneyard = total - 1 - players * tiles
     if boneyard < LOW_BONEYARD_SHARE * total:
-        warnings.append(f"Only {boneyard} tiles stay in the boneyard")
+        warnings.append(
+            ngettext(
+                "Only %(num)s tile stays in the boneyard",
+                "Only %(num)s tiles stay in the boneyard",
+                boneyard,
+            )
+        )
     return DealPlan(players, tiles, boneyard, source, warnings)
 
 
@@ -176,9 +193,11 @@ def _chicken_foot_over(totals: Sequence[int], rules: HouseRules) -> bool:
 
 CHICKEN_FOOT = GameVariant(
     name="chicken_foot",
-    label="Chicken Foot",
-    description="Ten rounds on a double-9 set, 9-9 down to 0-0; every double makes a chicken "
-    "foot; pips left in hand count, the 0-0 50; the lowest total wins.",
+    label=lazy("Chicken Foot"),
+    description=lazy(
+        "Ten rounds on a double-9 set, 9-9 down to 0-0; every double makes a chicken "
+        "foot; pips left in hand count, the 0-0 50; the lowest total wins."
+    ),
     lower_is_better=True,
     round_count=round_count,
     engine_for_round=_engine_for_round,
@@ -187,17 +206,21 @@ CHICKEN_FOOT = GameVariant(
     check_round=_check_round,
     scoreboard=scoreboard,
     in_play=lambda rules: (
-        ["Game: Chicken Foot", CHICKEN_FOOT_SPINNER] + rules.describe("chicken_foot")
+        [_("Game: %(game)s", game=_("Chicken Foot")), str(CHICKEN_FOOT_SPINNER)]
+        + rules.describe("chicken_foot")
     ),
     default_rules=MappingProxyType(
         {"max_pip": 9, "double_blank": 50, "start_rule": "engine_holder"}
     ),
     table_notes=lambda players, rules: (
-        [CHICKEN_FOOT_SPINNER]
+        [str(CHICKEN_FOOT_SPINNER)]
         + (
             [
-                f"The game ends at the end of the round in which someone reaches "
-                f"{rules.losing_total}: the lowest total wins"
+                _(
+                    "The game ends at the end of the round in which someone reaches "
+                    "%(total)s: the lowest total wins",
+                    total=rules.losing_total,
+                )
             ]
             if rules.losing_total
             else []

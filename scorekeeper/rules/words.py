@@ -84,6 +84,9 @@ class LazyText:
     def __len__(self) -> int:
         return len(str(self))
 
+    def __contains__(self, part: object) -> bool:
+        return str(part) in str(self)
+
     def __bool__(self) -> bool:
         return bool(self.message)
 
