@@ -46,7 +46,7 @@ DEFAULT = "en"
 PSEUDO = "pseudo"
 COOKIE = "lang"
 COOKIE_AGE = 60 * 60 * 24 * 400
-_VARY = "Accept-Language, Cookie"
+_VARY = "Accept-Language, Cookie"  # i18n: an HTTP header
 
 #: The catalogs: translations/<lang>/LC_MESSAGES/messages.po (scorekeeper/catalogs.py makes them).
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
