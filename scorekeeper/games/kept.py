@@ -13,7 +13,7 @@ gets it from here). Another process keeps its own;
 no process needs to be told anything: a new version simply has no entry yet, and old ones drop
 out as new ones come in. Only values that are the same for every viewer are kept (whether this
 phone may edit is asked on every request); a value with words in it is kept once per language
-(``words.worded``), so no phone reads the words of another phone's language.
+(``rows.for_version``), so no phone reads the words of another phone's language.
 
 A value worked out from rows newer than the version it is kept under (PostgreSQL reads each
 statement at its own moment, so a save may land between reading the version and the rounds) is
@@ -28,7 +28,6 @@ from scorekeeper.games.loaded import LoadedGame
 from scorekeeper.games.presentation import Scoreboard, scoreboard
 from scorekeeper.games.rounds import TableState, joiner_start, table_state
 from scorekeeper.games.rows import for_version, forget_all
-from scorekeeper.games.words import worded
 
 __all__ = ["board", "corrections", "for_version", "forget_all", "in_play", "joining", "state"]
 
@@ -39,12 +38,12 @@ __all__ = ["board", "corrections", "for_version", "forget_all", "in_play", "join
 
 def board(loaded: LoadedGame) -> Scoreboard:
     """The scoreboard (``presentation.scoreboard``) of this version of the game."""
-    return for_version(loaded.game, worded("board"), lambda: scoreboard(loaded))
+    return for_version(loaded.game, "board", lambda: scoreboard(loaded))
 
 
 def state(loaded: LoadedGame) -> TableState:
     """What the table needs for the next round (``rounds.table_state``)."""
-    return for_version(loaded.game, worded("state"), lambda: table_state(loaded))
+    return for_version(loaded.game, "state", lambda: table_state(loaded))
 
 
 def corrections(loaded: LoadedGame) -> tuple[list[AuditLine], int | None]:
@@ -52,14 +51,12 @@ def corrections(loaded: LoadedGame) -> tuple[list[AuditLine], int | None]:
     read when the game's row came with its correction flag (``setup.find_game``) saying none."""
     if loaded.game.has_corrections is False:
         return [], None
-    return for_version(loaded.game, worded("corrections"), lambda: corrections_shown(loaded))
+    return for_version(loaded.game, "corrections", lambda: corrections_shown(loaded))
 
 
 def in_play(loaded: LoadedGame) -> list[str]:
     """The rules in play, in words."""
-    return for_version(
-        loaded.game, worded("in_play"), lambda: list(loaded.variant.in_play(loaded.rules))
-    )
+    return for_version(loaded.game, "in_play", lambda: list(loaded.variant.in_play(loaded.rules)))
 
 
 def joining(loaded: LoadedGame) -> tuple[str, int]:

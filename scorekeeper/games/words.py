@@ -14,8 +14,6 @@ from typing import Any
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
-from scorekeeper.i18n import chosen
-
 
 def is_hand(word: Any) -> bool:
     """Whether ``word`` (a variant's ``round_word``, plain or lazy text) is "Hand"."""
@@ -72,9 +70,3 @@ class RoundWords:
 def round_words(word: Any) -> RoundWords:
     """The words of a game whose ``round_word`` is ``word``."""
     return RoundWords(hand=is_hand(word))
-
-
-def worded(what: str) -> str:
-    """A key for a value kept per game version that holds words (``games.kept``): one per
-    language, so a page in Spanish never gets the words worked out for a page in French."""
-    return f"{what}@{chosen()}"

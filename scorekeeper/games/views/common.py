@@ -22,7 +22,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from scorekeeper.boundary import is_write_request
 from scorekeeper.games import access, kept, league_tables, services
 from scorekeeper.games.board_view import board_header
-from scorekeeper.games.words import RoundWords, worded
+from scorekeeper.games.words import RoundWords
 from scorekeeper.games.words import round_words as _round_words
 from scorekeeper.models import Game
 
@@ -46,7 +46,7 @@ def standings_html(game: Game, board: services.Scoreboard) -> Markup:
     game."""
     return kept.for_version(
         game,
-        worded("html:standings"),  # i18n: a key
+        "html:standings",  # i18n: a key
         lambda: Markup(render_template("games/_standings_list.html", board=board)),
     )
 
@@ -75,7 +75,7 @@ def board_table_html(game: Game, board: services.Scoreboard, editor: bool) -> Ma
             )
         )
 
-    return kept.for_version(game, worded(f"html:board_table:editor={editor}"), write)  # i18n: a key
+    return kept.for_version(game, f"html:board_table:editor={editor}", write)  # i18n: a key
 
 
 @bp.app_template_global()

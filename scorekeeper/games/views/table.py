@@ -32,7 +32,7 @@ from scorekeeper.games.views.common import (
     game_row_or_404,
     may_play_again,
 )
-from scorekeeper.games.words import round_words, worded
+from scorekeeper.games.words import round_words
 from scorekeeper.models import Game
 from scorekeeper.rules.variants import higher_wins
 from scorekeeper.safety import csv_text
@@ -201,7 +201,7 @@ def scoreboard(public_id: str) -> str:
         editor=access.can_edit(game),
         corrections=corrections,
         undo_batch=undo_batch,
-        chart=kept.for_version(game, worded("chart"), lambda: _chart(loaded, board)),
+        chart=kept.for_version(game, "chart", lambda: _chart(loaded, board)),
     )
 
 
