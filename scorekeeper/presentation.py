@@ -125,11 +125,6 @@ def fixed_url(endpoint: str, filename: str | None = None) -> str:
     return url
 
 
-def plural(count: int, word: str, many: str | None = None) -> str:
-    """ "1 game", "3 games"; ``many`` for words that do not just take an s ("1 tile", ...)."""
-    return f"{count} {word if count == 1 else (many or word + 's')}"
-
-
 def and_list(words: list[str]) -> str:
     """ "Ann", "Ann and Bob", "Ann, Bob and Cy" (in the page's language)."""
     if len(words) <= 1:
@@ -159,4 +154,3 @@ def init_app(app: Flask) -> None:
     app.add_template_global(fixed_url)
     app.extensions["fixed_urls"] = {}
     app.add_template_filter(utc_iso)
-    app.add_template_filter(plural)

@@ -40,20 +40,3 @@ def test_chart_handles_negative_totals_and_a_single_point() -> None:
     chart = plan_line_chart([("Ann", [-10])], ["start"], "T")
     assert len(chart.lines) == 1 and len(chart.lines[0].points) == 1
     assert chart.canvas.grid[0].value < 0
-
-
-@pytest.mark.parametrize(
-    ("count", "word", "many", "text"),
-    [
-        (1, "game", None, "1 game"),
-        (0, "game", None, "0 games"),
-        (3, "night", None, "3 nights"),
-        (2, "tile", None, "2 tiles"),
-        (2, "person", "people", "2 people"),
-        (1, "person", "people", "1 person"),
-    ],
-)
-def test_plural(count: int, word: str, many: str | None, text: str) -> None:
-    from scorekeeper.presentation import plural
-
-    assert plural(count, word, many) == text
