@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from scorekeeper.rules import Tile
+from scorekeeper.rules.words import lazy
 from scorekeeper.vision import bars, detect
 from scorekeeper.vision.checks import (
     CUT_MARGIN,
@@ -57,27 +58,34 @@ ACCEPT_TILE = 0.5  # below this "is a tile" probability an outline is dropped
 BLUR_LIMIT = 0.018  # estimated edge blur (sigma) as a fraction of the tile width
 GLARE_LIMIT = 0.04  # fraction of a tile's face covered by a blown-out highlight
 
-PROBLEM_NO_TILES = (
+# What a player is told (``lazy``: translated each time it is shown).
+PROBLEM_NO_TILES = lazy(
     "No domino tiles were found. Take the photo from straight above, with the tiles face up."
 )
-PROBLEM_BLUR = "The photo is blurry. Hold the phone still and let it focus before taking the photo."
-PROBLEM_GLARE = "Glare or reflections hide some pips. Move away from direct light or lamps."
-PROBLEM_CUT = (
+PROBLEM_BLUR = lazy(
+    "The photo is blurry. Hold the phone still and let it focus before taking the photo."
+)
+PROBLEM_GLARE = lazy("Glare or reflections hide some pips. Move away from direct light or lamps.")
+PROBLEM_CUT = lazy(
     "A tile is cut off at the edge of the photo. Step back so every tile is in the picture."
 )
-PROBLEM_TOUCHING = "Some tiles are touching. Spread them apart a little so each tile stands alone."
-PROBLEM_UNSURE = "Some pips could not be counted for sure. Please count the marked tiles by hand."
-PROBLEM_UNREADABLE = (
+PROBLEM_TOUCHING = lazy(
+    "Some tiles are touching. Spread them apart a little so each tile stands alone."
+)
+PROBLEM_UNSURE = lazy(
+    "Some pips could not be counted for sure. Please count the marked tiles by hand."
+)
+PROBLEM_UNREADABLE = lazy(
     "Something that looks like a tile could not be read (it may be tilted, covered or blurred)."
 )
-PROBLEM_SURFACE = (
+PROBLEM_SURFACE = lazy(
     "The surface is about the same colour as the tiles, so the reader cannot be sure it found "
     "every tile. A darker, plain surface works best."
 )
-PROBLEM_SMALL = (
+PROBLEM_SMALL = lazy(
     "The tiles are very small in the photo. Hold the phone closer (about 40 cm above the tiles)."
 )
-PROBLEM_TOO_SLOW = (
+PROBLEM_TOO_SLOW = lazy(
     "Could not read this photo: the background is too busy to find the tiles in time. "
     "Lay the tiles on a plain surface and take the photo again from straight above."
 )
@@ -479,7 +487,7 @@ def _read_once(
             or c_img[:, 1].max() > h - 1 + margin
         ) and _face_at_frame(rgb, c_img):
             flags["cut"] = True
-            why.append(f"cut: outline of tile {len(tiles)} at the frame edge")
+            why.append(f"cut: outline of tile {len(tiles)} at the frame edge")  # i18n: debug
         # an outline shorter than any tile can look (even tilted) that ends near the frame:
         # the rest of the tile lies beyond it (an outline between touching tiles in a row
         # can stop short of the frame edge)
@@ -492,7 +500,9 @@ def _read_once(
         )
         if L / max(W, 1e-6) < detect.SHORTEST_ASPECT and gap < SHORT_CUT_GAP * W:
             flags["cut"] = True
-            why.append(f"cut: short outline of tile {len(tiles)} near the frame edge")
+            why.append(
+                f"cut: short outline of tile {len(tiles)} near the frame edge"  # i18n: debug
+            )
         if W * scale < 60 or W < 40:
             flags["small"] = True
         if _blur_sigma(gray, c_img) / max(W, 1.0) > BLUR_LIMIT:
@@ -515,12 +525,12 @@ def _read_once(
     stray_edge = stray_edge if stray_edge >= STRAY_PIPS else 0
     flags["cut"] |= bool(stray_edge)
     for n_, what in (
-        (cut_missed, "cut: tile-coloured patch at the frame edge"),
-        (missed, "missed: unexplained tile-coloured patch"),
-        (rejected_strong, "missed: outline rejected by the counter"),
-        (unread, "missed: unread outline around a bar"),
-        (stray, "missed: pips outside every tile read"),
-        (stray_edge, "cut: pips outside every tile read near the frame edge"),
+        (cut_missed, "cut: tile-coloured patch at the frame edge"),  # i18n: debug
+        (missed, "missed: unexplained tile-coloured patch"),  # i18n: debug
+        (rejected_strong, "missed: outline rejected by the counter"),  # i18n: debug
+        (unread, "missed: unread outline around a bar"),  # i18n: debug
+        (stray, "missed: pips outside every tile read"),  # i18n: debug
+        (stray_edge, "cut: pips outside every tile read near the frame edge"),  # i18n: debug
     ):
         if n_:
             why.append(f"{what} x{n_}")
