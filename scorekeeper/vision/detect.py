@@ -29,6 +29,12 @@ ASPECTS = np.concatenate([np.arange(1.76, 2.25, 0.06), np.arange(2.34, 2.75, 0.1
 ONE_SIDE = 0.4  # weight of an outline side pair of which only one side is seen
 MAX_HALF_DIFF = 0.13  # how much longer one half may look than the other (x tile width)
 RATIO_BINS = ((0.84, 1.0), (0.74, 0.84), (0.62, 0.74), (0.45, 0.62))  # bar length / tile width
+# A steep tilt (30-45 degrees) slants a tile's long sides against its bar (a parallelogram,
+# not a rectangle): slants tried (tan of the angle away from square), how much stronger the
+# slanted sides must be than square ones, and how many slanted outlines a bar adds.
+SHEARS = np.round(np.arange(-0.8, 0.81, 0.2), 2)
+SHEAR_GAIN = 1.5
+SHEAR_ROWS = 24  # rows of the patch the slant is judged on
 
 
 @dataclass
@@ -50,24 +56,39 @@ def fit_tile(rgb: np.ndarray, bar: Bar) -> Candidate | None:
 
 
 def fit_tiles(rgb: np.ndarray, bar: Bar, k: int = 1) -> list[Candidate]:
-    """Fit up to ``k`` tile rectangles (different sizes) around ``bar``, best first.
+    """Fit up to ``k`` tile rectangles (different sizes) around ``bar``, best first; with
+    ``k`` > 1, under a steep camera tilt (the tile's long sides clearly not square to its
+    bar), also the best parallelogram whose long sides follow the tile's (and the best longer
+    one, as for rectangles)."""
+    fits, shear = _fit_tiles(rgb, bar, k, 0.0)
+    if k > 1 and shear:
+        fits += _fit_tiles(rgb, bar, 1, shear)[0]
+    return fits
 
-    The face colour is taken beside the bar; the four sides are placed where the colour
-    changes away from the face colour going outwards, consistently along the side (median
-    over the side, so pips and texture do not count).
+
+def _fit_tiles(rgb: np.ndarray, bar: Bar, k: int, shear: float) -> tuple[list[Candidate], float]:
+    """Fit up to ``k`` tile outlines around ``bar``, best first, and the shear its long sides
+    seem to have (0.0 when square to the bar, or when ``shear`` is already given).
+
+    The outline is a parallelogram: two sides along the bar, two along ``u * shear + n``
+    (``u`` the bar's direction, ``n`` square to it; a rectangle when ``shear`` is 0). The face
+    colour is taken beside the bar; the four sides are placed where the colour changes away
+    from the face colour going outwards, consistently along the side (median over the side,
+    so pips and texture do not count).
     """
     u = bar.direction
     nvec = np.array([-u[1], u[0]])
+    along = nvec + shear * u  # the direction of the long sides
     lb = bar.length
     a_lo, a_hi = 0.5 * lb / 0.97, 0.5 * lb / 0.45  # half-width: the bar covers 45..97 %
     S = min(1.0, 100.0 / a_hi)  # patch pixels per image pixel
-    pw = int(np.ceil(2 * a_hi * 1.15 * S)) + 8
+    pw = int(np.ceil(2 * a_hi * (1.15 + 0.5 * abs(shear)) * S)) + 8
     ph = int(np.ceil(4 * a_hi * 1.2 * S)) + 8
     cx, cy = pw / 2, ph / 2
     A = np.array(
         [
-            [u[0] / S, nvec[0] / S, bar.centre[0] - (cx * u[0] + cy * nvec[0]) / S],
-            [u[1] / S, nvec[1] / S, bar.centre[1] - (cx * u[1] + cy * nvec[1]) / S],
+            [u[0] / S, along[0] / S, bar.centre[0] - (cx * u[0] + cy * along[0]) / S],
+            [u[1] / S, along[1] / S, bar.centre[1] - (cx * u[1] + cy * along[1]) / S],
         ]
     )
     patch = cv2.warpAffine(
@@ -88,7 +109,7 @@ def fit_tiles(rgb: np.ndarray, bar: Bar, k: int = 1) -> list[Candidate]:
         ]
     )
     if len(sample) < 4:
-        return []
+        return [], 0.0
     face = np.median(sample, axis=0)
     if face[0] < 90:
         # a half packed with dark pips (the navy or purple 9-12 halves of a double-12 set)
@@ -96,7 +117,7 @@ def fit_tiles(rgb: np.ndarray, bar: Bar, k: int = 1) -> list[Candidate]:
         top = np.percentile(sample[:, 0], 80)
         face = np.median(sample[sample[:, 0] >= 0.85 * top], axis=0)
     if face[0] < 90:  # faces are white or ivory; this is something dark
-        return []
+        return [], 0.0
     wts = np.array([1.0, 1.6, 1.6], np.float32)
     D = np.sqrt((((lab - face) * wts) ** 2).sum(axis=2))
     dl = max(1, int(round(0.035 * a_lo * S)))
@@ -111,6 +132,7 @@ def fit_tiles(rgb: np.ndarray, bar: Bar, k: int = 1) -> list[Candidate]:
     prof_y[dl : ph - dl] = np.median(Dc[2 * dl :, :] - Dc[: -2 * dl, :], axis=1)
     base = float(np.median(np.abs(np.concatenate([prof_x, prof_y])))) + 2.0
     tol = max(1, int(round(0.04 * a_lo * S)))
+    found_shear = 0.0 if shear else _shear(Dr, rows.start, cy, cx, dl, tol, a_lo * S, a_hi * S)
 
     # best (signed) edge strength within +-tol of every position, looked up below
     win = 2 * tol + 1
@@ -206,7 +228,7 @@ def fit_tiles(rgb: np.ndarray, bar: Bar, k: int = 1) -> list[Candidate]:
         ):
             continue
         picked.append(f)
-    if k > 1:
+    if k > 1 and not shear:
         # also the best fit for each range of bar length / tile width, so that a strong edge
         # next to the tile (a touching neighbour's pips) cannot hide the real size
         for lo, hi in RATIO_BINS:
@@ -221,15 +243,53 @@ def fit_tiles(rgb: np.ndarray, bar: Bar, k: int = 1) -> list[Candidate]:
                     ):
                         picked.append(f)
                     break
-        if wide is not None and (not fits or wide[0] > fits[0][0]):
-            picked.append(wide)
+    if (k > 1 or shear) and wide is not None and (not fits or wide[0] > fits[0][0]):
+        picked.append(wide)
     M = np.vstack([A, [0, 0, 1]])
     out = []
     for _score, xl, xr, yt, yb, weakest in picked:
         corners_p = np.array([[xl, yt], [xr, yt], [xr, yb], [xl, yb]], np.float64)
         pts = np.column_stack([corners_p, np.ones(4)]) @ M.T
         out.append(Candidate(pts[:, :2], bar, weakest / base, (xr - xl) / S, (yb - yt) / S))
-    return out
+    return out, found_shear
+
+
+def _side_pair(prof: np.ndarray, cx: float, tol: int, widths: np.ndarray) -> float:
+    """The strongest pair of long sides centred on the bar in an x-profile (positive: face on
+    the left): the weaker side's strength at the best half-width."""
+    n = len(prof)
+    offs = np.arange(-tol, tol + 1)
+    left = np.clip(np.round(cx - widths).astype(int)[:, None] + offs, 0, n - 1)
+    right = np.clip(np.round(cx + widths).astype(int)[:, None] + offs, 0, n - 1)
+    return float(np.max(np.minimum((-prof[left]).max(axis=1), prof[right].max(axis=1))))
+
+
+def _shear(Dr, row0, cy, cx, dl, tol, w_lo, w_hi) -> float:
+    """The shear of a tile's long sides against its bar (0.0: square to it, or not clearly
+    better): the x-profile of colour change ``Dr`` (rows ``row0``.. of the patch) is read
+    along slanted columns, and the slant whose pair of sides is clearly the strongest wins."""
+    step = max(1, Dr.shape[0] // SHEAR_ROWS)  # a few rows are enough for a median
+    Dr = Dr[::step]
+    h, w = Dr.shape
+    if h < 4 or w <= 2 * dl + 2:
+        return 0.0
+    widths = np.arange(w_lo, w_hi, max(0.5, 0.02 * w_lo))
+    ys = np.arange(h) * step + row0 - cy
+    cols = np.arange(w)
+    best, best_s, square = -1.0, 0.0, -1.0
+    for sh in SHEARS:
+        idx = np.clip(np.round(cols[None, :] + sh * ys[:, None]).astype(int), 0, w - 1)
+        Ds = np.take_along_axis(Dr, idx, axis=1)
+        prof = np.zeros(w, np.float32)
+        prof[dl : w - dl] = np.median(Ds[:, 2 * dl :] - Ds[:, : -2 * dl], axis=0)
+        v = _side_pair(prof, cx, tol, widths)
+        if sh == 0:
+            square = v
+        if v > best:
+            best, best_s = v, float(sh)
+    if best_s == 0 or best < SHEAR_GAIN * max(square, 0.0) or best <= 0:
+        return 0.0
+    return best_s
 
 
 def find_candidates(

@@ -57,6 +57,9 @@ MODEL_MAX_PIP = 12
 ACCEPT_TILE = 0.5  # below this "is a tile" probability an outline is dropped
 BLUR_LIMIT = 0.018  # estimated edge blur (sigma) as a fraction of the tile width
 GLARE_LIMIT = 0.04  # fraction of a tile's face covered by a blown-out highlight
+# tiles read that differ this much in size (largest width / smallest): a steep camera tilt,
+# under which the checks for a missed tile (sized to the tiles read) cannot be trusted
+TILTED_SPREAD = 1.5
 
 # What a player is told (``lazy``: translated each time it is shown).
 PROBLEM_NO_TILES = lazy(
@@ -85,6 +88,10 @@ PROBLEM_SURFACE = lazy(
 PROBLEM_SMALL = lazy(
     "The tiles are very small in the photo. Hold the phone closer (about 40 cm above the tiles)."
 )
+PROBLEM_TILTED = lazy(
+    "The photo was taken at a steep angle, so a tile may have been missed. Hold the phone "
+    "flat, straight above the tiles."
+)
 PROBLEM_TOO_SLOW = lazy(
     "Could not read this photo: the background is too busy to find the tiles in time. "
     "Lay the tiles on a plain surface and take the photo again from straight above."
@@ -99,10 +106,11 @@ FLAGS = (
     "cut",
     "small",
     "touching",
+    "tilted",
     "missed",
     "similar_surface",
 )
-BLOCKING = ("no_tiles", "glare", "cut", "small", "missed", "similar_surface")
+BLOCKING = ("no_tiles", "glare", "cut", "small", "tilted", "missed", "similar_surface")
 PROBLEM_TEXT = {
     "no_tiles": PROBLEM_NO_TILES,
     "blur": PROBLEM_BLUR,
@@ -110,6 +118,7 @@ PROBLEM_TEXT = {
     "cut": PROBLEM_CUT,
     "small": PROBLEM_SMALL,
     "touching": PROBLEM_TOUCHING,
+    "tilted": PROBLEM_TILTED,
     "missed": PROBLEM_UNREADABLE,
     "similar_surface": PROBLEM_SURFACE,
 }
@@ -123,6 +132,7 @@ ADVICE_FOR = {
     "cut": (0,),
     "small": (),  # its problem says what to do: hold the phone closer
     "touching": (2,),
+    "tilted": (),  # its problem says what to do: hold the phone flat above the tiles
     "missed": (0,),
     "similar_surface": (1,),
     "unsure": (0, 3, 4),
@@ -513,6 +523,11 @@ def _read_once(
         tiles.append(TileReading(Tile(va, vb), conf, corners_full, (va, vb), (ca, cb)))
     kept_quads = [cands[i].corners * s for i in kept]  # pixels of small
     flags["touching"] = _touching(kept_quads)
+    widths = [float(np.linalg.norm(q[1] - q[0])) for q in kept_quads]
+    spread = max(widths) / max(min(widths), 1e-6) if widths else 1.0
+    if spread >= TILTED_SPREAD:
+        flags["tilted"] = True
+        why.append(f"tilted: tiles differ {spread:.2f}x in width")  # i18n: debug
     # look for what was not read at half the detection size (the areas are tile-sized)
     half = cv2.resize(
         small, (max(1, small.shape[1] // 2), max(1, small.shape[0] // 2)), cv2.INTER_AREA
