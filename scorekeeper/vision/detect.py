@@ -33,7 +33,7 @@ RATIO_BINS = ((0.84, 1.0), (0.74, 0.84), (0.62, 0.74), (0.45, 0.62))  # bar leng
 # not a rectangle): slants tried (tan of the angle away from square), how much stronger the
 # slanted sides must be than square ones, and how many slanted outlines a bar adds.
 SHEARS = np.round(np.arange(-0.8, 0.81, 0.2), 2)
-SHEAR_GAIN = 1.5
+SHEAR_GAIN = 2.0
 SHEAR_ROWS = 24  # rows of the patch the slant is judged on
 
 
@@ -55,20 +55,22 @@ def fit_tile(rgb: np.ndarray, bar: Bar) -> Candidate | None:
     return fits[0] if fits else None
 
 
-def fit_tiles(rgb: np.ndarray, bar: Bar, k: int = 1) -> list[Candidate]:
+def fit_tiles(rgb: np.ndarray, bar: Bar, k: int = 1, slants: bool = True) -> list[Candidate]:
     """Fit up to ``k`` tile rectangles (different sizes) around ``bar``, best first; with
     ``k`` > 1, under a steep camera tilt (the tile's long sides clearly not square to its
     bar), also the best parallelogram whose long sides follow the tile's (and the best longer
     one, as for rectangles)."""
-    fits, shear = _fit_tiles(rgb, bar, k, 0.0)
-    if k > 1 and shear:
+    fits, shear = _fit_tiles(rgb, bar, k, 0.0, estimate=k > 1 and slants)
+    if shear:
         fits += _fit_tiles(rgb, bar, 1, shear)[0]
     return fits
 
 
-def _fit_tiles(rgb: np.ndarray, bar: Bar, k: int, shear: float) -> tuple[list[Candidate], float]:
-    """Fit up to ``k`` tile outlines around ``bar``, best first, and the shear its long sides
-    seem to have (0.0 when square to the bar, or when ``shear`` is already given).
+def _fit_tiles(
+    rgb: np.ndarray, bar: Bar, k: int, shear: float, estimate: bool = False
+) -> tuple[list[Candidate], float]:
+    """Fit up to ``k`` tile outlines around ``bar``, best first, and (with ``estimate``) the
+    shear its long sides seem to have (0.0 when square to the bar, or not estimated).
 
     The outline is a parallelogram: two sides along the bar, two along ``u * shear + n``
     (``u`` the bar's direction, ``n`` square to it; a rectangle when ``shear`` is 0). The face
@@ -132,7 +134,7 @@ def _fit_tiles(rgb: np.ndarray, bar: Bar, k: int, shear: float) -> tuple[list[Ca
     prof_y[dl : ph - dl] = np.median(Dc[2 * dl :, :] - Dc[: -2 * dl, :], axis=1)
     base = float(np.median(np.abs(np.concatenate([prof_x, prof_y])))) + 2.0
     tol = max(1, int(round(0.04 * a_lo * S)))
-    found_shear = 0.0 if shear else _shear(Dr, rows.start, cy, cx, dl, tol, a_lo * S, a_hi * S)
+    found_shear = _shear(Dr, rows.start, cy, cx, dl, tol, a_lo * S, a_hi * S) if estimate else 0.0
 
     # best (signed) edge strength within +-tol of every position, looked up below
     win = 2 * tol + 1
@@ -254,46 +256,36 @@ def _fit_tiles(rgb: np.ndarray, bar: Bar, k: int, shear: float) -> tuple[list[Ca
     return out, found_shear
 
 
-def _side_pair(prof: np.ndarray, cx: float, tol: int, widths: np.ndarray) -> float:
-    """The strongest pair of long sides centred on the bar in an x-profile (positive: face on
-    the left): the weaker side's strength at the best half-width."""
-    n = len(prof)
-    offs = np.arange(-tol, tol + 1)
-    left = np.clip(np.round(cx - widths).astype(int)[:, None] + offs, 0, n - 1)
-    right = np.clip(np.round(cx + widths).astype(int)[:, None] + offs, 0, n - 1)
-    return float(np.max(np.minimum((-prof[left]).max(axis=1), prof[right].max(axis=1))))
-
-
 def _shear(Dr, row0, cy, cx, dl, tol, w_lo, w_hi) -> float:
     """The shear of a tile's long sides against its bar (0.0: square to it, or not clearly
     better): the x-profile of colour change ``Dr`` (rows ``row0``.. of the patch) is read
-    along slanted columns, and the slant whose pair of sides is clearly the strongest wins."""
+    along slanted columns (SHEARS), and the slant whose pair of long sides centred on the bar
+    is clearly the strongest (SHEAR_GAIN x the square pair) wins."""
     step = max(1, Dr.shape[0] // SHEAR_ROWS)  # a few rows are enough for a median
     Dr = Dr[::step]
     h, w = Dr.shape
     if h < 4 or w <= 2 * dl + 2:
         return 0.0
-    widths = np.arange(w_lo, w_hi, max(0.5, 0.02 * w_lo))
     ys = np.arange(h) * step + row0 - cy
-    cols = np.arange(w)
-    best, best_s, square = -1.0, 0.0, -1.0
-    for sh in SHEARS:
-        idx = np.clip(np.round(cols[None, :] + sh * ys[:, None]).astype(int), 0, w - 1)
-        Ds = np.take_along_axis(Dr, idx, axis=1)
-        prof = np.zeros(w, np.float32)
-        prof[dl : w - dl] = np.median(Ds[:, 2 * dl :] - Ds[:, : -2 * dl], axis=0)
-        v = _side_pair(prof, cx, tol, widths)
-        if sh == 0:
-            square = v
-        if v > best:
-            best, best_s = v, float(sh)
-    if best_s == 0 or best < SHEAR_GAIN * max(square, 0.0) or best <= 0:
+    idx = np.round(np.arange(w)[None, None, :] + SHEARS[:, None, None] * ys[None, :, None])
+    Ds = Dr[np.arange(h)[None, :, None], np.clip(idx.astype(int), 0, w - 1)]  # slant x row x col
+    prof = np.zeros((len(SHEARS), w), np.float32)
+    prof[:, dl : w - dl] = np.median(Ds[:, :, 2 * dl :] - Ds[:, :, : -2 * dl], axis=1)
+    # the weaker of the two long sides (left: face on its right) at each half-width
+    widths = np.arange(w_lo, w_hi, max(0.5, 0.02 * w_lo))
+    offs = np.arange(-tol, tol + 1)
+    left = np.clip(np.round(cx - widths).astype(int)[:, None] + offs, 0, w - 1)
+    right = np.clip(np.round(cx + widths).astype(int)[:, None] + offs, 0, w - 1)
+    pair = np.minimum((-prof[:, left]).max(axis=2), prof[:, right].max(axis=2)).max(axis=1)
+    j = int(np.argmax(pair))
+    square = float(pair[len(SHEARS) // 2])
+    if SHEARS[j] == 0 or pair[j] <= 0 or pair[j] < SHEAR_GAIN * max(square, 0.0):
         return 0.0
-    return best_s
+    return float(SHEARS[j])
 
 
 def find_candidates(
-    rgb: np.ndarray, per_bar: int = 1, deadline: Deadline | None = None
+    rgb: np.ndarray, per_bar: int = 1, deadline: Deadline | None = None, slants: bool = True
 ) -> list[Candidate]:
     """Tile outlines around every bar candidate: the ``per_bar`` best-fitting sizes each
     (``Candidate.group`` tells which bar they came from)."""
@@ -301,7 +293,7 @@ def find_candidates(
     out = []
     for g, bar in enumerate(find_bars(rgb, deadline)):
         deadline.check()
-        for c in fit_tiles(rgb, bar, per_bar):
+        for c in fit_tiles(rgb, bar, per_bar, slants):
             c.group = g
             out.append(c)
     return out

@@ -24,6 +24,7 @@ from scorekeeper.vision.checks import (
     _busy_surface,
     _face_at_frame,
     _glare_fraction,
+    _grow,
     _poly_overlap,
     _stray_pips,
     _touching,
@@ -309,7 +310,8 @@ def _closer_look(
     inner = bars.Deadline(None if budget is None else budget * CLOSER_LOOK_UNTIL)
     inner.start = deadline.start
     try:
-        extra = detect.find_candidates(big, per_bar=HYPOTHESES, deadline=inner)
+        # small tiles: no slanted outlines (a steep tilt is told by its large, near tiles)
+        extra = detect.find_candidates(big, per_bar=HYPOTHESES, deadline=inner, slants=False)
     except bars.OutOfTime:
         return []
     for c in extra:
@@ -425,6 +427,96 @@ def read_rgb(
     return reading
 
 
+def _keep(cands: list, is_tile: np.ndarray, counts: np.ndarray) -> tuple[list[int], int]:
+    """The outlines kept as tiles: the best of each bar, then the best wherever outlines of
+    bars overlap; and how many tile-like outlines the counter rejected, on their own."""
+    quality = is_tile * counts.max(axis=2).prod(axis=1) if len(is_tile) else np.zeros(0)
+    order = np.argsort(-quality, kind="stable")
+    kept: list[int] = []
+    groups_done: set[int] = set()
+    rejected_strong = 0
+    for i in order:
+        ci = cands[i].corners
+        if cands[i].group in groups_done:
+            continue
+        if is_tile[i] < ACCEPT_TILE:
+            if is_tile[i] > 0.25 and all(_poly_overlap(ci, cands[j].corners) < 0.2 for j in kept):
+                rejected_strong += 1
+            groups_done.add(cands[i].group)
+            continue
+        if any(_poly_overlap(ci, cands[j].corners) > 0.25 for j in kept):
+            continue
+        kept.append(int(i))
+        groups_done.add(cands[i].group)
+    return kept, rejected_strong
+
+
+NEIGHBOUR_ROUNDS = 3  # a row is followed this many tiles beyond the tiles read
+NEIGHBOUR_FROM = 0.8  # ... from tiles read at least this sure
+NEIGHBOUR_BAR = 0.8  # ... where a bar darker than the face (brightest channel) lies
+
+
+def _neighbours(
+    small: np.ndarray,
+    s: float,
+    cands: list,
+    fresh: list[int],
+    kept: list[int],
+    is_tile: np.ndarray,
+    counts: np.ndarray,
+) -> list[detect.Candidate]:
+    """Outlines fitted where a tile touching a sure tile read (``fresh``) would have its bar:
+    beside it (one width along its bar) and end to end (one length across it), when that
+    place is not covered by a tile read, is inside the photo and has a dark line along the
+    bar. Corners in pixels of the photo read (``small`` is it at ``s``)."""
+    h, w = small.shape[:2]
+    v = small.max(axis=2)
+    covered = [np.float32(_grow(cands[j].corners * s, 0.9)) for j in kept]
+    group = max((c.group for c in cands), default=0) + 1
+    out: list[detect.Candidate] = []
+    for i in fresh:
+        conf = float(is_tile[i] * counts[i].max(axis=1).prod())
+        if conf < NEIGHBOUR_FROM:
+            continue
+        q = cands[i].corners * s
+        wv, lv = q[1] - q[0], q[3] - q[0]
+        W = float(np.linalg.norm(wv))
+        if W < 8:
+            continue
+        u = wv / W
+        nrm = np.array([-u[1], u[0]])
+        centre = q.mean(axis=0)
+        bar_len = min(cands[i].bar.length, W)
+        for shift in (wv, -wv, lv, -lv):
+            c = centre + shift
+            if not (0.5 * W <= c[0] < w - 0.5 * W and 0.5 * W <= c[1] < h - 0.5 * W):
+                continue
+            if any(
+                cv2.pointPolygonTest(cq, (float(c[0]), float(c[1])), False) >= 0 for cq in covered
+            ):
+                continue
+            # a dark line along the bar (within a tenth of a width of where it would be: the
+            # tiles of a row are not quite in line), lighter face beside it
+            t = np.linspace(-0.3, 0.3, 9)[:, None, None] * W * u
+            band = np.linspace(-0.1, 0.1, 9)[None, :, None] * W * nrm
+            grid = bars._sample(v, c + t + band).astype(np.float32)  # along x across
+            c = c + band[0, int(np.argmin(np.median(grid, axis=0)))]  # centred on the line
+            on = grid.min(axis=1)
+            off = 0.25 * W * nrm
+            beside = np.concatenate(
+                [bars._sample(v, c + t[:, 0] + off), bars._sample(v, c + t[:, 0] - off)]
+            ).astype(np.float32)
+            if np.median(on) > NEIGHBOUR_BAR * np.median(beside):
+                continue
+            bar = bars.Bar(c, u, bar_len, cands[i].bar.thickness, cands[i].bar.darkness)
+            for cand in detect.fit_tiles(small, bar, HYPOTHESES, slants=False):
+                cand.corners = cand.corners / s
+                cand.group = group
+                out.append(cand)
+            group += 1
+    return out
+
+
 def _read_once(
     rgb: np.ndarray,
     max_pip: int,
@@ -455,26 +547,28 @@ def _read_once(
     probs, ink = _count_halves(rgb, cands, deadline)
     edge = np.array([c.edge_score for c in cands])
     is_tile, counts = tile_evidence(probs, ink, edge, max_pip)
-    quality = is_tile * counts.max(axis=2).prod(axis=1) if len(probs) else np.zeros(0)
-    # keep the best outline of each bar, then the best wherever outlines of bars overlap
-    order = np.argsort(-quality, kind="stable")
-    kept: list[int] = []
-    groups_done: set[int] = set()
-    rejected_strong = 0
-    for i in order:
-        ci = cands[i].corners
-        if cands[i].group in groups_done:
-            continue
-        if is_tile[i] < ACCEPT_TILE:
-            if is_tile[i] > 0.25 and all(_poly_overlap(ci, cands[j].corners) < 0.2 for j in kept):
-                rejected_strong += 1
-            groups_done.add(cands[i].group)
-            continue
-        if any(_poly_overlap(ci, cands[j].corners) > 0.25 for j in kept):
-            continue
-        kept.append(int(i))
-        groups_done.add(cands[i].group)
+    kept, rejected_strong = _keep(cands, is_tile, counts)
     deadline.check()
+    # tiles touching in a row or a chain: the bars of the middle ones often run into one dark
+    # shape with the seams and are never found; the neighbours of each tile read are looked
+    # for where they would lie (one tile width along its bar, one length across it)
+    fresh = list(kept)
+    for _round in range(NEIGHBOUR_ROUNDS):
+        extra = _neighbours(small, s, cands, fresh, kept, is_tile, counts)
+        if not extra:
+            break
+        p2, ink2 = _count_halves(rgb, extra, deadline)
+        before = set(kept)
+        cands += extra
+        probs = np.concatenate([probs, p2])
+        ink = np.concatenate([ink, ink2])
+        edge = np.array([c.edge_score for c in cands])
+        is_tile, counts = tile_evidence(probs, ink, edge, max_pip)
+        kept, rejected_strong = _keep(cands, is_tile, counts)
+        fresh = [i for i in kept if i not in before]
+        deadline.check()
+        if not fresh:
+            break
 
     gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
     flags = dict.fromkeys(FLAGS, False)
