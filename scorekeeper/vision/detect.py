@@ -35,6 +35,8 @@ RATIO_BINS = ((0.84, 1.0), (0.74, 0.84), (0.62, 0.74), (0.45, 0.62))  # bar leng
 SHEARS = np.round(np.arange(-0.8, 0.81, 0.2), 2)
 SHEAR_GAIN = 2.0
 SHEAR_ROWS = 24  # rows of the patch the slant is judged on
+SQUARE_FITS = 2.0  # a rectangle whose weakest side is this clear (x the patch's typical)
+SLANT_BARS = 16  # slants are looked for around this many bars (the darkest, most bar-like)
 
 
 @dataclass
@@ -134,7 +136,6 @@ def _fit_tiles(
     prof_y[dl : ph - dl] = np.median(Dc[2 * dl :, :] - Dc[: -2 * dl, :], axis=1)
     base = float(np.median(np.abs(np.concatenate([prof_x, prof_y])))) + 2.0
     tol = max(1, int(round(0.04 * a_lo * S)))
-    found_shear = _shear(Dr, rows.start, cy, cx, dl, tol, a_lo * S, a_hi * S) if estimate else 0.0
 
     # best (signed) edge strength within +-tol of every position, looked up below
     win = 2 * tol + 1
@@ -253,6 +254,10 @@ def _fit_tiles(
         corners_p = np.array([[xl, yt], [xr, yt], [xr, yb], [xl, yb]], np.float64)
         pts = np.column_stack([corners_p, np.ones(4)]) @ M.T
         out.append(Candidate(pts[:, :2], bar, weakest / base, (xr - xl) / S, (yb - yt) / S))
+    # a slant is looked for only when no rectangle fits well (a tile seen from above has one)
+    found_shear = 0.0
+    if estimate and (not out or max(c.edge_score for c in out) < SQUARE_FITS):
+        found_shear = _shear(Dr, rows.start, cy, cx, dl, tol, a_lo * S, a_hi * S)
     return out, found_shear
 
 
@@ -288,12 +293,14 @@ def find_candidates(
     rgb: np.ndarray, per_bar: int = 1, deadline: Deadline | None = None, slants: bool = True
 ) -> list[Candidate]:
     """Tile outlines around every bar candidate: the ``per_bar`` best-fitting sizes each
-    (``Candidate.group`` tells which bar they came from)."""
+    (``Candidate.group`` tells which bar they came from); with ``slants``, slanted outlines
+    too around the SLANT_BARS most bar-like marks (a hand has a few tiles; the rest of a long
+    list of marks is texture, and the time is better kept)."""
     deadline = deadline or Deadline(None)
     out = []
     for g, bar in enumerate(find_bars(rgb, deadline)):
         deadline.check()
-        for c in fit_tiles(rgb, bar, per_bar, slants):
+        for c in fit_tiles(rgb, bar, per_bar, slants and g < SLANT_BARS):
             c.group = g
             out.append(c)
     return out
