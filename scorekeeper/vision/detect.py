@@ -26,6 +26,10 @@ DETECT_SIDE = 1280
 # to 1.46 were tried too, and lost a tile on a real photo of touching tiles on cloth).
 SHORTEST_ASPECT = 1.76
 ASPECTS = np.concatenate([np.arange(1.76, 2.25, 0.06), np.arange(2.34, 2.75, 0.1)])
+# a tile near the camera under a steep tilt looks shorter still (foreshortened along its
+# length, its nearer half the longer): tried only for bars left unread in a tilted photo
+SHORT_ASPECTS = np.arange(1.1, 1.76, 0.08)
+SHORT_HALF_DIFF = 0.25
 ONE_SIDE = 0.4  # weight of an outline side pair of which only one side is seen
 MAX_HALF_DIFF = 0.13  # how much longer one half may look than the other (x tile width)
 RATIO_BINS = ((0.84, 1.0), (0.74, 0.84), (0.62, 0.74), (0.45, 0.62))  # bar length / tile width
@@ -49,6 +53,7 @@ class Candidate:
     width: float
     length: float
     group: int = -1
+    short: bool = False  # fitted as a tile foreshortened by a steep tilt (fit_short_tiles)
 
 
 def fit_tile(rgb: np.ndarray, bar: Bar) -> Candidate | None:
@@ -68,8 +73,20 @@ def fit_tiles(rgb: np.ndarray, bar: Bar, k: int = 1, slants: bool = True) -> lis
     return fits
 
 
+def fit_short_tiles(rgb: np.ndarray, bar: Bar, k: int = 2) -> list[Candidate]:
+    """Outlines only 1.1 to 1.7 widths long (SHORT_ASPECTS) around ``bar``, square and
+    slanted: a tile near the camera under a steep tilt, foreshortened along its length. Only
+    for bars left unread in a photo that looks steeply tilted (see the reader)."""
+    fits, shear = _fit_tiles(rgb, bar, k, 0.0, estimate=True, short=True)
+    if shear:
+        fits += _fit_tiles(rgb, bar, 1, shear, short=True)[0]
+    for c in fits:
+        c.short = True
+    return fits
+
+
 def _fit_tiles(
-    rgb: np.ndarray, bar: Bar, k: int, shear: float, estimate: bool = False
+    rgb: np.ndarray, bar: Bar, k: int, shear: float, estimate: bool = False, short: bool = False
 ) -> tuple[list[Candidate], float]:
     """Fit up to ``k`` tile outlines around ``bar``, best first, and (with ``estimate``) the
     shear its long sides seem to have (0.0 when square to the bar, or not estimated).
@@ -165,9 +182,11 @@ def _fit_tiles(
     widths = np.arange(a_lo * S, a_hi * S, max(0.5, 0.012 * a_lo * S))
     l_s, xl = look("x", cx - widths, -1)
     r_s, xr = look("x", cx + widths, 1)
-    t_s, yt = look("y", cy - widths[:, None] * ASPECTS[None, :], -1)
-    b_s, yb = look("y", cy + widths[:, None] * ASPECTS[None, :], 1)
-    near = np.abs(ASPECTS[:, None] - ASPECTS[None, :]) <= MAX_HALF_DIFF  # top x bottom
+    aspects = SHORT_ASPECTS if short else ASPECTS
+    t_s, yt = look("y", cy - widths[:, None] * aspects[None, :], -1)
+    b_s, yb = look("y", cy + widths[:, None] * aspects[None, :], 1)
+    diff = SHORT_HALF_DIFF if short else MAX_HALF_DIFF
+    near = np.abs(aspects[:, None] - aspects[None, :]) <= diff  # top x bottom
     # a side a touching neighbour hides (no colour change across a tight seam) may be
     # missing when the opposite side is there, the outline being centred on the bar; the
     # other pair of sides must then both be seen. Only for bars no full outline fits.
@@ -195,7 +214,7 @@ def _fit_tiles(
     weakest = np.minimum(lr[wi, 0, 0], tb[wi, ti, bi])
     # a tile seen from above (length = 2 x width, both halves alike) is the usual case and is
     # tried first; the other shapes give one extra hypothesis per bar
-    usual = (ti == bi) & (np.abs(ASPECTS[ti] - 2.0) <= 0.125)
+    usual = (ti == bi) & (np.abs(aspects[ti] - 2.0) <= 0.125) | short
     wide = None  # the best of the other shapes
     if (~usual).any():
         j = int(np.argmax(np.where(usual, -np.inf, score[wi, ti, bi])))

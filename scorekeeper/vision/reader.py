@@ -20,6 +20,8 @@ from scorekeeper.vision import bars, detect
 from scorekeeper.vision.checks import (
     CUT_MARGIN,
     STRAY_PIPS,
+    UNREAD_EDGE,
+    UNREAD_TILE,
     _blur_sigma,
     _busy_surface,
     _face_at_frame,
@@ -517,6 +519,46 @@ def _neighbours(
     return out
 
 
+SHORT_BARS = 8  # unread bars given short outlines (the most bar-like first)
+
+
+def _short_outlines(
+    small: np.ndarray,
+    s: float,
+    cands: list,
+    kept: list[int],
+    is_tile: np.ndarray,
+    edge: np.ndarray,
+) -> list[detect.Candidate]:
+    """Short outlines (``detect.fit_short_tiles``) around the bars of the main look that no
+    tile read covers, when the photo looks steeply tilted: the tiles read differ
+    TILTED_SPREAD or more in width, or a bar with something of a tile around it (an outline
+    as clean as UNREAD_EDGE, or an "is a tile" of UNREAD_TILE) was left unread."""
+    quads = [np.float32(_grow(cands[j].corners * s, 1.1)) for j in kept]
+    widths = [float(np.linalg.norm(cands[j].corners[1] - cands[j].corners[0])) for j in kept]
+    tilted = len(widths) > 1 and max(widths) >= TILTED_SPREAD * min(widths)
+    kept_groups = {cands[j].group for j in kept}
+    bars_left: dict[int, tuple] = {}
+    for i, c in enumerate(cands):
+        if c.group >= 100_000 or c.group in kept_groups or c.short:
+            continue  # the closer look's bars are in its own pixels
+        centre = (float(c.bar.centre[0]), float(c.bar.centre[1]))
+        if any(cv2.pointPolygonTest(q, centre, False) >= 0 for q in quads):
+            continue
+        tile_like = edge[i] >= UNREAD_EDGE or is_tile[i] >= UNREAD_TILE
+        seen = bars_left.get(c.group)
+        bars_left[c.group] = (c.bar, tile_like or (seen is not None and seen[1]))
+    if not tilted and not any(t for _, t in bars_left.values()):
+        return []
+    out: list[detect.Candidate] = []
+    for g in sorted(bars_left)[:SHORT_BARS]:
+        for cand in detect.fit_short_tiles(small, bars_left[g][0], 2):
+            cand.corners = cand.corners / s
+            cand.group = 200_000 + g
+            out.append(cand)
+    return out
+
+
 def _read_once(
     rgb: np.ndarray,
     max_pip: int,
@@ -569,6 +611,19 @@ def _read_once(
         deadline.check()
         if not fresh:
             break
+    # a steep tilt: tiles near the camera look shorter than any outline tried so far; the
+    # bars left unread get short outlines too (a tile read from one makes the reading "steep
+    # angle", never confident)
+    short = _short_outlines(small, s, cands, kept, is_tile, edge)
+    if short:
+        p2, ink2 = _count_halves(rgb, short, deadline)
+        cands += short
+        probs = np.concatenate([probs, p2])
+        ink = np.concatenate([ink, ink2])
+        edge = np.array([c.edge_score for c in cands])
+        is_tile, counts = tile_evidence(probs, ink, edge, max_pip)
+        kept, rejected_strong = _keep(cands, is_tile, counts)
+        deadline.check()
 
     gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
     flags = dict.fromkeys(FLAGS, False)
@@ -619,6 +674,9 @@ def _read_once(
     flags["touching"] = _touching(kept_quads)
     widths = [float(np.linalg.norm(q[1] - q[0])) for q in kept_quads]
     spread = max(widths) / max(min(widths), 1e-6) if widths else 1.0
+    if any(cands[i].short for i in kept):
+        flags["tilted"] = True
+        why.append("tilted: a tile read from a short outline")  # i18n: debug
     if spread >= TILTED_SPREAD:
         flags["tilted"] = True
         why.append(f"tilted: tiles differ {spread:.2f}x in width")  # i18n: debug
