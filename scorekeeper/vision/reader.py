@@ -20,8 +20,6 @@ from scorekeeper.vision import bars, detect
 from scorekeeper.vision.checks import (
     CUT_MARGIN,
     STRAY_PIPS,
-    UNREAD_EDGE,
-    UNREAD_TILE,
     _blur_sigma,
     _busy_surface,
     _face_at_frame,
@@ -527,32 +525,29 @@ def _short_outlines(
     s: float,
     cands: list,
     kept: list[int],
-    is_tile: np.ndarray,
-    edge: np.ndarray,
 ) -> list[detect.Candidate]:
-    """Short outlines (``detect.fit_short_tiles``) around the bars of the main look that no
-    tile read covers, when the photo looks steeply tilted: the tiles read differ
-    TILTED_SPREAD or more in width, or a bar with something of a tile around it (an outline
-    as clean as UNREAD_EDGE, or an "is a tile" of UNREAD_TILE) was left unread."""
+    """Short outlines (``detect.fit_short_tiles``) around the most bar-like marks of the main
+    look that no tile read covers, when the photo looks steeply tilted: the tiles read differ
+    TILTED_SPREAD or more in width. (Not whenever a tile-like bar is left unread: in a flat
+    photo of a touching chain, the outline around a bar split by a spinner pin was then read
+    from a short outline instead of being reported as unread; a bar longer than the tiles
+    read, a nearer tile, did not help either.)"""
     quads = [np.float32(_grow(cands[j].corners * s, 1.1)) for j in kept]
     widths = [float(np.linalg.norm(cands[j].corners[1] - cands[j].corners[0])) for j in kept]
-    tilted = len(widths) > 1 and max(widths) >= TILTED_SPREAD * min(widths)
+    if len(widths) < 2 or max(widths) < TILTED_SPREAD * min(widths):
+        return []
     kept_groups = {cands[j].group for j in kept}
-    bars_left: dict[int, tuple] = {}
-    for i, c in enumerate(cands):
+    bars_left: dict[int, bars.Bar] = {}
+    for c in cands:
         if c.group >= 100_000 or c.group in kept_groups or c.short:
             continue  # the closer look's bars are in its own pixels
         centre = (float(c.bar.centre[0]), float(c.bar.centre[1]))
         if any(cv2.pointPolygonTest(q, centre, False) >= 0 for q in quads):
             continue
-        tile_like = edge[i] >= UNREAD_EDGE or is_tile[i] >= UNREAD_TILE
-        seen = bars_left.get(c.group)
-        bars_left[c.group] = (c.bar, tile_like or (seen is not None and seen[1]))
-    if not tilted and not any(t for _, t in bars_left.values()):
-        return []
+        bars_left.setdefault(c.group, c.bar)
     out: list[detect.Candidate] = []
     for g in sorted(bars_left)[:SHORT_BARS]:
-        for cand in detect.fit_short_tiles(small, bars_left[g][0], 2):
+        for cand in detect.fit_short_tiles(small, bars_left[g], 2):
             cand.corners = cand.corners / s
             cand.group = 200_000 + g
             out.append(cand)
@@ -612,9 +607,9 @@ def _read_once(
         if not fresh:
             break
     # a steep tilt: tiles near the camera look shorter than any outline tried so far; the
-    # bars left unread get short outlines too (a tile read from one makes the reading "steep
-    # angle", never confident)
-    short = _short_outlines(small, s, cands, kept, is_tile, edge)
+    # bars left unread get short outlines too (a tile read from one makes the
+    # reading "steep angle", never confident)
+    short = _short_outlines(small, s, cands, kept)
     if short:
         p2, ink2 = _count_halves(rgb, short, deadline)
         cands += short
