@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import importlib.util
 
+from scorekeeper.rules.words import LazyText, _, lazy
 from scorekeeper.vision.errors import INSTALL_HINT, ImageError, VisionError, VisionUnavailable
 from scorekeeper.vision.reading import SURE_TILE, Reading, TileReading
 
@@ -36,12 +37,15 @@ __all__ = [
     "sanitize_image",
 ]
 
-CAPTURE_ADVICE: list[str] = [
-    "Hold the phone flat, straight above the tiles, so every tile is in the picture.",
-    "Lay the tiles face up on a plain surface that contrasts with them (a dark table or cloth).",
-    "Leave a small gap between the tiles so they do not touch.",
-    "Use good, even light without glare: avoid lamps or sun reflecting on the tiles.",
-    "Hold still and let the camera focus before taking the photo.",
+# Translated each time they are shown (``lazy``): in the language of whoever reads them.
+CAPTURE_ADVICE: list[LazyText] = [
+    lazy("Hold the phone flat, straight above the tiles, so every tile is in the picture."),
+    lazy(
+        "Lay the tiles face up on a plain surface that contrasts with them (a dark table or cloth)."
+    ),
+    lazy("Leave a small gap between the tiles so they do not touch."),
+    lazy("Use good, even light without glare: avoid lamps or sun reflecting on the tiles."),
+    lazy("Hold still and let the camera focus before taking the photo."),
 ]
 
 _REQUIRED = {
@@ -64,32 +68,36 @@ def _missing() -> list[str]:
     return missing
 
 
+def _needs_extra(missing: list[str]) -> str:
+    return _(
+        "Reading photos needs the photo extra (missing: %(missing)s). Install it with: %(command)s",
+        missing=", ".join(missing),
+        command=INSTALL_HINT,
+    )
+
+
 def photo_support() -> tuple[bool, str]:
     """(available, message). When not available the message says what to install."""
     missing = _missing()
     if missing:
-        return False, (
-            "Reading photos needs the photo extra (missing: " + ", ".join(missing) + "). "
-            f"Install it with: {INSTALL_HINT}"
-        )
+        return False, (_needs_extra(missing))
     from pathlib import Path
 
     model = Path(__file__).resolve().parent / "models" / "halves.onnx"
     if not model.is_file():
-        return False, f"The pip-counting model is missing from the installation ({model})."
+        return False, _(
+            "The pip-counting model is missing from the installation (%(path)s).", path=model
+        )
     heic = importlib.util.find_spec("pillow_heif") is not None
-    return True, "Photo reading is available" + (
-        "." if heic else " (HEIC photos need pillow-heif)."
-    )
+    if heic:
+        return True, _("Photo reading is available.")
+    return True, _("Photo reading is available (HEIC photos need pillow-heif).")
 
 
 def _require() -> None:
     missing = _missing()
     if missing:
-        raise VisionUnavailable(
-            "Reading photos needs the photo extra (missing: " + ", ".join(missing) + "). "
-            f"Install it with: {INSTALL_HINT}"
-        )
+        raise VisionUnavailable(_needs_extra(missing))
 
 
 #: The biggest set the half counter was trained for (double-12: 0 to 12 pips a half).
@@ -113,7 +121,11 @@ def read_hand(image: bytes, max_pip: int = 12) -> Reading:
         from scorekeeper.vision import reader
     except ImportError as err:  # a broken install of the extra
         raise VisionUnavailable(
-            f"Photo reading could not start ({err}). Install: {INSTALL_HINT}"
+            _(
+                "Photo reading could not start (%(error)s). Install: %(command)s",
+                error=err,
+                command=INSTALL_HINT,
+            )
         ) from err
     return reader.read_bytes(image, max_pip=max_pip)
 
@@ -126,5 +138,7 @@ def sanitize_image(data: bytes, *, max_side: int | None = None) -> bytes:
     try:
         from scorekeeper.vision import images
     except ImportError as err:
-        raise VisionUnavailable(f"Storing photos needs Pillow. Install: {INSTALL_HINT}") from err
+        raise VisionUnavailable(
+            _("Storing photos needs Pillow. Install: %(command)s", command=INSTALL_HINT)
+        ) from err
     return images.sanitize_image(data, max_side=max_side)

@@ -41,7 +41,7 @@ class Deadline:
 
     def check(self) -> None:
         if self.seconds is not None and self.used() > self.seconds:
-            raise OutOfTime(f"over {self.seconds:.1f} s of CPU time")
+            raise OutOfTime(f"over {self.seconds:.1f} s of CPU time")  # i18n: internal
 
 
 def _unit(v):

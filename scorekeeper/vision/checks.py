@@ -16,6 +16,19 @@ UNREAD_EDGE = 1.0
 UNREAD_TILE = 0.1
 
 
+MAX_SPREAD = 2.0  # the most the size of the tiles read may widen what a missed tile's can be
+
+
+def _spread(widths) -> float:
+    """How much the tiles read differ in size (largest width over smallest, 1 to
+    MAX_SPREAD): under a steep camera tilt the nearer tiles look larger, so a tile that was
+    not found may be that much larger or smaller than the ones read."""
+    widths = [float(v) for v in widths if v > 0]
+    if len(widths) < 2:
+        return 1.0
+    return float(np.clip(max(widths) / min(widths), 1.0, MAX_SPREAD))
+
+
 def _poly_overlap(p: np.ndarray, q: np.ndarray) -> float:
     """Intersection area over the smaller area of two convex quads."""
     inter, _ = cv2.intersectConvexConvex(p.astype(np.float32), q.astype(np.float32))
@@ -279,7 +292,13 @@ def _stray_pips(small: np.ndarray, quads: list[np.ndarray]) -> tuple[int, int]:
     if pips.sum() < 3 or inner.sum() < 10:
         return 0, 0
     size = float(np.median(np.sqrt(area[pips])))
-    cand = roundish & ~near_tile & (np.sqrt(area) >= 0.6 * size) & (np.sqrt(area) <= 1.6 * size)
+    spread = _spread([np.linalg.norm(q[1] - q[0]) for q in quads])
+    cand = (
+        roundish
+        & ~near_tile
+        & (np.sqrt(area) >= 0.6 * size / spread)
+        & (np.sqrt(area) <= 1.6 * size * spread)
+    )
     if not cand.any():
         return 0, 0
     lab = cv2.cvtColor(small, cv2.COLOR_RGB2LAB).astype(np.float32)
@@ -364,9 +383,9 @@ def _unread_outlines(cands: list, kept: list[int], edge: np.ndarray, is_tile: np
     if not kept:
         return 0
     quads = [_grow(cands[i].corners, 1.15).astype(np.float32) for i in kept]
-    width = float(
-        np.median([np.linalg.norm(cands[i].corners[1] - cands[i].corners[0]) for i in kept])
-    )
+    widths = [float(np.linalg.norm(cands[i].corners[1] - cands[i].corners[0])) for i in kept]
+    width = float(np.median(widths))
+    spread = _spread(widths)
     kept_groups = {cands[i].group for i in kept}
     groups = set()
     for i, c in enumerate(cands):
@@ -379,7 +398,8 @@ def _unread_outlines(cands: list, kept: list[int], edge: np.ndarray, is_tile: np
         bar = c.bar.length * w_i / max(c.width, 1e-6)  # in pixels of the tiles' outlines
         # (down to half the width: the outline around one piece of a bar split by a spinner
         # pin is too small, and that tile is not read either)
-        if not 0.5 * width <= w_i <= 1.4 * width or not 0.4 * width <= bar <= 1.05 * width:
+        lo, hi = width / spread, width * spread
+        if not 0.5 * lo <= w_i <= 1.4 * hi or not 0.4 * lo <= bar <= 1.05 * hi:
             continue
         centre = tuple(float(v) for v in c.corners.mean(axis=0))
         if any(cv2.pointPolygonTest(q, centre, False) >= 0 for q in quads):

@@ -26,9 +26,21 @@ DETECT_SIDE = 1280
 # to 1.46 were tried too, and lost a tile on a real photo of touching tiles on cloth).
 SHORTEST_ASPECT = 1.76
 ASPECTS = np.concatenate([np.arange(1.76, 2.25, 0.06), np.arange(2.34, 2.75, 0.1)])
+# a tile near the camera under a steep tilt looks shorter still (foreshortened along its
+# length, its nearer half the longer): tried only for bars left unread in a tilted photo
+SHORT_ASPECTS = np.arange(1.1, 1.76, 0.08)
+SHORT_HALF_DIFF = 0.25
 ONE_SIDE = 0.4  # weight of an outline side pair of which only one side is seen
 MAX_HALF_DIFF = 0.13  # how much longer one half may look than the other (x tile width)
 RATIO_BINS = ((0.84, 1.0), (0.74, 0.84), (0.62, 0.74), (0.45, 0.62))  # bar length / tile width
+# A steep tilt (30-45 degrees) slants a tile's long sides against its bar (a parallelogram,
+# not a rectangle): slants tried (tan of the angle away from square), how much stronger the
+# slanted sides must be than square ones, and how many slanted outlines a bar adds.
+SHEARS = np.round(np.arange(-0.8, 0.81, 0.2), 2)
+SHEAR_GAIN = 2.0
+SHEAR_ROWS = 24  # rows of the patch the slant is judged on
+SQUARE_FITS = 2.0  # a rectangle whose weakest side is this clear (x the patch's typical)
+SLANT_BARS = 16  # slants are looked for around this many bars (the darkest, most bar-like)
 
 
 @dataclass
@@ -41,6 +53,7 @@ class Candidate:
     width: float
     length: float
     group: int = -1
+    short: bool = False  # fitted as a tile foreshortened by a steep tilt (fit_short_tiles)
 
 
 def fit_tile(rgb: np.ndarray, bar: Bar) -> Candidate | None:
@@ -49,25 +62,54 @@ def fit_tile(rgb: np.ndarray, bar: Bar) -> Candidate | None:
     return fits[0] if fits else None
 
 
-def fit_tiles(rgb: np.ndarray, bar: Bar, k: int = 1) -> list[Candidate]:
-    """Fit up to ``k`` tile rectangles (different sizes) around ``bar``, best first.
+def fit_tiles(rgb: np.ndarray, bar: Bar, k: int = 1, slants: bool = True) -> list[Candidate]:
+    """Fit up to ``k`` tile rectangles (different sizes) around ``bar``, best first; with
+    ``k`` > 1, under a steep camera tilt (the tile's long sides clearly not square to its
+    bar), also the best parallelogram whose long sides follow the tile's (and the best longer
+    one, as for rectangles)."""
+    fits, shear = _fit_tiles(rgb, bar, k, 0.0, estimate=k > 1 and slants)
+    if shear:
+        fits += _fit_tiles(rgb, bar, 1, shear)[0]
+    return fits
 
-    The face colour is taken beside the bar; the four sides are placed where the colour
-    changes away from the face colour going outwards, consistently along the side (median
-    over the side, so pips and texture do not count).
+
+def fit_short_tiles(rgb: np.ndarray, bar: Bar, k: int = 2) -> list[Candidate]:
+    """Outlines only 1.1 to 1.7 widths long (SHORT_ASPECTS) around ``bar``, square and
+    slanted: a tile near the camera under a steep tilt, foreshortened along its length. Only
+    for bars left unread in a photo that looks steeply tilted (see the reader)."""
+    fits, shear = _fit_tiles(rgb, bar, k, 0.0, estimate=True, short=True)
+    if shear:
+        fits += _fit_tiles(rgb, bar, 1, shear, short=True)[0]
+    for c in fits:
+        c.short = True
+    return fits
+
+
+def _fit_tiles(
+    rgb: np.ndarray, bar: Bar, k: int, shear: float, estimate: bool = False, short: bool = False
+) -> tuple[list[Candidate], float]:
+    """Fit up to ``k`` tile outlines around ``bar``, best first, and (with ``estimate``) the
+    shear its long sides seem to have (0.0 when square to the bar, or not estimated).
+
+    The outline is a parallelogram: two sides along the bar, two along ``u * shear + n``
+    (``u`` the bar's direction, ``n`` square to it; a rectangle when ``shear`` is 0). The face
+    colour is taken beside the bar; the four sides are placed where the colour changes away
+    from the face colour going outwards, consistently along the side (median over the side,
+    so pips and texture do not count).
     """
     u = bar.direction
     nvec = np.array([-u[1], u[0]])
+    along = nvec + shear * u  # the direction of the long sides
     lb = bar.length
     a_lo, a_hi = 0.5 * lb / 0.97, 0.5 * lb / 0.45  # half-width: the bar covers 45..97 %
     S = min(1.0, 100.0 / a_hi)  # patch pixels per image pixel
-    pw = int(np.ceil(2 * a_hi * 1.15 * S)) + 8
+    pw = int(np.ceil(2 * a_hi * (1.15 + 0.5 * abs(shear)) * S)) + 8
     ph = int(np.ceil(4 * a_hi * 1.2 * S)) + 8
     cx, cy = pw / 2, ph / 2
     A = np.array(
         [
-            [u[0] / S, nvec[0] / S, bar.centre[0] - (cx * u[0] + cy * nvec[0]) / S],
-            [u[1] / S, nvec[1] / S, bar.centre[1] - (cx * u[1] + cy * nvec[1]) / S],
+            [u[0] / S, along[0] / S, bar.centre[0] - (cx * u[0] + cy * along[0]) / S],
+            [u[1] / S, along[1] / S, bar.centre[1] - (cx * u[1] + cy * along[1]) / S],
         ]
     )
     patch = cv2.warpAffine(
@@ -88,7 +130,7 @@ def fit_tiles(rgb: np.ndarray, bar: Bar, k: int = 1) -> list[Candidate]:
         ]
     )
     if len(sample) < 4:
-        return []
+        return [], 0.0
     face = np.median(sample, axis=0)
     if face[0] < 90:
         # a half packed with dark pips (the navy or purple 9-12 halves of a double-12 set)
@@ -96,7 +138,7 @@ def fit_tiles(rgb: np.ndarray, bar: Bar, k: int = 1) -> list[Candidate]:
         top = np.percentile(sample[:, 0], 80)
         face = np.median(sample[sample[:, 0] >= 0.85 * top], axis=0)
     if face[0] < 90:  # faces are white or ivory; this is something dark
-        return []
+        return [], 0.0
     wts = np.array([1.0, 1.6, 1.6], np.float32)
     D = np.sqrt((((lab - face) * wts) ** 2).sum(axis=2))
     dl = max(1, int(round(0.035 * a_lo * S)))
@@ -140,9 +182,11 @@ def fit_tiles(rgb: np.ndarray, bar: Bar, k: int = 1) -> list[Candidate]:
     widths = np.arange(a_lo * S, a_hi * S, max(0.5, 0.012 * a_lo * S))
     l_s, xl = look("x", cx - widths, -1)
     r_s, xr = look("x", cx + widths, 1)
-    t_s, yt = look("y", cy - widths[:, None] * ASPECTS[None, :], -1)
-    b_s, yb = look("y", cy + widths[:, None] * ASPECTS[None, :], 1)
-    near = np.abs(ASPECTS[:, None] - ASPECTS[None, :]) <= MAX_HALF_DIFF  # top x bottom
+    aspects = SHORT_ASPECTS if short else ASPECTS
+    t_s, yt = look("y", cy - widths[:, None] * aspects[None, :], -1)
+    b_s, yb = look("y", cy + widths[:, None] * aspects[None, :], 1)
+    diff = SHORT_HALF_DIFF if short else MAX_HALF_DIFF
+    near = np.abs(aspects[:, None] - aspects[None, :]) <= diff  # top x bottom
     # a side a touching neighbour hides (no colour change across a tight seam) may be
     # missing when the opposite side is there, the outline being centred on the bar; the
     # other pair of sides must then both be seen. Only for bars no full outline fits.
@@ -170,7 +214,7 @@ def fit_tiles(rgb: np.ndarray, bar: Bar, k: int = 1) -> list[Candidate]:
     weakest = np.minimum(lr[wi, 0, 0], tb[wi, ti, bi])
     # a tile seen from above (length = 2 x width, both halves alike) is the usual case and is
     # tried first; the other shapes give one extra hypothesis per bar
-    usual = (ti == bi) & (np.abs(ASPECTS[ti] - 2.0) <= 0.125)
+    usual = (ti == bi) & (np.abs(aspects[ti] - 2.0) <= 0.125) | short
     wide = None  # the best of the other shapes
     if (~usual).any():
         j = int(np.argmax(np.where(usual, -np.inf, score[wi, ti, bi])))
@@ -206,7 +250,7 @@ def fit_tiles(rgb: np.ndarray, bar: Bar, k: int = 1) -> list[Candidate]:
         ):
             continue
         picked.append(f)
-    if k > 1:
+    if k > 1 and not shear:
         # also the best fit for each range of bar length / tile width, so that a strong edge
         # next to the tile (a touching neighbour's pips) cannot hide the real size
         for lo, hi in RATIO_BINS:
@@ -221,27 +265,61 @@ def fit_tiles(rgb: np.ndarray, bar: Bar, k: int = 1) -> list[Candidate]:
                     ):
                         picked.append(f)
                     break
-        if wide is not None and (not fits or wide[0] > fits[0][0]):
-            picked.append(wide)
+    if (k > 1 or shear) and wide is not None and (not fits or wide[0] > fits[0][0]):
+        picked.append(wide)
     M = np.vstack([A, [0, 0, 1]])
     out = []
     for _score, xl, xr, yt, yb, weakest in picked:
         corners_p = np.array([[xl, yt], [xr, yt], [xr, yb], [xl, yb]], np.float64)
         pts = np.column_stack([corners_p, np.ones(4)]) @ M.T
         out.append(Candidate(pts[:, :2], bar, weakest / base, (xr - xl) / S, (yb - yt) / S))
-    return out
+    # a slant is looked for only when no rectangle fits well (a tile seen from above has one)
+    found_shear = 0.0
+    if estimate and (not out or max(c.edge_score for c in out) < SQUARE_FITS):
+        found_shear = _shear(Dr, rows.start, cy, cx, dl, tol, a_lo * S, a_hi * S)
+    return out, found_shear
+
+
+def _shear(Dr, row0, cy, cx, dl, tol, w_lo, w_hi) -> float:
+    """The shear of a tile's long sides against its bar (0.0: square to it, or not clearly
+    better): the x-profile of colour change ``Dr`` (rows ``row0``.. of the patch) is read
+    along slanted columns (SHEARS), and the slant whose pair of long sides centred on the bar
+    is clearly the strongest (SHEAR_GAIN x the square pair) wins."""
+    step = max(1, Dr.shape[0] // SHEAR_ROWS)  # a few rows are enough for a median
+    Dr = Dr[::step]
+    h, w = Dr.shape
+    if h < 4 or w <= 2 * dl + 2:
+        return 0.0
+    ys = np.arange(h) * step + row0 - cy
+    idx = np.round(np.arange(w)[None, None, :] + SHEARS[:, None, None] * ys[None, :, None])
+    Ds = Dr[np.arange(h)[None, :, None], np.clip(idx.astype(int), 0, w - 1)]  # slant x row x col
+    prof = np.zeros((len(SHEARS), w), np.float32)
+    prof[:, dl : w - dl] = np.median(Ds[:, :, 2 * dl :] - Ds[:, :, : -2 * dl], axis=1)
+    # the weaker of the two long sides (left: face on its right) at each half-width
+    widths = np.arange(w_lo, w_hi, max(0.5, 0.02 * w_lo))
+    offs = np.arange(-tol, tol + 1)
+    left = np.clip(np.round(cx - widths).astype(int)[:, None] + offs, 0, w - 1)
+    right = np.clip(np.round(cx + widths).astype(int)[:, None] + offs, 0, w - 1)
+    pair = np.minimum((-prof[:, left]).max(axis=2), prof[:, right].max(axis=2)).max(axis=1)
+    j = int(np.argmax(pair))
+    square = float(pair[len(SHEARS) // 2])
+    if SHEARS[j] == 0 or pair[j] <= 0 or pair[j] < SHEAR_GAIN * max(square, 0.0):
+        return 0.0
+    return float(SHEARS[j])
 
 
 def find_candidates(
-    rgb: np.ndarray, per_bar: int = 1, deadline: Deadline | None = None
+    rgb: np.ndarray, per_bar: int = 1, deadline: Deadline | None = None, slants: bool = True
 ) -> list[Candidate]:
     """Tile outlines around every bar candidate: the ``per_bar`` best-fitting sizes each
-    (``Candidate.group`` tells which bar they came from)."""
+    (``Candidate.group`` tells which bar they came from); with ``slants``, slanted outlines
+    too around the SLANT_BARS most bar-like marks (a hand has a few tiles; the rest of a long
+    list of marks is texture, and the time is better kept)."""
     deadline = deadline or Deadline(None)
     out = []
     for g, bar in enumerate(find_bars(rgb, deadline)):
         deadline.check()
-        for c in fit_tiles(rgb, bar, per_bar):
+        for c in fit_tiles(rgb, bar, per_bar, slants and g < SLANT_BARS):
             c.group = g
             out.append(c)
     return out

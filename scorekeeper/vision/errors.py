@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-INSTALL_HINT = 'pip install "scorekeeper[photo]"'
+INSTALL_HINT = 'pip install "scorekeeper[photo]"'  # i18n: a command
 
 
 class VisionError(Exception):

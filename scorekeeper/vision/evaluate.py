@@ -174,7 +174,7 @@ def evaluate(
             "tiles_exact": sorted(read) == sorted(truth),
             "confident": reading.confident,
             "unreadable": reading.unreadable,
-            "problems": reading.problems,
+            "problems": [str(p) for p in reading.problems],
             "tiles_ok": tiles_ok,
             "halves_ok": halves_ok,
             "n_truth": len(truth),

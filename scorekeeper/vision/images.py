@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from PIL import Image, UnidentifiedImageError
 
+from scorekeeper.rules.words import lazy
 from scorekeeper.vision.errors import ImageError
 
 try:  # HEIC from iPhones; optional at import so a missing wheel only disables HEIC.
@@ -42,21 +43,26 @@ ACCEPTED_FORMATS = ("JPEG", "PNG", "HEIF")  # MPO (multi-picture JPEG) opens as 
 if Image.MAX_IMAGE_PIXELS is None or Image.MAX_IMAGE_PIXELS > MAX_PIXELS:
     Image.MAX_IMAGE_PIXELS = MAX_PIXELS
 
-NOT_AN_IMAGE = "This file is not a photo we can read. Please upload a JPEG, PNG or HEIC photo."
-DAMAGED = (
+# What a player is told about an upload (``str(err)`` of an ImageError), translated when shown.
+NOT_AN_IMAGE = lazy(
+    "This file is not a photo we can read. Please upload a JPEG, PNG or HEIC photo."
+)
+DAMAGED = lazy(
     "This photo is damaged or incomplete (the upload may have been cut short). Please try again."
 )
-TOO_LARGE_FILE = "This file is larger than 15 MB. Please upload a smaller photo."
-TOO_MANY_PIXELS = (
+TOO_LARGE_FILE = lazy("This file is larger than 15 MB. Please upload a smaller photo.")
+TOO_MANY_PIXELS = lazy(
     "This photo has too many pixels to read safely (more than about 50 megapixels). "
     "Please use the phone's normal camera setting."
 )
-TOO_MANY_PIXELS_FULL = (
+TOO_MANY_PIXELS_FULL = lazy(
     "This photo has too many pixels to read safely (more than about 25 megapixels for PNG "
     "and HEIC photos). Please use the phone's normal camera setting or send a JPEG."
 )
-TOO_SMALL = "This photo is too small to read. Please take a photo of the tiles with the camera."
-EMPTY = "The upload is empty. Please choose a photo."
+TOO_SMALL = lazy(
+    "This photo is too small to read. Please take a photo of the tiles with the camera."
+)
+EMPTY = lazy("The upload is empty. Please choose a photo.")
 
 
 @dataclass

@@ -59,9 +59,9 @@ def draw_overlay(
             out, label, (x0, y0), cv2.FONT_HERSHEY_SIMPLEX, font, colour, thick, cv2.LINE_AA
         )
     head = title or (
-        f"total {reading.total}, {len(reading.tiles)} tiles, "
+        f"total {reading.total}, {len(reading.tiles)} tiles, "  # i18n: developer overlay
         + ("CONFIDENT" if reading.confident else "not confident")
-        + (", could not read" if reading.unreadable else "")
+        + (", could not read" if reading.unreadable else "")  # i18n: developer overlay
     )
     (tw, th), base = cv2.getTextSize(head, cv2.FONT_HERSHEY_SIMPLEX, font, thick)
     strip = np.zeros((th + base + 12, w, 3), np.uint8)

@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from scorekeeper.rules import Tile
+from scorekeeper.rules.words import lazy
 from scorekeeper.vision import bars, detect
 from scorekeeper.vision.checks import (
     CUT_MARGIN,
@@ -23,6 +24,7 @@ from scorekeeper.vision.checks import (
     _busy_surface,
     _face_at_frame,
     _glare_fraction,
+    _grow,
     _poly_overlap,
     _stray_pips,
     _touching,
@@ -56,28 +58,42 @@ MODEL_MAX_PIP = 12
 ACCEPT_TILE = 0.5  # below this "is a tile" probability an outline is dropped
 BLUR_LIMIT = 0.018  # estimated edge blur (sigma) as a fraction of the tile width
 GLARE_LIMIT = 0.04  # fraction of a tile's face covered by a blown-out highlight
+# tiles read that differ this much in size (largest width / smallest): a steep camera tilt,
+# under which the checks for a missed tile (sized to the tiles read) cannot be trusted
+TILTED_SPREAD = 1.5
 
-PROBLEM_NO_TILES = (
+# What a player is told (``lazy``: translated each time it is shown).
+PROBLEM_NO_TILES = lazy(
     "No domino tiles were found. Take the photo from straight above, with the tiles face up."
 )
-PROBLEM_BLUR = "The photo is blurry. Hold the phone still and let it focus before taking the photo."
-PROBLEM_GLARE = "Glare or reflections hide some pips. Move away from direct light or lamps."
-PROBLEM_CUT = (
+PROBLEM_BLUR = lazy(
+    "The photo is blurry. Hold the phone still and let it focus before taking the photo."
+)
+PROBLEM_GLARE = lazy("Glare or reflections hide some pips. Move away from direct light or lamps.")
+PROBLEM_CUT = lazy(
     "A tile is cut off at the edge of the photo. Step back so every tile is in the picture."
 )
-PROBLEM_TOUCHING = "Some tiles are touching. Spread them apart a little so each tile stands alone."
-PROBLEM_UNSURE = "Some pips could not be counted for sure. Please count the marked tiles by hand."
-PROBLEM_UNREADABLE = (
+PROBLEM_TOUCHING = lazy(
+    "Some tiles are touching. Spread them apart a little so each tile stands alone."
+)
+PROBLEM_UNSURE = lazy(
+    "Some pips could not be counted for sure. Please count the marked tiles by hand."
+)
+PROBLEM_UNREADABLE = lazy(
     "Something that looks like a tile could not be read (it may be tilted, covered or blurred)."
 )
-PROBLEM_SURFACE = (
+PROBLEM_SURFACE = lazy(
     "The surface is about the same colour as the tiles, so the reader cannot be sure it found "
     "every tile. A darker, plain surface works best."
 )
-PROBLEM_SMALL = (
+PROBLEM_SMALL = lazy(
     "The tiles are very small in the photo. Hold the phone closer (about 40 cm above the tiles)."
 )
-PROBLEM_TOO_SLOW = (
+PROBLEM_TILTED = lazy(
+    "The photo was taken at a steep angle, so a tile may have been missed. Hold the phone "
+    "flat, straight above the tiles."
+)
+PROBLEM_TOO_SLOW = lazy(
     "Could not read this photo: the background is too busy to find the tiles in time. "
     "Lay the tiles on a plain surface and take the photo again from straight above."
 )
@@ -91,10 +107,11 @@ FLAGS = (
     "cut",
     "small",
     "touching",
+    "tilted",
     "missed",
     "similar_surface",
 )
-BLOCKING = ("no_tiles", "glare", "cut", "small", "missed", "similar_surface")
+BLOCKING = ("no_tiles", "glare", "cut", "small", "tilted", "missed", "similar_surface")
 PROBLEM_TEXT = {
     "no_tiles": PROBLEM_NO_TILES,
     "blur": PROBLEM_BLUR,
@@ -102,6 +119,7 @@ PROBLEM_TEXT = {
     "cut": PROBLEM_CUT,
     "small": PROBLEM_SMALL,
     "touching": PROBLEM_TOUCHING,
+    "tilted": PROBLEM_TILTED,
     "missed": PROBLEM_UNREADABLE,
     "similar_surface": PROBLEM_SURFACE,
 }
@@ -115,6 +133,7 @@ ADVICE_FOR = {
     "cut": (0,),
     "small": (),  # its problem says what to do: hold the phone closer
     "touching": (2,),
+    "tilted": (),  # its problem says what to do: hold the phone flat above the tiles
     "missed": (0,),
     "similar_surface": (1,),
     "unsure": (0, 3, 4),
@@ -291,7 +310,8 @@ def _closer_look(
     inner = bars.Deadline(None if budget is None else budget * CLOSER_LOOK_UNTIL)
     inner.start = deadline.start
     try:
-        extra = detect.find_candidates(big, per_bar=HYPOTHESES, deadline=inner)
+        # small tiles: no slanted outlines (a steep tilt is told by its large, near tiles)
+        extra = detect.find_candidates(big, per_bar=HYPOTHESES, deadline=inner, slants=False)
     except bars.OutOfTime:
         return []
     for c in extra:
@@ -407,6 +427,133 @@ def read_rgb(
     return reading
 
 
+def _keep(cands: list, is_tile: np.ndarray, counts: np.ndarray) -> tuple[list[int], int]:
+    """The outlines kept as tiles: the best of each bar, then the best wherever outlines of
+    bars overlap; and how many tile-like outlines the counter rejected, on their own."""
+    quality = is_tile * counts.max(axis=2).prod(axis=1) if len(is_tile) else np.zeros(0)
+    order = np.argsort(-quality, kind="stable")
+    kept: list[int] = []
+    groups_done: set[int] = set()
+    rejected_strong = 0
+    for i in order:
+        ci = cands[i].corners
+        if cands[i].group in groups_done:
+            continue
+        if is_tile[i] < ACCEPT_TILE:
+            if is_tile[i] > 0.25 and all(_poly_overlap(ci, cands[j].corners) < 0.2 for j in kept):
+                rejected_strong += 1
+            groups_done.add(cands[i].group)
+            continue
+        if any(_poly_overlap(ci, cands[j].corners) > 0.25 for j in kept):
+            continue
+        kept.append(int(i))
+        groups_done.add(cands[i].group)
+    return kept, rejected_strong
+
+
+NEIGHBOUR_ROUNDS = 3  # a row is followed this many tiles beyond the tiles read
+NEIGHBOUR_FROM = 0.8  # ... from tiles read at least this sure
+NEIGHBOUR_BAR = 0.8  # ... where a bar darker than the face (brightest channel) lies
+
+
+def _neighbours(
+    small: np.ndarray,
+    s: float,
+    cands: list,
+    fresh: list[int],
+    kept: list[int],
+    is_tile: np.ndarray,
+    counts: np.ndarray,
+) -> list[detect.Candidate]:
+    """Outlines fitted where a tile touching a sure tile read (``fresh``) would have its bar:
+    beside it (one width along its bar) and end to end (one length across it), when that
+    place is not covered by a tile read, is inside the photo and has a dark line along the
+    bar. Corners in pixels of the photo read (``small`` is it at ``s``)."""
+    h, w = small.shape[:2]
+    v = small.max(axis=2)
+    covered = [np.float32(_grow(cands[j].corners * s, 0.9)) for j in kept]
+    group = max((c.group for c in cands), default=0) + 1
+    out: list[detect.Candidate] = []
+    for i in fresh:
+        conf = float(is_tile[i] * counts[i].max(axis=1).prod())
+        if conf < NEIGHBOUR_FROM:
+            continue
+        q = cands[i].corners * s
+        wv, lv = q[1] - q[0], q[3] - q[0]
+        W = float(np.linalg.norm(wv))
+        if W < 8:
+            continue
+        u = wv / W
+        nrm = np.array([-u[1], u[0]])
+        centre = q.mean(axis=0)
+        bar_len = min(cands[i].bar.length, W)
+        for shift in (wv, -wv, lv, -lv):
+            c = centre + shift
+            if not (0.5 * W <= c[0] < w - 0.5 * W and 0.5 * W <= c[1] < h - 0.5 * W):
+                continue
+            if any(
+                cv2.pointPolygonTest(cq, (float(c[0]), float(c[1])), False) >= 0 for cq in covered
+            ):
+                continue
+            # a dark line along the bar (within a tenth of a width of where it would be: the
+            # tiles of a row are not quite in line), lighter face beside it
+            t = np.linspace(-0.3, 0.3, 9)[:, None, None] * W * u
+            band = np.linspace(-0.1, 0.1, 9)[None, :, None] * W * nrm
+            grid = bars._sample(v, c + t + band).astype(np.float32)  # along x across
+            c = c + band[0, int(np.argmin(np.median(grid, axis=0)))]  # centred on the line
+            on = grid.min(axis=1)
+            off = 0.25 * W * nrm
+            beside = np.concatenate(
+                [bars._sample(v, c + t[:, 0] + off), bars._sample(v, c + t[:, 0] - off)]
+            ).astype(np.float32)
+            if np.median(on) > NEIGHBOUR_BAR * np.median(beside):
+                continue
+            bar = bars.Bar(c, u, bar_len, cands[i].bar.thickness, cands[i].bar.darkness)
+            for cand in detect.fit_tiles(small, bar, HYPOTHESES, slants=False):
+                cand.corners = cand.corners / s
+                cand.group = group
+                out.append(cand)
+            group += 1
+    return out
+
+
+SHORT_BARS = 8  # unread bars given short outlines (the most bar-like first)
+
+
+def _short_outlines(
+    small: np.ndarray,
+    s: float,
+    cands: list,
+    kept: list[int],
+) -> list[detect.Candidate]:
+    """Short outlines (``detect.fit_short_tiles``) around the most bar-like marks of the main
+    look that no tile read covers, when the photo looks steeply tilted: the tiles read differ
+    TILTED_SPREAD or more in width. (Not whenever a tile-like bar is left unread: in a flat
+    photo of a touching chain, the outline around a bar split by a spinner pin was then read
+    from a short outline instead of being reported as unread; a bar longer than the tiles
+    read, a nearer tile, did not help either.)"""
+    quads = [np.float32(_grow(cands[j].corners * s, 1.1)) for j in kept]
+    widths = [float(np.linalg.norm(cands[j].corners[1] - cands[j].corners[0])) for j in kept]
+    if len(widths) < 2 or max(widths) < TILTED_SPREAD * min(widths):
+        return []
+    kept_groups = {cands[j].group for j in kept}
+    bars_left: dict[int, bars.Bar] = {}
+    for c in cands:
+        if c.group >= 100_000 or c.group in kept_groups or c.short:
+            continue  # the closer look's bars are in its own pixels
+        centre = (float(c.bar.centre[0]), float(c.bar.centre[1]))
+        if any(cv2.pointPolygonTest(q, centre, False) >= 0 for q in quads):
+            continue
+        bars_left.setdefault(c.group, c.bar)
+    out: list[detect.Candidate] = []
+    for g in sorted(bars_left)[:SHORT_BARS]:
+        for cand in detect.fit_short_tiles(small, bars_left[g], 2):
+            cand.corners = cand.corners / s
+            cand.group = 200_000 + g
+            out.append(cand)
+    return out
+
+
 def _read_once(
     rgb: np.ndarray,
     max_pip: int,
@@ -437,26 +584,41 @@ def _read_once(
     probs, ink = _count_halves(rgb, cands, deadline)
     edge = np.array([c.edge_score for c in cands])
     is_tile, counts = tile_evidence(probs, ink, edge, max_pip)
-    quality = is_tile * counts.max(axis=2).prod(axis=1) if len(probs) else np.zeros(0)
-    # keep the best outline of each bar, then the best wherever outlines of bars overlap
-    order = np.argsort(-quality, kind="stable")
-    kept: list[int] = []
-    groups_done: set[int] = set()
-    rejected_strong = 0
-    for i in order:
-        ci = cands[i].corners
-        if cands[i].group in groups_done:
-            continue
-        if is_tile[i] < ACCEPT_TILE:
-            if is_tile[i] > 0.25 and all(_poly_overlap(ci, cands[j].corners) < 0.2 for j in kept):
-                rejected_strong += 1
-            groups_done.add(cands[i].group)
-            continue
-        if any(_poly_overlap(ci, cands[j].corners) > 0.25 for j in kept):
-            continue
-        kept.append(int(i))
-        groups_done.add(cands[i].group)
+    kept, rejected_strong = _keep(cands, is_tile, counts)
     deadline.check()
+    # tiles touching in a row or a chain: the bars of the middle ones often run into one dark
+    # shape with the seams and are never found; the neighbours of each tile read are looked
+    # for where they would lie (one tile width along its bar, one length across it)
+    fresh = list(kept)
+    for _round in range(NEIGHBOUR_ROUNDS):
+        extra = _neighbours(small, s, cands, fresh, kept, is_tile, counts)
+        if not extra:
+            break
+        p2, ink2 = _count_halves(rgb, extra, deadline)
+        before = set(kept)
+        cands += extra
+        probs = np.concatenate([probs, p2])
+        ink = np.concatenate([ink, ink2])
+        edge = np.array([c.edge_score for c in cands])
+        is_tile, counts = tile_evidence(probs, ink, edge, max_pip)
+        kept, rejected_strong = _keep(cands, is_tile, counts)
+        fresh = [i for i in kept if i not in before]
+        deadline.check()
+        if not fresh:
+            break
+    # a steep tilt: tiles near the camera look shorter than any outline tried so far; the
+    # bars left unread get short outlines too (a tile read from one makes the
+    # reading "steep angle", never confident)
+    short = _short_outlines(small, s, cands, kept)
+    if short:
+        p2, ink2 = _count_halves(rgb, short, deadline)
+        cands += short
+        probs = np.concatenate([probs, p2])
+        ink = np.concatenate([ink, ink2])
+        edge = np.array([c.edge_score for c in cands])
+        is_tile, counts = tile_evidence(probs, ink, edge, max_pip)
+        kept, rejected_strong = _keep(cands, is_tile, counts)
+        deadline.check()
 
     gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
     flags = dict.fromkeys(FLAGS, False)
@@ -479,7 +641,7 @@ def _read_once(
             or c_img[:, 1].max() > h - 1 + margin
         ) and _face_at_frame(rgb, c_img):
             flags["cut"] = True
-            why.append(f"cut: outline of tile {len(tiles)} at the frame edge")
+            why.append(f"cut: outline of tile {len(tiles)} at the frame edge")  # i18n: debug
         # an outline shorter than any tile can look (even tilted) that ends near the frame:
         # the rest of the tile lies beyond it (an outline between touching tiles in a row
         # can stop short of the frame edge)
@@ -492,7 +654,9 @@ def _read_once(
         )
         if L / max(W, 1e-6) < detect.SHORTEST_ASPECT and gap < SHORT_CUT_GAP * W:
             flags["cut"] = True
-            why.append(f"cut: short outline of tile {len(tiles)} near the frame edge")
+            why.append(
+                f"cut: short outline of tile {len(tiles)} near the frame edge"  # i18n: debug
+            )
         if W * scale < 60 or W < 40:
             flags["small"] = True
         if _blur_sigma(gray, c_img) / max(W, 1.0) > BLUR_LIMIT:
@@ -503,6 +667,14 @@ def _read_once(
         tiles.append(TileReading(Tile(va, vb), conf, corners_full, (va, vb), (ca, cb)))
     kept_quads = [cands[i].corners * s for i in kept]  # pixels of small
     flags["touching"] = _touching(kept_quads)
+    widths = [float(np.linalg.norm(q[1] - q[0])) for q in kept_quads]
+    spread = max(widths) / max(min(widths), 1e-6) if widths else 1.0
+    if any(cands[i].short for i in kept):
+        flags["tilted"] = True
+        why.append("tilted: a tile read from a short outline")  # i18n: debug
+    if spread >= TILTED_SPREAD:
+        flags["tilted"] = True
+        why.append(f"tilted: tiles differ {spread:.2f}x in width")  # i18n: debug
     # look for what was not read at half the detection size (the areas are tile-sized)
     half = cv2.resize(
         small, (max(1, small.shape[1] // 2), max(1, small.shape[0] // 2)), cv2.INTER_AREA
@@ -515,12 +687,12 @@ def _read_once(
     stray_edge = stray_edge if stray_edge >= STRAY_PIPS else 0
     flags["cut"] |= bool(stray_edge)
     for n_, what in (
-        (cut_missed, "cut: tile-coloured patch at the frame edge"),
-        (missed, "missed: unexplained tile-coloured patch"),
-        (rejected_strong, "missed: outline rejected by the counter"),
-        (unread, "missed: unread outline around a bar"),
-        (stray, "missed: pips outside every tile read"),
-        (stray_edge, "cut: pips outside every tile read near the frame edge"),
+        (cut_missed, "cut: tile-coloured patch at the frame edge"),  # i18n: debug
+        (missed, "missed: unexplained tile-coloured patch"),  # i18n: debug
+        (rejected_strong, "missed: outline rejected by the counter"),  # i18n: debug
+        (unread, "missed: unread outline around a bar"),  # i18n: debug
+        (stray, "missed: pips outside every tile read"),  # i18n: debug
+        (stray_edge, "cut: pips outside every tile read near the frame edge"),  # i18n: debug
     ):
         if n_:
             why.append(f"{what} x{n_}")

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from scorekeeper.rules.words import LazyText
+
 Point = tuple[float, float]
 
 #: A tile read with at least this confidence (0..1) is "sure": the reader needs every tile at
@@ -49,12 +51,12 @@ class Reading:
     tiles: list[TileReading] = field(default_factory=list)
     total: int = 0
     confident: bool = False
-    problems: list[str] = field(default_factory=list)
+    problems: list[str | LazyText] = field(default_factory=list)
     width: int = 0
     height: int = 0
     seconds: float = 0.0
     unreadable: bool = False
-    advice: list[str] = field(default_factory=list)
+    advice: list[str | LazyText] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-friendly summary (tiles as [low, high] pairs)."""
@@ -69,9 +71,10 @@ class Reading:
             ],
             "total": self.total,
             "confident": self.confident,
-            "problems": list(self.problems),
+            # the player's language at the time of the reading (the texts are lazy)
+            "problems": [str(p) for p in self.problems],
             "width": self.width,
             "height": self.height,
             "unreadable": self.unreadable,
-            "advice": list(self.advice),
+            "advice": [str(a) for a in self.advice],
         }

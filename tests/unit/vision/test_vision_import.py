@@ -24,8 +24,39 @@ def test_public_api_is_there():
     ):
         assert hasattr(vision, name)
     assert issubclass(vision.ImageError, ValueError)
-    assert all(isinstance(s, str) and s for s in vision.CAPTURE_ADVICE)
+    assert all(str(s) for s in vision.CAPTURE_ADVICE)
     assert len(vision.CAPTURE_ADVICE) >= 4
+
+
+@pytest.fixture
+def shouting():
+    """A translator that upper-cases every sentence (stands for Spanish or French)."""
+    from scorekeeper.rules import words
+
+    words.install(lambda m: m.upper(), lambda s, p, n: (s if n == 1 else p).upper())
+    yield
+    words.install(lambda m: m, lambda s, p, n: s if n == 1 else p)
+
+
+def test_what_a_player_reads_goes_through_the_translator(shouting):
+    """Capture advice, upload errors and the reader's problems are translated when shown (they
+    are declared at import time, so in the language of whoever looks), and a reading stored as
+    JSON holds them as text in that language."""
+    pytest.importorskip("cv2")
+    pytest.importorskip("onnxruntime")
+    from scorekeeper.vision import images, reader
+    from scorekeeper.vision.reading import Reading
+
+    gap = "LEAVE A SMALL GAP BETWEEN THE TILES SO THEY DO NOT TOUCH."
+    assert str(vision.CAPTURE_ADVICE[2]) == gap
+    assert str(vision.ImageError(images.EMPTY)) == "THE UPLOAD IS EMPTY. PLEASE CHOOSE A PHOTO."
+    stored = Reading(problems=[reader.PROBLEM_BLUR], advice=[vision.CAPTURE_ADVICE[4]]).as_dict()
+    assert stored["problems"] == [str(reader.PROBLEM_BLUR)]
+    assert stored["problems"][0].startswith("THE PHOTO IS BLURRY.")
+    assert stored["advice"][0].startswith("HOLD STILL")
+    import json
+
+    json.dumps(stored)  # plain text, nothing lazy left
 
 
 def test_import_does_not_load_heavy_dependencies():
