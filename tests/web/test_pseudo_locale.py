@@ -1,0 +1,192 @@
+"""Every sentence a player can see goes through the catalogs (issue 25), seen on the pages
+themselves: with ``PSEUDO_LOCALE`` on and the cookie ``lang=pseudo``, every translated sentence
+comes out inside ``⟦…⟧``. Every page a player can reach (read from ``app.url_map``, with real
+data: a game of every game type with a round played, a correction, a finished game, a league
+with a night, tables, a season and its public page, the print views, the cards, the error
+pages, forms sent back with their errors, the pages after a save with their message) must
+render without a server error, and every text on it with letters must be inside ``⟦…⟧`` or be
+what the test typed (names, places, codes), a date's month or day name, or a word that is the
+same in every language.
+
+The failure lists each page with the texts that escaped gettext (and writes them all to
+``test-results/pseudo-locale-untranslated.txt``).
+
+    .venv/bin/python -m pytest -q tests/web/test_pseudo_locale.py
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from babel.dates import get_day_names, get_month_names, get_period_names
+from flask import Flask, abort
+from flask.testing import FlaskClient
+
+from tests.conftest import running_app
+from tests.unit.test_catalogs import SAME_EVERYWHERE
+from tests.web.helpers import enter_round, setup_data, start_game
+from tests.web.i18n_world import NAMES, World, build_world
+from tests.web.visible_text import allowed_pattern, untranslated
+
+REPORT = Path(__file__).resolve().parents[2] / "test-results" / "pseudo-locale-untranslated.txt"
+ERROR_CODES = (400, 403, 404, 405, 413, 429, 500)
+
+
+@pytest.fixture
+def pseudo_app(migrated_database: str) -> Iterator[Flask]:
+    with running_app(migrated_database, PSEUDO_LOCALE=True) as app:
+
+        def error_page(code: int) -> Any:
+            """Stands for anything that ends in this error (a 500 is an exception)."""
+            if code == 500:
+                raise RuntimeError("a server error, on purpose")
+            abort(code)
+
+        # Before the first request (Flask takes no new routes after it).
+        app.add_url_rule("/test-only/error/<int:code>", "test_error", error_page)
+        yield app
+
+
+@pytest.fixture
+def world(pseudo_app: Flask) -> World:
+    return build_world(pseudo_app)
+
+
+def _in_pseudo(client: FlaskClient) -> FlaskClient:
+    client.set_cookie("lang", "pseudo")
+    return client
+
+
+def _allowed(world: World) -> Any:
+    """What a page may show as it is, in any language."""
+    dates: list[str] = []
+    for width in ("wide", "abbreviated"):
+        # The pseudo-language dates in English (Babel's, from CLDR: no catalog of ours).
+        dates += get_month_names(width, locale="en").values()
+        dates += get_day_names(width, locale="en").values()
+        dates += get_period_names(width, locale="en").values()
+    return allowed_pattern([*world.data, *dates, *SAME_EVERYWHERE])
+
+
+def _pages_and_answers(app: Flask, world: World) -> Iterator[tuple[str, Any]]:
+    """(what, the answer) for every page a player can reach, as the organiser and as a
+    stranger; then the error pages, forms with their errors and pages with a saved message."""
+    organiser, stranger = _in_pseudo(world.organiser), _in_pseudo(world.stranger)
+    for url in world.urls(app):
+        yield url, organiser.get(url)
+        yield f"{url} (a stranger)", stranger.get(url)
+
+    # The error pages: the real ones, then each code the app words.
+    yield "/no-such-page (404)", stranger.get("/no-such-page")
+    yield "/g/NoSuchGame (404)", stranger.get("/g/NoSuchGame")
+    mexican = world.games["mexican_train"]
+    yield f"GET /g/{mexican}/finish (405)", organiser.get(f"/g/{mexican}/finish")
+    app.config["WTF_CSRF_ENABLED"] = True
+    try:
+        yield "a form without its CSRF token (400)", organiser.post(f"/g/{mexican}/finish")
+    finally:
+        app.config["WTF_CSRF_ENABLED"] = False
+    too_big = b"x" * (app.config["MAX_CONTENT_LENGTH"] + 1)
+    yield (
+        "a too big upload (413)",
+        organiser.post(
+            "/games/new", data=too_big, content_type="application/x-www-form-urlencoded"
+        ),
+    )
+    app.config["PROPAGATE_EXCEPTIONS"] = False
+    try:
+        for code in ERROR_CODES:
+            yield f"the error page {code}", stranger.get(f"/test-only/error/{code}")
+    finally:
+        app.config["PROPAGATE_EXCEPTIONS"] = None
+
+    # Forms sent back with their errors.
+    yield "new game, no names", organiser.post("/games/new", data=setup_data(["", ""]))
+    yield (
+        "new game, too many players for Draw",
+        organiser.post("/games/new", data=setup_data(list("ABCDE"), kind="draw", max_pip=6)),
+    )
+    yield "new league, nothing typed", organiser.post("/leagues/new", data={})
+    yield (
+        "a round with a wrong total",
+        enter_round(organiser, mexican, points={0: "abc", 1: 999999}, went_out=""),
+    )
+    yield (
+        "the edit code, wrong",
+        stranger.post(f"/g/{mexican}/unlock", data={"code": "0000"}, follow_redirects=True),
+    )
+    yield (
+        "the passphrase, wrong",
+        stranger.post(
+            f"/leagues/{world.code}/unlock", data={"passphrase": "no"}, follow_redirects=True
+        ),
+    )
+    yield (
+        "join a league, unknown code",
+        stranger.post("/leagues/join", data={"code": "ZZZZZZ", "passphrase": "no"}),
+    )
+
+    # Pages with the message a save leaves.
+    fresh = start_game(organiser, NAMES["mexican_train"])
+    yield (
+        "after saving a round",
+        enter_round(organiser, fresh, points={1: 5, 2: 6}, went_out=0, follow_redirects=True),
+    )
+    yield (
+        "after finishing a game",
+        organiser.post(f"/g/{fresh}/finish", follow_redirects=True),
+    )
+    yield (
+        "after adding a league player",
+        organiser.post(
+            f"/leagues/{world.code}/players/new",
+            data={"name": "Wilberforce", "split": "no"},
+            follow_redirects=True,
+        ),
+    )
+
+
+def test_every_page_renders_and_every_sentence_is_translated(
+    pseudo_app: Flask, world: World
+) -> None:
+    world.data.append("Wilberforce")
+    allowed = _allowed(world)
+    errors: list[str] = []
+    left: dict[str, list[str]] = {}
+    checked = 0
+    for what, response in _pages_and_answers(pseudo_app, world):
+        if response.status_code >= 500 and "error page 500" not in what:
+            errors.append(f"{what}: {response.status_code}")
+            continue
+        if response.mimetype not in ("text/html", "image/svg+xml"):
+            continue  # CSV, JSON, a ZIP, a photo: read by machines, English and stable
+        if response.status_code in (301, 302, 303, 304):
+            continue
+        checked += 1
+        found = untranslated(response.get_data(as_text=True), allowed)
+        if found:
+            left[what] = found
+    assert checked > 150, checked  # every page, not a handful
+    assert errors == [], "server errors in the pseudo-language:\n" + "\n".join(errors)
+
+    # The file: every page with all it left. The message: each text once, under the first
+    # page it is on (the base template's texts would otherwise fill it once per page).
+    REPORT.parent.mkdir(exist_ok=True)
+    REPORT.write_text(
+        "".join(f"{what}\n" + "".join(f"    {t}\n" for t in texts) for what, texts in left.items())
+    )
+    listed: set[str] = set()
+    lines = []
+    for what, texts in left.items():
+        new = [text for text in texts if text not in listed]
+        listed.update(new)
+        if new:
+            more = f" (and {len(texts) - len(new)} listed above)" if len(new) < len(texts) else ""
+            lines.append(f"{what}{more}\n" + "".join(f"    {t[:160]}\n" for t in new))
+    assert not left, (
+        f"{len(listed)} texts escaped gettext on {len(left)} of {checked} pages "
+        f"(every page with all it left: {REPORT}):\n" + "".join(lines)
+    )
