@@ -104,6 +104,7 @@ def _league(page: Page, app: Flask, live_server: str, language: str) -> tuple[st
     (session,) = [c for c in page.context.cookies(live_server) if c["name"] == "session"]
     client = app.test_client()
     client.set_cookie("session", session["value"])
+    client.set_cookie("lang", language)  # the messages it leaves in the phone's language
     app.config["WTF_CSRF_ENABLED"] = False  # the test client sends no tokens
     try:
         code = start_league(client, LEAGUE[language])

@@ -109,8 +109,14 @@ class World:
         return sorted(set(found))
 
 
-def build_world(app: Flask) -> World:
+def build_world(app: Flask, language: str | None = None) -> World:
+    """The world, made by ``organiser`` with the ``lang`` cookie ``language`` from its first
+    request on (the messages a save leaves are in that language)."""
     organiser = app.test_client()
+    stranger = app.test_client()
+    if language:
+        organiser.set_cookie("lang", language)
+        stranger.set_cookie("lang", language)
     data: list[str] = []
     games: dict[str, str] = {}
     for kind, (rules, entry) in GAME_TYPES.items():
@@ -173,7 +179,7 @@ def build_world(app: Flask) -> World:
                 data.append(str(game.edit_code))
     return World(
         organiser=organiser,
-        stranger=app.test_client(),
+        stranger=stranger,
         values=values,
         games=games,
         finished=finished,
