@@ -50,13 +50,13 @@ SETTINGS = {
 
 #: English words of the app's own that are not Spanish or French words too ("total", "score",
 #: "table", "train", "points", "double", "photo", "place", "correction", "correct", "content",
-#: "on", "a" are: left out), matched as whole words, any case.
+#: "stop", "on", "a" are: left out), matched as whole words, any case.
 ENGLISH = [
     "Save", "Saved", "Round", "Rounds", "Player", "Players", "Game", "Games", "Game over",
     "Went out", "Blocked", "Undo", "Correct round", "New game", "League", "Leagues",
     "Standings", "Night", "Nights", "Rules", "Share", "Delete", "Back", "Scoreboard", "Enter",
     "Start", "Starts", "Keep", "Leave", "Edit", "Settings", "Season", "Wins", "Winner",
-    "Tiles", "Hand", "Seat", "Guest", "Language", "Print", "Helper", "Stop", "Rank", "Played",
+    "Tiles", "Hand", "Seat", "Guest", "Language", "Print", "Helper", "Rank", "Played",
     "Why", "Mexican", "Tonight", "Results", "Skip", "the", "and", "of", "your", "this", "with",
     "from", "to", "for", "what", "who", "is", "are",
 ]  # fmt: skip

@@ -370,3 +370,53 @@ def test_the_print_views_follow_the_language(world: World, app: Flask) -> None:
     world.organiser.set_cookie("lang", "fr")
     for url in prints:
         assert _lang(world.organiser.get(url)) == "fr", url
+
+
+# --- A league's language --------------------------------------------------------------------
+
+LEAGUE_SETTINGS = {
+    "ranking": "points",
+    "min_games": "3",
+    "placement_points": "3,2,1",
+    "max_pip": "12",
+    "double_blank": "0",
+    "blank_half": "0",
+    "end_on_double": "allowed",
+    "marker_penalty": "0",
+    "going_out_bonus": "0",
+    "start_rule": "engine_holder",
+}
+
+
+def test_a_leagues_language(world: World, app: Flask) -> None:
+    """A league in Spanish: its pages, its members' link and its tables are Spanish for a phone
+    that chose no language, whatever the phone's own; a phone's button still wins; pages
+    outside the league keep the phone's language."""
+    organiser = world.organiser
+    response = organiser.post(
+        f"/leagues/{world.code}/settings",
+        data={**LEAGUE_SETTINGS, "name": "Zephyrine Domino Circle", "language": "es"},
+    )
+    assert response.status_code == 302, response.get_data(as_text=True)[:2000]
+    league_pages = [
+        f"/leagues/{world.code}",
+        f"/leagues/{world.code}/nights/{world.night}",
+        f"/leagues/{world.code}/players",
+        f"/g/{world.table}",  # a table of the league's night
+        f"/p/{world.values['token']}",
+    ]
+    for path in league_pages:
+        for accept in ({}, {"Accept-Language": "fr-CA"}, {"Accept-Language": "en-US"}):
+            assert _lang(organiser.get(path, headers=accept)) == "es", (path, accept)
+    # The members' link, opened by a new phone.
+    newcomer = app.test_client()
+    members = f"/leagues/{world.code}/members/{world.values['leagues.members_link:token']}"
+    landed = newcomer.get(members, headers={"Accept-Language": "en-GB"}, follow_redirects=True)
+    assert _lang(landed) == "es"
+    # Outside the league: the phone's own.
+    assert _lang(organiser.get("/", headers={"Accept-Language": "fr-CA"})) == "fr"
+    assert _lang(organiser.get(f"/g/{world.games['draw']}")) == "en"
+    # The phone's choice beats the league's.
+    organiser.set_cookie("lang", "fr")
+    for path in league_pages:
+        assert _lang(organiser.get(path)) == "fr", path

@@ -152,6 +152,30 @@ def _pages_and_answers(app: Flask, world: World) -> Iterator[tuple[str, Any]]:
     )
 
 
+def test_the_check_sees_what_escaped() -> None:
+    """The crawl's reading of a page: a marked sentence split by markup passes, an unmarked one
+    is caught, in text and in the attributes a phone shows, and data passes."""
+    page = """<html><head><title>⟦Stàrt ẋ⟧ · Scorekeeper</title>
+      <meta name="description" content="Keep the score">
+      <style>.x { content: "Hidden" }</style></head><body>
+      <p>⟦Öpéñ <a href="/r">thé rûlés</a> ẋẋ⟧</p>
+      <p>⟦Gàmé: ⟦Dràw ẋ⟧ ẋ⟧ left over</p>
+      <p>Annabel 12 6 March 2025</p><p>Hello there</p>
+      <button aria-label="Close">✕</button><input type="submit" value="Send">
+      <button name="lang" value="es">Español</button><img alt="⟦QR ẋ⟧" src="/q.svg">
+      <span title="Went out">★</span><code>went_out</code><pre>night,table</pre>
+      <script>var s = "English";</script></body></html>"""
+    allowed = allowed_pattern(["Annabel", "March", "Scorekeeper", "Español"])
+    assert untranslated(page, allowed) == [
+        "[content] Keep the score",
+        "⟦Gàmé: ⟦Dràw ẋ⟧ ẋ⟧ left over",
+        "Hello there",
+        "[aria-label] Close",
+        "[value] Send",
+        "[title] Went out",
+    ]
+
+
 def test_every_page_renders_and_every_sentence_is_translated(
     pseudo_app: Flask, world: World
 ) -> None:
