@@ -16,7 +16,9 @@ The failure lists each page with the texts that escaped gettext (and writes them
 
 from __future__ import annotations
 
+import io
 import re
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -240,3 +242,29 @@ def test_nothing_translated_is_stored(pseudo_app: Flask) -> None:
     assert not stored, "translated text stored, shown in English:\n" + "\n".join(
         f"{url}: {texts[:5]}" for url, texts in stored.items()
     )
+
+
+def test_exports_keep_their_columns_and_word_their_readme(pseudo_app: Flask, world: World) -> None:
+    """What machines read stays stable: a league's export and a game's CSV have the same
+    column names in every language; the README inside the export is worded in the phone's."""
+    organiser = world.organiser
+    exports = {}
+    for language in ("en", "pseudo"):
+        organiser.set_cookie("lang", language)
+        archive = organiser.get(f"/leagues/{world.code}/export.zip")
+        assert archive.status_code == 200
+        with zipfile.ZipFile(io.BytesIO(archive.data)) as opened:
+            files = {name: opened.read(name).decode("utf-8-sig") for name in opened.namelist()}
+        game = organiser.get(f"/g/{world.games['mexican_train']}/game.csv")
+        files["game.csv"] = game.get_data(as_text=True).lstrip("\ufeff")
+        exports[language] = files
+    english, pseudo = exports["en"], exports["pseudo"]
+    assert set(english) == set(pseudo)
+    for name in english:
+        if name.endswith(".csv"):
+            header = english[name].splitlines()[0]
+            assert pseudo[name].splitlines()[0] == header, name
+            assert "⟦" not in header
+    readme = next(name for name in english if name.lower().startswith("readme"))
+    assert "⟦" not in english[readme]
+    assert "⟦" in pseudo[readme], pseudo[readme][:300]
