@@ -9,7 +9,11 @@ what the test typed (names, places, codes), a date's month or day name, or a wor
 same in every language.
 
 The failure lists each page with the texts that escaped gettext (and writes them all to
-``test-results/pseudo-locale-untranslated.txt``).
+``test-results/pseudo-locale-untranslated.txt``; pytest-playwright empties test-results/ when
+a run starts, so the file is the last run's).
+
+Also: nothing translated is stored (a world made in the pseudo-language and read in English
+shows no ⟦), and exports keep their column names in every language (their README is worded).
 
     .venv/bin/python -m pytest -q tests/web/test_pseudo_locale.py
 """
