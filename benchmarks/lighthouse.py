@@ -12,6 +12,13 @@ player, the roster, the league page with the members' link, and the members' lin
 new phone), and prints the accessibility, best practices, performance and SEO scores of each,
 plus the slowest metrics. Pages that need rights get this phone's session cookie, as the phone
 that created the game and organises the league; the members' link is opened without it.
+
+Languages (issue 25): round entry, the standings and a night again in Spanish (the phone's
+``lang=es`` cookie, as its language button leaves it): ``--check`` exits 1 unless every
+Spanish page scores 100 in accessibility and SEO with its ``<html lang="es">`` (Lighthouse's
+html-has-lang, html-lang-valid and, in SEO, the page's own language checks). Without the
+``lighthouse`` command the script says so and exits 0 (it is not part of ``make test``);
+tests/e2e/test_lighthouse.py runs the same check where Lighthouse is installed.
 """
 
 from __future__ import annotations
@@ -66,8 +73,19 @@ def _game(device: str) -> str:
     return game.public_id
 
 
-def _lighthouse(binary: str, url: str, cookie: str | None, out: Path) -> dict[str, object]:
-    headers = [f"--extra-headers={json.dumps({'Cookie': f'session={cookie}'})}"] if cookie else []
+#: The pages checked again in Spanish, and what must score 100 there.
+SPANISH = {"round entry": "round entry (es)", "standings": "standings (es)", "night": "night (es)"}
+MUST_BE_FULL = ("accessibility", "seo")
+LANG_AUDITS = ("html-has-lang", "html-lang-valid")
+
+
+def _lighthouse(
+    binary: str, url: str, cookie: str | None, out: Path, language: str | None = None
+) -> dict[str, object]:
+    cookies = [f"session={cookie}"] if cookie else []
+    if language:
+        cookies.append(f"lang={language}")
+    headers = [f"--extra-headers={json.dumps({'Cookie': '; '.join(cookies)})}"] if cookies else []
     command = [
         binary,
         url,
@@ -92,7 +110,19 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=5077)
     parser.add_argument("--only", action="append", help="a page name (repeat for more)")
     parser.add_argument("--keep", help="a folder to keep each page's JSON report in")
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="exit 1 unless every Spanish page scores 100 in accessibility and SEO",
+    )
     args = parser.parse_args()
+    if not _installed(args.lighthouse):
+        print(
+            f"Lighthouse is not installed ({args.lighthouse!r} not found): nothing measured. "
+            "Install it once, outside the project: npm install --prefix /tmp/lh lighthouse@12, "
+            "then pass --lighthouse /tmp/lh/node_modules/.bin/lighthouse"
+        )
+        return
     with tempfile.TemporaryDirectory() as folder:
         app = create_app(
             {
@@ -140,8 +170,10 @@ def main() -> None:
             "league": f"/leagues/{code}/manage",
             "members": f"/leagues/{code}/members/{members}",
         }
+        pages.update({spanish: pages[name] for name, spanish in SPANISH.items()})
         without_cookie = {"members"}  # a new phone opening the members' link
         rows = []
+        problems: list[str] = []
         version = ""
         try:
             for name, path in pages.items():
@@ -149,7 +181,10 @@ def main() -> None:
                     continue
                 out = Path(args.keep or folder) / f"{name.replace(' ', '-')}.json"
                 session = None if name in without_cookie else cookie.value
-                report = _lighthouse(args.lighthouse, base + path, session, out)
+                language = "es" if name in SPANISH.values() else None
+                report = _lighthouse(args.lighthouse, base + path, session, out, language)
+                if language:
+                    problems += _spanish_problems(name, report)
                 categories = report["categories"]  # type: ignore[index]
                 scores = [round(categories[c]["score"] * 100) for c in CATEGORIES]  # type: ignore[index]
                 audits = report["audits"]  # type: ignore[index]
@@ -171,11 +206,36 @@ def main() -> None:
             server.close()
 
     print(f"Lighthouse {version} (mobile preset)")
-    print(f"{'page':<12} {'a11y':>5} {'best':>5} {'perf':>5} {'seo':>5}")
+    print(f"{'page':<18} {'a11y':>5} {'best':>5} {'perf':>5} {'seo':>5}")
     for name, a11y, best, perf, seo, metrics, failing in rows:
-        print(f"{name:<12} {a11y:>5} {best:>5} {perf:>5} {seo:>5}   {metrics}")
+        print(f"{name:<18} {a11y:>5} {best:>5} {perf:>5} {seo:>5}   {metrics}")
         if failing:
-            print(f"{'':<12} not full marks: {', '.join(failing)}")
+            print(f"{'':<18} not full marks: {', '.join(failing)}")
+    if problems:
+        print("Spanish pages below full marks:\n  " + "\n  ".join(problems))
+        if args.check:
+            sys.exit(1)
+
+
+def _installed(binary: str) -> bool:
+    return bool(shutil.which(binary)) or Path(binary).is_file()
+
+
+def _spanish_problems(name: str, report: dict[str, object]) -> list[str]:
+    """What keeps a Spanish page from 100 in accessibility and SEO, or its lang from "es"."""
+    categories = report["categories"]  # type: ignore[index]
+    audits = report["audits"]  # type: ignore[index]
+    found = [
+        f"{name}: {category} {round(categories[category]['score'] * 100)}"  # type: ignore[index]
+        for category in MUST_BE_FULL
+        if categories[category]["score"] != 1  # type: ignore[index]
+    ]
+    found += [
+        f"{name}: {key} fails"
+        for key in LANG_AUDITS
+        if audits.get(key, {}).get("score") != 1  # type: ignore[union-attr]
+    ]
+    return found
 
 
 if __name__ == "__main__":

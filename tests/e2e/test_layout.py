@@ -7,6 +7,10 @@ of the issue), in play and over; a league night with a 40-character name. The ga
 league are written straight into the database (no clicking through setup), then one browser
 context per width opens every page. Screenshots of every page land under
 test-results/screenshots/layout-<width>-<page>.png.
+
+The same pages at 360 px again in Spanish, in French and in the pseudo-language (issue 25:
+every sentence 40% longer, as Spanish and French run longer than English), screenshots
+layout-<language>-360-<page>.png.
 """
 
 from __future__ import annotations
@@ -151,9 +155,40 @@ def _check(page: Page, url: str) -> list[str]:
 
 def test_every_page_fits_a_phone(browser: Browser, live_app: Flask, live_server: str) -> None:
     cookie, pages = _seed(live_app)
+    problems = _fit(browser, live_server, cookie, pages, WIDTHS, "layout")
+    assert problems == [], f"{len(problems)} layout problems:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("language", ["pseudo", "es", "fr"])
+def test_every_page_fits_a_phone_in_a_longer_language(
+    browser: Browser, live_app: Flask, live_server: str, language: str
+) -> None:
+    """The same pages at 360 px in Spanish, in French, and in the pseudo-language (issue 25):
+    every sentence marked, accented and 40% longer, its short words much more (a made-up
+    language longer than any real one, to find what cannot take a longer text before a
+    translation does). The app reads PSEUDO_LOCALE on each request: switched on here, before
+    the first page is asked for."""
+    live_app.config["PSEUDO_LOCALE"] = language == "pseudo"
+    cookie, pages = _seed(live_app)
+    problems = _fit(
+        browser, live_server, cookie, pages, {360: WIDTHS[360]}, f"layout-{language}", language
+    )
+    assert problems == [], f"{len(problems)} layout problems:\n" + "\n".join(problems)
+
+
+def _fit(
+    browser: Browser,
+    live_server: str,
+    cookie: str,
+    pages: dict[str, str],
+    widths: dict[int, int],
+    prefix: str,
+    language: str | None = None,
+) -> list[str]:
+    """The layout problems of every page at each width (screenshots as PREFIX-WIDTH-PAGE)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     problems: list[str] = []
-    for width, height in WIDTHS.items():
+    for width, height in widths.items():
         context = browser.new_context(
             viewport={"width": width, "height": height},
             device_scale_factor=2 if width == 360 else 1,
@@ -162,18 +197,25 @@ def test_every_page_fits_a_phone(browser: Browser, live_app: Flask, live_server:
             locale="en-GB",
         )
         context.add_cookies([{"name": "session", "value": cookie, "url": live_server}])
+        if language:
+            context.add_cookies([{"name": "lang", "value": language, "url": live_server}])
         page = context.new_page()
         try:
             for name, path in pages.items():
                 if ONLY and not any(part in name for part in ONLY):
                     continue
                 found = _check(page, live_server + path)
+                if language:
+                    assert page.locator("html").get_attribute("lang") is not None
+                    expect(page.locator(".page-foot .language.current")).to_have_attribute(
+                        "value", language
+                    )
                 problems += [f"{width} px {name} ({path}): {p}" for p in found]
                 if width == 360 or name.startswith(("5x", "new", "league")):
                     page.screenshot(
-                        path=str(SCREENSHOTS / f"layout-{width}-{name}.png"), full_page=True
+                        path=str(SCREENSHOTS / f"{prefix}-{width}-{name}.png"), full_page=True
                     )
-                if width == 360 and name == "5-ordinary-scoreboard":
+                if width == 360 and name == "5-ordinary-scoreboard" and not language:
                     # The README's picture: the table of five players on a small phone.
                     page.evaluate(
                         "document.querySelector('.board-key').previousElementSibling"
@@ -182,7 +224,7 @@ def test_every_page_fits_a_phone(browser: Browser, live_app: Flask, live_server:
                     page.screenshot(path=str(SCREENSHOTS / "readme-scoreboard-360.png"))
         finally:
             context.close()
-    assert problems == [], f"{len(problems)} layout problems:\n" + "\n".join(problems)
+    return problems
 
 
 def test_which_game_offers_big_targets(page: Page, live_server: str) -> None:
