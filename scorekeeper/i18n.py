@@ -126,7 +126,13 @@ def _choose() -> str:
     league = g.get("league_language")
     if league:
         return league
-    return request.accept_languages.best_match(LANGUAGES, default=DEFAULT) or DEFAULT
+    # The phone's languages, its first choice first: the first one offered here wins
+    # ("en-GB,es;q=0.5" is English; werkzeug's best_match would prefer an exact "es").
+    for value, _quality in request.accept_languages:
+        primary = value.replace("_", "-").split("-")[0].lower()
+        if primary in LANGUAGES:
+            return primary
+    return DEFAULT
 
 
 def translations() -> Any:
@@ -226,7 +232,7 @@ def choose(language: str) -> Response:
     preference, works on a kept page without signal to the server's forms, and leaves the
     read-only pages without a form."""
     target = request.args.get("next", "")
-    if not target.startswith("/") or target.startswith("//") or "\\" in target:
+    if not _same_site_path(target):
         target = "/"
     response = redirect(target, code=303)
     if language in offered():
@@ -240,6 +246,17 @@ def choose(language: str) -> Response:
         )
     response.cache_control.no_store = True
     return response
+
+
+def _same_site_path(target: str) -> bool:
+    """A path on this site only: starts with one "/", with no space, control character or
+    backslash (a browser drops a tab or a line break, so "/\t/evil.example" would lead to
+    //evil.example)."""
+    return (
+        target.startswith("/")
+        and not target.startswith("//")
+        and all(c.isprintable() and not c.isspace() and c != "\\" for c in target)
+    )
 
 
 def language_links() -> list[tuple[str, str, str]]:

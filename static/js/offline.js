@@ -573,7 +573,9 @@
       }
       actions.appendChild(button(t("Try again"), function () { retry(entry); }, true));
     } else {
-      text = t("Round %(n)s could not be sent: %(reason)s", { n: entry.round, reason: entry.reason || t("the server did not take it.") });
+      // The reason on its own line: Babel's extractor does not see a t() inside another's.
+      var reason = entry.reason || t("the server did not take it.");
+      text = t("Round %(n)s could not be sent: %(reason)s", { n: entry.round, reason: reason });
       actions.appendChild(button(t("Try again"), function () { retry(entry); }));
       actions.appendChild(button(t("Throw it away"), function () { throwAway(entry); }, true));
     }

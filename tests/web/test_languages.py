@@ -1,9 +1,9 @@
 """Which language a page is in (issue 25): the phone's Accept-Language (es-MX is Spanish,
 fr-CA French, German falls back to English), beaten by the language button's cookie; the button
-(POST /language) keeps the choice and goes back to the page it was tapped on, never to another
-site; ``<html lang>`` follows; pages say they vary by language, and a polled page never answers
-304 to a copy in another language; the scripts' catalogs at /i18n/<lang>.js; the buttons on
-every page.
+(a link, GET /language/<code>?next=<page>) keeps the choice and goes back to the page it was
+tapped on, never to another site; ``<html lang>`` follows; pages say they vary by language, and
+a polled page never answers 304 to a copy in another language; the scripts' catalogs at
+/i18n/<lang>.js; the buttons on every page.
 
     .venv/bin/python -m pytest -q tests/web/test_languages.py
 """
@@ -14,12 +14,13 @@ import json
 import re
 from http.cookies import SimpleCookie
 from pathlib import Path
-from urllib.parse import urlsplit
+from typing import Any
+from urllib.parse import parse_qsl, quote, urlsplit
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from flask_babel import gettext
+from flask_babel import get_translations, gettext
 
 from tests.web.helpers import enter_round, start_game
 from tests.web.i18n_world import World, build_world
@@ -27,7 +28,13 @@ from tests.web.league_helpers import text_of
 
 ROOT = Path(__file__).resolve().parents[2]
 HTML_LANG = re.compile(r"<html[^>]*\blang=\"([^\"]*)\"")
-LANGUAGE_FORM = re.compile(r'<form class="languages"[^>]*>(.*?)</form>', re.S)
+LANGUAGE_FORM = re.compile(r'<nav class="languages"[^>]*>(.*?)</nav>', re.S)
+LINK = re.compile(r'<a href="([^"]*)"([^>]*)>([^<]*)</a>')
+
+
+def choose(phone: FlaskClient, language: str, page: str) -> Any:
+    """One tap on a language button: its link, going back to ``page``."""
+    return phone.get(f"/language/{quote(language, safe='')}", query_string={"next": page})
 
 
 def _lang(response) -> str:  # type: ignore[no-untyped-def]
@@ -111,14 +118,14 @@ def _cookie(response) -> SimpleCookie | None:  # type: ignore[no-untyped-def]
 
 @pytest.fixture
 def phone(csrf_app: Flask) -> FlaskClient:
-    """A phone on the app with CSRF protection on: the buttons' form carries no token and
-    needs none (it changes nothing but this phone's cookie)."""
+    """A phone on the app with CSRF protection on: the buttons are links and need no token
+    (they change nothing but this phone's cookie)."""
     return csrf_app.test_client()
 
 
 @pytest.mark.parametrize("page", ["/", "/games/new?game=all_fives", "/leagues"])
 def test_the_button_keeps_the_choice_and_goes_back(phone: FlaskClient, page: str) -> None:
-    response = phone.post("/language", data={"lang": "es", "next": page})
+    response = choose(phone, "es", page)
     assert response.status_code == 303
     location = urlsplit(response.headers["Location"])
     assert location.netloc in ("", "localhost")
@@ -135,7 +142,7 @@ def test_the_button_keeps_the_choice_and_goes_back(phone: FlaskClient, page: str
     followed = phone.get(page, headers={"Accept-Language": "fr-CA"})
     assert _lang(followed) == "es"
     # And back to English with the English button.
-    response = phone.post("/language", data={"lang": "en", "next": page})
+    response = choose(phone, "en", page)
     assert _cookie(response)["lang"].value == "en"  # type: ignore[index]
     assert _lang(phone.get(page, headers={"Accept-Language": "fr-CA"})) == "en"
 
@@ -158,19 +165,22 @@ def test_the_button_keeps_the_choice_and_goes_back(phone: FlaskClient, page: str
     ],
 )
 def test_the_button_never_leads_to_another_site(phone: FlaskClient, target: str) -> None:
-    response = phone.post("/language", data={"lang": "fr", "next": target})
+    response = choose(phone, "fr", target)
     assert response.status_code == 303, response.status_code
     assert response.headers["Location"] in ("/", "http://localhost/"), response.headers
     assert "X-Injected" not in response.headers
     assert _cookie(response)["lang"].value == "fr"  # type: ignore[index]
 
 
-@pytest.mark.parametrize("language", ["xx", "de", "pseudo", "", "es\r\nX-Injected: 1"])
+@pytest.mark.parametrize("language", ["xx", "de", "pseudo", "ES", "es\r\nX-Injected: 1"])
 def test_an_unknown_language_is_ignored(phone: FlaskClient, language: str) -> None:
     phone.set_cookie("lang", "es")
-    response = phone.post("/language", data={"lang": language, "next": "/leagues"})
-    assert response.status_code == 303
-    assert urlsplit(response.headers["Location"]).path == "/leagues"
+    response = choose(phone, language, "/leagues")
+    # Back to the page (or no such address, for a code with a line break in it).
+    assert response.status_code in (303, 404)
+    if response.status_code == 303:
+        assert urlsplit(response.headers["Location"]).path == "/leagues"
+    assert "X-Injected" not in response.headers
     assert _cookie(response) is None  # the choice made before stands
     assert _lang(phone.get("/leagues")) == "es"
 
@@ -183,8 +193,8 @@ def test_html_lang_and_the_current_button_follow(client: FlaskClient, game: str)
             assert _lang(response) == language, path
             form = LANGUAGE_FORM.search(response.get_data(as_text=True))
             assert form, path
-            current = re.findall(r'<button[^>]*aria-current="true"[^>]*>', form.group(1))
-            assert len(current) == 1 and f'value="{language}"' in current[0], (path, current)
+            current = re.findall(r'<a [^>]*aria-current="true"[^>]*>', form.group(1))
+            assert len(current) == 1 and f"/language/{language}?" in current[0], (path, current)
 
 
 def test_html_answers_vary_by_language(client: FlaskClient, game: str) -> None:
@@ -263,6 +273,16 @@ def _script_sentences() -> set[str]:
     return found
 
 
+def _script_pairs() -> list[tuple[str, str]]:
+    pairs = []
+    for path in [*sorted((ROOT / "static" / "js").glob("*.js")), ROOT / "static" / "sw.js"]:
+        source = re.sub(r"//[^\n]*|/\*.*?\*/", "", path.read_text(), flags=re.S)
+        for match in TN_CALL.finditer(source):
+            one, many = (json.loads(_double_quoted(m)) for m in match.groups())
+            pairs.append((one, many))
+    return pairs
+
+
 def _double_quoted(literal: str) -> str:
     if literal.startswith("'"):
         inner = literal[1:-1].replace("\\'", "'").replace('"', '\\"')
@@ -290,6 +310,11 @@ def test_the_scripts_catalog(client: FlaskClient, app: Flask, language: str) -> 
     assert set(messages) == sentences
     with app.test_request_context(headers={"Accept-Language": language}):
         expected = {message: gettext(message) for message in sentences}
+        # A tn() pair: its singular is sent as the form for one, its plural as the form for
+        # many (the plural is not a msgid of its own).
+        for singular, plural in _script_pairs():  # placeholders left for the script to fill
+            expected[singular] = get_translations().ungettext(singular, plural, 1)
+            expected[plural] = get_translations().ungettext(singular, plural, 2)
     assert messages == expected
     same = [m for m, translated in messages.items() if translated == m]
     assert len(same) <= len(messages) // 10, f"not translated into {language}: {same}"
@@ -334,7 +359,7 @@ def _pages(world: World, app: Flask) -> dict[str, object]:
 
 def test_the_buttons_are_on_every_page(world: World, app: Flask) -> None:
     """Every page but the print views (a sheet of paper) offers the three languages, each a
-    button of the one form that goes back to this very page. (The fragments a page polls,
+    link that goes back to this very page. (The fragments a page polls,
     watch/board and a night's live tables, are parts of a page that has them.)"""
     checked = 0
     missing = []
@@ -347,19 +372,20 @@ def test_the_buttons_are_on_every_page(world: World, app: Flask) -> None:
             missing.append(what)
             continue
         checked += 1
-        head = re.search(r'<form class="languages"[^>]*>', page).group(0)  # type: ignore[union-attr]
-        assert 'method="post"' in head and 'action="/language"' in head, (what, head)
-        buttons = re.findall(r"<button([^>]*)>([^<]*)</button>", form.group(1))
-        offered = {re.search(r'value="([^"]*)"', b).group(1): name for b, name in buttons}  # type: ignore[union-attr]
+        links = LINK.findall(form.group(1))
+        offered = {
+            re.search(r"/language/(\w+)\?", href).group(1): name  # type: ignore[union-attr]
+            for href, _attributes, name in links
+        }
         assert offered == {"en": "English", "es": "Español", "fr": "Français"}, (what, offered)
-        for attributes, _name in buttons:
-            assert 'type="submit"' in attributes and 'name="lang"' in attributes, attributes
-            assert re.search(r'\blang="(en|es|fr)"', attributes), attributes  # named in itself
-        back = re.search(r'<input type="hidden" name="next" value="([^"]*)">', form.group(1))
-        assert back, (what, form.group(1))
         path = what.split(" ")[0]
-        if path.startswith("/"):
-            assert back.group(1).replace("&amp;", "&") == path, (what, back.group(1))
+        for href, attributes, _name in links:
+            assert re.search(r'\blang="(en|es|fr)"', attributes), attributes  # named in itself
+            back = urlsplit(href.replace("&amp;", "&"))
+            assert back.path.startswith("/language/"), href
+            if path.startswith("/"):
+                nxt = dict(parse_qsl(back.query)).get("next")
+                assert nxt == path, (what, href)
     assert missing == [], f"no language buttons on: {missing}"
     assert checked > 60, checked
 
