@@ -150,11 +150,11 @@ def test_a_round_a_correction_and_the_standings(
     # The phone speaks English (its Accept-Language): one tap on the button at the foot.
     page.goto(f"{live_server}/")
     expect(page.locator("html")).to_have_attribute("lang", "en")
-    button = page.locator(".page-foot form.languages button", has_text=BUTTONS[language])
+    button = page.locator(".page-foot .languages a", has_text=BUTTONS[language])
     button.scroll_into_view_if_needed()
     button.tap()
     expect(page.locator("html")).to_have_attribute("lang", language)
-    expect(page.locator(".page-foot .language.current")).to_have_attribute("value", language)
+    expect(page.locator(".page-foot .language.current")).to_have_attribute("hreflang", language)
     assert page.url == f"{live_server}/"  # back on the page it was tapped on
     # The scripts have their sentences in this language too.
     page.wait_for_function(f"window.SK_I18N && window.SK_I18N.lang === '{language}'")
@@ -220,7 +220,7 @@ def test_the_language_buttons_are_big_targets(page: Page, live_server: str, shoo
     page.set_viewport_size({"width": WIDTH, "height": HEIGHT})
     for path in ("/", "/games/new", "/leagues"):
         page.goto(f"{live_server}{path}")
-        buttons = page.locator(".page-foot form.languages button")
+        buttons = page.locator(".page-foot .languages a")
         expect(buttons).to_have_count(3)
         boxes = []
         for index in range(buttons.count()):

@@ -16,6 +16,7 @@ layout-<language>-360-<page>.png.
 from __future__ import annotations
 
 import os
+import re
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -208,7 +209,7 @@ def _fit(
                 if language:
                     assert page.locator("html").get_attribute("lang") is not None
                     expect(page.locator(".page-foot .language.current")).to_have_attribute(
-                        "value", language
+                        "href", re.compile(rf"/language/{language}\?")
                     )
                 problems += [f"{width} px {name} ({path}): {p}" for p in found]
                 if width == 360 or name.startswith(("5x", "new", "league")):

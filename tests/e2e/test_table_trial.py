@@ -156,12 +156,13 @@ def test_sections_show_they_open_and_the_share_code_is_found(
 ) -> None:
     _start_game(page, live_server, FIVE[:4])
     share = page.locator("#share > summary")
-    after = share.evaluate("s => getComputedStyle(s, '::after').content")
-    assert "Open" in after
+    expect(share.locator(".to-open")).to_be_visible()
+    expect(share.locator(".to-close")).to_be_hidden()
+    assert share.locator(".open-close").inner_text() == "Open ▾"
     share.click()
     expect(page.get_by_role("img", name="QR code for the live scoreboard")).to_be_visible()
-    after = share.evaluate("s => getComputedStyle(s, '::after').content")
-    assert "Close" in after
+    expect(share.locator(".to-open")).to_be_hidden()
+    assert share.locator(".open-close").inner_text() == "Close ▴"
     shoot("trial-sections")
 
 
