@@ -20,7 +20,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
-from scorekeeper.i18n import KEYWORDS, TRANSLATIONS
+from scorekeeper.i18n import KEYWORDS, SCRIPTS, TRANSLATIONS
 
 PACKAGE = Path(__file__).resolve().parent
 ROOT = PACKAGE.parent
@@ -34,7 +34,7 @@ SOURCES: tuple[tuple[Path, list[tuple[str, str]]], ...] = (
         ROOT / "templates",
         [("**.html", "jinja2.ext:babel_extract"), ("**.svg", "jinja2.ext:babel_extract")],
     ),
-    (ROOT / "static", [("js/**.js", "javascript"), ("sw.js", "javascript")]),
+    (ROOT / "static", SCRIPTS),
 )
 JINJA_OPTIONS = {"extensions": "jinja2.ext.do", "trimmed": "true"}
 

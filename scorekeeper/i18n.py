@@ -85,6 +85,9 @@ KEYWORDS = {
     "tn": (1, 2),
 }
 
+#: Where the scripts' sentences are, under the static folder (and how Babel reads them).
+SCRIPTS = [("js/**.js", "javascript"), ("sw.js", "javascript")]
+
 bp = Blueprint("i18n", __name__)
 
 
@@ -299,7 +302,7 @@ def script_messages() -> tuple[str | tuple[str, str], ...]:
     found: list[str | tuple[str, str]] = []
     for _f, _l, message, _c, _x in extract_from_dir(
         str(current_app.static_folder),
-        [("js/**.js", "javascript"), ("sw.js", "javascript")],
+        SCRIPTS,
         keywords={k: v for k, v in KEYWORDS.items() if k in ("t", "tn")},
     ):
         key = (message[0], message[1]) if isinstance(message, tuple) else message

@@ -21,6 +21,7 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import SCREENSHOTS
 from tests.web.league_helpers import add_players, add_table, play, start_league, start_night
+from tests.web.test_leagues import settings_data
 
 pytestmark = pytest.mark.e2e
 
@@ -35,18 +36,6 @@ ROSTER = {
     "fr": ["Ségolène", "Thibault", "Maëlle", "Aurélien"],
 }
 
-SETTINGS = {
-    "ranking": "wins",
-    "min_games": "1",
-    "placement_points": "3,2,1",
-    "max_pip": "12",
-    "double_blank": "0",
-    "blank_half": "0",
-    "end_on_double": "allowed",
-    "marker_penalty": "0",
-    "going_out_bonus": "0",
-    "start_rule": "engine_holder",
-}
 
 #: English words of the app's own that are not Spanish or French words too ("total", "score",
 #: "table", "train", "points", "double", "photo", "place", "correction", "correct", "content",
@@ -110,7 +99,10 @@ def _league(page: Page, app: Flask, live_server: str, language: str) -> tuple[st
         code = start_league(client, LEAGUE[language])
         # Ranked by wins (the average ranks a player from their third game).
         response = client.post(
-            f"/leagues/{code}/settings", data={**SETTINGS, "name": LEAGUE[language]}
+            f"/leagues/{code}/settings",
+            data=settings_data(
+                name=LEAGUE[language], ranking="wins", min_games=1, placement_points="3,2,1"
+            ),
         )
         assert response.status_code == 302, response.get_data(as_text=True)[:2000]
         ids = add_players(client, code, ROSTER[language])

@@ -19,14 +19,15 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from scorekeeper.extensions import db
-from scorekeeper.leagues import access
-from scorekeeper.models import Game, League
+from scorekeeper.models import Game
 from tests.web.helpers import correct_round, enter_round, start_game
 from tests.web.league_helpers import (
     PASSPHRASE,
     add_players,
     add_table,
+    page_url,
     play,
+    route_values,
     start_league,
     start_night,
 )
@@ -96,11 +97,7 @@ class World:
                 or "GET" not in (rule.methods or ())
             ):
                 continue
-            values = {
-                name: self.values.get(f"{rule.endpoint}:{name}", self.values.get(name, 1))
-                for name in rule.arguments
-            }
-            url = rule.build(values, append_unknown=False)[1]
+            url = page_url(rule, self.values)
             if url.startswith("/g/") and "public_id" in rule.arguments:
                 game_ids = [*self.games.values(), self.finished, self.table]
                 found += [url.replace(self.values["public_id"], g, 1) for g in game_ids]
@@ -156,22 +153,9 @@ def build_world(app: Flask, language: str | None = None) -> World:
     data += [LEAGUE, *LEAGUE_PLAYERS, PLACE, SEASON, TABLE, GUEST, PASSPHRASE]
 
     with app.app_context():
-        league = db.session.scalars(select(League).where(League.code == code)).one()
-        values = {
-            "code": code,
-            "night_id": night,
-            "player_id": ids["Rosamund"],
-            "public_id": mexican,
-            "number": 1,
-            "token": league.public_token,
-            "leagues.members_link:token": access.members_token(league),
-            "leagues.members_qr:token": access.members_token(league),
-            "leagues.join_link:token": access.join_token(league, night),
-            "leagues.claim_organiser:token": access.organiser_token(league),
-            "games.photo:token": "nothing",
-        }
+        values = route_values(code, night, ids["Rosamund"], mexican)
         # Codes, ids and tokens show on pages (links to copy, the edit code): data too.
-        data += [code, str(league.public_token)]
+        data += [code, str(values["token"])]
         data += [v for k, v in values.items() if k.endswith(":token")]
         for game in db.session.scalars(select(Game)):
             data.append(game.public_id)

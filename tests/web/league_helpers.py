@@ -6,10 +6,12 @@ import re
 from typing import Any
 
 from flask.testing import FlaskClient
-from sqlalchemy import update
+from sqlalchemy import select, update
+from werkzeug.routing import Rule
 
 from scorekeeper.extensions import db
-from scorekeeper.models import Game
+from scorekeeper.leagues import access
+from scorekeeper.models import Game, League
 from tests.web.helpers import enter_round
 
 PASSPHRASE = "blue engine 7"
@@ -99,3 +101,31 @@ def unlock(client: FlaskClient, code: str, passphrase: str = PASSPHRASE) -> Any:
 
 def text_of(html: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+def route_values(code: str, night: int, player_id: int, public_id: str) -> dict[str, Any]:
+    """A value for each argument of the players' routes, for a league ``code`` with a night, a
+    player and a game (in an app context: the league's tokens are read from the database)."""
+    league = db.session.scalars(select(League).where(League.code == code)).one()
+    return {
+        "code": code,
+        "night_id": night,
+        "player_id": player_id,
+        "public_id": public_id,
+        "number": 1,
+        "token": league.public_token,
+        "leagues.members_link:token": access.members_token(league),
+        "leagues.members_qr:token": access.members_token(league),
+        "leagues.join_link:token": access.join_token(league, night),
+        "leagues.claim_organiser:token": access.organiser_token(league),
+        "games.photo:token": "nothing",
+    }
+
+
+def page_url(rule: Rule, values: dict[str, Any]) -> str:
+    """The address of ``rule`` with ``values`` (an "<endpoint>:<argument>" key first, then the
+    argument's own, then 1)."""
+    arguments = {
+        name: values.get(f"{rule.endpoint}:{name}", values.get(name, 1)) for name in rule.arguments
+    }
+    return rule.build(arguments, append_unknown=False)[1]

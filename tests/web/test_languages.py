@@ -25,6 +25,7 @@ from flask_babel import get_translations, gettext
 from tests.web.helpers import enter_round, start_game
 from tests.web.i18n_world import World, build_world
 from tests.web.league_helpers import text_of
+from tests.web.test_leagues import settings_data
 
 ROOT = Path(__file__).resolve().parents[2]
 HTML_LANG = re.compile(r"<html[^>]*\blang=\"([^\"]*)\"")
@@ -261,26 +262,20 @@ T_CALL = re.compile(rf"(?<![\w.$])t\(\s*{JS_STRING}")
 TN_CALL = re.compile(rf"(?<![\w.$])tn\(\s*{JS_STRING}\s*,\s*{JS_STRING}")
 
 
-def _script_sentences() -> set[str]:
+def _script_calls() -> tuple[set[str], list[tuple[str, str]]]:
+    """Every sentence the scripts pass to t() or tn(), and the (singular, plural) of each tn()."""
     found: set[str] = set()
+    pairs: list[tuple[str, str]] = []
     for path in [*sorted((ROOT / "static" / "js").glob("*.js")), ROOT / "static" / "sw.js"]:
         # Comments name t() and tn() as examples: not sentences.
         source = re.sub(r"//[^\n]*|/\*.*?\*/", "", path.read_text(), flags=re.S)
         for match in T_CALL.finditer(source):
             found.add(json.loads(_double_quoted(match.group(1))))
         for match in TN_CALL.finditer(source):
-            found.update(json.loads(_double_quoted(m)) for m in match.groups())
-    return found
-
-
-def _script_pairs() -> list[tuple[str, str]]:
-    pairs = []
-    for path in [*sorted((ROOT / "static" / "js").glob("*.js")), ROOT / "static" / "sw.js"]:
-        source = re.sub(r"//[^\n]*|/\*.*?\*/", "", path.read_text(), flags=re.S)
-        for match in TN_CALL.finditer(source):
             one, many = (json.loads(_double_quoted(m)) for m in match.groups())
+            found.update((one, many))
             pairs.append((one, many))
-    return pairs
+    return found, pairs
 
 
 def _double_quoted(literal: str) -> str:
@@ -305,14 +300,14 @@ def test_the_scripts_catalog(client: FlaskClient, app: Flask, language: str) -> 
     catalog = _catalog(client, language)
     assert catalog["lang"] == language
     messages = catalog["messages"]
-    sentences = _script_sentences()
+    sentences, pairs = _script_calls()
     assert sentences, "the scripts say nothing through t() or tn() yet"
     assert set(messages) == sentences
     with app.test_request_context(headers={"Accept-Language": language}):
         expected = {message: gettext(message) for message in sentences}
         # A tn() pair: its singular is sent as the form for one, its plural as the form for
         # many (the plural is not a msgid of its own).
-        for singular, plural in _script_pairs():  # placeholders left for the script to fill
+        for singular, plural in pairs:  # placeholders left for the script to fill
             expected[singular] = get_translations().ungettext(singular, plural, 1)
             expected[plural] = get_translations().ungettext(singular, plural, 2)
     assert messages == expected
@@ -400,19 +395,6 @@ def test_the_print_views_follow_the_language(world: World, app: Flask) -> None:
 
 # --- A league's language --------------------------------------------------------------------
 
-LEAGUE_SETTINGS = {
-    "ranking": "points",
-    "min_games": "3",
-    "placement_points": "3,2,1",
-    "max_pip": "12",
-    "double_blank": "0",
-    "blank_half": "0",
-    "end_on_double": "allowed",
-    "marker_penalty": "0",
-    "going_out_bonus": "0",
-    "start_rule": "engine_holder",
-}
-
 
 def test_a_leagues_language(world: World, app: Flask) -> None:
     """A league in Spanish: its pages, its members' link and its tables are Spanish for a phone
@@ -421,7 +403,12 @@ def test_a_leagues_language(world: World, app: Flask) -> None:
     organiser = world.organiser
     response = organiser.post(
         f"/leagues/{world.code}/settings",
-        data={**LEAGUE_SETTINGS, "name": "Zephyrine Domino Circle", "language": "es"},
+        data=settings_data(
+            name="Zephyrine Domino Circle",
+            ranking="points",
+            placement_points="3,2,1",
+            language="es",
+        ),
     )
     assert response.status_code == 302, response.get_data(as_text=True)[:2000]
     league_pages = [

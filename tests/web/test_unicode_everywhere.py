@@ -18,16 +18,14 @@ from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import select
 
-from scorekeeper.extensions import db
-from scorekeeper.leagues import access
-from scorekeeper.models import League
 from tests.web.helpers import enter_round, setup_data, start_game
 from tests.web.league_helpers import (
     PASSPHRASE,
     add_players,
     add_table,
+    page_url,
+    route_values,
     start_league,
     start_night,
 )
@@ -85,11 +83,7 @@ class World:
         for rule in app.url_map.iter_rules():
             if not rule.endpoint.startswith(BLUEPRINTS) or "GET" not in (rule.methods or ()):
                 continue
-            values = {
-                name: self.values.get(f"{rule.endpoint}:{name}", self.values.get(name, 1))
-                for name in rule.arguments
-            }
-            found.append(rule.build(values, append_unknown=False)[1])
+            found.append(page_url(rule, self.values))
         return sorted(found)
 
 
@@ -113,20 +107,7 @@ def world(app: Flask, monkeypatch: pytest.MonkeyPatch) -> Iterator[World]:
     game = start_game(organiser, ["Di", "Ed"])
     enter_round(organiser, game, points={0: 5, 1: 0}, went_out=1, confirm="yes")
     with app.app_context():
-        league = db.session.scalars(select(League).where(League.code == code)).one()
-        values = {
-            "code": code,
-            "night_id": night,
-            "player_id": ids["Ann"],
-            "public_id": table,
-            "number": 1,
-            "token": league.public_token,
-            "leagues.members_link:token": access.members_token(league),
-            "leagues.members_qr:token": access.members_token(league),
-            "leagues.join_link:token": access.join_token(league, night),
-            "leagues.claim_organiser:token": access.organiser_token(league),
-            "games.photo:token": "nothing",
-        }
+        values = route_values(code, night, ids["Ann"], table)
     values["game"] = game
     yield World(organiser, app.test_client(), values)
 
