@@ -38,6 +38,9 @@ from flask import (
     request,
 )
 from flask_babel import Babel, Domain, get_locale, get_translations, refresh
+from jinja2 import pass_eval_context
+from jinja2.nodes import EvalContext
+from markupsafe import Markup
 from wtforms.i18n import messages_path
 
 from scorekeeper.rules import words
@@ -357,6 +360,35 @@ def catalog_version() -> str:
     return digest.hexdigest()
 
 
+@pass_eval_context
+def template_gettext(eval_ctx: EvalContext, message: str, /, **variables: Any) -> str:
+    """``_("...")`` and ``gettext`` in templates: Jinja's "newstyle" gettext (the sentence is
+    always %-formatted with its variables, escaped where the template is), called directly.
+
+    Jinja's own goes through three ``Context.call``s a sentence (the ``_`` alias, the newstyle
+    wrapper, the installed callable); a page has 20 to 150 sentences. Measured with
+    ``benchmarks/bench_load.py``: docs/benchmarks.md, "Capacity"."""
+    found = translations().ugettext(message)
+    if not variables and "%" not in found:
+        # Most sentences: nothing to put in and nothing to format ("%%" is formatted).
+        return Markup(found) if eval_ctx.autoescape else found
+    if eval_ctx.autoescape:
+        found = Markup(found)
+    return found % variables
+
+
+@pass_eval_context
+def template_ngettext(
+    eval_ctx: EvalContext, singular: str, plural: str, num: int, /, **variables: Any
+) -> str:
+    """``ngettext`` in templates, as ``template_gettext`` (``num`` is a variable too)."""
+    variables.setdefault("num", num)
+    found = translations().ungettext(singular, plural, num)
+    if eval_ctx.autoescape:
+        found = Markup(found)
+    return found % variables
+
+
 def init_app(app: Flask) -> None:
     app.config.setdefault("PSEUDO_LOCALE", False)
     babel = Babel()
@@ -375,6 +407,9 @@ def init_app(app: Flask) -> None:
         newstyle=True,
         pgettext=lambda c, s: translations().upgettext(c, s),
         npgettext=lambda c, s, p, n: translations().unpgettext(c, s, p, n),
+    )
+    app.jinja_env.globals.update(
+        _=template_gettext, gettext=template_gettext, ngettext=template_ngettext
     )
     words.install(
         lambda message: translations().ugettext(message),

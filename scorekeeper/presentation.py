@@ -8,9 +8,13 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 
 from babel.dates import format_date as babel_format_date
-from flask import Flask, current_app, has_app_context, request, url_for
+from flask import Flask, current_app, get_template_attribute, has_app_context, request, url_for
 from flask_babel import format_date
 from flask_babel import gettext as _
+from markupsafe import Markup
+
+from scorekeeper.i18n import chosen
+from scorekeeper.kept_values import KeptValues
 
 # Pips per column (left, middle, right) for each count, as printed on double-12..18 sets
 # (8 = 3-2-3, 10 = 4-2-4, 11 = 4-3-4, 12 = 4-4-4 ...). 2 and 3 are diagonals.
@@ -95,6 +99,22 @@ def pip_colour(n: int) -> str:
     return PIP_COLOURS[n % len(PIP_COLOURS)]
 
 
+# Each tile, size and label drawn, in each language: a few hundred at most.
+_DOMINOES = KeptValues(512)
+
+
+def domino(a: int, b: int, size: str = "md", label: str | None = None) -> Markup:
+    """A domino as SVG: the ``domino`` macro of ``templates/_domino.html``, written once per
+    process for each tile, size, label and language (its words are in its ``aria-label``).
+    The round form draws the engine of this round and the next, every look; a 12-12 is 24
+    pips, each a few formatted numbers. Measured with ``benchmarks/bench_load.py``:
+    docs/benchmarks.md, "Capacity"."""
+    return _DOMINOES.get(
+        (a, b, size, label, chosen()),
+        lambda: Markup(get_template_attribute("_domino.html", "domino")(a, b, size, label)),
+    )
+
+
 def utc_iso(moment: datetime) -> str:
     """ISO 8601 in UTC with its offset (SQLite hands back naive datetimes, stored as UTC)."""
     if moment.tzinfo is None:
@@ -147,6 +167,7 @@ def day_text(day: date) -> str:
 
 def init_app(app: Flask) -> None:
     app.add_template_global(day_text)
+    app.add_template_global(domino)
     app.add_template_global(pip_positions)
     app.add_template_global(pip_radius)
     app.add_template_global(pip_colour)

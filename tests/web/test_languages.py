@@ -254,6 +254,28 @@ def test_a_polled_page_has_an_etag_per_language(world: World, app: Flask) -> Non
         client.delete_cookie("lang")
 
 
+def test_what_is_kept_once_is_kept_per_language(client: FlaskClient, game: str) -> None:
+    """The share view's live part is written once per version of the game, and a domino once
+    per tile and size, in each process: a phone in Spanish, then one in English, then Spanish
+    again, each gets its own language, never the words kept for the other."""
+    phones = {language: client.application.test_client() for language in ("es", "en")}
+    for language in ("es", "en", "es"):
+        board = (
+            phones[language]
+            .get(f"/g/{game}/watch/board", headers={"Accept-Language": language})
+            .get_data(as_text=True)
+        )
+        form = client.get(f"/g/{game}/round", headers={"Accept-Language": language}).get_data(
+            as_text=True
+        )
+        if language == "es":
+            assert 'aria-label="Clasificación"' in board
+            assert 'aria-label="doble 11"' in form  # the engine of round 2
+        else:
+            assert 'aria-label="Standings"' in board
+            assert 'aria-label="double 11"' in form
+
+
 # --- The scripts' catalogs ------------------------------------------------------------------
 
 # t("...") and tn("...", "...", n) in the scripts, in double or single quotes.

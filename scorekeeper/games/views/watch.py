@@ -11,6 +11,7 @@ from flask import (
 
 from scorekeeper.games import kept, services
 from scorekeeper.games.views.common import bp, game_or_404, game_row_or_404
+from scorekeeper.models import Game
 from scorekeeper.web import qr_svg, unless_unchanged
 
 # --------------------------------------------------------------------------------------------
@@ -19,7 +20,10 @@ from scorekeeper.web import qr_svg, unless_unchanged
 
 def _render(template: str, public_id: str) -> str:
     """The share view (or its live part): everything in it is kept for the game's version."""
-    game = game_row_or_404(public_id)
+    return _render_game(game_row_or_404(public_id), template)
+
+
+def _render_game(game: Game, template: str) -> str:
     loaded = services.load(game)
     return render_template(
         template,
@@ -44,8 +48,20 @@ def watch_board(public_id: str) -> Response:
     if row is None:
         abort(404)
 
-    return unless_unchanged(
-        f"v{row.version}", lambda: _render("games/_watch_board.html", public_id)
+    return unless_unchanged(f"v{row.version}", lambda: _board(public_id))
+
+
+def _board(public_id: str) -> str:
+    """The live part as HTML, written once per version of the game and language in this
+    process: every phone following the table asks for each new version, and the live part is
+    the same for all of them (it has no form and no link that depends on the phone).
+
+    Measured with ``benchmarks/bench_load.py``: docs/benchmarks.md, "Capacity"."""
+    game = game_row_or_404(public_id)
+    return kept.for_version(
+        game,
+        "html:watch_board",  # i18n: a key
+        lambda: _render_game(game, "games/_watch_board.html"),
     )
 
 
