@@ -4,7 +4,8 @@ Every write that changes what a game's pages show moves the game's version on: a
 corrected or undone, a player joining, the game ending or going on (``setup.touch``), and a
 league player renamed or merged (``totals.games_shown_again``). So the scoreboard, the table
 state, the chart and the corrections of one version never change: they are plain values worked
-out from the rows, and a process keeps the newest few hundred under (game, version, what).
+out from the rows, and a process keeps the newest few thousand (``rows.KEEP``) under (game,
+version, what).
 
 A page reads the game's row first (one query, which says the version) and only reads the seats,
 rounds and scores (as plain rows, ``rows.table``, kept the same way) when this process has not

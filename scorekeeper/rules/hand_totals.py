@@ -50,11 +50,13 @@ def hand_can_total(total: int, engine: int | None, rules: HouseRules) -> bool:
     return total >= 0 and bool(_reachable(engine, rules) >> total & 1)
 
 
+@lru_cache(maxsize=128)
 def lightest_hand(engine: int | None, rules: HouseRules) -> int:
     """The least a hand of at least one tile can score: its lightest tile outside the engine."""
     return min(tile_score(tile, rules) for tile in _pool(engine, rules))
 
 
+@lru_cache(maxsize=128)
 def zero_tiles(engine: int | None, rules: HouseRules) -> int:
     """How many tiles outside the engine count 0 (the 0-0s when the double blank counts 0)."""
     return sum(1 for tile in _pool(engine, rules) if tile_score(tile, rules) == 0)
