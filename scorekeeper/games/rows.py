@@ -29,7 +29,7 @@ them again in this process.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import NamedTuple, TypeVar
 
 from sqlalchemy import bindparam, event, select
@@ -65,6 +65,16 @@ def for_version(game: Game, what: str, make: Callable[[], T]) -> T:
     if what != "rows":
         key += (chosen_language(),)
     return _kept.get(key, make)
+
+
+def while_same(game: Game, what: str, facts: Hashable, make: Callable[[], T]) -> T:
+    """``make()``, kept for the game (in this process, in this language) for as long as
+    ``facts`` stay the same: for a value that depends on less than the whole version (a fresh
+    round form's seats change only with the players, not with every round). ``facts`` must
+    hold everything ``make`` reads that can change during a game."""
+    if game.__dict__.get(WRITTEN):
+        return make()
+    return _kept.get((game.public_id, what, facts, chosen_language()), make)
 
 
 def forget_all() -> None:

@@ -25,7 +25,8 @@ from tests.web.league_helpers import (
 )
 from tests.web.test_leagues_scale import counting
 
-PAGES = ("/g/{id}", "/g/{id}/scoreboard", "/g/{id}/watch", "/g/{id}/watch/board")
+# The round form's seats are kept while the players stay the same (``rounds._fresh_seats``).
+PAGES = ("/g/{id}", "/g/{id}/scoreboard", "/g/{id}/watch", "/g/{id}/watch/board", "/g/{id}/round")
 
 
 def _pages(client: FlaskClient, public_id: str) -> dict[str, str]:
@@ -33,10 +34,16 @@ def _pages(client: FlaskClient, public_id: str) -> dict[str, str]:
     for page in PAGES:
         url = page.format(id=public_id)
         response = client.get(url)
+        if response.status_code == 302 and url.endswith("/round"):  # a game over: its summary
+            seen[url] = response.headers["Location"]
+            continue
         assert response.status_code == 200, url
-        # A CSRF token carries the second it was made in; nothing else may differ.
+        # A CSRF token carries the second it was made in, a form token is new on every look;
+        # nothing else may differ.
         seen[url] = re.sub(
-            r'(name="csrf_token"[^>]*?value=")[^"]*', r"\1", response.get_data(as_text=True)
+            r'(name="(?:csrf_token|form_token)"[^>]*?value=")[^"]*',
+            r"\1",
+            response.get_data(as_text=True),
         )
     return seen
 

@@ -18,6 +18,7 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
+from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.boundary import read_only
@@ -164,8 +165,10 @@ def _round_page(
     photo_ok, photo_message = photos.support(loaded.rules.max_pip)
     checks = {s.position: s for s in check.seats} if check else {}
     photo_views = _photo_views(loaded, form, checks)
+    fresh = not posted and recorded is None
     return render_template(
         "games/enter_round.html",
+        seats_html=_fresh_seats(loaded, form, state, photo_ok) if fresh else None,
         game=game,
         state=state,
         form=form,
@@ -180,6 +183,41 @@ def _round_page(
         photo_views=photo_views,
         photo_errors=photo_errors,
     ), (409 if changed else 422 if refused else 200)
+
+
+def _fresh_seats(
+    loaded: services.LoadedGame, form: Any, state: services.TableState, photo_ok: bool
+) -> Markup:
+    """The seats of a fresh form for the next round (nothing typed, nothing refused, no photo
+    read: ``games/_round_seats.html``): they are most of the round form, which the table's
+    phone opens for every round, and they change only with the players (a late joiner, a
+    renamed league player) and what the form offers, so they are written once per game, those
+    facts and language in this process (``kept.while_same``). Measured with
+    ``benchmarks/bench_load.py``: docs/benchmarks.md, "Capacity"."""
+    facts = (
+        tuple(form.seat_names),
+        loaded.rules,
+        photo_ok,
+        state.uses_engines,
+        state.makes_points,
+    )
+    return kept.while_same(
+        loaded.game,
+        "html:round_seats",  # i18n: a key
+        facts,
+        lambda: Markup(
+            render_template(
+                "games/_round_seats.html",
+                form=form,
+                state=state,
+                rules=loaded.rules,
+                checks={},
+                photo_ok=photo_ok,
+                photo_views={},
+                photo_errors={},
+            )
+        ),
+    )
 
 
 def _encode_values(values: dict[str, str]) -> str:
