@@ -506,15 +506,63 @@ def _neighbours(
             beside = np.concatenate(
                 [bars._sample(v, c + t[:, 0] + off), bars._sample(v, c + t[:, 0] - off)]
             ).astype(np.float32)
-            if np.median(on) > NEIGHBOUR_BAR * np.median(beside):
+            # the face beside the bar: its brighter samples (a half packed with pips, a 10 or
+            # a 12, has pips at a quarter width from the bar at most of the places looked at)
+            face = float(np.percentile(beside, NEIGHBOUR_FACE_PCT))
+            if np.median(on) > NEIGHBOUR_BAR * face:
                 continue
-            bar = bars.Bar(c, u, bar_len, cands[i].bar.thickness, cands[i].bar.darkness)
-            for cand in detect.fit_tiles(small, bar, HYPOTHESES, slants=False):
-                cand.corners = cand.corners / s
-                cand.group = group
-                out.append(cand)
-            group += 1
+            # where the bar itself lies along its line: the tiles of a chain are not in
+            # line, and an outline is fitted centred on its bar
+            centres = [c]
+            mid = _bar_middle(v, c, u, nrm, W, NEIGHBOUR_BAR * face)
+            if mid is not None and abs(mid) > NEIGHBOUR_RECENTRE * W:
+                centres.append(c + mid * u)
+            # ... or, when its bar runs on into a neighbour's, a little to either side
+            centres += [c + f * W * u for f in NEIGHBOUR_SHIFTS]
+            for cc in centres:
+                bar = bars.Bar(cc, u, bar_len, cands[i].bar.thickness, cands[i].bar.darkness)
+                for cand in detect.fit_tiles(small, bar, HYPOTHESES, slants=False):
+                    cand.corners = cand.corners / s
+                    cand.group = group
+                    out.append(cand)
+                group += 1
     return out
+
+
+NEIGHBOUR_FACE_PCT = 80  # the face colour beside a bar looked for: this percentile of samples
+NEIGHBOUR_RECENTRE = 0.05  # a bar found this far (x width) off the expected place: also there
+NEIGHBOUR_SHIFTS = (-0.1, 0.1)  # other places tried for its middle (x width)
+NEIGHBOUR_SPAN = np.linspace(-0.75, 0.75, 31)  # where the bar is looked for along its line (x W)
+
+
+def _bar_middle(
+    v: np.ndarray, c: np.ndarray, u: np.ndarray, nrm: np.ndarray, W: float, dark: float
+) -> float | None:
+    """The middle of the dark bar running through ``c`` along ``u`` (its offset from ``c``
+    in pixels), or None when no run of a bar's length (0.35 to 1.05 widths, gaps of a
+    spinner pin closed) lies there."""
+    pts = (
+        c
+        + NEIGHBOUR_SPAN[:, None, None] * W * u
+        + np.array([-0.03, 0, 0.03])[None, :, None] * W * nrm
+    )
+    is_dark = bars._sample(v, pts).min(axis=1) < dark
+    # close gaps up to three steps (a spinner pin, a highlight)
+    idx = np.flatnonzero(is_dark)
+    if len(idx) == 0:
+        return None
+    runs = np.split(idx, np.flatnonzero(np.diff(idx) > 4) + 1)
+    mid = len(NEIGHBOUR_SPAN) // 2
+    run = min(
+        runs, key=lambda r: 0 if r[0] <= mid <= r[-1] else min(abs(r[0] - mid), abs(r[-1] - mid))
+    )
+    if min(abs(run[0] - mid), abs(run[-1] - mid)) > 3 and not run[0] <= mid <= run[-1]:
+        return None
+    step = float(NEIGHBOUR_SPAN[1] - NEIGHBOUR_SPAN[0])
+    length = (run[-1] - run[0] + 1) * step
+    if not 0.35 <= length <= 1.05:
+        return None
+    return float((NEIGHBOUR_SPAN[run[0]] + NEIGHBOUR_SPAN[run[-1]]) / 2) * W
 
 
 SHORT_BARS = 8  # unread bars given short outlines (the most bar-like first)
