@@ -309,17 +309,26 @@ def _shear(Dr, row0, cy, cx, dl, tol, w_lo, w_hi) -> float:
 
 
 def find_candidates(
-    rgb: np.ndarray, per_bar: int = 1, deadline: Deadline | None = None, slants: bool = True
+    rgb: np.ndarray,
+    per_bar: int = 1,
+    deadline: Deadline | None = None,
+    slants: bool = True,
+    unfitted: dict[int, Bar] | None = None,
 ) -> list[Candidate]:
     """Tile outlines around every bar candidate: the ``per_bar`` best-fitting sizes each
     (``Candidate.group`` tells which bar they came from); with ``slants``, slanted outlines
     too around the SLANT_BARS most bar-like marks (a hand has a few tiles; the rest of a long
-    list of marks is texture, and the time is better kept)."""
+    list of marks is texture, and the time is better kept). ``unfitted`` (when given) gets the
+    bars no outline fits, by group: a tile near the camera under a steep tilt looks shorter
+    than any outline tried here (see fit_short_tiles)."""
     deadline = deadline or Deadline(None)
     out = []
     for g, bar in enumerate(find_bars(rgb, deadline)):
         deadline.check()
-        for c in fit_tiles(rgb, bar, per_bar, slants and g < SLANT_BARS):
+        fits = fit_tiles(rgb, bar, per_bar, slants and g < SLANT_BARS)
+        if not fits and unfitted is not None:
+            unfitted[g] = bar
+        for c in fits:
             c.group = g
             out.append(c)
     return out

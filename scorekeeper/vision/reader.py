@@ -565,7 +565,33 @@ def _bar_middle(
     return float((NEIGHBOUR_SPAN[run[0]] + NEIGHBOUR_SPAN[run[-1]]) / 2) * W
 
 
+def _missing(
+    small: np.ndarray, s: float, cands: list, kept: list[int], edge: np.ndarray, is_tile
+) -> dict:
+    """What the tiles read do not explain: tile-coloured patches (inside the frame, at its
+    edge, or the whole surface like the tiles), bars with an unread tile outline, and dark or
+    coloured pips outside every tile (inside the frame, near its edge; counted only from
+    STRAY_PIPS on). ``small`` is the photo read at ``s``."""
+    kept_quads = [cands[i].corners * s for i in kept]  # pixels of small
+    # look for what was not read at half the detection size (the areas are tile-sized)
+    half = cv2.resize(
+        small, (max(1, small.shape[1] // 2), max(1, small.shape[0] // 2)), cv2.INTER_AREA
+    )
+    missed, cut_missed, similar = _unexplained(half, [q / 2 for q in kept_quads])
+    stray, stray_edge = _stray_pips(small, kept_quads)
+    return {
+        "missed": missed,
+        "cut_missed": cut_missed,
+        "similar": similar,
+        "unread": _unread_outlines(cands, kept, edge, is_tile),
+        "stray": stray if stray >= STRAY_PIPS else 0,
+        "stray_edge": stray_edge if stray_edge >= STRAY_PIPS else 0,
+    }
+
+
 SHORT_BARS = 8  # unread bars given short outlines (the most bar-like first)
+# ... also in a photo not seen to be tilted, when the reading shows a tile may be missing
+SHORT_WHEN = ("missed", "unread", "stray")
 
 
 def _short_outlines(
@@ -573,6 +599,8 @@ def _short_outlines(
     s: float,
     cands: list,
     kept: list[int],
+    unfitted: dict[int, bars.Bar] | None = None,
+    missing: bool = False,
 ) -> list[detect.Candidate]:
     """Short outlines (``detect.fit_short_tiles``) around the most bar-like marks of the main
     look that no tile read covers, when the photo looks steeply tilted: the tiles read differ
@@ -582,17 +610,20 @@ def _short_outlines(
     read, a nearer tile, did not help either.)"""
     quads = [np.float32(_grow(cands[j].corners * s, 1.1)) for j in kept]
     widths = [float(np.linalg.norm(cands[j].corners[1] - cands[j].corners[0])) for j in kept]
-    if len(widths) < 2 or max(widths) < TILTED_SPREAD * min(widths):
+    tilted = len(widths) >= 2 and max(widths) >= TILTED_SPREAD * min(widths)
+    if not (tilted or (missing and kept)):
         return []
     kept_groups = {cands[j].group for j in kept}
     bars_left: dict[int, bars.Bar] = {}
-    for c in cands:
-        if c.group >= 100_000 or c.group in kept_groups or c.short:
-            continue  # the closer look's bars are in its own pixels
-        centre = (float(c.bar.centre[0]), float(c.bar.centre[1]))
+    unread = [(c.group, c.bar) for c in cands if not c.short and c.group < 100_000]
+    # (the closer look's bars are in its own pixels)
+    for g, bar in unread + sorted((unfitted or {}).items(), key=lambda gb: gb[0]):
+        if g in kept_groups or g in bars_left:
+            continue
+        centre = (float(bar.centre[0]), float(bar.centre[1]))
         if any(cv2.pointPolygonTest(q, centre, False) >= 0 for q in quads):
             continue
-        bars_left.setdefault(c.group, c.bar)
+        bars_left[g] = bar
     out: list[detect.Candidate] = []
     for g in sorted(bars_left)[:SHORT_BARS]:
         for cand in detect.fit_short_tiles(small, bars_left[g], 2):
@@ -619,7 +650,8 @@ def _read_once(
         if s < 1
         else rgb
     )
-    cands = detect.find_candidates(small, per_bar=HYPOTHESES, deadline=deadline)
+    unfitted: dict[int, bars.Bar] = {}
+    cands = detect.find_candidates(small, per_bar=HYPOTHESES, deadline=deadline, unfitted=unfitted)
     for c in cands:
         c.corners = c.corners / s  # from here on: pixels of rgb
     cands.sort(key=lambda c: -c.edge_score)
@@ -657,7 +689,15 @@ def _read_once(
     # a steep tilt: tiles near the camera look shorter than any outline tried so far; the
     # bars left unread get short outlines too (a tile read from one makes the
     # reading "steep angle", never confident)
-    short = _short_outlines(small, s, cands, kept)
+    missing = _missing(small, s, cands, kept, edge, is_tile)
+    short = _short_outlines(
+        small,
+        s,
+        cands,
+        kept,
+        unfitted,
+        bool(rejected_strong or any(missing[k] for k in SHORT_WHEN)),
+    )
     if short:
         p2, ink2 = _count_halves(rgb, short, deadline)
         cands += short
@@ -665,7 +705,10 @@ def _read_once(
         ink = np.concatenate([ink, ink2])
         edge = np.array([c.edge_score for c in cands])
         is_tile, counts = tile_evidence(probs, ink, edge, max_pip)
+        before = list(kept)
         kept, rejected_strong = _keep(cands, is_tile, counts)
+        if kept != before:
+            missing = _missing(small, s, cands, kept, edge, is_tile)
         deadline.check()
 
     gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
@@ -723,16 +766,9 @@ def _read_once(
     if spread >= TILTED_SPREAD:
         flags["tilted"] = True
         why.append(f"tilted: tiles differ {spread:.2f}x in width")  # i18n: debug
-    # look for what was not read at half the detection size (the areas are tile-sized)
-    half = cv2.resize(
-        small, (max(1, small.shape[1] // 2), max(1, small.shape[0] // 2)), cv2.INTER_AREA
-    )
-    missed, cut_missed, similar = _unexplained(half, [q / 2 for q in kept_quads])
+    missed, cut_missed, similar = missing["missed"], missing["cut_missed"], missing["similar"]
+    unread, stray, stray_edge = missing["unread"], missing["stray"], missing["stray_edge"]
     flags["cut"] |= bool(cut_missed)
-    unread = _unread_outlines(cands, kept, edge, is_tile)
-    stray, stray_edge = _stray_pips(small, kept_quads)
-    stray = stray if stray >= STRAY_PIPS else 0
-    stray_edge = stray_edge if stray_edge >= STRAY_PIPS else 0
     flags["cut"] |= bool(stray_edge)
     for n_, what in (
         (cut_missed, "cut: tile-coloured patch at the frame edge"),  # i18n: debug
