@@ -428,3 +428,26 @@ def _busy_surface(rgb: np.ndarray, quads: list[np.ndarray]) -> bool:
     if free.sum() < 100:
         return False
     return float((mag[free > 0] > 20).mean()) > BUSY_EDGES
+
+
+GLARE_PATCH = 0.5  # a blown-out area this large (x a tile's width squared) outside the tiles
+
+
+def _glare_patch(small: np.ndarray, quads: list[np.ndarray]) -> bool:
+    """Whether a blown-out highlight (white in every channel) at least GLARE_PATCH of a
+    tile's width squared lies outside every tile read: a lamp's glare on the table can wash
+    out a whole tile, its bar and its pips, and nothing else would show it was there.
+    ``small`` is the image ``quads`` (the tiles read) are in."""
+    if not quads:
+        return False
+    h, w = small.shape[:2]
+    W = float(np.median([np.linalg.norm(q[1] - q[0]) for q in quads]))
+    blown = (small.min(axis=2) >= 250).astype(np.uint8)
+    for q in quads:
+        cv2.fillConvexPoly(blown, _grow(q, 1.12).astype(np.int32), 0)
+    k = max(3, int(0.2 * W)) | 1
+    blown = cv2.morphologyEx(
+        blown, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    )
+    n, _labels, stats, _ = cv2.connectedComponentsWithStats(blown, connectivity=8)
+    return bool(n > 1 and stats[1:, cv2.CC_STAT_AREA].max() >= GLARE_PATCH * W * W)

@@ -24,6 +24,7 @@ from scorekeeper.vision.checks import (
     _busy_surface,
     _face_at_frame,
     _glare_fraction,
+    _glare_patch,
     _grow,
     _poly_overlap,
     _stray_pips,
@@ -626,7 +627,10 @@ def _short_outlines(
         bars_left[g] = bar
     out: list[detect.Candidate] = []
     for g in sorted(bars_left)[:SHORT_BARS]:
-        for cand in detect.fit_short_tiles(small, bars_left[g], 2):
+        # and the outline of the face-coloured area around the bar (a trapezoid)
+        blob = detect.fit_blob(small, bars_left[g])
+        for cand in detect.fit_short_tiles(small, bars_left[g], 2) + ([blob] if blob else []):
+            cand.short = True
             cand.corners = cand.corners / s
             cand.group = 200_000 + g
             out.append(cand)
@@ -770,6 +774,10 @@ def _read_once(
     unread, stray, stray_edge = missing["unread"], missing["stray"], missing["stray_edge"]
     flags["cut"] |= bool(cut_missed)
     flags["cut"] |= bool(stray_edge)
+    # a lamp's glare on the table, outside every tile read, may hide a whole tile
+    if _glare_patch(small, kept_quads):
+        flags["glare"] = True
+        why.append("glare: blown-out patch outside the tiles read")  # i18n: debug
     for n_, what in (
         (cut_missed, "cut: tile-coloured patch at the frame edge"),  # i18n: debug
         (missed, "missed: unexplained tile-coloured patch"),  # i18n: debug
