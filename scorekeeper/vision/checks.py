@@ -391,8 +391,11 @@ def _unread_outlines(cands: list, kept: list[int], edge: np.ndarray, is_tile: np
     for i, c in enumerate(cands):
         if c.group in kept_groups or c.group in groups:
             continue
-        # something of a tile: a clean outline, or halves the counter half believes in
-        if edge[i] < UNREAD_EDGE and is_tile[i] < UNREAD_TILE:
+        # something of a tile: a clean outline, or halves the counter half believes in (an
+        # outline fitted beside a tile read, where a neighbour would lie, shares that tile's
+        # edge: only the counter's belief counts there)
+        clean = edge[i] >= UNREAD_EDGE and not getattr(c, "neighbour", False)
+        if not clean and is_tile[i] < UNREAD_TILE:
             continue
         w_i = float(np.linalg.norm(c.corners[1] - c.corners[0]))
         bar = c.bar.length * w_i / max(c.width, 1e-6)  # in pixels of the tiles' outlines
@@ -437,17 +440,16 @@ def _glare_patch(small: np.ndarray, quads: list[np.ndarray]) -> bool:
     """Whether a blown-out highlight (white in every channel) at least GLARE_PATCH of a
     tile's width squared lies outside every tile read: a lamp's glare on the table can wash
     out a whole tile, its bar and its pips, and nothing else would show it was there.
-    ``small`` is the image ``quads`` (the tiles read) are in."""
+    ``small`` is the image ``quads`` (the tiles read) are in; looked at half that size."""
     if not quads:
         return False
-    h, w = small.shape[:2]
-    W = float(np.median([np.linalg.norm(q[1] - q[0]) for q in quads]))
-    blown = (small.min(axis=2) >= 250).astype(np.uint8)
+    W = float(np.median([np.linalg.norm(q[1] - q[0]) for q in quads])) / 2
+    blown = (small[::2, ::2].min(axis=2) >= 250).astype(np.uint8)
+    if blown.sum() < GLARE_PATCH * W * W:  # the usual case: not even that much in all
+        return False
     for q in quads:
-        cv2.fillConvexPoly(blown, _grow(q, 1.12).astype(np.int32), 0)
+        cv2.fillConvexPoly(blown, (_grow(q, 1.12) / 2).astype(np.int32), 0)
     k = max(3, int(0.2 * W)) | 1
-    blown = cv2.morphologyEx(
-        blown, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    )
+    blown = cv2.morphologyEx(blown, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
     n, _labels, stats, _ = cv2.connectedComponentsWithStats(blown, connectivity=8)
     return bool(n > 1 and stats[1:, cv2.CC_STAT_AREA].max() >= GLARE_PATCH * W * W)

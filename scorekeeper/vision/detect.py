@@ -54,6 +54,9 @@ class Candidate:
     length: float
     group: int = -1
     short: bool = False  # fitted as a tile foreshortened by a steep tilt (fit_short_tiles)
+    # fitted where a touching neighbour of a tile read would lie (its edge along that tile
+    # is the tile's own, so a clean outline says little there)
+    neighbour: bool = False
 
 
 def fit_tile(rgb: np.ndarray, bar: Bar) -> Candidate | None:

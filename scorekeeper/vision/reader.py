@@ -396,7 +396,7 @@ def read_rgb(
         if f >= 0.8 * s:
             return None
         smaller = cv2.resize(rgb, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
-        return _read_once(smaller, max_pip, scale / f, full_size, None, deadline)
+        return _read_once(smaller, max_pip, scale / f, full_size, None, deadline, thorough=False)
 
     def large(r: Reading) -> bool:
         widths = _widths(r, scale)
@@ -465,6 +465,7 @@ def _neighbours(
     kept: list[int],
     is_tile: np.ndarray,
     counts: np.ndarray,
+    shifts: bool = True,
 ) -> list[detect.Candidate]:
     """Outlines fitted where a tile touching a sure tile read (``fresh``) would have its bar:
     beside it (one width along its bar) and end to end (one length across it), when that
@@ -519,12 +520,14 @@ def _neighbours(
             if mid is not None and abs(mid) > NEIGHBOUR_RECENTRE * W:
                 centres.append(c + mid * u)
             # ... or, when its bar runs on into a neighbour's, a little to either side
-            centres += [c + f * W * u for f in NEIGHBOUR_SHIFTS]
+            if shifts:
+                centres += [c + f * W * u for f in NEIGHBOUR_SHIFTS]
             for cc in centres:
                 bar = bars.Bar(cc, u, bar_len, cands[i].bar.thickness, cands[i].bar.darkness)
                 for cand in detect.fit_tiles(small, bar, HYPOTHESES, slants=False):
                     cand.corners = cand.corners / s
                     cand.group = group
+                    cand.neighbour = True
                     out.append(cand)
                 group += 1
     return out
@@ -644,8 +647,11 @@ def _read_once(
     full_size: tuple[int, int],
     debug: dict | None,
     deadline: bars.Deadline,
+    thorough: bool = True,
 ) -> Reading:
-    """One look at ``rgb`` (see read_rgb)."""
+    """One look at ``rgb`` (see read_rgb). Not ``thorough`` (the smaller looks, which stand
+    alone only when nothing at all is wrong): a touching neighbour is looked for only where
+    it would lie in line, and short outlines only in a photo that looks tilted."""
     t0 = time.perf_counter()
     h, w = rgb.shape[:2]
     s = min(1.0, detect.DETECT_SIDE / max(h, w))
@@ -675,7 +681,7 @@ def _read_once(
     # for where they would lie (one tile width along its bar, one length across it)
     fresh = list(kept)
     for _round in range(NEIGHBOUR_ROUNDS):
-        extra = _neighbours(small, s, cands, fresh, kept, is_tile, counts)
+        extra = _neighbours(small, s, cands, fresh, kept, is_tile, counts, thorough)
         if not extra:
             break
         p2, ink2 = _count_halves(rgb, extra, deadline)
@@ -700,7 +706,7 @@ def _read_once(
         cands,
         kept,
         unfitted,
-        bool(rejected_strong or any(missing[k] for k in SHORT_WHEN)),
+        thorough and bool(rejected_strong or any(missing[k] for k in SHORT_WHEN)),
     )
     if short:
         p2, ink2 = _count_halves(rgb, short, deadline)
