@@ -317,16 +317,18 @@ def find_candidates(
     deadline: Deadline | None = None,
     slants: bool = True,
     unfitted: dict[int, Bar] | None = None,
+    faint: bool = False,
 ) -> list[Candidate]:
     """Tile outlines around every bar candidate: the ``per_bar`` best-fitting sizes each
     (``Candidate.group`` tells which bar they came from); with ``slants``, slanted outlines
     too around the SLANT_BARS most bar-like marks (a hand has a few tiles; the rest of a long
     list of marks is texture, and the time is better kept). ``unfitted`` (when given) gets the
     bars no outline fits, by group: a tile near the camera under a steep tilt looks shorter
-    than any outline tried here (see fit_short_tiles)."""
+    than any outline tried here (see fit_short_tiles). ``faint``: bars only somewhat darker
+    than the face count too (see bars.dark_mask)."""
     deadline = deadline or Deadline(None)
     out = []
-    for g, bar in enumerate(find_bars(rgb, deadline)):
+    for g, bar in enumerate(find_bars(rgb, deadline, faint)):
         deadline.check()
         fits = fit_tiles(rgb, bar, per_bar, slants and g < SLANT_BARS)
         if not fits and unfitted is not None:
@@ -436,7 +438,8 @@ def fit_blob(rgb: np.ndarray, bar: Bar) -> Candidate | None:
         return None
     if np.dot(quad[0] - centre, n) > 0:  # half A's end first, as fit_tiles does (-n side)
         quad = quad[[2, 3, 0, 1]]
-    if np.cross(quad[1] - quad[0], quad[3] - quad[0]) < 0:  # same turning as the rectangles
+    e1, e3 = quad[1] - quad[0], quad[3] - quad[0]
+    if e1[0] * e3[1] - e1[1] * e3[0] < 0:  # the same turning as the rectangles
         quad = quad[[1, 0, 3, 2]]
     corners = quad / S + [x0, y0]
     return Candidate(corners, bar, 0.5, width / S, length / S)
