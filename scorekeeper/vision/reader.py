@@ -605,6 +605,15 @@ def _missing(
 
 
 SHORT_BARS = 8  # unread bars given short outlines (the most bar-like first)
+SHORT_SURE = 0.8  # ... in a photo not seen tilted, a tile read from one must be this sure
+
+
+def _looks_tilted(cands: list, kept: list[int]) -> bool:
+    """Whether the tiles read differ TILTED_SPREAD or more in width (a steep camera tilt)."""
+    widths = [float(np.linalg.norm(cands[j].corners[1] - cands[j].corners[0])) for j in kept]
+    return len(widths) >= 2 and max(widths) >= TILTED_SPREAD * min(widths)
+
+
 # ... also in a photo not seen to be tilted, when the reading shows a tile may be missing
 SHORT_WHEN = ("missed", "unread", "stray")
 
@@ -624,9 +633,7 @@ def _short_outlines(
     from a short outline instead of being reported as unread; a bar longer than the tiles
     read, a nearer tile, did not help either.)"""
     quads = [np.float32(_grow(cands[j].corners * s, 1.1)) for j in kept]
-    widths = [float(np.linalg.norm(cands[j].corners[1] - cands[j].corners[0])) for j in kept]
-    tilted = len(widths) >= 2 and max(widths) >= TILTED_SPREAD * min(widths)
-    if not (tilted or (missing and kept)):
+    if not (_looks_tilted(cands, kept) or (missing and kept)):
         return []
     kept_groups = {cands[j].group for j in kept}
     bars_left: dict[int, bars.Bar] = {}
@@ -729,6 +736,13 @@ def _read_once(
         ink = np.concatenate([ink, ink2])
         edge = np.array([c.edge_score for c in cands])
         is_tile, counts = tile_evidence(probs, ink, edge, max_pip)
+        if not _looks_tilted(cands, kept):
+            # tried only because a tile may be missing: a tile read from a short outline must
+            # be sure (around a bar split by a spinner pin in a flat row, a short outline can
+            # read the piece as a tile of its own)
+            conf = is_tile * counts.max(axis=2).prod(axis=1)
+            unsure = np.array([c.short for c in cands]) & (conf < SHORT_SURE)
+            is_tile = np.where(unsure, 0.0, is_tile)
         before = list(kept)
         kept, rejected_strong = _keep(cands, is_tile, counts)
         if kept != before:

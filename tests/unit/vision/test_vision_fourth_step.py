@@ -115,3 +115,19 @@ def test_an_outline_beside_a_tile_read_counts_as_unread_only_when_the_counter_be
     assert checks_mod._unread_outlines([read, beside], [0], edge, is_tile) == 0
     is_tile[1] = 0.3
     assert checks_mod._unread_outlines([read, beside], [0], edge, is_tile) == 1
+
+
+def test_a_blurred_photo_in_which_no_bar_stands_out_is_read():
+    # mix-004 (seed 7): three tiles in a blurred photo, their thin bars spread out by the
+    # blur below the darkness a bar needs: "no tile found" (0 for 44)
+    scene = _mode([7, MIX, 4], "mix")
+    reading = read_hand(scene.jpeg)
+    assert reading.total == _truth(scene)
+
+
+def test_faint_marks_count_only_when_asked_for():
+    img = np.full((200, 200, 3), 230, np.uint8)
+    cv2.line(img, (60, 100), (140, 100), (175, 175, 175), 5)  # a bar only a quarter darker
+    mask, _ = bars_mod.dark_mask(img)
+    faint, _ = bars_mod.dark_mask(img, faint=True)
+    assert not mask[100, 100] and faint[100, 100]
