@@ -14,6 +14,7 @@ CUT_MARGIN = 0.02  # an outline closer than this (x its width) to the frame: may
 # clean, or when the counter gives it this much "is a tile"
 UNREAD_EDGE = 1.0
 UNREAD_TILE = 0.1
+UNREAD_BESIDE = 0.25  # ... for an outline fitted where a neighbour of a tile read would lie
 
 
 MAX_SPREAD = 2.0  # the most the size of the tiles read may widen what a missed tile's can be
@@ -393,9 +394,10 @@ def _unread_outlines(cands: list, kept: list[int], edge: np.ndarray, is_tile: np
             continue
         # something of a tile: a clean outline, or halves the counter half believes in (an
         # outline fitted beside a tile read, where a neighbour would lie, shares that tile's
-        # edge: only the counter's belief counts there)
-        clean = edge[i] >= UNREAD_EDGE and not getattr(c, "neighbour", False)
-        if not clean and is_tile[i] < UNREAD_TILE:
+        # edge, and lies on plain surface as often as not: only a clearer belief counts there)
+        beside = getattr(c, "neighbour", False)
+        clean = edge[i] >= UNREAD_EDGE and not beside
+        if not clean and is_tile[i] < (UNREAD_BESIDE if beside else UNREAD_TILE):
             continue
         w_i = float(np.linalg.norm(c.corners[1] - c.corners[0]))
         bar = c.bar.length * w_i / max(c.width, 1e-6)  # in pixels of the tiles' outlines
@@ -433,7 +435,7 @@ def _busy_surface(rgb: np.ndarray, quads: list[np.ndarray]) -> bool:
     return float((mag[free > 0] > 20).mean()) > BUSY_EDGES
 
 
-GLARE_PATCH = 0.5  # a blown-out area this large (x a tile's width squared) outside the tiles
+GLARE_PATCH = 1.2  # a blown-out area this large (x a tile's width squared: over half a tile)
 
 
 def _glare_patch(small: np.ndarray, quads: list[np.ndarray]) -> bool:

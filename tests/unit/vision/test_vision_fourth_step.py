@@ -113,6 +113,8 @@ def test_an_outline_beside_a_tile_read_counts_as_unread_only_when_the_counter_be
     assert checks_mod._unread_outlines([read, beside], [0], edge, is_tile) == 1
     beside.neighbour = True  # fitted where a touching neighbour of the tile read would lie
     assert checks_mod._unread_outlines([read, beside], [0], edge, is_tile) == 0
+    is_tile[1] = 0.17  # plain surface beside a tile can look a little like a half
+    assert checks_mod._unread_outlines([read, beside], [0], edge, is_tile) == 0
     is_tile[1] = 0.3
     assert checks_mod._unread_outlines([read, beside], [0], edge, is_tile) == 1
 
