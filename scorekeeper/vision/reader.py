@@ -364,7 +364,7 @@ FIRST_SIDE = 640
 FARTHER_SIDE = 400
 LARGE_TILE_PX = 110
 FARTHER_BEFORE = 0.8  # the last look only if at most this part of the time budget is used
-FAINT_BEFORE = 0.8  # the look for faint bars (no tile found) only within this part of it
+FAINT_BEFORE = 0.85  # the look for faint bars (no tile found; 640 px) within this part of it
 
 
 def _widths(reading: Reading, scale: float) -> list[float]:
