@@ -117,9 +117,16 @@ def _take(c: dict, idx) -> dict:
     return {k: v[idx] for k, v in c.items()}
 
 
-def dark_mask(rgb: np.ndarray):
+# how much darker than its surroundings a mark must be (relative, and in grey levels); a
+# photo in which no tile was found is looked at again with the FAINT limits (a blurred photo
+# spreads a thin bar's darkness over its sides)
+DARK_REL, DARK_LEVELS = 0.33, 35
+FAINT_REL, FAINT_LEVELS = 0.2, 20
+
+
+def dark_mask(rgb: np.ndarray, faint: bool = False):
     """Pixels clearly darker than their surroundings (black-hat on the brightest channel, so
-    coloured pips stay light and only dark marks remain)."""
+    coloured pips stay light and only dark marks remain); ``faint``: somewhat darker."""
     h, w = rgb.shape[:2]
     v = rgb.max(axis=2)
     k = max(9, int(round(max(h, w) / 70)) | 1)
@@ -127,7 +134,8 @@ def dark_mask(rgb: np.ndarray):
     closed = cv2.morphologyEx(v, cv2.MORPH_CLOSE, kernel)
     bh = closed.astype(np.int16) - v.astype(np.int16)
     rel = bh.astype(np.float32) / np.maximum(closed.astype(np.float32), 40.0)
-    mask = ((rel > 0.33) & (bh > 35)).astype(np.uint8)
+    rel_min, levels = (FAINT_REL, FAINT_LEVELS) if faint else (DARK_REL, DARK_LEVELS)
+    mask = ((rel > rel_min) & (bh > levels)).astype(np.uint8)
     return mask, rel
 
 
@@ -187,10 +195,11 @@ def face_on_both_sides(
     return ok, score
 
 
-def find_bars(rgb: np.ndarray, deadline: Deadline | None = None) -> list[Bar]:
-    """Dark thin straight marks that could be the bar of a tile (or a piece of one)."""
+def find_bars(rgb: np.ndarray, deadline: Deadline | None = None, faint: bool = False) -> list[Bar]:
+    """Dark thin straight marks that could be the bar of a tile (or a piece of one);
+    ``faint``: also marks only somewhat darker than their surroundings (see dark_mask)."""
     deadline = deadline or Deadline(None)
-    mask, rel = dark_mask(rgb)
+    mask, rel = dark_mask(rgb, faint)
     comps = _components(mask, rel)
     deadline.check()
     L, T, A = comps["length"], comps["thickness"], comps["area"]

@@ -14,6 +14,7 @@ CUT_MARGIN = 0.02  # an outline closer than this (x its width) to the frame: may
 # clean, or when the counter gives it this much "is a tile"
 UNREAD_EDGE = 1.0
 UNREAD_TILE = 0.1
+UNREAD_BESIDE = 0.25  # ... for an outline fitted where a neighbour of a tile read would lie
 
 
 MAX_SPREAD = 2.0  # the most the size of the tiles read may widen what a missed tile's can be
@@ -391,8 +392,12 @@ def _unread_outlines(cands: list, kept: list[int], edge: np.ndarray, is_tile: np
     for i, c in enumerate(cands):
         if c.group in kept_groups or c.group in groups:
             continue
-        # something of a tile: a clean outline, or halves the counter half believes in
-        if edge[i] < UNREAD_EDGE and is_tile[i] < UNREAD_TILE:
+        # something of a tile: a clean outline, or halves the counter half believes in (an
+        # outline fitted beside a tile read, where a neighbour would lie, shares that tile's
+        # edge, and lies on plain surface as often as not: only a clearer belief counts there)
+        beside = getattr(c, "neighbour", False)
+        clean = edge[i] >= UNREAD_EDGE and not beside
+        if not clean and is_tile[i] < (UNREAD_BESIDE if beside else UNREAD_TILE):
             continue
         w_i = float(np.linalg.norm(c.corners[1] - c.corners[0]))
         bar = c.bar.length * w_i / max(c.width, 1e-6)  # in pixels of the tiles' outlines
@@ -428,3 +433,25 @@ def _busy_surface(rgb: np.ndarray, quads: list[np.ndarray]) -> bool:
     if free.sum() < 100:
         return False
     return float((mag[free > 0] > 20).mean()) > BUSY_EDGES
+
+
+GLARE_PATCH = 1.2  # a blown-out area this large (x a tile's width squared: over half a tile)
+
+
+def _glare_patch(small: np.ndarray, quads: list[np.ndarray]) -> bool:
+    """Whether a blown-out highlight (white in every channel) at least GLARE_PATCH of a
+    tile's width squared lies outside every tile read: a lamp's glare on the table can wash
+    out a whole tile, its bar and its pips, and nothing else would show it was there.
+    ``small`` is the image ``quads`` (the tiles read) are in; looked at half that size."""
+    if not quads:
+        return False
+    W = float(np.median([np.linalg.norm(q[1] - q[0]) for q in quads])) / 2
+    blown = (small[::2, ::2].min(axis=2) >= 250).astype(np.uint8)
+    if blown.sum() < GLARE_PATCH * W * W:  # the usual case: not even that much in all
+        return False
+    for q in quads:
+        cv2.fillConvexPoly(blown, (_grow(q, 1.12) / 2).astype(np.int32), 0)
+    k = max(3, int(0.2 * W)) | 1
+    blown = cv2.morphologyEx(blown, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+    n, _labels, stats, _ = cv2.connectedComponentsWithStats(blown, connectivity=8)
+    return bool(n > 1 and stats[1:, cv2.CC_STAT_AREA].max() >= GLARE_PATCH * W * W)

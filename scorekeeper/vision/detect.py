@@ -54,6 +54,9 @@ class Candidate:
     length: float
     group: int = -1
     short: bool = False  # fitted as a tile foreshortened by a steep tilt (fit_short_tiles)
+    # fitted where a touching neighbour of a tile read would lie (its edge along that tile
+    # is the tile's own, so a clean outline says little there)
+    neighbour: bool = False
 
 
 def fit_tile(rgb: np.ndarray, bar: Bar) -> Candidate | None:
@@ -309,17 +312,134 @@ def _shear(Dr, row0, cy, cx, dl, tol, w_lo, w_hi) -> float:
 
 
 def find_candidates(
-    rgb: np.ndarray, per_bar: int = 1, deadline: Deadline | None = None, slants: bool = True
+    rgb: np.ndarray,
+    per_bar: int = 1,
+    deadline: Deadline | None = None,
+    slants: bool = True,
+    unfitted: dict[int, Bar] | None = None,
+    faint: bool = False,
 ) -> list[Candidate]:
     """Tile outlines around every bar candidate: the ``per_bar`` best-fitting sizes each
     (``Candidate.group`` tells which bar they came from); with ``slants``, slanted outlines
     too around the SLANT_BARS most bar-like marks (a hand has a few tiles; the rest of a long
-    list of marks is texture, and the time is better kept)."""
+    list of marks is texture, and the time is better kept). ``unfitted`` (when given) gets the
+    bars no outline fits, by group: a tile near the camera under a steep tilt looks shorter
+    than any outline tried here (see fit_short_tiles). ``faint``: bars only somewhat darker
+    than the face count too (see bars.dark_mask)."""
     deadline = deadline or Deadline(None)
     out = []
-    for g, bar in enumerate(find_bars(rgb, deadline)):
+    for g, bar in enumerate(find_bars(rgb, deadline, faint)):
         deadline.check()
-        for c in fit_tiles(rgb, bar, per_bar, slants and g < SLANT_BARS):
+        fits = fit_tiles(rgb, bar, per_bar, slants and g < SLANT_BARS)
+        if not fits and unfitted is not None:
+            unfitted[g] = bar
+        for c in fits:
             c.group = g
             out.append(c)
     return out
+
+
+# A tile near the camera under a steep tilt is a trapezoid (its nearer half longer, its
+# nearer end wider) that no rectangle or parallelogram centred on its bar fits. Its face is
+# then taken as the face-coloured area around its bar (pips and bar filled in), and the
+# outline is that area's four corners: for bars left unread when a tile may be missing.
+BLOB_REACH = 3.0  # the area is looked for within this many bar lengths of the bar's centre
+BLOB_SIDE = 200  # ... in a patch this many pixels across
+BLOB_COLOUR = 28.0  # colour distance (Lab, chroma weighted) still counted as the face
+BLOB_ASPECT = (1.1, 3.5)  # length / width of the outlines kept
+
+
+def fit_blob(rgb: np.ndarray, bar: Bar) -> Candidate | None:
+    """The outline of the face-coloured area around ``bar`` (four corners, first two on
+    the end of half A, as for every candidate), or None when that area is not a
+    four-sided tile about the bar's size."""
+    h, w = rgb.shape[:2]
+    R = BLOB_REACH * bar.length
+    S = min(1.0, BLOB_SIDE / (2 * R))
+    x0, y0 = int(max(0, bar.centre[0] - R)), int(max(0, bar.centre[1] - R))
+    x1, y1 = int(min(w, bar.centre[0] + R + 1)), int(min(h, bar.centre[1] + R + 1))
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return None
+    patch = rgb[y0:y1, x0:x1]
+    if S < 1:
+        patch = cv2.resize(
+            patch,
+            (max(1, round(patch.shape[1] * S)), max(1, round(patch.shape[0] * S))),
+            interpolation=cv2.INTER_AREA,
+        )
+    lab = cv2.cvtColor(patch, cv2.COLOR_RGB2LAB).astype(np.float32)
+    c = (bar.centre - [x0, y0]) * S
+    u = bar.direction
+    n = np.array([-u[1], u[0]])
+    L = bar.length * S
+    # the face beside the bar (the brighter samples: a half may be packed with dark pips)
+    t = np.linspace(-0.4, 0.4, 9)[:, None] * L * u
+    pts = np.concatenate([c + t + k * L * n for k in (0.15, 0.3, -0.15, -0.3)])
+    xs = np.clip(np.round(pts[:, 0]).astype(int), 0, lab.shape[1] - 1)
+    ys = np.clip(np.round(pts[:, 1]).astype(int), 0, lab.shape[0] - 1)
+    sample = lab[ys, xs]
+    top = np.percentile(sample[:, 0], 75)
+    face = np.median(sample[sample[:, 0] >= 0.9 * top], axis=0)
+    if face[0] < 90:
+        return None
+    wts = np.array([0.5, 1.6, 1.6], np.float32)
+    D = np.sqrt((((lab - face) * wts) ** 2).sum(axis=2))
+    mask = ((D < BLOB_COLOUR) & (lab[..., 0] > 0.7 * face[0])).astype(np.uint8)
+    # the bar and the pips are holes in the face: close the bar, fill what the face encloses
+    k = max(3, int(round(bar.thickness * S * 1.5)) | 1)
+    mask = cv2.morphologyEx(
+        mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
+    )
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    inside = [
+        cnt for cnt in contours if cv2.pointPolygonTest(cnt, (float(c[0]), float(c[1])), True) > -k
+    ]
+    if not inside:
+        return None
+    hull = cv2.convexHull(max(inside, key=cv2.contourArea))
+    area = cv2.contourArea(hull)
+    # about a tile: the bar covers 45..100 % of its width, it is 1.1..3.5 widths long (a
+    # tile whose width the tilt foreshortens looks longer than from above)
+    if not (0.9 * L**2 <= area <= BLOB_ASPECT[1] * (L / 0.45) ** 2):
+        return None
+    peri = cv2.arcLength(hull, True)
+    quad = None
+    for eps in (0.02, 0.035, 0.05, 0.07, 0.1):
+        approx = cv2.approxPolyDP(hull, eps * peri, True)
+        if len(approx) == 4:
+            quad = approx.reshape(4, 2).astype(np.float64)
+            break
+        if len(approx) < 4:
+            break
+    if quad is None or cv2.contourArea(quad.astype(np.float32)) < 0.85 * area:
+        return None
+    # the face touches the patch's edge: not a whole tile in view (or the surface itself)
+    ph, pw = mask.shape
+    if (
+        quad[:, 0].min() <= 1
+        or quad[:, 1].min() <= 1
+        or quad[:, 0].max() >= pw - 2
+        or quad[:, 1].max() >= ph - 2
+    ):
+        return None
+    # sides 0-1 and 2-3 along the bar (the ends of the tile), 0-1 on half A's end
+    sides = [quad[(i + 1) % 4] - quad[i] for i in range(4)]
+    along = [abs(float(np.dot(s_, u))) / max(float(np.linalg.norm(s_)), 1e-6) for s_ in sides]
+    if along[1] + along[3] > along[0] + along[2]:
+        quad = np.roll(quad, -1, axis=0)
+    centre = quad.mean(axis=0)
+    # the bar crosses the middle of the tile: the centre of the outline lies on its line
+    off = float(np.dot(centre - c, n))
+    length = float(np.linalg.norm((quad[2] + quad[3]) / 2 - (quad[0] + quad[1]) / 2))
+    width = float((np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2)
+    if abs(off) > 0.15 * length or abs(float(np.dot(centre - c, u))) > 0.2 * width:
+        return None
+    if not (0.45 <= L / width <= 1.05 and BLOB_ASPECT[0] <= length / width <= BLOB_ASPECT[1]):
+        return None
+    if np.dot(quad[0] - centre, n) > 0:  # half A's end first, as fit_tiles does (-n side)
+        quad = quad[[2, 3, 0, 1]]
+    e1, e3 = quad[1] - quad[0], quad[3] - quad[0]
+    if e1[0] * e3[1] - e1[1] * e3[0] < 0:  # the same turning as the rectangles
+        quad = quad[[1, 0, 3, 2]]
+    corners = quad / S + [x0, y0]
+    return Candidate(corners, bar, 0.5, width / S, length / S)

@@ -24,6 +24,7 @@ from scorekeeper.vision.checks import (
     _busy_surface,
     _face_at_frame,
     _glare_fraction,
+    _glare_patch,
     _grow,
     _poly_overlap,
     _stray_pips,
@@ -363,6 +364,7 @@ FIRST_SIDE = 640
 FARTHER_SIDE = 400
 LARGE_TILE_PX = 110
 FARTHER_BEFORE = 0.8  # the last look only if at most this part of the time budget is used
+FAINT_BEFORE = 0.85  # the look for faint bars (no tile found; 640 px) within this part of it
 
 
 def _widths(reading: Reading, scale: float) -> list[float]:
@@ -390,12 +392,14 @@ def read_rgb(
     full_size = full_size or (round(w * scale), round(h * scale))
     s = min(1.0, detect.DETECT_SIDE / max(h, w))
 
-    def look(side: int) -> Reading | None:
+    def look(side: int, faint: bool = False) -> Reading | None:
         f = side / max(h, w)
         if f >= 0.8 * s:
             return None
         smaller = cv2.resize(rgb, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
-        return _read_once(smaller, max_pip, scale / f, full_size, None, deadline)
+        return _read_once(
+            smaller, max_pip, scale / f, full_size, None, deadline, thorough=False, faint=faint
+        )
 
     def large(r: Reading) -> bool:
         widths = _widths(r, scale)
@@ -407,10 +411,18 @@ def read_rgb(
     if first is not None and first.confident and not first.problems and large(first):
         return first
     reading = _read_once(rgb, max_pip, scale, full_size, debug, deadline)
+    budget = deadline.seconds
+    # no tile found: a blurred photo spreads a thin bar's darkness over its sides; the bars
+    # are looked for again among marks only somewhat darker than the face
+    # (at FIRST_SIDE: a tenth of the work of a full look)
+    if not reading.tiles and (budget is None or deadline.used() < FAINT_BEFORE * budget):
+        with contextlib.suppress(bars.OutOfTime):
+            fainter = look(FIRST_SIDE, faint=True)
+            if fainter is not None and fainter.tiles:
+                reading = fainter
     if reading.confident or (reading.tiles and not large(reading)):
         return reading
     others = [first]
-    budget = deadline.seconds
     if not (first and first.confident) and (
         budget is None or deadline.used() < FARTHER_BEFORE * budget
     ):
@@ -464,6 +476,7 @@ def _neighbours(
     kept: list[int],
     is_tile: np.ndarray,
     counts: np.ndarray,
+    shifts: bool = True,
 ) -> list[detect.Candidate]:
     """Outlines fitted where a tile touching a sure tile read (``fresh``) would have its bar:
     beside it (one width along its bar) and end to end (one length across it), when that
@@ -506,18 +519,103 @@ def _neighbours(
             beside = np.concatenate(
                 [bars._sample(v, c + t[:, 0] + off), bars._sample(v, c + t[:, 0] - off)]
             ).astype(np.float32)
-            if np.median(on) > NEIGHBOUR_BAR * np.median(beside):
+            # the face beside the bar: its brighter samples (a half packed with pips, a 10 or
+            # a 12, has pips at a quarter width from the bar at most of the places looked at)
+            face = float(np.percentile(beside, NEIGHBOUR_FACE_PCT))
+            if np.median(on) > NEIGHBOUR_BAR * face:
                 continue
-            bar = bars.Bar(c, u, bar_len, cands[i].bar.thickness, cands[i].bar.darkness)
-            for cand in detect.fit_tiles(small, bar, HYPOTHESES, slants=False):
-                cand.corners = cand.corners / s
-                cand.group = group
-                out.append(cand)
-            group += 1
+            # where the bar itself lies along its line: the tiles of a chain are not in
+            # line, and an outline is fitted centred on its bar
+            centres = [c]
+            mid = _bar_middle(v, c, u, nrm, W, NEIGHBOUR_BAR * face)
+            if mid is not None and abs(mid) > NEIGHBOUR_RECENTRE * W:
+                centres.append(c + mid * u)
+            # ... or, when its bar runs on into a neighbour's, a little to either side
+            if shifts:
+                centres += [c + f * W * u for f in NEIGHBOUR_SHIFTS]
+            for cc in centres:
+                bar = bars.Bar(cc, u, bar_len, cands[i].bar.thickness, cands[i].bar.darkness)
+                for cand in detect.fit_tiles(small, bar, HYPOTHESES, slants=False):
+                    cand.corners = cand.corners / s
+                    cand.group = group
+                    cand.neighbour = True
+                    out.append(cand)
+                group += 1
     return out
 
 
+NEIGHBOUR_FACE_PCT = 80  # the face colour beside a bar looked for: this percentile of samples
+NEIGHBOUR_RECENTRE = 0.05  # a bar found this far (x width) off the expected place: also there
+NEIGHBOUR_SHIFTS = (-0.1, 0.1)  # other places tried for its middle (x width)
+NEIGHBOUR_SPAN = np.linspace(-0.75, 0.75, 31)  # where the bar is looked for along its line (x W)
+
+
+def _bar_middle(
+    v: np.ndarray, c: np.ndarray, u: np.ndarray, nrm: np.ndarray, W: float, dark: float
+) -> float | None:
+    """The middle of the dark bar running through ``c`` along ``u`` (its offset from ``c``
+    in pixels), or None when no run of a bar's length (0.35 to 1.05 widths, gaps of a
+    spinner pin closed) lies there."""
+    pts = (
+        c
+        + NEIGHBOUR_SPAN[:, None, None] * W * u
+        + np.array([-0.03, 0, 0.03])[None, :, None] * W * nrm
+    )
+    is_dark = bars._sample(v, pts).min(axis=1) < dark
+    # close gaps up to three steps (a spinner pin, a highlight)
+    idx = np.flatnonzero(is_dark)
+    if len(idx) == 0:
+        return None
+    runs = np.split(idx, np.flatnonzero(np.diff(idx) > 4) + 1)
+    mid = len(NEIGHBOUR_SPAN) // 2
+    run = min(
+        runs, key=lambda r: 0 if r[0] <= mid <= r[-1] else min(abs(r[0] - mid), abs(r[-1] - mid))
+    )
+    if min(abs(run[0] - mid), abs(run[-1] - mid)) > 3 and not run[0] <= mid <= run[-1]:
+        return None
+    step = float(NEIGHBOUR_SPAN[1] - NEIGHBOUR_SPAN[0])
+    length = (run[-1] - run[0] + 1) * step
+    if not 0.35 <= length <= 1.05:
+        return None
+    return float((NEIGHBOUR_SPAN[run[0]] + NEIGHBOUR_SPAN[run[-1]]) / 2) * W
+
+
+def _missing(
+    small: np.ndarray, s: float, cands: list, kept: list[int], edge: np.ndarray, is_tile
+) -> dict:
+    """What the tiles read do not explain: tile-coloured patches (inside the frame, at its
+    edge, or the whole surface like the tiles), bars with an unread tile outline, and dark or
+    coloured pips outside every tile (inside the frame, near its edge; counted only from
+    STRAY_PIPS on). ``small`` is the photo read at ``s``."""
+    kept_quads = [cands[i].corners * s for i in kept]  # pixels of small
+    # look for what was not read at half the detection size (the areas are tile-sized)
+    half = cv2.resize(
+        small, (max(1, small.shape[1] // 2), max(1, small.shape[0] // 2)), cv2.INTER_AREA
+    )
+    missed, cut_missed, similar = _unexplained(half, [q / 2 for q in kept_quads])
+    stray, stray_edge = _stray_pips(small, kept_quads)
+    return {
+        "missed": missed,
+        "cut_missed": cut_missed,
+        "similar": similar,
+        "unread": _unread_outlines(cands, kept, edge, is_tile),
+        "stray": stray if stray >= STRAY_PIPS else 0,
+        "stray_edge": stray_edge if stray_edge >= STRAY_PIPS else 0,
+    }
+
+
 SHORT_BARS = 8  # unread bars given short outlines (the most bar-like first)
+SHORT_SURE = 0.8  # ... in a photo not seen tilted, a tile read from one must be this sure
+
+
+def _looks_tilted(cands: list, kept: list[int]) -> bool:
+    """Whether the tiles read differ TILTED_SPREAD or more in width (a steep camera tilt)."""
+    widths = [float(np.linalg.norm(cands[j].corners[1] - cands[j].corners[0])) for j in kept]
+    return len(widths) >= 2 and max(widths) >= TILTED_SPREAD * min(widths)
+
+
+# ... also in a photo not seen to be tilted, when the reading shows a tile may be missing
+SHORT_WHEN = ("missed", "unread", "stray")
 
 
 def _short_outlines(
@@ -525,6 +623,8 @@ def _short_outlines(
     s: float,
     cands: list,
     kept: list[int],
+    unfitted: dict[int, bars.Bar] | None = None,
+    missing: bool = False,
 ) -> list[detect.Candidate]:
     """Short outlines (``detect.fit_short_tiles``) around the most bar-like marks of the main
     look that no tile read covers, when the photo looks steeply tilted: the tiles read differ
@@ -533,21 +633,25 @@ def _short_outlines(
     from a short outline instead of being reported as unread; a bar longer than the tiles
     read, a nearer tile, did not help either.)"""
     quads = [np.float32(_grow(cands[j].corners * s, 1.1)) for j in kept]
-    widths = [float(np.linalg.norm(cands[j].corners[1] - cands[j].corners[0])) for j in kept]
-    if len(widths) < 2 or max(widths) < TILTED_SPREAD * min(widths):
+    if not (_looks_tilted(cands, kept) or (missing and kept)):
         return []
     kept_groups = {cands[j].group for j in kept}
     bars_left: dict[int, bars.Bar] = {}
-    for c in cands:
-        if c.group >= 100_000 or c.group in kept_groups or c.short:
-            continue  # the closer look's bars are in its own pixels
-        centre = (float(c.bar.centre[0]), float(c.bar.centre[1]))
+    unread = [(c.group, c.bar) for c in cands if not c.short and c.group < 100_000]
+    # (the closer look's bars are in its own pixels)
+    for g, bar in unread + sorted((unfitted or {}).items(), key=lambda gb: gb[0]):
+        if g in kept_groups or g in bars_left:
+            continue
+        centre = (float(bar.centre[0]), float(bar.centre[1]))
         if any(cv2.pointPolygonTest(q, centre, False) >= 0 for q in quads):
             continue
-        bars_left.setdefault(c.group, c.bar)
+        bars_left[g] = bar
     out: list[detect.Candidate] = []
     for g in sorted(bars_left)[:SHORT_BARS]:
-        for cand in detect.fit_short_tiles(small, bars_left[g], 2):
+        # and the outline of the face-coloured area around the bar (a trapezoid)
+        blob = detect.fit_blob(small, bars_left[g])
+        for cand in detect.fit_short_tiles(small, bars_left[g], 2) + ([blob] if blob else []):
+            cand.short = True
             cand.corners = cand.corners / s
             cand.group = 200_000 + g
             out.append(cand)
@@ -561,8 +665,12 @@ def _read_once(
     full_size: tuple[int, int],
     debug: dict | None,
     deadline: bars.Deadline,
+    thorough: bool = True,
+    faint: bool = False,
 ) -> Reading:
-    """One look at ``rgb`` (see read_rgb)."""
+    """One look at ``rgb`` (see read_rgb). Not ``thorough`` (the smaller looks, which stand
+    alone only when nothing at all is wrong): a touching neighbour is looked for only where
+    it would lie in line, and short outlines only in a photo that looks tilted."""
     t0 = time.perf_counter()
     h, w = rgb.shape[:2]
     s = min(1.0, detect.DETECT_SIDE / max(h, w))
@@ -571,7 +679,10 @@ def _read_once(
         if s < 1
         else rgb
     )
-    cands = detect.find_candidates(small, per_bar=HYPOTHESES, deadline=deadline)
+    unfitted: dict[int, bars.Bar] = {}
+    cands = detect.find_candidates(
+        small, per_bar=HYPOTHESES, deadline=deadline, unfitted=unfitted, faint=faint
+    )
     for c in cands:
         c.corners = c.corners / s  # from here on: pixels of rgb
     cands.sort(key=lambda c: -c.edge_score)
@@ -591,7 +702,7 @@ def _read_once(
     # for where they would lie (one tile width along its bar, one length across it)
     fresh = list(kept)
     for _round in range(NEIGHBOUR_ROUNDS):
-        extra = _neighbours(small, s, cands, fresh, kept, is_tile, counts)
+        extra = _neighbours(small, s, cands, fresh, kept, is_tile, counts, thorough)
         if not extra:
             break
         p2, ink2 = _count_halves(rgb, extra, deadline)
@@ -609,7 +720,15 @@ def _read_once(
     # a steep tilt: tiles near the camera look shorter than any outline tried so far; the
     # bars left unread get short outlines too (a tile read from one makes the
     # reading "steep angle", never confident)
-    short = _short_outlines(small, s, cands, kept)
+    missing = _missing(small, s, cands, kept, edge, is_tile)
+    short = _short_outlines(
+        small,
+        s,
+        cands,
+        kept,
+        unfitted,
+        thorough and bool(rejected_strong or any(missing[k] for k in SHORT_WHEN)),
+    )
     if short:
         p2, ink2 = _count_halves(rgb, short, deadline)
         cands += short
@@ -617,7 +736,17 @@ def _read_once(
         ink = np.concatenate([ink, ink2])
         edge = np.array([c.edge_score for c in cands])
         is_tile, counts = tile_evidence(probs, ink, edge, max_pip)
+        if not _looks_tilted(cands, kept):
+            # tried only because a tile may be missing: a tile read from a short outline must
+            # be sure (around a bar split by a spinner pin in a flat row, a short outline can
+            # read the piece as a tile of its own)
+            conf = is_tile * counts.max(axis=2).prod(axis=1)
+            unsure = np.array([c.short for c in cands]) & (conf < SHORT_SURE)
+            is_tile = np.where(unsure, 0.0, is_tile)
+        before = list(kept)
         kept, rejected_strong = _keep(cands, is_tile, counts)
+        if kept != before:
+            missing = _missing(small, s, cands, kept, edge, is_tile)
         deadline.check()
 
     gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
@@ -675,17 +804,14 @@ def _read_once(
     if spread >= TILTED_SPREAD:
         flags["tilted"] = True
         why.append(f"tilted: tiles differ {spread:.2f}x in width")  # i18n: debug
-    # look for what was not read at half the detection size (the areas are tile-sized)
-    half = cv2.resize(
-        small, (max(1, small.shape[1] // 2), max(1, small.shape[0] // 2)), cv2.INTER_AREA
-    )
-    missed, cut_missed, similar = _unexplained(half, [q / 2 for q in kept_quads])
+    missed, cut_missed, similar = missing["missed"], missing["cut_missed"], missing["similar"]
+    unread, stray, stray_edge = missing["unread"], missing["stray"], missing["stray_edge"]
     flags["cut"] |= bool(cut_missed)
-    unread = _unread_outlines(cands, kept, edge, is_tile)
-    stray, stray_edge = _stray_pips(small, kept_quads)
-    stray = stray if stray >= STRAY_PIPS else 0
-    stray_edge = stray_edge if stray_edge >= STRAY_PIPS else 0
     flags["cut"] |= bool(stray_edge)
+    # a lamp's glare on the table, outside every tile read, may hide a whole tile
+    if _glare_patch(small, kept_quads):
+        flags["glare"] = True
+        why.append("glare: blown-out patch outside the tiles read")  # i18n: debug
     for n_, what in (
         (cut_missed, "cut: tile-coloured patch at the frame edge"),  # i18n: debug
         (missed, "missed: unexplained tile-coloured patch"),  # i18n: debug
