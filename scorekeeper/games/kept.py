@@ -28,12 +28,11 @@ from scorekeeper.games.corrections import AuditLine, corrections_shown
 from scorekeeper.games.loaded import LoadedGame
 from scorekeeper.games.presentation import Scoreboard, scoreboard
 from scorekeeper.games.rounds import TableState, joiner_start, table_state
-from scorekeeper.games.rows import for_row, for_version, forget_all, while_same
+from scorekeeper.games.rows import for_version, forget_all, while_same
 
 __all__ = [
     "board",
     "corrections",
-    "for_row",
     "for_version",
     "forget_all",
     "in_play",

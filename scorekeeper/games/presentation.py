@@ -4,7 +4,6 @@ and a round in words for the "already saved from another phone" page."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import NamedTuple
 
 from flask_babel import format_date
@@ -12,7 +11,6 @@ from flask_babel import gettext as _
 
 from scorekeeper.games.loaded import LoadedGame
 from scorekeeper.games.words import round_words
-from scorekeeper.i18n import chosen as chosen_language
 from scorekeeper.models import Game, Round
 from scorekeeper.rules import HouseRules
 from scorekeeper.rules.house import HOUSE_RULES
@@ -170,18 +168,11 @@ def scoreboard(loaded: LoadedGame) -> Scoreboard:
         rounds_total=variant.round_count(rules),
         finished=loaded.game.status == "finished",
         winners=[names[seat] for seat in board.winners],
-        tie_break=_tie_words_in(variant.name, rules, chosen_language()),
+        tie_break=tie_words(variant.name, rules),
         round_word=variant.round_word,
         target=variant.target(rules),
         breaks_ties=rules.tie_break in ("chain", "zero_rounds"),
     )
-
-
-@lru_cache(maxsize=256)
-def _tie_words_in(game: str, rules: HouseRules, language: str) -> str:
-    """``tie_words``, worked out once per game, rules and language (every new version of a
-    game's scoreboard says it again; the words of every choice are looked up to find it)."""
-    return tie_words(game, rules)
 
 
 def tie_words(game: str, rules: HouseRules) -> str:

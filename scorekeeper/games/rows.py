@@ -77,21 +77,9 @@ def while_same(game: Game, what: str, facts: Hashable, make: Callable[[], T]) ->
     return _kept.get((game.public_id, what, facts, chosen_language()), make)
 
 
-# A board table's rows as HTML, apart from the values of game versions: a game keeps its
-# earlier rows from version to version (about 1 kB each).
-_kept_rows = KeptValues(KEEP)
-
-
-def for_row(facts: Hashable, make: Callable[[], T]) -> T:
-    """``make()``, kept (in this process, in this language) under ``facts``: everything it
-    depends on, so that it is the same for every game and version that has them."""
-    return _kept_rows.get((facts, chosen_language()), make)
-
-
 def forget_all() -> None:
     """Drop everything kept (tests that change rows behind the services' back use it)."""
     _kept.clear()
-    _kept_rows.clear()
 
 
 class ScoreRow(NamedTuple):

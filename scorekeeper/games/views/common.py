@@ -22,7 +22,6 @@ from werkzeug.wrappers import Response as BaseResponse
 from scorekeeper.boundary import is_write_request
 from scorekeeper.games import access, kept, league_tables, services
 from scorekeeper.games.board_view import board_header
-from scorekeeper.games.presentation import BoardRow
 from scorekeeper.games.words import RoundWords
 from scorekeeper.games.words import round_words as _round_words
 from scorekeeper.models import Game
@@ -77,31 +76,6 @@ def board_table_html(game: Game, board: services.Scoreboard, editor: bool) -> Ma
         )
 
     return kept.for_version(game, f"html:board_table:editor={editor}", write)  # i18n: a key
-
-
-@bp.app_template_global()
-def board_row_html(row: BoardRow, correct_url: str | None, word: str) -> Markup:
-    """One round's row of the board table (``games/_board_row.html``), written once per row's
-    values, correction link and language in this process: each new version of a game adds a
-    row (or changes one, when corrected), and its table is written again around the rows
-    already written. Measured with ``benchmarks/bench_load.py``: docs/benchmarks.md,
-    "Capacity"."""
-    key = (
-        row.number,
-        row.engine,
-        row.blocked,
-        row.on_double,
-        tuple(row.cells),
-        tuple(row.running),
-        correct_url,
-        word,
-    )
-    return kept.for_row(
-        key,
-        lambda: Markup(
-            render_template("games/_board_row.html", row=row, correct_url=correct_url, word=word)
-        ),
-    )
 
 
 @bp.app_template_global()
