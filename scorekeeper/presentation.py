@@ -108,8 +108,8 @@ def domino(a: int, b: int, size: str = "md", label: str | None = None) -> Markup
     """A domino as SVG: the ``domino`` macro of ``templates/_domino.html``, written once per
     process for each tile, size, label and language (its words are in its ``aria-label``).
     The round form draws the engine of this round and the next, every look; a 12-12 is 24
-    pips, each a few formatted numbers. Measured with ``benchmarks/bench_load.py``:
-    docs/benchmarks.md, "Capacity"."""
+    pips, each a few formatted numbers. The round form: 3.04 → 2.58 ms of CPU in process
+    (docs/benchmarks.md, "Capacity", third sitting)."""
     return _DOMINOES.get(
         (a, b, size, label, chosen()),
         lambda: Markup(get_template_attribute("_domino.html", "domino")(a, b, size, label)),

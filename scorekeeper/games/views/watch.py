@@ -56,7 +56,8 @@ def _board(public_id: str) -> str:
     process: every phone following the table asks for each new version, and the live part is
     the same for all of them (it has no form and no link that depends on the phone).
 
-    Measured with ``benchmarks/bench_load.py``: docs/benchmarks.md, "Capacity"."""
+    A poll of a version this process has seen: 1.2 → 0.55 ms of CPU in process
+    (docs/benchmarks.md, "Capacity", third sitting)."""
     game = game_row_or_404(public_id)
     return kept.for_version(
         game,
