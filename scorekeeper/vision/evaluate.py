@@ -298,16 +298,14 @@ def write_synthetic(directory: Path, n: int, seed: int, difficulty: float = 1.0)
 
 def write_modes(directory: Path, n: int, seed: int) -> list[str]:
     """Render ``n`` photos of each failure mode into ``directory``/MODE with a manifest."""
-    import numpy as np
-
     from scorekeeper.vision import synth
 
-    for k, mode in enumerate(synth.FAILURE_MODES):
+    for mode in synth.FAILURE_MODES:
         folder = directory / mode
         folder.mkdir(parents=True, exist_ok=True)
         hands = []
         for i in range(n):
-            scene = synth.render_mode(np.random.default_rng([seed, k, i]), mode)
+            scene = synth.benchmark_scene(mode, i, seed)
             name = f"{mode}-{i:03d}.jpg"
             if scene.jpeg is None:
                 ok, buf = _jpeg(scene.image)

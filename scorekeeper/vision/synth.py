@@ -38,6 +38,11 @@ class Scene:
     jpeg: bytes | None = None
     meta: dict = field(default_factory=dict)
 
+    @property
+    def total(self) -> int:
+        """The face-value pips of every tile drawn: what a right reading totals."""
+        return sum(t.a + t.b for t in self.tiles)
+
 
 # ---------------------------------------------------------------------------------------------
 # Backgrounds
@@ -525,6 +530,12 @@ def _tiles(rng, n, max_pip=12):
     return [
         (int(rng.integers(0, max_pip + 1)), int(rng.integers(0, max_pip + 1))) for _ in range(n)
     ]
+
+
+def benchmark_scene(mode: str, i: int, seed: int = 7) -> Scene:
+    """Photo ``i`` of failure mode ``mode`` as the synthetic benchmark renders it for ``seed``
+    (``evaluate.write_modes``: MODE/MODE-00i.jpg)."""
+    return render_mode(np.random.default_rng([seed, FAILURE_MODES.index(mode), i]), mode)
 
 
 def render_mode(rng: np.random.Generator, mode: str) -> Scene:

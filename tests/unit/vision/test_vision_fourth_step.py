@@ -15,37 +15,24 @@ from scorekeeper.vision import detect as detect_mod  # noqa: E402
 from scorekeeper.vision import read_hand, synth  # noqa: E402
 from scorekeeper.vision import reader as reader_mod  # noqa: E402
 
-MIX = synth.FAILURE_MODES.index("mix")
-TILT = synth.FAILURE_MODES.index("tilt_30_45")
-TOUCHING = synth.FAILURE_MODES.index("touching")
-
-
-def _mode(seed: list[int], mode: str) -> synth.Scene:
-    """The photo the benchmark renders as MODE-00i (evaluate.write_modes)."""
-    return synth.render_mode(np.random.default_rng(seed), mode)
-
-
-def _truth(scene: synth.Scene) -> int:
-    return sum(t.a + t.b for t in scene.tiles)
-
 
 @pytest.mark.parametrize("i", [8, 2])
 def test_a_touching_tile_out_of_line_with_its_neighbour_is_found(i):
     # touching-008 (seed 7): a row of seven, the one beside a sure tile a little out of line
     # and packed with pips at a quarter width from its bar (read 45 for 81); touching-002: the
     # corner tile of an L-shaped chain, its bar off the line of the tile it touches (38 for 50)
-    scene = _mode([7, TOUCHING, i], "touching")
+    scene = synth.benchmark_scene("touching", i)
     reading = read_hand(scene.jpeg)
-    assert reading.total == _truth(scene)
+    assert reading.total == scene.total
 
 
 def test_a_near_tile_seen_as_a_trapezoid_is_read():
     # tilt_30_45-003 (seed 7): a large near tile, its nearer end wider and its sides slanted,
     # fitted by no rectangle or parallelogram (read 12 for 19); read from the outline of its
     # face, and the reading says the angle is steep
-    scene = _mode([7, TILT, 3], "tilt_30_45")
+    scene = synth.benchmark_scene("tilt_30_45", 3)
     reading = read_hand(scene.jpeg)
-    assert reading.total == _truth(scene)
+    assert reading.total == scene.total
     assert not reading.confident
     assert reader_mod.PROBLEM_TILTED in reading.problems
 
@@ -98,7 +85,7 @@ def test_a_glare_patch_outside_the_tiles_read():
 def test_a_tile_washed_out_by_glare_is_not_confidently_left_out():
     # mix-006 (seed 11): a 1|11 under a lamp's glare, its bar and pips washed out, was left
     # out of a confident reading (124 for 136)
-    scene = _mode([11, MIX, 6], "mix")
+    scene = synth.benchmark_scene("mix", 6, seed=11)
     reading = read_hand(scene.jpeg)
     assert not reading.confident
     assert reader_mod.PROBLEM_GLARE in reading.problems
@@ -122,9 +109,9 @@ def test_an_outline_beside_a_tile_read_counts_as_unread_only_when_the_counter_be
 def test_a_blurred_photo_in_which_no_bar_stands_out_is_read():
     # mix-004 (seed 7): three tiles in a blurred photo, their thin bars spread out by the
     # blur below the darkness a bar needs: "no tile found" (0 for 44)
-    scene = _mode([7, MIX, 4], "mix")
+    scene = synth.benchmark_scene("mix", 4)
     reading = read_hand(scene.jpeg)
-    assert reading.total == _truth(scene)
+    assert reading.total == scene.total
 
 
 def test_faint_marks_count_only_when_asked_for():

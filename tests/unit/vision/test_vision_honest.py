@@ -88,24 +88,20 @@ def test_pips_of_a_tile_running_out_of_the_frame_are_a_cut_tile():
     assert at_edge >= checks_mod.STRAY_PIPS
 
 
-def _mode(seed: list[int], mode: str) -> synth.Scene:
-    return synth.render_mode(np.random.default_rng(seed), mode)
-
-
 def test_a_close_up_of_large_tiles_on_woven_cloth_is_read():
     # failure mode 2: the first look (tuned for smaller tiles) found no tile at all
-    scene = _mode([7, 2, 0], "woven_cloth")
+    scene = synth.benchmark_scene("woven_cloth", 0)
     reading = read_hand(scene.jpeg)
-    assert reading.total == sum(t.a + t.b for t in scene.tiles)
+    assert reading.total == scene.total
     assert reading.confident
 
 
 def test_bars_with_a_spinner_among_dark_pips_are_found():
     # failure mode 1/3: a spinner pin widened the bar's measured thickness and three of the
     # five tiles (packed navy and purple 9-12 halves) were never found
-    scene = _mode([7, 1, 2], "dark_pips")
+    scene = synth.benchmark_scene("dark_pips", 2)
     reading = read_hand(scene.jpeg)
-    assert reading.total == sum(t.a + t.b for t in scene.tiles)
+    assert reading.total == scene.total
 
 
 def test_coloured_pips_of_a_missed_tile_count_as_stray():
@@ -122,19 +118,19 @@ def test_a_tile_under_glare_with_pale_pips_is_not_confidently_left_out():
     # issue 27: "a clean photo ... read confidently as 3, missing the 1|2". Here the 8|12 with
     # pink and orange pips lies in a lamp's glare; its bar is barely seen and it is not read,
     # but its coloured pips outside every tile read say a tile was missed.
-    scene = _mode([7, 4, 12], "tilt_30_45")
+    scene = synth.benchmark_scene("tilt_30_45", 12)
     reading = read_hand(scene.jpeg)
     if reading.confident:
-        assert reading.total == sum(t.a + t.b for t in scene.tiles)
+        assert reading.total == scene.total
 
 
 def test_a_camera_tilted_40_degrees_reads_every_tile():
     # failure mode 4: under a steep tilt the nearer tiles look longer than 2.24 widths, and
     # the outline fitter, trying only the shapes of a tilt up to about 30 degrees, lost one
-    scene = _mode([7, 4, 19], "tilt_30_45")
+    scene = synth.benchmark_scene("tilt_30_45", 19)
     assert scene.meta["tilt_deg"] >= 30
     reading = read_hand(scene.jpeg)
-    assert reading.total == sum(t.a + t.b for t in scene.tiles)
+    assert reading.total == scene.total
 
 
 def test_a_row_of_touching_tiles_on_a_plain_table_is_not_told_to_use_a_plain_surface():

@@ -67,7 +67,7 @@ def test_reads_synthetic_hands():
         got = sorted(t.tile for t in reading.tiles)
         ok = got == truth
         exact += ok
-        true_total = sum(t.a + t.b for t in scene.tiles)
+        true_total = scene.total
         confident_wrong += reading.confident and reading.total != true_total
         assert reading.total == sum(t.tile.pips for t in reading.tiles)
         assert all(0.0 <= t.confidence <= 1.0 for t in reading.tiles)

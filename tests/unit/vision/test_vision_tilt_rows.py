@@ -15,18 +15,6 @@ from scorekeeper.vision import detect as detect_mod  # noqa: E402
 from scorekeeper.vision import read_hand, synth  # noqa: E402
 from scorekeeper.vision import reader as reader_mod  # noqa: E402
 
-TILT = synth.FAILURE_MODES.index("tilt_30_45")
-TOUCHING = synth.FAILURE_MODES.index("touching")
-
-
-def _mode(seed: list[int], mode: str) -> synth.Scene:
-    """The photo the benchmark renders as MODE-00i (evaluate.write_modes, seed 7)."""
-    return synth.render_mode(np.random.default_rng(seed), mode)
-
-
-def _truth(scene: synth.Scene) -> int:
-    return sum(t.a + t.b for t in scene.tiles)
-
 
 def _slanted_tile(shear: float):
     """A white tile seen under a steep tilt, drawn as a parallelogram: its bar along x, its
@@ -85,9 +73,9 @@ def test_the_size_spread_of_the_tiles_read():
 def test_a_camera_tilted_30_to_45_degrees_reads_slanted_tiles(i):
     # tilt_30_45-006 and -005 of the benchmark: outlines square to the bar cut across the
     # slanted tiles, and two of five were misread (55 for 59, 52 for 51)
-    scene = _mode([7, TILT, i], "tilt_30_45")
+    scene = synth.benchmark_scene("tilt_30_45", i)
     reading = read_hand(scene.jpeg)
-    assert reading.total == _truth(scene)
+    assert reading.total == scene.total
 
 
 @pytest.mark.parametrize("i", [7, 9])
@@ -95,7 +83,7 @@ def test_a_steep_tilt_that_hides_a_tile_is_not_confident(i):
     # tilt_30_45-007 and -009: a large near tile (foreshortened to 1.1-1.5 widths long) was not
     # found while the others were read sure; the tiles read differ 1.5x or more in width, or
     # a tile is read from a short outline: "steep angle", never confident
-    scene = _mode([7, TILT, i], "tilt_30_45")
+    scene = synth.benchmark_scene("tilt_30_45", i)
     reading = read_hand(scene.jpeg)
     assert not reading.confident
     assert reader_mod.PROBLEM_TILTED in reading.problems
@@ -104,9 +92,9 @@ def test_a_steep_tilt_that_hides_a_tile_is_not_confident(i):
 @pytest.mark.parametrize("i", [7])
 def test_a_tile_near_a_steeply_tilted_camera_is_read_from_a_short_outline(i):
     # tilt_30_45-007: read 33 for 43 before short outlines (a large near tile missed)
-    scene = _mode([7, TILT, i], "tilt_30_45")
+    scene = synth.benchmark_scene("tilt_30_45", i)
     reading = read_hand(scene.jpeg)
-    assert reading.total == _truth(scene)
+    assert reading.total == scene.total
 
 
 def test_short_outlines_fit_a_foreshortened_tile():
@@ -127,9 +115,9 @@ def test_short_outlines_fit_a_foreshortened_tile():
 def test_the_neighbours_of_a_tile_in_a_touching_row_are_found(i):
     # touching-011 and -019: a tile between two others in a row with spinners, its bar run
     # into the seams, was never found (57 for 76, 21 for 38)
-    scene = _mode([7, TOUCHING, i], "touching")
+    scene = synth.benchmark_scene("touching", i)
     reading = read_hand(scene.jpeg)
-    assert reading.total == _truth(scene)
+    assert reading.total == scene.total
 
 
 def test_the_steep_angle_problem_and_its_advice():
