@@ -33,6 +33,7 @@ import tempfile
 import threading
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -79,9 +80,19 @@ MUST_BE_FULL = ("accessibility", "seo")
 LANG_AUDITS = ("html-has-lang", "html-lang-valid")
 
 
-def _lighthouse(
-    binary: str, url: str, cookie: str | None, out: Path, language: str | None = None
-) -> dict[str, object]:
+def run_lighthouse(
+    binary: str,
+    url: str,
+    cookie: str | None,
+    out: Path,
+    language: str | None = None,
+    categories: tuple[str, ...] = CATEGORIES,
+    timeout: float | None = None,
+    chrome: str | None = None,
+) -> dict[str, Any]:
+    """Lighthouse's JSON report of ``url`` in ``categories``, asked as the phone whose session
+    cookie is ``cookie`` and whose language button left ``language``, with the Chromium at
+    ``chrome`` (default: ``_chrome()``). tests/e2e/test_lighthouse.py runs it too."""
     cookies = [f"session={cookie}"] if cookie else []
     if language:
         cookies.append(f"lang={language}")
@@ -92,11 +103,12 @@ def _lighthouse(
         "--quiet",
         "--output=json",
         f"--output-path={out}",
-        f"--only-categories={','.join(CATEGORIES)}",
+        f"--only-categories={','.join(categories)}",
         "--chrome-flags=--headless=new --no-sandbox --disable-gpu",
         *headers,
     ]
-    subprocess.run(command, check=True, env={**os.environ, "CHROME_PATH": _chrome()})
+    env = {**os.environ, "CHROME_PATH": chrome or _chrome()}
+    subprocess.run(command, check=True, env=env, timeout=timeout)
     return json.loads(out.read_text())
 
 
@@ -182,7 +194,7 @@ def main() -> None:
                 out = Path(args.keep or folder) / f"{name.replace(' ', '-')}.json"
                 session = None if name in without_cookie else cookie.value
                 language = "es" if name in SPANISH.values() else None
-                report = _lighthouse(args.lighthouse, base + path, session, out, language)
+                report = run_lighthouse(args.lighthouse, base + path, session, out, language)
                 if language:
                     problems += _spanish_problems(name, report)
                 categories = report["categories"]  # type: ignore[index]

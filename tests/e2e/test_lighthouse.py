@@ -14,16 +14,15 @@ skips with that message elsewhere. CI does not install it: there it skips too, u
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
 
+from benchmarks.lighthouse import run_lighthouse
 from tests.e2e.conftest import _chromium
 from tests.web.helpers import enter_round, start_game
 from tests.web.league_helpers import add_players, add_table, play, start_league, start_night
@@ -77,23 +76,10 @@ def _seed(app: Flask) -> tuple[str, dict[str, str]]:
 
 
 def _run(binary: str, url: str, cookie: str, out: Path) -> dict[str, Any]:
-    headers = {"Cookie": f"session={cookie}; lang=es"}
-    subprocess.run(
-        [
-            binary,
-            url,
-            "--quiet",
-            "--output=json",
-            f"--output-path={out}",
-            f"--only-categories={','.join(CATEGORIES)}",
-            "--chrome-flags=--headless=new --no-sandbox --disable-gpu",
-            f"--extra-headers={json.dumps(headers)}",
-        ],
-        check=True,
-        env={**os.environ, "CHROME_PATH": _chromium() or "/usr/bin/chromium"},
-        timeout=240,
+    """The benchmark's Lighthouse run (benchmarks/lighthouse.py), as this phone in Spanish."""
+    return run_lighthouse(
+        binary, url, cookie, out, "es", CATEGORIES, timeout=240, chrome=_chromium()
     )
-    return json.loads(out.read_text())
 
 
 def test_spanish_pages_score_full_marks(live_app: Flask, live_server: str, tmp_path: Path) -> None:
