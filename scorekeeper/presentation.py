@@ -198,3 +198,5 @@ def init_app(app: Flask) -> None:
     app.add_template_global(fixed_url)
     app.extensions["fixed_urls"] = {}
     app.add_template_filter(utc_iso)
+    # Python's zip: a board row's cells beside its running totals, without a ``loop`` object.
+    app.add_template_global(zip)

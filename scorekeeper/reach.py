@@ -30,6 +30,8 @@ from flask import Flask, Request, has_request_context, request
 from flask.globals import _cv_request
 from werkzeug.exceptions import SecurityError
 
+from scorekeeper.web import TemplateEnvironment
+
 log = logging.getLogger(__name__)
 
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
@@ -209,7 +211,10 @@ def configure(app: Flask) -> None:
 
 class ReachableFlask(Flask):
     """Flask whose absolute URLs (``url_for(..., _external=True)``, in views and templates)
-    start with :func:`public_base`, never with an untrusted ``Host``."""
+    start with :func:`public_base`, never with an untrusted ``Host``; its templates read the
+    environment's globals directly (:class:`scorekeeper.web.TemplateEnvironment`)."""
+
+    jinja_environment = TemplateEnvironment
 
     def url_for(  # type: ignore[override]
         self,

@@ -27,7 +27,7 @@ from __future__ import annotations
 from scorekeeper.games.corrections import AuditLine, corrections_shown
 from scorekeeper.games.loaded import LoadedGame
 from scorekeeper.games.presentation import Scoreboard, scoreboard
-from scorekeeper.games.rounds import TableState, joiner_start, table_state
+from scorekeeper.games.rounds import TableState, joiner_start, playing_engine, table_state
 from scorekeeper.games.rows import for_version, forget_all, while_same
 
 __all__ = [
@@ -54,6 +54,12 @@ def board(loaded: LoadedGame) -> Scoreboard:
 def state(loaded: LoadedGame) -> TableState:
     """What the table needs for the next round (``rounds.table_state``)."""
     return for_version(loaded.game, "state", lambda: table_state(loaded))
+
+
+def engine(loaded: LoadedGame) -> int | None:
+    """The engine of the round being played (``rounds.playing_engine``): all the share view
+    needs of the table's state."""
+    return for_version(loaded.game, "engine", lambda: playing_engine(loaded))
 
 
 def corrections(loaded: LoadedGame) -> tuple[list[AuditLine], int | None]:

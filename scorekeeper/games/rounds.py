@@ -100,6 +100,17 @@ def joiner_start(loaded: LoadedGame) -> int:
     return late_joiner_start(dict(enumerate(loaded.rows.totals())), rules, lower)
 
 
+def playing_engine(loaded: LoadedGame) -> int | None:
+    """The engine double of the round being played (rules.md 2.1): None when no round is left
+    to play or the game has no engines. The share view needs only this of ``table_state``
+    (``kept.engine``): a following phone's first look at a new version, 1.30 → 1.25 ms of CPU
+    in process (docs/benchmarks.md, "Capacity", fourth sitting)."""
+    rules, variant = loaded.rules, loaded.variant
+    total = variant.round_count(rules)
+    number = len(loaded.rows.rounds) + 1
+    return variant.engine_for_round(number, rules) if total is None or number <= total else None
+
+
 def table_state(loaded: LoadedGame) -> TableState:
     """What the table needs to play the next round (rules.md 2.1-2.3), from the game's rows
     (``rows.table``)."""
@@ -112,7 +123,7 @@ def table_state(loaded: LoadedGame) -> TableState:
     finished = game.status == "finished" or not more
     names = [seat.name for seat in seats]
     available = remaining_engines(rules, [r.engine for r in rounds])
-    engine = variant.engine_for_round(number, rules) if more else None
+    engine = playing_engine(loaded)
     next_engine = (
         variant.engine_for_round(number + 1, rules) if total is None or number < total else None
     )

@@ -149,6 +149,8 @@ _SEATS = (
     .order_by(Seat.position)
 )
 _ROUNDS = (
+    # Each round with its scores, in round order, each round's scores in seat order (a round
+    # without scores comes once, with None for a score).
     select(
         Round.id,
         Round.number,
@@ -156,13 +158,6 @@ _ROUNDS = (
         Round.went_out_seat_id,
         Round.went_out_on_double,
         Round.form_token,
-    )
-    .where(Round.game_id == bindparam("game_id"))
-    .order_by(Round.number)
-)
-_SCORES = (
-    select(
-        Score.round_id,
         Score.seat_id,
         Score.points,
         Score.hand,
@@ -171,9 +166,9 @@ _SCORES = (
         Score.made,
         Score.corrected,
     )
-    .join(Round, Round.id == Score.round_id)
+    .outerjoin(Score, Score.round_id == Round.id)
     .where(Round.game_id == bindparam("game_id"))
-    .order_by(Score.seat_id)
+    .order_by(Round.number, Score.seat_id)
 )
 
 
@@ -186,24 +181,25 @@ def flushed_connection() -> Connection:
 
 
 def _read(game: Game) -> TableRows:
-    """Three SQLAlchemy Core queries on the session's connection, in its transaction (pending
-    changes flushed first, ``flushed_connection``): the scores, the seats with their players'
-    names, and the rounds. Plain rows, not ORM objects: nothing is tracked by the session."""
+    """Two SQLAlchemy Core queries on the session's connection, in its transaction (pending
+    changes flushed first, ``flushed_connection``): the seats with their players' names, and
+    the rounds with their scores. Plain rows, not ORM objects: nothing is tracked by the
+    session. A first look at a new version in a process reads them: 3 queries → 2 was
+    124 → 95 µs (docs/benchmarks.md, "Capacity", fourth sitting)."""
     connection = flushed_connection()
     params = {"game_id": game.id}
-    scores: dict[int, list[ScoreRow]] = {}
-    for round_id, seat_id, points, hand, tiles, markers, made, corrected in connection.execute(
-        _SCORES, params
-    ):
-        scores.setdefault(round_id, []).append(
-            ScoreRow(seat_id, points, hand, tiles, markers, made, corrected)
-        )
     seats = tuple(SeatRow._make(row) for row in connection.execute(_SEATS, params))
-    rounds = tuple(
-        RoundRow(round_id, number, engine, out, on_double, token, scores.get(round_id, []))
-        for round_id, number, engine, out, on_double, token in connection.execute(_ROUNDS, params)
-    )
-    return TableRows(seats=seats, rounds=rounds)
+    rounds: list[RoundRow] = []
+    scores: list[ScoreRow] = []
+    for round_id, number, engine, out, on_double, token, *score in connection.execute(
+        _ROUNDS, params
+    ):
+        if not rounds or rounds[-1].id != round_id:
+            scores = []
+            rounds.append(RoundRow(round_id, number, engine, out, on_double, token, scores))
+        if score[0] is not None:
+            scores.append(ScoreRow._make(score))
+    return TableRows(seats=seats, rounds=tuple(rounds))
 
 
 def table(game: Game) -> TableRows:

@@ -30,7 +30,7 @@ def _render_game(game: Game, template: str) -> str:
         game=game,
         loaded=loaded,
         board=kept.board(loaded),
-        state=kept.state(loaded),
+        engine=kept.engine(loaded),
         version=f"v{game.version}",
     )
 
