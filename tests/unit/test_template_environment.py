@@ -68,8 +68,7 @@ def test_a_sentence_escapes_what_is_put_in_it_as_markupsafe_does(
 
 def test_a_hostile_name_in_a_plural_sentence_is_escaped(app: Flask) -> None:
     page = render_template_string(
-        "{{ ngettext('%(num)s round for %(name)s', '%(num)s rounds for %(name)s', 2, "
-        "name=name) }}",
+        "{{ ngettext('%(num)s round for %(name)s', '%(num)s rounds for %(name)s', 2, name=name) }}",
         name='<script>alert("x")</script>',
     )
     assert page == "2 rounds for &lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;"
