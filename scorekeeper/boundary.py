@@ -6,15 +6,23 @@ Writes are serialised where they meet: a write request (a POST not marked ``read
 its SQLite transaction with ``BEGIN IMMEDIATE`` (SQLite's one write lock, taken before anything
 is read, so nothing it reads can be stale when it writes), and on PostgreSQL the services take a
 row lock (``SELECT ... FOR UPDATE``) on the game, night or league they change before reading it.
+
+A write that checks a lot before it writes (a round: the form, then the rules) may put its lock
+off (``defer_write_lock``): it reads and checks without the lock, and takes it just before its
+first write (``games.setup.lock_game``), where it finds out whether what it read still holds
+(the game's version). If not, it is answered again from the start, under the lock
+(``ReadAgain``). So SQLite's one write lock, which every table of a club night shares, is held
+for the write alone.
 """
 
 from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
+from functools import wraps
 from typing import Any
 
-from flask import Flask, Response, current_app, has_request_context, request
+from flask import Flask, Response, current_app, g, has_request_context, request
 from flask.sessions import SecureCookieSessionInterface
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
@@ -44,9 +52,10 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 @event.listens_for(Engine, "begin")
 def _sqlite_begin(connection: Any) -> None:
     """A write request takes SQLite's write lock at its first statement (``BEGIN IMMEDIATE``):
-    a second phone's write waits for it instead of reading rows that are about to change."""
+    a second phone's write waits for it instead of reading rows that are about to change. A
+    request that put its lock off (``defer_write_lock``) takes it with its next transaction."""
     if connection.dialect.name == "sqlite":
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if is_write_request() else "BEGIN")
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if locks_for_writing() else "BEGIN")
 
 
 View = Callable[..., Any]
@@ -64,6 +73,55 @@ def is_write_request() -> bool:
         return False
     view = current_app.view_functions.get(request.endpoint or "")
     return not getattr(view, "read_only", False)
+
+
+class ReadAgain(Exception):
+    """What a request read before taking its put-off write lock changed meanwhile (another
+    phone wrote first): the request is answered again from the start, under the lock."""
+
+
+_DEFERRED = "write_lock_deferred"  # in ``g``: the request reads before it takes its lock
+
+
+def defer_write_lock(view: View, applies: Callable[[], bool]) -> View:
+    """``view`` (a write) reads and checks without the write lock when ``applies()`` for the
+    request, and takes the lock just before its first write (``games.setup.lock_game``). When
+    what it read changed by then (``ReadAgain``), it is answered again, under the lock from
+    its first read, as any other write.
+
+    For a round, most of a save is reading the form and checking it against the rules (about
+    1 ms of CPU in 1.7); SQLite has one write lock for the whole club (docs/benchmarks.md,
+    "Capacity", fourth sitting)."""
+
+    @wraps(view)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        if not (is_write_request() and applies()):
+            return view(*args, **kwargs)
+        setattr(g, _DEFERRED, True)
+        try:
+            return view(*args, **kwargs)
+        except ReadAgain:
+            setattr(g, _DEFERRED, False)
+            db.session.rollback()  # the reads made without the lock go; the next ones take it
+            return view(*args, **kwargs)
+
+    return wrapped
+
+
+def write_lock_deferred() -> bool:
+    """True while this request reads before taking its put-off write lock."""
+    return has_request_context() and bool(g.get(_DEFERRED))
+
+
+def lock_taken() -> None:
+    """The request takes its put-off write lock now (``games.setup.lock_game``)."""
+    setattr(g, _DEFERRED, False)
+
+
+def locks_for_writing() -> bool:
+    """True when this request's reads are made under the write lock: a write request that did
+    not put its lock off (or has taken it since)."""
+    return is_write_request() and not write_lock_deferred()
 
 
 def init_app(app: Flask) -> None:

@@ -18,7 +18,7 @@ from scorekeeper.extensions import db
 from scorekeeper.games import rows
 from scorekeeper.games.loaded import LoadedGame
 from scorekeeper.games.rows import SeatRow
-from scorekeeper.games.setup import GameError, RoundTaken, touch
+from scorekeeper.games.setup import GameError, RoundTaken, lock_game, touch
 from scorekeeper.games.words import round_words
 from scorekeeper.models import Round, Score
 from scorekeeper.rules import (
@@ -228,8 +228,11 @@ def record_round(
     - Warnings (a same score as last round, ...) are shown but do not stop the save.
 
     Call it with the game's row loaded ``for_update`` (and ``loaded`` made after that) so the
-    checks hold until the commit; the unique (game, number) and form token constraints stop
-    whatever gets past them anyway.
+    checks hold until the commit, or with the request's write lock put off
+    (``boundary.defer_write_lock``): the lock is then taken just before the write
+    (``setup.lock_game``), and if the game's version moved on since it was read the request
+    is answered again under the lock. The unique (game, number) and form token constraints
+    stop whatever gets past them anyway.
     """
     game, variant, rules = loaded.game, loaded.variant, loaded.rules
     # The game's row is locked, so its version is the last one committed and the rows of that
@@ -285,6 +288,9 @@ def record_round(
                 "corrected": False,
             }
         )
+    # Everything above was read and checked; a save that put its lock off takes it now, and is
+    # answered again under it if another phone wrote first (``boundary.defer_write_lock``).
+    lock_game(game)
     try:
         with db.session.begin_nested():
             # Plain statements on the session's connection: the round (its id returned), then

@@ -13,9 +13,11 @@ from datetime import UTC, datetime
 
 from flask_babel import gettext as _
 from sqlalchemy import bindparam, exists, func, select, update
+from sqlalchemy.exc import InvalidRequestError
 from sqlalchemy.orm import selectinload, with_expression
 from sqlalchemy.orm.attributes import set_committed_value
 
+from scorekeeper.boundary import ReadAgain, lock_taken, write_lock_deferred
 from scorekeeper.extensions import db
 from scorekeeper.games.totals import WRITTEN, standings_changed, store_totals
 from scorekeeper.kept_values import KeptValues
@@ -101,6 +103,28 @@ def find_game(
     # (A locked read has no flag: its corrections are then read, as without one.)
     statement = _FIND_LOCKED if for_update else _FIND_FLAGGED if correction_flag else _FIND
     return db.session.scalars(statement, {"public_id": public_id}).first()
+
+
+def lock_game(game: Game) -> None:
+    """Take the write lock that this request put off (``boundary.defer_write_lock``), just
+    before its first write to ``game``; nothing to do when it holds the lock already.
+
+    On SQLite the reads made so far end (they took no lock) and the game's row is read again
+    in a transaction that begins with the lock; on PostgreSQL the row is read again ``FOR
+    UPDATE``. Raises ``ReadAgain`` when the game is no longer what was read: another phone
+    wrote first (its version moved on), or it went to the trash."""
+    if not write_lock_deferred():
+        return
+    read_at = game.version
+    lock_taken()
+    if db.session.get_bind().dialect.name == "sqlite":
+        db.session.rollback()
+    try:
+        db.session.refresh(game, with_for_update=True)
+    except InvalidRequestError:  # the row is gone
+        raise ReadAgain from None
+    if game.version != read_at or game.deleted_at is not None:
+        raise ReadAgain
 
 
 # Built once: a statement made per call costs its construction and its cache key each time.

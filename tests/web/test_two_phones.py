@@ -10,13 +10,17 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select
 
 from scorekeeper.extensions import db
+from scorekeeper.games import rounds as rounds_module
 from scorekeeper.models import Correction, Game, Night, Round, Score, Seat
 from tests.web.helpers import (
     correct_round,
@@ -141,6 +145,102 @@ def test_a_resent_form_is_saved_once_and_answered_as_saved(app: Flask, client: F
     )
     assert first.status_code == second.status_code == 302
     assert rounds_of(app, public_id) == [(1, [0, 5, 7])]
+
+
+@contextmanager
+def statements_and_checks(app: Flask, monkeypatch: Any) -> Iterator[list[str]]:
+    """What happens in order inside the block: "check" when a round is checked against the
+    rules before a save, "lock" when a transaction takes the write lock (SQLite's BEGIN
+    IMMEDIATE, PostgreSQL's SELECT ... FOR UPDATE), "write" at a round's INSERT."""
+    events: list[str] = []
+    check = rounds_module.check_round
+
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        events.append("check")
+        return check(*args, **kwargs)
+
+    def statement(_conn: Any, _cursor: Any, sql: str, *_args: Any) -> None:
+        if sql.startswith("BEGIN IMMEDIATE") or "FOR UPDATE" in sql:
+            events.append("lock")
+        elif sql.startswith("INSERT INTO round"):
+            events.append("write")
+
+    monkeypatch.setattr(rounds_module, "check_round", checked)
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", statement)
+    try:
+        yield events
+    finally:
+        event.remove(engine, "before_cursor_execute", statement)
+
+
+def test_a_save_is_checked_before_it_takes_the_write_lock(
+    app: Flask, client: FlaskClient, monkeypatch: Any
+) -> None:
+    """The round is read and checked without SQLite's one write lock (every table of a club
+    night shares it); the lock is taken for the write alone. A refused round never takes it."""
+    public_id = start_game(client, NAMES)
+    good = {**round_data({0: 0, 1: 5, 2: 7}, went_out=0), **round_form_fields(client, public_id)}
+    refused = {**round_data({0: 0, 1: 5}, went_out=0), **round_form_fields(client, public_id)}
+    with statements_and_checks(app, monkeypatch) as events:
+        assert client.post(f"/g/{public_id}/round", data=refused).status_code == 422
+        assert "lock" not in events and "write" not in events
+        events.clear()
+        assert client.post(f"/g/{public_id}/round", data=good).status_code == 302
+    assert events == ["check", "lock", "write"]
+    assert rounds_of(app, public_id) == [(1, [0, 5, 7])]
+
+
+@pytest.mark.parametrize("cut_in", ["saves round 2", "seats a late player", "ends the game"])
+def test_what_another_phone_does_between_my_check_and_my_lock_is_never_overwritten(
+    app: Flask, client: FlaskClient, monkeypatch: Any, cut_in: str
+) -> None:
+    """Another phone writes after this phone's round 2 was checked and before it took the
+    write lock: this phone's save is answered again under the lock, so it is refused ("already
+    saved", with what it typed shown; a player is missing; the game is over) instead of being
+    written on top: round 2 is never saved twice, nor without the player who sat down, nor
+    into a game that ended."""
+    public_id = start_game(client, NAMES)
+    assert enter_round(client, public_id, points={0: 0, 1: 5, 2: 7}, went_out=0).status_code == 302
+    other = second_phone(client, public_id)
+    mine = {**round_data({0: 3, 1: 0, 2: 8}, went_out=1), **round_form_fields(client, public_id)}
+    theirs = {
+        "saves round 2": (
+            f"/g/{public_id}/round",
+            {**round_data({0: 9, 1: 4, 2: 0}, went_out=2), **round_form_fields(other, public_id)},
+        ),
+        "seats a late player": (f"/g/{public_id}/join", {"name": "Di"}),
+        "ends the game": (f"/g/{public_id}/finish", {}),
+    }[cut_in]
+    check = rounds_module.check_round
+    answered: list[int] = []
+
+    def check_then_the_other_phone_writes(*args: Any, **kwargs: Any) -> Any:
+        result = check(*args, **kwargs)
+        if not answered:  # my first check: the other phone writes now, from its own thread
+            answered.append(0)
+            (response,) = post_at_once((other, *theirs))
+            answered[0] = response.status_code
+        return result
+
+    monkeypatch.setattr(rounds_module, "check_round", check_then_the_other_phone_writes)
+    response = client.post(f"/g/{public_id}/round", data=mine)
+    page = response.get_data(as_text=True)
+    assert answered == [302]
+    first = (1, [0, 5, 7])
+    if cut_in == "saves round 2":
+        assert response.status_code == 409
+        assert "Round 2 was already saved from another phone" in page
+        assert rounds_of(app, public_id) == [first, (2, [9, 4, 0])]
+    elif cut_in == "seats a late player":
+        assert response.status_code == 422 and "Di" in page
+        assert rounds_of(app, public_id) == [first]
+    else:
+        assert response.status_code == 302
+        shown = client.get(response.headers["Location"]).get_data(as_text=True)
+        assert "This game is over" in shown
+        assert rounds_of(app, public_id) == [first]
 
 
 def _game_with_two_rounds(client: FlaskClient) -> str:

@@ -19,7 +19,7 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper.boundary import is_write_request
+from scorekeeper.boundary import is_write_request, locks_for_writing
 from scorekeeper.games import access, kept, league_tables, services
 from scorekeeper.games.board_view import board_header
 from scorekeeper.games.words import RoundWords
@@ -116,11 +116,12 @@ def editor_required(view: View) -> View:
 
 def table_editor_required(view: View) -> View:
     """``editor_required`` for a view that reads the game's seats and rounds as rows
-    (``rows.table``): only the game's row is loaded (locked for a write), the rows come from
-    what is kept for its version."""
+    (``rows.table``): only the game's row is loaded (locked for a write, unless the write put
+    its lock off: ``boundary.defer_write_lock``), the rows come from what is kept for its
+    version."""
 
     def load(public_id: str) -> Game:
-        game = services.find_game(public_id, for_update=is_write_request())
+        game = services.find_game(public_id, for_update=locks_for_writing())
         if game is None:
             abort(404)
         return game

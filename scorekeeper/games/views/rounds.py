@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from functools import partial
 from typing import Any
 
 from flask import (
@@ -21,7 +22,7 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper.boundary import read_only
+from scorekeeper.boundary import defer_write_lock, read_only
 from scorekeeper.games import kept, photos, services
 from scorekeeper.games.forms import (
     round_form,
@@ -69,7 +70,14 @@ def _engine_choices(form: Any, state: services.TableState, current: int | None =
 PHOTO_ACTIONS = ("read_photo", "use_photo", "keep_typed")
 
 
+def _plain_save() -> bool:
+    """The round form was sent to be saved (not a photo step, which may write before it is
+    saved)."""
+    return request.form.get("action", "").partition(":")[0] not in PHOTO_ACTIONS
+
+
 @bp.route("/g/<public_id>/round", methods=["GET", "POST"])
+@partial(defer_write_lock, applies=_plain_save)
 @table_editor_required
 def enter_round(game: Game) -> str | BaseResponse | tuple[str, int]:
     loaded = services.load(game)  # once: everything below takes what it needs from it
@@ -154,6 +162,8 @@ def _round_page(
                 return redirect(url_for("games.scoreboard", public_id=game.public_id))
             else:
                 if outcome.saved is not None:
+                    # A form saved before (a double tap) writes its photos too: under the lock.
+                    services.lock_game(game)
                     if tokens := _photo_tokens(form):
                         photos.settle_photos(game, outcome.saved, tokens)
                     return _after_save(loaded, outcome, recorded)
