@@ -185,7 +185,7 @@ def _read(game: Game) -> TableRows:
     changes flushed first, ``flushed_connection``): the seats with their players' names, and
     the rounds with their scores. Plain rows, not ORM objects: nothing is tracked by the
     session. A first look at a new version in a process reads them: 3 queries → 2 was
-    124 → 95 µs (docs/benchmarks.md, "Capacity", fourth sitting)."""
+    124 → 108 µs (docs/benchmarks.md, "Capacity", fourth sitting)."""
     connection = flushed_connection()
     params = {"game_id": game.id}
     seats = tuple(SeatRow._make(row) for row in connection.execute(_SEATS, params))
