@@ -455,3 +455,79 @@ def _glare_patch(small: np.ndarray, quads: list[np.ndarray]) -> bool:
     blown = cv2.morphologyEx(blown, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
     n, _labels, stats, _ = cv2.connectedComponentsWithStats(blown, connectivity=8)
     return bool(n > 1 and stats[1:, cv2.CC_STAT_AREA].max() >= GLARE_PATCH * W * W)
+
+
+def _stray_bars(found: list[bars.Bar], quads: list[np.ndarray]) -> int:
+    """Bars (``found``, all the bars the bar finder kept, in the pixels of ``quads``) of the
+    length of a tile's bar that lie outside every tile read (``quads``): the bar of a tile
+    that was not read. A bar is 0.4 to 1.05 of its tile's width long (the longer dark marks
+    beside tiles on a light surface are their sides and shadows, a tile's length long); the
+    tiles read may differ in size under a tilt (``_spread``)."""
+    if not quads:
+        return len(found)
+    widths = [float(np.linalg.norm(q[1] - q[0])) for q in quads]
+    width, spread = float(np.median(widths)), _spread(widths)
+    lo, hi = width / spread, width * spread
+    grown = [np.float32(_grow(q, 1.15)) for q in quads]
+    n = 0
+    for b in found:
+        if not 0.4 * lo <= b.length <= 1.05 * hi:
+            continue
+        centre = (float(b.centre[0]), float(b.centre[1]))
+        if any(cv2.pointPolygonTest(q, centre, False) >= 0 for q in grown):
+            continue
+        n += 1
+    return n
+
+
+PIP_RIM = 0.07  # pips lie at least this far (x the tile's width) inside a tile's outline
+LENGTH_SEEN = 0.95  # an outline this long (x the other tiles read) ends where its tile ends
+
+
+def _frame_hides_no_pip(
+    corners: np.ndarray, size: tuple[int, int], halves: tuple[int, int], lengths: list[float]
+) -> bool:
+    """Whether an outline that reaches past the frame (``corners``, in pixels of an image
+    ``size`` = (w, h)) leaves every pip of its tile in the photo: the frame cuts off only
+    the rim of the tile, where no pip lies (PIP_RIM), or a part of a half read as blank
+    whose half-turn (about the half's middle) is in the photo. Pips are laid out the same
+    under a half-turn on every set, so a pip beyond the frame would have its twin in the
+    photo, and a blank half has none.
+
+    Only an outline as long as the other tiles read (``lengths``: at least two of them) is
+    trusted to end where its tile ends; a shorter one may stop at the frame edge with the
+    rest of its tile beyond."""
+    c = np.asarray(corners, np.float64)
+    W = float(np.linalg.norm(c[1] - c[0]))
+    long = float(np.linalg.norm(c[3] - c[0]))
+    typical = float(np.median(lengths)) if lengths else 0.0
+    if len(lengths) < 2 or W <= 0 or long < LENGTH_SEEN * typical:
+        return False
+    w, h = size
+    # points of each half where a pip can lie: s across the tile (0..1), t from end A (0) to
+    # end B (1); a half is t in 0..0.5 or 0.5..1
+    rs, rt = PIP_RIM, PIP_RIM * W / long
+    grid = np.linspace(0.0, 1.0, 13)
+    ss = rs + (1 - 2 * rs) * grid
+    for half, (t0, t1) in enumerate(((0.0, 0.5), (1.0, 0.5))):
+        # from the tile's end to the bar, a rim's width from each
+        ts = t0 + (t1 - t0) * (2 * rt + (1 - 4 * rt) * grid)
+        S, T = np.meshgrid(ss, ts)
+
+        def at(s, t):
+            top = c[0][None, None] + (c[1] - c[0])[None, None] * s[..., None]
+            bot = c[3][None, None] + (c[2] - c[3])[None, None] * s[..., None]
+            return top + (bot - top) * t[..., None]
+
+        p = at(S, T)
+        out = (p[..., 0] < 0) | (p[..., 1] < 0) | (p[..., 0] > w - 1) | (p[..., 1] > h - 1)
+        if not out.any():
+            continue
+        if halves[half] != 0:
+            return False
+        # the half-turn of the part beyond the frame, about the middle of the half
+        tm = (t0 + t1) / 2
+        q = at(1 - S[out], 2 * tm - T[out])
+        if ((q[..., 0] < 0) | (q[..., 1] < 0) | (q[..., 0] > w - 1) | (q[..., 1] > h - 1)).any():
+            return False
+    return True

@@ -23,10 +23,12 @@ from scorekeeper.vision.checks import (
     _blur_sigma,
     _busy_surface,
     _face_at_frame,
+    _frame_hides_no_pip,
     _glare_fraction,
     _glare_patch,
     _grow,
     _poly_overlap,
+    _stray_bars,
     _stray_pips,
     _touching,
     _unexplained,
@@ -392,14 +394,27 @@ def read_rgb(
     full_size = full_size or (round(w * scale), round(h * scale))
     s = min(1.0, detect.DETECT_SIDE / max(h, w))
 
+    # what each look saw (debug): the debug output is that of the reading returned
+    seen: dict[int, dict] = {}
+
     def look(side: int, faint: bool = False) -> Reading | None:
         f = side / max(h, w)
         if f >= 0.8 * s:
             return None
+        dbg = None if debug is None else {}
         smaller = cv2.resize(rgb, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
-        return _read_once(
-            smaller, max_pip, scale / f, full_size, None, deadline, thorough=False, faint=faint
+        r = _read_once(
+            smaller, max_pip, scale / f, full_size, dbg, deadline, thorough=False, faint=faint
         )
+        if dbg is not None:
+            seen[id(r)] = dbg
+        return r
+
+    def done(r: Reading) -> Reading:
+        if debug is not None and id(r) in seen:
+            debug.clear()
+            debug.update(seen[id(r)])
+        return r
 
     def large(r: Reading) -> bool:
         widths = _widths(r, scale)
@@ -409,7 +424,7 @@ def read_rgb(
     # the smaller look stands alone only when nothing at all is wrong with it: at that size
     # the checks for missed tiles see less (two tiles touching can hide a third)
     if first is not None and first.confident and not first.problems and large(first):
-        return first
+        return done(first)
     reading = _read_once(rgb, max_pip, scale, full_size, debug, deadline)
     budget = deadline.seconds
     # no tile found: a blurred photo spreads a thin bar's darkness over its sides; the bars
@@ -421,7 +436,7 @@ def read_rgb(
             if fainter is not None and fainter.tiles:
                 reading = fainter
     if reading.confident or (reading.tiles and not large(reading)):
-        return reading
+        return done(reading)
     others = [first]
     if not (first and first.confident) and (
         budget is None or deadline.used() < FARTHER_BEFORE * budget
@@ -436,7 +451,7 @@ def read_rgb(
             reading.confident,
         ):
             reading = other
-    return reading
+    return done(reading)
 
 
 def _keep(cands: list, is_tile: np.ndarray, counts: np.ndarray) -> tuple[list[int], int]:
@@ -581,12 +596,20 @@ def _bar_middle(
 
 
 def _missing(
-    small: np.ndarray, s: float, cands: list, kept: list[int], edge: np.ndarray, is_tile
+    small: np.ndarray,
+    s: float,
+    cands: list,
+    kept: list[int],
+    edge: np.ndarray,
+    is_tile,
+    found: list[bars.Bar] | None = None,
 ) -> dict:
     """What the tiles read do not explain: tile-coloured patches (inside the frame, at its
     edge, or the whole surface like the tiles), bars with an unread tile outline, and dark or
     coloured pips outside every tile (inside the frame, near its edge; counted only from
-    STRAY_PIPS on). ``small`` is the photo read at ``s``."""
+    STRAY_PIPS on). ``small`` is the photo read at ``s``; ``found``, the bars found in it
+    (for ``stray_bars``: bars of a tile's size outside every tile read; None when not
+    known)."""
     kept_quads = [cands[i].corners * s for i in kept]  # pixels of small
     # look for what was not read at half the detection size (the areas are tile-sized)
     half = cv2.resize(
@@ -601,7 +624,29 @@ def _missing(
         "unread": _unread_outlines(cands, kept, edge, is_tile),
         "stray": stray if stray >= STRAY_PIPS else 0,
         "stray_edge": stray_edge if stray_edge >= STRAY_PIPS else 0,
+        "stray_pips": stray + stray_edge,  # every one, even a single pip
+        "stray_bars": None if found is None else _stray_bars(found, kept_quads),
+        "bars_found": None if found is None else len(found),
     }
+
+
+def _surface_ruled_out(missing: dict, rejected_strong: int) -> bool:
+    """On a surface of the tiles' own colour no tile-coloured patch can show a missed tile
+    (``similar``), but every tile still has its dark bar, and most have pips: a missed tile
+    can be ruled out when the photo has no mark of one at all: no bar of a tile's size
+    outside every tile read, not one pip there, no unread outline. Not when the bar finder
+    kept as many marks as it keeps (bars.MAX_BARS: a busy photo, more may have been left)."""
+    n_bars, stray_bars = missing.get("bars_found"), missing.get("stray_bars")
+    if n_bars is None or stray_bars is None or n_bars >= bars.MAX_BARS:
+        return False
+    return not (
+        stray_bars
+        or missing["stray_pips"]
+        or missing["unread"]
+        or missing["missed"]
+        or missing["cut_missed"]
+        or rejected_strong
+    )
 
 
 SHORT_BARS = 8  # unread bars given short outlines (the most bar-like first)
@@ -680,8 +725,9 @@ def _read_once(
         else rgb
     )
     unfitted: dict[int, bars.Bar] = {}
+    found: list[bars.Bar] = []
     cands = detect.find_candidates(
-        small, per_bar=HYPOTHESES, deadline=deadline, unfitted=unfitted, faint=faint
+        small, per_bar=HYPOTHESES, deadline=deadline, unfitted=unfitted, faint=faint, found=found
     )
     for c in cands:
         c.corners = c.corners / s  # from here on: pixels of rgb
@@ -720,7 +766,7 @@ def _read_once(
     # a steep tilt: tiles near the camera look shorter than any outline tried so far; the
     # bars left unread get short outlines too (a tile read from one makes the
     # reading "steep angle", never confident)
-    missing = _missing(small, s, cands, kept, edge, is_tile)
+    missing = _missing(small, s, cands, kept, edge, is_tile, found)
     short = _short_outlines(
         small,
         s,
@@ -746,13 +792,14 @@ def _read_once(
         before = list(kept)
         kept, rejected_strong = _keep(cands, is_tile, counts)
         if kept != before:
-            missing = _missing(small, s, cands, kept, edge, is_tile)
+            missing = _missing(small, s, cands, kept, edge, is_tile, found)
         deadline.check()
 
     gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
     flags = dict.fromkeys(FLAGS, False)
     why: list[str] = []  # what raised each flag (debug output)
     tiles: list[TileReading] = []
+    lengths = {j: float(np.linalg.norm(cands[j].corners[3] - cands[j].corners[0])) for j in kept}
     for i in kept:
         c_img = cands[i].corners  # pixels of rgb
         p = counts[i]
@@ -769,8 +816,14 @@ def _read_once(
             or c_img[:, 0].max() > w - 1 + margin
             or c_img[:, 1].max() > h - 1 + margin
         ) and _face_at_frame(rgb, c_img):
-            flags["cut"] = True
-            why.append(f"cut: outline of tile {len(tiles)} at the frame edge")  # i18n: debug
+            # ... unless the frame cuts off only the tile's rim, or a part of a blank half
+            # whose twin under a half-turn is in the photo (see _frame_hides_no_pip)
+            others = [lengths[j] for j in kept if j != i]
+            if _frame_hides_no_pip(c_img, (w, h), (va, vb), others):
+                why.append(f"at the frame: tile {len(tiles)}, no pip beyond it")  # i18n: debug
+            else:
+                flags["cut"] = True
+                why.append(f"cut: outline of tile {len(tiles)} at the frame edge")  # i18n: debug
         # an outline shorter than any tile can look (even tilted) that ends near the frame:
         # the rest of the tile lies beyond it (an outline between touching tiles in a row
         # can stop short of the frame edge)
@@ -823,6 +876,9 @@ def _read_once(
         if n_:
             why.append(f"{what} x{n_}")
     flags["missed"] = bool(missed or rejected_strong or unread or stray)
+    if similar and _surface_ruled_out(missing, rejected_strong):
+        similar = False
+        why.append("surface like the tiles, but no mark of a missed tile")  # i18n: debug
     flags["similar_surface"] = similar
     flags["no_tiles"] = not tiles
     score = min((t.confidence for t in tiles), default=0.0)
