@@ -481,11 +481,16 @@ def _stray_bars(found: list[bars.Bar], quads: list[np.ndarray]) -> int:
 
 
 PIP_RIM = 0.07  # pips lie at least this far (x the tile's width) inside a tile's outline
-LENGTH_SEEN = 0.95  # an outline this long (x the other tiles read) ends where its tile ends
+SIDE_ON_FRAME = 0.05  # a side this near the frame's edge (x the width) may be that edge
+PAST_FRAME = 0.05  # ... an outline reaching this far past it was fitted to the tile's edges
+LENGTH_SEEN = 0.95  # an outline this wide and long (x the other tiles read): its tile's own
 
 
 def _frame_hides_no_pip(
-    corners: np.ndarray, size: tuple[int, int], halves: tuple[int, int], lengths: list[float]
+    corners: np.ndarray,
+    size: tuple[int, int],
+    halves: tuple[int, int],
+    others: list[np.ndarray],
 ) -> bool:
     """Whether an outline that reaches past the frame (``corners``, in pixels of an image
     ``size`` = (w, h)) leaves every pip of its tile in the photo: the frame cuts off only
@@ -494,16 +499,30 @@ def _frame_hides_no_pip(
     under a half-turn on every set, so a pip beyond the frame would have its twin in the
     photo, and a blank half has none.
 
-    Only an outline as long as the other tiles read (``lengths``: at least two of them) is
-    trusted to end where its tile ends; a shorter one may stop at the frame edge with the
-    rest of its tile beyond."""
+    Only an outline as wide and as long as the other tiles read (``others``, their corners:
+    at least two of them) is trusted to end where its tile ends; a smaller one may stop at
+    the frame edge (the frame's edge looks like a tile's) with the rest of its tile beyond."""
     c = np.asarray(corners, np.float64)
     W = float(np.linalg.norm(c[1] - c[0]))
     long = float(np.linalg.norm(c[3] - c[0]))
-    typical = float(np.median(lengths)) if lengths else 0.0
-    if len(lengths) < 2 or W <= 0 or long < LENGTH_SEEN * typical:
+    if len(others) < 2 or W <= 0:
+        return False
+    widths = [float(np.linalg.norm(q[1] - q[0])) for q in others]
+    lengths = [float(np.linalg.norm(q[3] - q[0])) for q in others]
+    if min(W / float(np.median(widths)), long / float(np.median(lengths))) < LENGTH_SEEN:
         return False
     w, h = size
+    # a side of the outline along the frame's edge (both its corners within SIDE_ON_FRAME of
+    # it, or past it) may be that edge, taken for the tile's: the tile may go on beyond it.
+    # (A tile lying across the frame's edge has one corner past it, its two sides there
+    # fitted to what is seen of the tile's own edges.)
+    # And an outline whose corner stops at the frame's edge may have been fitted short of
+    # the tile's by it: only one reaching past the frame (PAST_FRAME) was fitted to the
+    # tile's own edges there.
+    inside = np.stack([c[:, 0], c[:, 1], w - 1 - c[:, 0], h - 1 - c[:, 1]], axis=1)
+    near = inside < SIDE_ON_FRAME * W  # corner x frame edge
+    if (near & np.roll(near, -1, axis=0)).any() or inside.min() > -PAST_FRAME * W:
+        return False
     # points of each half where a pip can lie: s across the tile (0..1), t from end A (0) to
     # end B (1); a half is t in 0..0.5 or 0.5..1
     rs, rt = PIP_RIM, PIP_RIM * W / long

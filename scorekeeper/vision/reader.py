@@ -799,7 +799,6 @@ def _read_once(
     flags = dict.fromkeys(FLAGS, False)
     why: list[str] = []  # what raised each flag (debug output)
     tiles: list[TileReading] = []
-    lengths = {j: float(np.linalg.norm(cands[j].corners[3] - cands[j].corners[0])) for j in kept}
     for i in kept:
         c_img = cands[i].corners  # pixels of rgb
         p = counts[i]
@@ -818,7 +817,7 @@ def _read_once(
         ) and _face_at_frame(rgb, c_img):
             # ... unless the frame cuts off only the tile's rim, or a part of a blank half
             # whose twin under a half-turn is in the photo (see _frame_hides_no_pip)
-            others = [lengths[j] for j in kept if j != i]
+            others = [cands[j].corners for j in kept if j != i]
             if _frame_hides_no_pip(c_img, (w, h), (va, vb), others):
                 why.append(f"at the frame: tile {len(tiles)}, no pip beyond it")  # i18n: debug
             else:
