@@ -96,3 +96,81 @@ def test_a_surface_like_the_tiles_is_ruled_out_only_with_no_mark_of_a_missed_til
     over, rejected, ruled_out
 ):
     assert reader_mod._surface_ruled_out(_clean(**over), rejected) is ruled_out
+
+
+def _rim_cut(depth: float) -> tuple[synth.Scene, bytes]:
+    """Three tiles on a dark table, the photo cut on the left so that the corner of the tile
+    nearest that edge lies ``depth`` of its width past the frame."""
+    scene = synth.render_hand(
+        np.random.default_rng(40),
+        [(3, 4), (6, 6), (2, 5)],
+        size=(1280, 960),
+        allow_cut=False,
+        difficulty=0.3,
+        mode="scatter",
+        surface="plain",
+        surface_colour=(40, 60, 50),
+    )
+    c = min((t.corners for t in scene.tiles), key=lambda c: c[:, 0].min())
+    x0 = int(round(c[:, 0].min() + depth * float(np.linalg.norm(c[1] - c[0]))))
+    return scene, synth.encode_png(np.ascontiguousarray(scene.image[:, x0:]))
+
+
+def test_a_tile_whose_corner_rim_is_past_the_frame_is_read_whole_and_sure():
+    # main's reader: "A tile is cut off" (not confident), though every pip is in the photo
+    scene, png = _rim_cut(0.08)
+    reading = read_hand(png)
+    assert reading.total == scene.total
+    assert reader_mod.PROBLEM_CUT not in reading.problems
+    assert reading.confident
+
+
+def test_a_tile_cut_deeper_is_still_cut_off():
+    scene, png = _rim_cut(0.3)
+    reading = read_hand(png)
+    assert reader_mod.PROBLEM_CUT in reading.problems
+    assert not reading.confident
+
+
+def test_a_light_surface_with_no_mark_of_a_missed_tile_is_read_sure():
+    # light_surface-000 (seed 7): read right, but main's reader said "the surface is about
+    # the same colour as the tiles" and was not confident
+    scene = synth.benchmark_scene("light_surface", 0)
+    reading = read_hand(scene.jpeg)
+    assert reading.total == scene.total
+    assert reader_mod.PROBLEM_SURFACE not in reading.problems
+    assert reading.confident
+
+
+def test_a_lone_bar_on_a_light_surface_keeps_the_reading_unsure():
+    # the same photo with the bar of a tile whose face does not show on the surface (a
+    # double blank on paper of its own colour): a mark of a tile that was not read
+    scene = synth.benchmark_scene("light_surface", 0)
+    img = scene.image.copy()
+    h, w = img.shape[:2]
+    width = float(np.median([np.linalg.norm(t.corners[1] - t.corners[0]) for t in scene.tiles]))
+    taken = np.zeros((h, w), np.uint8)
+    for t in scene.tiles:
+        cv2.fillConvexPoly(taken, checks_mod._grow(t.corners, 1.6).astype(np.int32), 1)
+    free = np.argwhere(cv2.erode(1 - taken, np.ones((int(width), int(width)), np.uint8)) > 0)
+    y, x = free[len(free) // 2]
+    half = int(0.4 * width)
+    cv2.line(img, (int(x) - half, int(y)), (int(x) + half, int(y)), (25, 25, 25), 4)
+    reading = read_hand(synth.encode_png(img))
+    assert not reading.confident
+
+
+def test_the_debug_output_is_that_of_the_look_returned():
+    # a close-up of large tiles is read at 640 px alone; the debug output (flags and score,
+    # which tools/calibrate_vision.py fits the sure threshold on) was left empty
+    from scorekeeper.vision.images import open_upright
+
+    scene = synth.benchmark_scene("woven_cloth", 0)
+    up = open_upright(scene.jpeg, max_side=reader_mod.CROP_SIDE)
+    debug: dict = {}
+    reading = reader_mod.read_rgb(
+        np.asarray(up.image), scale=up.scale, full_size=up.full_size, debug=debug
+    )
+    assert reading.tiles
+    assert debug["score"] == pytest.approx(min(t.confidence for t in reading.tiles))
+    assert debug["flags"]["no_tiles"] is False
