@@ -703,6 +703,36 @@ def _short_outlines(
     return out
 
 
+FACE_BELOW = 0.8  # a tile read less sure than this in a tilted photo: its face's outline too
+
+
+def _face_outlines(
+    small: np.ndarray, s: float, cands: list, kept: list[int], is_tile, counts
+) -> list[detect.Candidate]:
+    """In a photo that looks steeply tilted, the outline of the face-coloured area around
+    the bar (``detect.fit_blob``: a trapezoid fits) of every tile read less sure than
+    FACE_BELOW, as another outline of the same bar (the counter keeps the outline it reads
+    best). A tile read from one is a tile read from a short outline: the reading says the
+    angle is steep."""
+    if not _looks_tilted(cands, kept):
+        return []
+    out: list[detect.Candidate] = []
+    for i in kept:
+        c = cands[i]
+        if 100_000 <= c.group < 200_000:  # the closer look's bars are in its own pixels
+            continue
+        if float(is_tile[i] * counts[i].max(axis=1).prod()) >= FACE_BELOW:
+            continue
+        blob = detect.fit_blob(small, c.bar)
+        if blob is None:
+            continue
+        blob.short = True
+        blob.corners = blob.corners / s
+        blob.group = c.group
+        out.append(blob)
+    return out
+
+
 def _read_once(
     rgb: np.ndarray,
     max_pip: int,
@@ -789,6 +819,22 @@ def _read_once(
             conf = is_tile * counts.max(axis=2).prod(axis=1)
             unsure = np.array([c.short for c in cands]) & (conf < SHORT_SURE)
             is_tile = np.where(unsure, 0.0, is_tile)
+        before = list(kept)
+        kept, rejected_strong = _keep(cands, is_tile, counts)
+        if kept != before:
+            missing = _missing(small, s, cands, kept, edge, is_tile, found)
+        deadline.check()
+
+    # a steep tilt: a tile read but not sure, from an outline that does not fit it (a near
+    # tile is a trapezoid), gets the outline of its face too; the counter picks
+    faces = _face_outlines(small, s, cands, kept, is_tile, counts) if thorough else []
+    if faces:
+        p2, ink2 = _count_halves(rgb, faces, deadline)
+        cands += faces
+        probs = np.concatenate([probs, p2])
+        ink = np.concatenate([ink, ink2])
+        edge = np.array([c.edge_score for c in cands])
+        is_tile, counts = tile_evidence(probs, ink, edge, max_pip)
         before = list(kept)
         kept, rejected_strong = _keep(cands, is_tile, counts)
         if kept != before:
