@@ -252,13 +252,15 @@ STRAY_PIPS = 2  # pips outside every tile read, on face-coloured ground: a tile 
 STRAY_CHROMA = 30  # ... a coloured pip is at least this far from grey (CIE Lab a, b)
 
 
-def _stray_pips(small: np.ndarray, quads: list[np.ndarray]) -> tuple[int, int]:
+def _stray_pips(
+    small: np.ndarray, quads: list[np.ndarray], where: list | None = None
+) -> tuple[int, int]:
     """Round marks the size of the pips on the tiles read, lying on ground of the
     faces' colour, outside every tile read: the pips of a tile that was not found (its bar
     hidden, or out of the frame). Returns (how many further than a tile width from the frame's
     edge, how many nearer: a tile cut off). Dark pips (in the brightest channel) and clearly
     coloured ones (STRAY_CHROMA) count; with fewer than three pips on the tiles read there is
-    nothing to compare with."""
+    nothing to compare with. ``where`` (when given) gets the centre of each."""
     if not quads:
         return 0, 0
     h, w = small.shape[:2]
@@ -323,6 +325,8 @@ def _stray_pips(small: np.ndarray, quads: list[np.ndarray]) -> tuple[int, int]:
             at_edge += 1
         else:
             inside += 1
+        if where is not None:
+            where.append((float(x), float(y)))
     return inside, at_edge
 
 

@@ -616,8 +616,10 @@ def _missing(
         small, (max(1, small.shape[1] // 2), max(1, small.shape[0] // 2)), cv2.INTER_AREA
     )
     missed, cut_missed, similar = _unexplained(half, [q / 2 for q in kept_quads])
-    stray, stray_edge = _stray_pips(small, kept_quads)
+    stray_at: list[tuple[float, float]] = []
+    stray, stray_edge = _stray_pips(small, kept_quads, stray_at)
     return {
+        "stray_at": stray_at,  # where they lie (pixels of small)
         "missed": missed,
         "cut_missed": cut_missed,
         "similar": similar,
@@ -700,6 +702,55 @@ def _short_outlines(
             cand.corners = cand.corners / s
             cand.group = 200_000 + g
             out.append(cand)
+    return out
+
+
+FAINT_NEAR_BEFORE = 0.5  # fainter bars near stray pips: only within this part of the budget
+FAINT_NEAR_REACH = 1.5  # ... looked for within this many tile widths of the pips
+
+
+def _faint_near(
+    small: np.ndarray,
+    s: float,
+    cands: list,
+    kept: list[int],
+    at: list[tuple[float, float]],
+    deadline: bars.Deadline,
+) -> list[detect.Candidate]:
+    """Outlines around the bars, fainter ones included (``bars.dark_mask(faint=True)``),
+    in the part of ``small`` around pips that no tile read explains (``at``, within
+    FAINT_NEAR_REACH tile widths), that no tile read covers. Corners in pixels of the photo
+    read; bars in pixels of ``small``."""
+    if not at:
+        return []
+    h, w = small.shape[:2]
+    W = float(np.median([np.linalg.norm(cands[j].corners[1] - cands[j].corners[0]) for j in kept]))
+    W *= s
+    pts = np.array(at)
+    r = FAINT_NEAR_REACH * W
+    x0, y0 = (np.floor(pts.min(axis=0) - r)).astype(int)
+    x1, y1 = (np.ceil(pts.max(axis=0) + r)).astype(int)
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+    if x1 - x0 < 16 or y1 - y0 < 16:
+        return []
+    crop = np.ascontiguousarray(small[y0:y1, x0:x1])
+    found = detect.find_candidates(crop, per_bar=HYPOTHESES, deadline=deadline, faint=True)
+    covered = [np.float32(_grow(cands[j].corners * s, 1.1)) for j in kept]
+    group = max((c.group for c in cands), default=0) + 1
+    moved: dict[int, bars.Bar] = {}
+    out = []
+    off = np.array([x0, y0], np.float64)
+    for c in found:
+        b = c.bar
+        centre = (float(b.centre[0] + x0), float(b.centre[1] + y0))
+        if any(cv2.pointPolygonTest(q, centre, False) >= 0 for q in covered):
+            continue
+        if id(b) not in moved:
+            moved[id(b)] = bars.Bar(b.centre + off, b.direction, b.length, b.thickness, b.darkness)
+        c.bar = moved[id(b)]
+        c.corners = (c.corners + off) / s
+        c.group = group + c.group
+        out.append(c)
     return out
 
 
@@ -797,6 +848,24 @@ def _read_once(
     # bars left unread get short outlines too (a tile read from one makes the
     # reading "steep angle", never confident)
     missing = _missing(small, s, cands, kept, edge, is_tile, found)
+    # pips outside every tile read: a tile whose bar was too faint to be found (a blurred
+    # far tile under a steep tilt); its bar is looked for among fainter marks around them
+    budget = deadline.seconds
+    faint_ok = budget is None or deadline.used() < FAINT_NEAR_BEFORE * budget
+    if thorough and missing["stray"] and kept and faint_ok:
+        extra = _faint_near(small, s, cands, kept, missing["stray_at"], deadline)
+        if extra:
+            p2, ink2 = _count_halves(rgb, extra, deadline)
+            cands += extra
+            probs = np.concatenate([probs, p2])
+            ink = np.concatenate([ink, ink2])
+            edge = np.array([c.edge_score for c in cands])
+            is_tile, counts = tile_evidence(probs, ink, edge, max_pip)
+            before = list(kept)
+            kept, rejected_strong = _keep(cands, is_tile, counts)
+            if kept != before:
+                missing = _missing(small, s, cands, kept, edge, is_tile, found)
+            deadline.check()
     short = _short_outlines(
         small,
         s,
