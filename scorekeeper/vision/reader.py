@@ -705,35 +705,31 @@ def _short_outlines(
     return out
 
 
-FAINT_NEAR_BEFORE = 0.5  # fainter bars near stray pips: only within this part of the budget
-FAINT_NEAR_REACH = 1.5  # ... looked for within this many tile widths of the pips
+FAINT_NEAR_BEFORE = 0.5  # the looks for fainter bars: only within this part of the budget
+FAINT_NEAR_REACH = 1.5  # ... near stray pips: within this many tile widths of them
+FAINT_SIDE = 640  # ... over the whole of a blurred photo: at this size (long side)
 
 
-def _faint_near(
+def _faint_search(
     small: np.ndarray,
     s: float,
     cands: list,
     kept: list[int],
-    at: list[tuple[float, float]],
+    box: tuple[int, int, int, int],
     deadline: bars.Deadline,
 ) -> list[detect.Candidate]:
     """Outlines around the bars, fainter ones included (``bars.dark_mask(faint=True)``),
-    in the part of ``small`` around pips that no tile read explains (``at``, within
-    FAINT_NEAR_REACH tile widths), that no tile read covers. Corners in pixels of the photo
-    read; bars in pixels of ``small``."""
-    if not at:
-        return []
+    in the part ``box`` (x0, y0, x1, y1) of ``small``, read at most FAINT_SIDE long, that
+    no tile read covers. Corners in pixels of the photo read; bars in pixels of ``small``."""
     h, w = small.shape[:2]
-    W = float(np.median([np.linalg.norm(cands[j].corners[1] - cands[j].corners[0]) for j in kept]))
-    W *= s
-    pts = np.array(at)
-    r = FAINT_NEAR_REACH * W
-    x0, y0 = (np.floor(pts.min(axis=0) - r)).astype(int)
-    x1, y1 = (np.ceil(pts.max(axis=0) + r)).astype(int)
-    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+    x0, y0, x1, y1 = max(0, box[0]), max(0, box[1]), min(w, box[2]), min(h, box[3])
     if x1 - x0 < 16 or y1 - y0 < 16:
         return []
     crop = np.ascontiguousarray(small[y0:y1, x0:x1])
+    f = min(1.0, FAINT_SIDE / max(crop.shape[:2]))
+    if f < 1:
+        size = (max(1, round(crop.shape[1] * f)), max(1, round(crop.shape[0] * f)))
+        crop = cv2.resize(crop, size, interpolation=cv2.INTER_AREA)
     found = detect.find_candidates(crop, per_bar=HYPOTHESES, deadline=deadline, faint=True)
     covered = [np.float32(_grow(cands[j].corners * s, 1.1)) for j in kept]
     group = max((c.group for c in cands), default=0) + 1
@@ -742,16 +738,41 @@ def _faint_near(
     off = np.array([x0, y0], np.float64)
     for c in found:
         b = c.bar
-        centre = (float(b.centre[0] + x0), float(b.centre[1] + y0))
-        if any(cv2.pointPolygonTest(q, centre, False) >= 0 for q in covered):
+        centre = b.centre / f + off
+        if any(
+            cv2.pointPolygonTest(q, (float(centre[0]), float(centre[1])), False) >= 0
+            for q in covered
+        ):
             continue
         if id(b) not in moved:
-            moved[id(b)] = bars.Bar(b.centre + off, b.direction, b.length, b.thickness, b.darkness)
+            moved[id(b)] = bars.Bar(centre, b.direction, b.length / f, b.thickness / f, b.darkness)
         c.bar = moved[id(b)]
-        c.corners = (c.corners + off) / s
+        c.corners = (c.corners / f + off) / s
+        c.width, c.length = c.width / f, c.length / f
         c.group = group + c.group
         out.append(c)
     return out
+
+
+def _faint_boxes(
+    small: np.ndarray, s: float, cands: list, kept: list[int], missing: dict, blurred: bool
+) -> list[tuple[int, int, int, int]]:
+    """Where to look for fainter bars: around the pips no tile read explains (a tile whose
+    bar is washed out or blurred away, its pips still seen), and over the whole of a blurred
+    photo (the pips of a blurred tile can be too pale to be seen as pips)."""
+    h, w = small.shape[:2]
+    if blurred:
+        return [(0, 0, w, h)]
+    if not missing["stray"] or not missing["stray_at"]:
+        return []
+    W = s * float(
+        np.median([np.linalg.norm(cands[j].corners[1] - cands[j].corners[0]) for j in kept])
+    )
+    pts = np.array(missing["stray_at"])
+    r = FAINT_NEAR_REACH * W
+    x0, y0 = np.floor(pts.min(axis=0) - r).astype(int)
+    x1, y1 = np.ceil(pts.max(axis=0) + r).astype(int)
+    return [(int(x0), int(y0), int(x1), int(y1))]
 
 
 FACE_BELOW = 0.8  # a tile read less sure than this in a tilted photo: its face's outline too
@@ -848,12 +869,24 @@ def _read_once(
     # bars left unread get short outlines too (a tile read from one makes the
     # reading "steep angle", never confident)
     missing = _missing(small, s, cands, kept, edge, is_tile, found)
-    # pips outside every tile read: a tile whose bar was too faint to be found (a blurred
-    # far tile under a steep tilt); its bar is looked for among fainter marks around them
+    # a tile whose bar was too faint to be found (a blurred far tile under a steep tilt, a
+    # tile under glare): its bar is looked for among fainter marks around the pips no tile
+    # read explains, and over the whole of a blurred photo (see _faint_boxes)
     budget = deadline.seconds
     faint_ok = budget is None or deadline.used() < FAINT_NEAR_BEFORE * budget
-    if thorough and missing["stray"] and kept and faint_ok:
-        extra = _faint_near(small, s, cands, kept, missing["stray_at"], deadline)
+    if thorough and kept and faint_ok:
+        gray_small = cv2.cvtColor(small, cv2.COLOR_RGB2GRAY)
+        blurred = any(
+            _blur_sigma(gray_small, cands[j].corners * s)
+            / max(float(np.linalg.norm(cands[j].corners[1] - cands[j].corners[0])) * s, 1.0)
+            > BLUR_LIMIT
+            for j in kept
+        )
+        extra = [
+            c
+            for box in _faint_boxes(small, s, cands, kept, missing, blurred)
+            for c in _faint_search(small, s, cands, kept, box, deadline)
+        ]
         if extra:
             p2, ink2 = _count_halves(rgb, extra, deadline)
             cands += extra

@@ -174,3 +174,33 @@ def test_the_debug_output_is_that_of_the_look_returned():
     assert reading.tiles
     assert debug["score"] == pytest.approx(min(t.confidence for t in reading.tiles))
     assert debug["flags"]["no_tiles"] is False
+
+
+@pytest.mark.parametrize(
+    ("i", "misread"),
+    [
+        # a near 0|4, a trapezoid, read 0|2 at 0.61 from a rectangle that cut across it
+        (13, "0|2 for 0|4"),
+        # a near 0|7 on a two-coloured table, read 0|11 at 0.12 from an outline too large
+        (16, "0|11 for 0|7"),
+    ],
+)
+def test_a_near_tile_read_unsure_under_a_steep_tilt_is_read_from_its_face(i, misread):
+    scene = synth.benchmark_scene("tilt_30_45", i)
+    reading = read_hand(scene.jpeg)
+    assert reading.total == scene.total, misread
+    assert not reading.confident  # read from its face's outline: "steep angle"
+    assert reader_mod.PROBLEM_TILTED in reading.problems
+
+
+@pytest.mark.parametrize(
+    ("i", "missed"),
+    [
+        (9, "a blurred far 5|10, its bar too faint to be found among sharp ones"),
+        (12, "an 8|12 at the frame, washed out by a lamp's glare"),
+    ],
+)
+def test_a_tile_whose_pips_show_but_whose_bar_is_faint_is_found(i, missed):
+    scene = synth.benchmark_scene("tilt_30_45", i)
+    reading = read_hand(scene.jpeg)
+    assert reading.total == scene.total, missed
