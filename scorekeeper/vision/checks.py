@@ -252,13 +252,15 @@ STRAY_PIPS = 2  # pips outside every tile read, on face-coloured ground: a tile 
 STRAY_CHROMA = 30  # ... a coloured pip is at least this far from grey (CIE Lab a, b)
 
 
-def _stray_pips(small: np.ndarray, quads: list[np.ndarray]) -> tuple[int, int]:
+def _stray_pips(
+    small: np.ndarray, quads: list[np.ndarray], where: list | None = None
+) -> tuple[int, int]:
     """Round marks the size of the pips on the tiles read, lying on ground of the
     faces' colour, outside every tile read: the pips of a tile that was not found (its bar
     hidden, or out of the frame). Returns (how many further than a tile width from the frame's
     edge, how many nearer: a tile cut off). Dark pips (in the brightest channel) and clearly
     coloured ones (STRAY_CHROMA) count; with fewer than three pips on the tiles read there is
-    nothing to compare with."""
+    nothing to compare with. ``where`` (when given) gets the centre of each."""
     if not quads:
         return 0, 0
     h, w = small.shape[:2]
@@ -323,6 +325,8 @@ def _stray_pips(small: np.ndarray, quads: list[np.ndarray]) -> tuple[int, int]:
             at_edge += 1
         else:
             inside += 1
+        if where is not None:
+            where.append((float(x), float(y)))
     return inside, at_edge
 
 
@@ -455,3 +459,98 @@ def _glare_patch(small: np.ndarray, quads: list[np.ndarray]) -> bool:
     blown = cv2.morphologyEx(blown, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
     n, _labels, stats, _ = cv2.connectedComponentsWithStats(blown, connectivity=8)
     return bool(n > 1 and stats[1:, cv2.CC_STAT_AREA].max() >= GLARE_PATCH * W * W)
+
+
+def _stray_bars(found: list[bars.Bar], quads: list[np.ndarray]) -> int:
+    """Bars (``found``, all the bars the bar finder kept, in the pixels of ``quads``) of the
+    length of a tile's bar that lie outside every tile read (``quads``): the bar of a tile
+    that was not read. A bar is 0.4 to 1.05 of its tile's width long (the longer dark marks
+    beside tiles on a light surface are their sides and shadows, a tile's length long); the
+    tiles read may differ in size under a tilt (``_spread``)."""
+    if not quads:
+        return len(found)
+    widths = [float(np.linalg.norm(q[1] - q[0])) for q in quads]
+    width, spread = float(np.median(widths)), _spread(widths)
+    lo, hi = width / spread, width * spread
+    grown = [np.float32(_grow(q, 1.15)) for q in quads]
+    n = 0
+    for b in found:
+        if not 0.4 * lo <= b.length <= 1.05 * hi:
+            continue
+        centre = (float(b.centre[0]), float(b.centre[1]))
+        if any(cv2.pointPolygonTest(q, centre, False) >= 0 for q in grown):
+            continue
+        n += 1
+    return n
+
+
+PIP_RIM = 0.07  # pips lie at least this far (x the tile's width) inside a tile's outline
+SIDE_ON_FRAME = 0.05  # a side this near the frame's edge (x the width) may be that edge
+PAST_FRAME = 0.05  # ... an outline reaching this far past it was fitted to the tile's edges
+LENGTH_SEEN = 0.95  # an outline this wide and long (x the other tiles read): its tile's own
+
+
+def _frame_hides_no_pip(
+    corners: np.ndarray,
+    size: tuple[int, int],
+    halves: tuple[int, int],
+    others: list[np.ndarray],
+) -> bool:
+    """Whether an outline that reaches past the frame (``corners``, in pixels of an image
+    ``size`` = (w, h)) leaves every pip of its tile in the photo: the frame cuts off only
+    the rim of the tile, where no pip lies (PIP_RIM), or a part of a half read as blank
+    whose half-turn (about the half's middle) is in the photo. Pips are laid out the same
+    under a half-turn on every set, so a pip beyond the frame would have its twin in the
+    photo, and a blank half has none.
+
+    Only an outline as wide and as long as the other tiles read (``others``, their corners:
+    at least two of them) is trusted to end where its tile ends; a smaller one may stop at
+    the frame edge (the frame's edge looks like a tile's) with the rest of its tile beyond."""
+    c = np.asarray(corners, np.float64)
+    W = float(np.linalg.norm(c[1] - c[0]))
+    long = float(np.linalg.norm(c[3] - c[0]))
+    if len(others) < 2 or W <= 0:
+        return False
+    widths = [float(np.linalg.norm(q[1] - q[0])) for q in others]
+    lengths = [float(np.linalg.norm(q[3] - q[0])) for q in others]
+    if min(W / float(np.median(widths)), long / float(np.median(lengths))) < LENGTH_SEEN:
+        return False
+    w, h = size
+    # a side of the outline along the frame's edge (both its corners within SIDE_ON_FRAME of
+    # it, or past it) may be that edge, taken for the tile's: the tile may go on beyond it.
+    # (A tile lying across the frame's edge has one corner past it, its two sides there
+    # fitted to what is seen of the tile's own edges.)
+    # And an outline whose corner stops at the frame's edge may have been fitted short of
+    # the tile's by it: only one reaching past the frame (PAST_FRAME) was fitted to the
+    # tile's own edges there.
+    inside = np.stack([c[:, 0], c[:, 1], w - 1 - c[:, 0], h - 1 - c[:, 1]], axis=1)
+    near = inside < SIDE_ON_FRAME * W  # corner x frame edge
+    if (near & np.roll(near, -1, axis=0)).any() or inside.min() > -PAST_FRAME * W:
+        return False
+    # points of each half where a pip can lie: s across the tile (0..1), t from end A (0) to
+    # end B (1); a half is t in 0..0.5 or 0.5..1
+    rs, rt = PIP_RIM, PIP_RIM * W / long
+    grid = np.linspace(0.0, 1.0, 13)
+    ss = rs + (1 - 2 * rs) * grid
+    for half, (t0, t1) in enumerate(((0.0, 0.5), (1.0, 0.5))):
+        # from the tile's end to the bar, a rim's width from each
+        ts = t0 + (t1 - t0) * (2 * rt + (1 - 4 * rt) * grid)
+        S, T = np.meshgrid(ss, ts)
+
+        def at(s, t):
+            top = c[0][None, None] + (c[1] - c[0])[None, None] * s[..., None]
+            bot = c[3][None, None] + (c[2] - c[3])[None, None] * s[..., None]
+            return top + (bot - top) * t[..., None]
+
+        p = at(S, T)
+        out = (p[..., 0] < 0) | (p[..., 1] < 0) | (p[..., 0] > w - 1) | (p[..., 1] > h - 1)
+        if not out.any():
+            continue
+        if halves[half] != 0:
+            return False
+        # the half-turn of the part beyond the frame, about the middle of the half
+        tm = (t0 + t1) / 2
+        q = at(1 - S[out], 2 * tm - T[out])
+        if ((q[..., 0] < 0) | (q[..., 1] < 0) | (q[..., 0] > w - 1) | (q[..., 1] > h - 1)).any():
+            return False
+    return True

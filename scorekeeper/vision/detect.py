@@ -318,6 +318,7 @@ def find_candidates(
     slants: bool = True,
     unfitted: dict[int, Bar] | None = None,
     faint: bool = False,
+    found: list[Bar] | None = None,
 ) -> list[Candidate]:
     """Tile outlines around every bar candidate: the ``per_bar`` best-fitting sizes each
     (``Candidate.group`` tells which bar they came from); with ``slants``, slanted outlines
@@ -325,10 +326,14 @@ def find_candidates(
     list of marks is texture, and the time is better kept). ``unfitted`` (when given) gets the
     bars no outline fits, by group: a tile near the camera under a steep tilt looks shorter
     than any outline tried here (see fit_short_tiles). ``faint``: bars only somewhat darker
-    than the face count too (see bars.dark_mask)."""
+    than the face count too (see bars.dark_mask). ``found`` (when given) gets every bar
+    looked at, fitted or not."""
     deadline = deadline or Deadline(None)
     out = []
-    for g, bar in enumerate(find_bars(rgb, deadline, faint)):
+    all_bars = find_bars(rgb, deadline, faint)
+    if found is not None:
+        found.extend(all_bars)
+    for g, bar in enumerate(all_bars):
         deadline.check()
         fits = fit_tiles(rgb, bar, per_bar, slants and g < SLANT_BARS)
         if not fits and unfitted is not None:

@@ -23,10 +23,12 @@ from scorekeeper.vision.checks import (
     _blur_sigma,
     _busy_surface,
     _face_at_frame,
+    _frame_hides_no_pip,
     _glare_fraction,
     _glare_patch,
     _grow,
     _poly_overlap,
+    _stray_bars,
     _stray_pips,
     _touching,
     _unexplained,
@@ -392,14 +394,27 @@ def read_rgb(
     full_size = full_size or (round(w * scale), round(h * scale))
     s = min(1.0, detect.DETECT_SIDE / max(h, w))
 
+    # what each look saw (debug): the debug output is that of the reading returned
+    seen: dict[int, dict] = {}
+
     def look(side: int, faint: bool = False) -> Reading | None:
         f = side / max(h, w)
         if f >= 0.8 * s:
             return None
+        dbg = None if debug is None else {}
         smaller = cv2.resize(rgb, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
-        return _read_once(
-            smaller, max_pip, scale / f, full_size, None, deadline, thorough=False, faint=faint
+        r = _read_once(
+            smaller, max_pip, scale / f, full_size, dbg, deadline, thorough=False, faint=faint
         )
+        if dbg is not None:
+            seen[id(r)] = dbg
+        return r
+
+    def done(r: Reading) -> Reading:
+        if debug is not None and id(r) in seen:
+            debug.clear()
+            debug.update(seen[id(r)])
+        return r
 
     def large(r: Reading) -> bool:
         widths = _widths(r, scale)
@@ -409,7 +424,7 @@ def read_rgb(
     # the smaller look stands alone only when nothing at all is wrong with it: at that size
     # the checks for missed tiles see less (two tiles touching can hide a third)
     if first is not None and first.confident and not first.problems and large(first):
-        return first
+        return done(first)
     reading = _read_once(rgb, max_pip, scale, full_size, debug, deadline)
     budget = deadline.seconds
     # no tile found: a blurred photo spreads a thin bar's darkness over its sides; the bars
@@ -421,7 +436,7 @@ def read_rgb(
             if fainter is not None and fainter.tiles:
                 reading = fainter
     if reading.confident or (reading.tiles and not large(reading)):
-        return reading
+        return done(reading)
     others = [first]
     if not (first and first.confident) and (
         budget is None or deadline.used() < FARTHER_BEFORE * budget
@@ -436,7 +451,7 @@ def read_rgb(
             reading.confident,
         ):
             reading = other
-    return reading
+    return done(reading)
 
 
 def _keep(cands: list, is_tile: np.ndarray, counts: np.ndarray) -> tuple[list[int], int]:
@@ -581,27 +596,59 @@ def _bar_middle(
 
 
 def _missing(
-    small: np.ndarray, s: float, cands: list, kept: list[int], edge: np.ndarray, is_tile
+    small: np.ndarray,
+    s: float,
+    cands: list,
+    kept: list[int],
+    edge: np.ndarray,
+    is_tile,
+    found: list[bars.Bar] | None = None,
 ) -> dict:
     """What the tiles read do not explain: tile-coloured patches (inside the frame, at its
     edge, or the whole surface like the tiles), bars with an unread tile outline, and dark or
     coloured pips outside every tile (inside the frame, near its edge; counted only from
-    STRAY_PIPS on). ``small`` is the photo read at ``s``."""
+    STRAY_PIPS on). ``small`` is the photo read at ``s``; ``found``, the bars found in it
+    (for ``stray_bars``: bars of a tile's size outside every tile read; None when not
+    known)."""
     kept_quads = [cands[i].corners * s for i in kept]  # pixels of small
     # look for what was not read at half the detection size (the areas are tile-sized)
     half = cv2.resize(
         small, (max(1, small.shape[1] // 2), max(1, small.shape[0] // 2)), cv2.INTER_AREA
     )
     missed, cut_missed, similar = _unexplained(half, [q / 2 for q in kept_quads])
-    stray, stray_edge = _stray_pips(small, kept_quads)
+    stray_at: list[tuple[float, float]] = []
+    stray, stray_edge = _stray_pips(small, kept_quads, stray_at)
     return {
+        "stray_at": stray_at,  # where they lie (pixels of small)
         "missed": missed,
         "cut_missed": cut_missed,
         "similar": similar,
         "unread": _unread_outlines(cands, kept, edge, is_tile),
         "stray": stray if stray >= STRAY_PIPS else 0,
         "stray_edge": stray_edge if stray_edge >= STRAY_PIPS else 0,
+        "stray_pips": stray + stray_edge,  # every one, even a single pip
+        "stray_bars": None if found is None else _stray_bars(found, kept_quads),
+        "bars_found": None if found is None else len(found),
     }
+
+
+def _surface_ruled_out(missing: dict, rejected_strong: int) -> bool:
+    """On a surface of the tiles' own colour no tile-coloured patch can show a missed tile
+    (``similar``), but every tile still has its dark bar, and most have pips: a missed tile
+    can be ruled out when the photo has no mark of one at all: no bar of a tile's size
+    outside every tile read, not one pip there, no unread outline. Not when the bar finder
+    kept as many marks as it keeps (bars.MAX_BARS: a busy photo, more may have been left)."""
+    n_bars, stray_bars = missing.get("bars_found"), missing.get("stray_bars")
+    if n_bars is None or stray_bars is None or n_bars >= bars.MAX_BARS:
+        return False
+    return not (
+        stray_bars
+        or missing["stray_pips"]
+        or missing["unread"]
+        or missing["missed"]
+        or missing["cut_missed"]
+        or rejected_strong
+    )
 
 
 SHORT_BARS = 8  # unread bars given short outlines (the most bar-like first)
@@ -658,6 +705,106 @@ def _short_outlines(
     return out
 
 
+FAINT_NEAR_BEFORE = 0.5  # the looks for fainter bars: only within this part of the budget
+FAINT_NEAR_REACH = 1.5  # ... near stray pips: within this many tile widths of them
+FAINT_SIDE = 640  # ... over the whole of a blurred photo: at this size (long side)
+
+
+def _faint_search(
+    small: np.ndarray,
+    s: float,
+    cands: list,
+    kept: list[int],
+    box: tuple[int, int, int, int],
+    deadline: bars.Deadline,
+) -> list[detect.Candidate]:
+    """Outlines around the bars, fainter ones included (``bars.dark_mask(faint=True)``),
+    in the part ``box`` (x0, y0, x1, y1) of ``small``, read at most FAINT_SIDE long, that
+    no tile read covers. Corners in pixels of the photo read; bars in pixels of ``small``."""
+    h, w = small.shape[:2]
+    x0, y0, x1, y1 = max(0, box[0]), max(0, box[1]), min(w, box[2]), min(h, box[3])
+    if x1 - x0 < 16 or y1 - y0 < 16:
+        return []
+    crop = np.ascontiguousarray(small[y0:y1, x0:x1])
+    f = min(1.0, FAINT_SIDE / max(crop.shape[:2]))
+    if f < 1:
+        size = (max(1, round(crop.shape[1] * f)), max(1, round(crop.shape[0] * f)))
+        crop = cv2.resize(crop, size, interpolation=cv2.INTER_AREA)
+    found = detect.find_candidates(crop, per_bar=HYPOTHESES, deadline=deadline, faint=True)
+    covered = [np.float32(_grow(cands[j].corners * s, 1.1)) for j in kept]
+    group = max((c.group for c in cands), default=0) + 1
+    moved: dict[int, bars.Bar] = {}
+    out = []
+    off = np.array([x0, y0], np.float64)
+    for c in found:
+        b = c.bar
+        centre = b.centre / f + off
+        if any(
+            cv2.pointPolygonTest(q, (float(centre[0]), float(centre[1])), False) >= 0
+            for q in covered
+        ):
+            continue
+        if id(b) not in moved:
+            moved[id(b)] = bars.Bar(centre, b.direction, b.length / f, b.thickness / f, b.darkness)
+        c.bar = moved[id(b)]
+        c.corners = (c.corners / f + off) / s
+        c.width, c.length = c.width / f, c.length / f
+        c.group = group + c.group
+        out.append(c)
+    return out
+
+
+def _faint_boxes(
+    small: np.ndarray, s: float, cands: list, kept: list[int], missing: dict, blurred: bool
+) -> list[tuple[int, int, int, int]]:
+    """Where to look for fainter bars: around the pips no tile read explains (a tile whose
+    bar is washed out or blurred away, its pips still seen), and over the whole of a blurred
+    photo (the pips of a blurred tile can be too pale to be seen as pips)."""
+    h, w = small.shape[:2]
+    if blurred:
+        return [(0, 0, w, h)]
+    if not missing["stray"] or not missing["stray_at"]:
+        return []
+    W = s * float(
+        np.median([np.linalg.norm(cands[j].corners[1] - cands[j].corners[0]) for j in kept])
+    )
+    pts = np.array(missing["stray_at"])
+    r = FAINT_NEAR_REACH * W
+    x0, y0 = np.floor(pts.min(axis=0) - r).astype(int)
+    x1, y1 = np.ceil(pts.max(axis=0) + r).astype(int)
+    return [(int(x0), int(y0), int(x1), int(y1))]
+
+
+FACE_BELOW = 0.8  # a tile read less sure than this in a tilted photo: its face's outline too
+
+
+def _face_outlines(
+    small: np.ndarray, s: float, cands: list, kept: list[int], is_tile, counts
+) -> list[detect.Candidate]:
+    """In a photo that looks steeply tilted, the outline of the face-coloured area around
+    the bar (``detect.fit_blob``: a trapezoid fits) of every tile read less sure than
+    FACE_BELOW, as another outline of the same bar (the counter keeps the outline it reads
+    best). A tile read from one is a tile read from a short outline: the reading says the
+    angle is steep."""
+    if not _looks_tilted(cands, kept):
+        return []
+    out: list[detect.Candidate] = []
+    for i in kept:
+        c = cands[i]
+        if 100_000 <= c.group < 200_000:  # the closer look's bars are in its own pixels
+            continue
+        if float(is_tile[i] * counts[i].max(axis=1).prod()) >= FACE_BELOW:
+            continue
+        blob = detect.fit_blob(small, c.bar)
+        if blob is None:
+            continue
+        blob.short = True
+        blob.corners = blob.corners / s
+        blob.group = c.group
+        out.append(blob)
+    return out
+
+
 def _read_once(
     rgb: np.ndarray,
     max_pip: int,
@@ -680,8 +827,9 @@ def _read_once(
         else rgb
     )
     unfitted: dict[int, bars.Bar] = {}
+    found: list[bars.Bar] = []
     cands = detect.find_candidates(
-        small, per_bar=HYPOTHESES, deadline=deadline, unfitted=unfitted, faint=faint
+        small, per_bar=HYPOTHESES, deadline=deadline, unfitted=unfitted, faint=faint, found=found
     )
     for c in cands:
         c.corners = c.corners / s  # from here on: pixels of rgb
@@ -720,7 +868,37 @@ def _read_once(
     # a steep tilt: tiles near the camera look shorter than any outline tried so far; the
     # bars left unread get short outlines too (a tile read from one makes the
     # reading "steep angle", never confident)
-    missing = _missing(small, s, cands, kept, edge, is_tile)
+    missing = _missing(small, s, cands, kept, edge, is_tile, found)
+    # a tile whose bar was too faint to be found (a blurred far tile under a steep tilt, a
+    # tile under glare): its bar is looked for among fainter marks around the pips no tile
+    # read explains, and over the whole of a blurred photo (see _faint_boxes)
+    budget = deadline.seconds
+    faint_ok = budget is None or deadline.used() < FAINT_NEAR_BEFORE * budget
+    if thorough and kept and faint_ok:
+        gray_small = cv2.cvtColor(small, cv2.COLOR_RGB2GRAY)
+        blurred = any(
+            _blur_sigma(gray_small, cands[j].corners * s)
+            / max(float(np.linalg.norm(cands[j].corners[1] - cands[j].corners[0])) * s, 1.0)
+            > BLUR_LIMIT
+            for j in kept
+        )
+        extra = [
+            c
+            for box in _faint_boxes(small, s, cands, kept, missing, blurred)
+            for c in _faint_search(small, s, cands, kept, box, deadline)
+        ]
+        if extra:
+            p2, ink2 = _count_halves(rgb, extra, deadline)
+            cands += extra
+            probs = np.concatenate([probs, p2])
+            ink = np.concatenate([ink, ink2])
+            edge = np.array([c.edge_score for c in cands])
+            is_tile, counts = tile_evidence(probs, ink, edge, max_pip)
+            before = list(kept)
+            kept, rejected_strong = _keep(cands, is_tile, counts)
+            if kept != before:
+                missing = _missing(small, s, cands, kept, edge, is_tile, found)
+            deadline.check()
     short = _short_outlines(
         small,
         s,
@@ -746,7 +924,23 @@ def _read_once(
         before = list(kept)
         kept, rejected_strong = _keep(cands, is_tile, counts)
         if kept != before:
-            missing = _missing(small, s, cands, kept, edge, is_tile)
+            missing = _missing(small, s, cands, kept, edge, is_tile, found)
+        deadline.check()
+
+    # a steep tilt: a tile read but not sure, from an outline that does not fit it (a near
+    # tile is a trapezoid), gets the outline of its face too; the counter picks
+    faces = _face_outlines(small, s, cands, kept, is_tile, counts) if thorough else []
+    if faces:
+        p2, ink2 = _count_halves(rgb, faces, deadline)
+        cands += faces
+        probs = np.concatenate([probs, p2])
+        ink = np.concatenate([ink, ink2])
+        edge = np.array([c.edge_score for c in cands])
+        is_tile, counts = tile_evidence(probs, ink, edge, max_pip)
+        before = list(kept)
+        kept, rejected_strong = _keep(cands, is_tile, counts)
+        if kept != before:
+            missing = _missing(small, s, cands, kept, edge, is_tile, found)
         deadline.check()
 
     gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
@@ -769,8 +963,14 @@ def _read_once(
             or c_img[:, 0].max() > w - 1 + margin
             or c_img[:, 1].max() > h - 1 + margin
         ) and _face_at_frame(rgb, c_img):
-            flags["cut"] = True
-            why.append(f"cut: outline of tile {len(tiles)} at the frame edge")  # i18n: debug
+            # ... unless the frame cuts off only the tile's rim, or a part of a blank half
+            # whose twin under a half-turn is in the photo (see _frame_hides_no_pip)
+            others = [cands[j].corners for j in kept if j != i]
+            if _frame_hides_no_pip(c_img, (w, h), (va, vb), others):
+                why.append(f"at the frame: tile {len(tiles)}, no pip beyond it")  # i18n: debug
+            else:
+                flags["cut"] = True
+                why.append(f"cut: outline of tile {len(tiles)} at the frame edge")  # i18n: debug
         # an outline shorter than any tile can look (even tilted) that ends near the frame:
         # the rest of the tile lies beyond it (an outline between touching tiles in a row
         # can stop short of the frame edge)
@@ -823,6 +1023,9 @@ def _read_once(
         if n_:
             why.append(f"{what} x{n_}")
     flags["missed"] = bool(missed or rejected_strong or unread or stray)
+    if similar and _surface_ruled_out(missing, rejected_strong):
+        similar = False
+        why.append("surface like the tiles, but no mark of a missed tile")  # i18n: debug
     flags["similar_surface"] = similar
     flags["no_tiles"] = not tiles
     score = min((t.confidence for t in tiles), default=0.0)
