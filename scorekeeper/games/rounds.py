@@ -235,9 +235,11 @@ def record_round(
     stop whatever gets past them anyway.
     """
     game, variant, rules = loaded.game, loaded.variant, loaded.rules
-    # The game's row is locked, so its version is the last one committed and the rows of that
-    # version (``rows.table``) are what the database holds: a token saved before is among them
-    # (a token of another game is stopped by its unique constraint below).
+    # The rows of the game's version (``rows.table``) are what the database held at that
+    # version: a token saved before is among them (a token of another game is stopped by its
+    # unique constraint below). With the row locked that version is the last one committed;
+    # with the lock put off, ``lock_game`` finds out before the write whether it still is. A
+    # round found saved or taken here is an answer either way: nothing is written.
     table = loaded.rows
     existing = next((r for r in table.rounds if r.form_token == form_token), None)
     if existing is not None:
