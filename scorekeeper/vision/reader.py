@@ -805,6 +805,27 @@ def _face_outlines(
     return out
 
 
+def _with_more(
+    rgb: np.ndarray,
+    cands: list,
+    extra: list,
+    probs: np.ndarray,
+    ink: np.ndarray,
+    max_pip: int,
+    deadline: bars.Deadline,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``extra`` outlines counted and added to ``cands`` (in place): every candidate's half
+    counts, ink, edge scores and tile evidence, again (``probs``, ``ink``, ``edge``,
+    ``is_tile``, ``counts``)."""
+    p2, ink2 = _count_halves(rgb, extra, deadline)
+    cands += extra
+    probs = np.concatenate([probs, p2])
+    ink = np.concatenate([ink, ink2])
+    edge = np.array([c.edge_score for c in cands])
+    is_tile, counts = tile_evidence(probs, ink, edge, max_pip)
+    return probs, ink, edge, is_tile, counts
+
+
 def _read_once(
     rgb: np.ndarray,
     max_pip: int,
@@ -853,13 +874,10 @@ def _read_once(
         extra = _neighbours(small, s, cands, fresh, kept, is_tile, counts, thorough)
         if not extra:
             break
-        p2, ink2 = _count_halves(rgb, extra, deadline)
         before = set(kept)
-        cands += extra
-        probs = np.concatenate([probs, p2])
-        ink = np.concatenate([ink, ink2])
-        edge = np.array([c.edge_score for c in cands])
-        is_tile, counts = tile_evidence(probs, ink, edge, max_pip)
+        probs, ink, edge, is_tile, counts = _with_more(
+            rgb, cands, extra, probs, ink, max_pip, deadline
+        )
         kept, rejected_strong = _keep(cands, is_tile, counts)
         fresh = [i for i in kept if i not in before]
         deadline.check()
@@ -888,12 +906,9 @@ def _read_once(
             for c in _faint_search(small, s, cands, kept, box, deadline)
         ]
         if extra:
-            p2, ink2 = _count_halves(rgb, extra, deadline)
-            cands += extra
-            probs = np.concatenate([probs, p2])
-            ink = np.concatenate([ink, ink2])
-            edge = np.array([c.edge_score for c in cands])
-            is_tile, counts = tile_evidence(probs, ink, edge, max_pip)
+            probs, ink, edge, is_tile, counts = _with_more(
+                rgb, cands, extra, probs, ink, max_pip, deadline
+            )
             before = list(kept)
             kept, rejected_strong = _keep(cands, is_tile, counts)
             if kept != before:
@@ -908,12 +923,9 @@ def _read_once(
         thorough and bool(rejected_strong or any(missing[k] for k in SHORT_WHEN)),
     )
     if short:
-        p2, ink2 = _count_halves(rgb, short, deadline)
-        cands += short
-        probs = np.concatenate([probs, p2])
-        ink = np.concatenate([ink, ink2])
-        edge = np.array([c.edge_score for c in cands])
-        is_tile, counts = tile_evidence(probs, ink, edge, max_pip)
+        probs, ink, edge, is_tile, counts = _with_more(
+            rgb, cands, short, probs, ink, max_pip, deadline
+        )
         if not _looks_tilted(cands, kept):
             # tried only because a tile may be missing: a tile read from a short outline must
             # be sure (around a bar split by a spinner pin in a flat row, a short outline can
@@ -931,12 +943,9 @@ def _read_once(
     # tile is a trapezoid), gets the outline of its face too; the counter picks
     faces = _face_outlines(small, s, cands, kept, is_tile, counts) if thorough else []
     if faces:
-        p2, ink2 = _count_halves(rgb, faces, deadline)
-        cands += faces
-        probs = np.concatenate([probs, p2])
-        ink = np.concatenate([ink, ink2])
-        edge = np.array([c.edge_score for c in cands])
-        is_tile, counts = tile_evidence(probs, ink, edge, max_pip)
+        probs, ink, edge, is_tile, counts = _with_more(
+            rgb, cands, faces, probs, ink, max_pip, deadline
+        )
         before = list(kept)
         kept, rejected_strong = _keep(cands, is_tile, counts)
         if kept != before:
