@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import event, func, select
+from sqlalchemy import func, select
 
 from scorekeeper.extensions import db
 from scorekeeper.games import rounds as rounds_module
@@ -37,6 +37,7 @@ from tests.web.league_helpers import (
     start_night,
     unlock,
 )
+from tests.web.test_leagues_scale import counting
 from tests.web.test_leagues_transfer import GOOD, upload
 
 NAMES = ["Ann", "Bob", "Cy"]
@@ -149,30 +150,34 @@ def test_a_resent_form_is_saved_once_and_answered_as_saved(app: Flask, client: F
 
 @contextmanager
 def statements_and_checks(app: Flask, monkeypatch: Any) -> Iterator[list[str]]:
-    """What happens in order inside the block: "check" when a round is checked against the
-    rules before a save, "lock" when a transaction takes the write lock (SQLite's BEGIN
-    IMMEDIATE, PostgreSQL's SELECT ... FOR UPDATE), "write" at a round's INSERT."""
-    events: list[str] = []
+    """The statements run inside the block (``counting``), with "check" put in where a round
+    is checked against the rules before a save."""
     check = rounds_module.check_round
+    with counting(app) as statements:
 
-    def checked(*args: Any, **kwargs: Any) -> Any:
-        events.append("check")
-        return check(*args, **kwargs)
+        def checked(*args: Any, **kwargs: Any) -> Any:
+            statements.append("check")
+            return check(*args, **kwargs)
 
-    def statement(_conn: Any, _cursor: Any, sql: str, *_args: Any) -> None:
-        if sql.startswith("BEGIN IMMEDIATE") or "FOR UPDATE" in sql:
-            events.append("lock")
-        elif sql.startswith("INSERT INTO round"):
-            events.append("write")
+        monkeypatch.setattr(rounds_module, "check_round", checked)
+        yield statements
 
-    monkeypatch.setattr(rounds_module, "check_round", checked)
-    with app.app_context():
-        engine = db.engine
-    event.listen(engine, "before_cursor_execute", statement)
-    try:
-        yield events
-    finally:
-        event.remove(engine, "before_cursor_execute", statement)
+
+def steps(statements: list[str]) -> list[str]:
+    """What happened in order: "check", "lock" when a transaction takes the write lock
+    (SQLite's BEGIN IMMEDIATE, PostgreSQL's SELECT ... FOR UPDATE), "write" at a round's
+    INSERT."""
+    named = (
+        "check"
+        if sql == "check"
+        else "lock"
+        if sql.startswith("BEGIN IMMEDIATE") or "FOR UPDATE" in sql
+        else "write"
+        if sql.startswith("INSERT INTO round")
+        else None
+        for sql in statements
+    )
+    return [step for step in named if step is not None]
 
 
 def test_a_save_is_checked_before_it_takes_the_write_lock(
@@ -183,12 +188,12 @@ def test_a_save_is_checked_before_it_takes_the_write_lock(
     public_id = start_game(client, NAMES)
     good = {**round_data({0: 0, 1: 5, 2: 7}, went_out=0), **round_form_fields(client, public_id)}
     refused = {**round_data({0: 0, 1: 5}, went_out=0), **round_form_fields(client, public_id)}
-    with statements_and_checks(app, monkeypatch) as events:
+    with statements_and_checks(app, monkeypatch) as statements:
         assert client.post(f"/g/{public_id}/round", data=refused).status_code == 422
-        assert "lock" not in events and "write" not in events
-        events.clear()
+        assert "lock" not in steps(statements) and "write" not in steps(statements)
+        statements.clear()
         assert client.post(f"/g/{public_id}/round", data=good).status_code == 302
-    assert events == ["check", "lock", "write"]
+    assert steps(statements) == ["check", "lock", "write"]
     assert rounds_of(app, public_id) == [(1, [0, 5, 7])]
 
 
