@@ -532,25 +532,26 @@ def _frame_hides_no_pip(
     rs, rt = PIP_RIM, PIP_RIM * W / long
     grid = np.linspace(0.0, 1.0, 13)
     ss = rs + (1 - 2 * rs) * grid
+
+    def at(s: np.ndarray, t: np.ndarray) -> np.ndarray:  # the point (s, t) of the tile
+        top = c[0][None, None] + (c[1] - c[0])[None, None] * s[..., None]
+        bot = c[3][None, None] + (c[2] - c[3])[None, None] * s[..., None]
+        return top + (bot - top) * t[..., None]
+
+    def beyond(p: np.ndarray) -> np.ndarray:  # points past the frame
+        return (p[..., 0] < 0) | (p[..., 1] < 0) | (p[..., 0] > w - 1) | (p[..., 1] > h - 1)
+
     for half, (t0, t1) in enumerate(((0.0, 0.5), (1.0, 0.5))):
         # from the tile's end to the bar, a rim's width from each
         ts = t0 + (t1 - t0) * (2 * rt + (1 - 4 * rt) * grid)
         S, T = np.meshgrid(ss, ts)
-
-        def at(s, t):
-            top = c[0][None, None] + (c[1] - c[0])[None, None] * s[..., None]
-            bot = c[3][None, None] + (c[2] - c[3])[None, None] * s[..., None]
-            return top + (bot - top) * t[..., None]
-
-        p = at(S, T)
-        out = (p[..., 0] < 0) | (p[..., 1] < 0) | (p[..., 0] > w - 1) | (p[..., 1] > h - 1)
+        out = beyond(at(S, T))
         if not out.any():
             continue
         if halves[half] != 0:
             return False
         # the half-turn of the part beyond the frame, about the middle of the half
         tm = (t0 + t1) / 2
-        q = at(1 - S[out], 2 * tm - T[out])
-        if ((q[..., 0] < 0) | (q[..., 1] < 0) | (q[..., 0] > w - 1) | (q[..., 1] > h - 1)).any():
+        if beyond(at(1 - S[out], 2 * tm - T[out])).any():
             return False
     return True
