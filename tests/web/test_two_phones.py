@@ -456,3 +456,42 @@ def test_a_new_passphrase_locks_old_phones_out_of_game_writes(
     assert unlock(helper, code, PASSPHRASE).status_code != 302
     with app.app_context():
         assert db.session.scalar(select(func.count()).select_from(Round)) == 2
+
+
+@pytest.mark.parametrize("cut_in", ["gives the game a new edit code", "deletes the game"])
+def test_what_the_creator_does_between_my_check_and_my_lock_stops_my_save(
+    app: Flask, client: FlaskClient, monkeypatch: Any, cut_in: str
+) -> None:
+    """The creator's phone takes the other phones' right away (a new edit code), or deletes
+    the game, after the other phone's round was checked and before it took the write lock.
+    Neither moves the game's version on, so the lock reads those columns again too: the save
+    is answered again under the lock, and refused, never written."""
+    public_id = start_game(client, NAMES)
+    assert enter_round(client, public_id, points={0: 0, 1: 5, 2: 7}, went_out=0).status_code == 302
+    other = second_phone(client, public_id)
+    theirs = {**round_data({0: 3, 1: 0, 2: 8}, went_out=1), **round_form_fields(other, public_id)}
+    creator = {
+        "gives the game a new edit code": (f"/g/{public_id}/edit-code", {}),
+        "deletes the game": (f"/g/{public_id}/delete", {}),
+    }[cut_in]
+    check = rounds_module.check_round
+    answered: list[int] = []
+
+    def check_then_the_creator_acts(*args: Any, **kwargs: Any) -> Any:
+        result = check(*args, **kwargs)
+        if not answered:  # the other phone's first check: the creator acts now, in its thread
+            answered.append(0)
+            (response,) = post_at_once((client, *creator))
+            answered[0] = response.status_code
+        return result
+
+    monkeypatch.setattr(rounds_module, "check_round", check_then_the_creator_acts)
+    response = other.post(f"/g/{public_id}/round", data=theirs)
+    assert answered == [302]
+    assert rounds_of(app, public_id) == [(1, [0, 5, 7])]
+    if cut_in == "deletes the game":
+        assert response.status_code == 404
+    else:
+        assert response.status_code in (302, 403)
+        if response.status_code == 302:
+            assert "/unlock" in response.headers["Location"]
