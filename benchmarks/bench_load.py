@@ -49,6 +49,7 @@ from scorekeeper.extensions import db  # noqa: E402
 from tests.database import fresh_schema  # noqa: E402
 
 TIMEOUT = 10.0
+SERVING = ROOT / "scorekeeper" / "serving.py"
 PLAYERS = ["Ann", "Bob", "Cy", "Di"]
 SETUP = {
     "max_pip": "12", "copies": "1", "order": "descending", "first_engine": "",
@@ -262,8 +263,11 @@ def _start_server(args: argparse.Namespace, url: str, port: int, log: Any) -> su
     if args.redis:
         env["RATELIMIT_STORAGE_URI"] = args.redis
     if args.server == "gunicorn":
+        # The deployment's gunicorn configuration (deploy/scorekeeper.service), in a tree that
+        # has one (an older tree measured beside this one may not).
+        config = ["--config", "python:scorekeeper.serving"] if SERVING.is_file() else []
         command = [
-            sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}",
+            sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", *config,
             "--workers", str(args.workers), "--threads", str(args.threads),
             "--keep-alive", str(args.keep_alive), "scorekeeper:create_app()",
         ]  # fmt: skip

@@ -14,7 +14,7 @@ import sys
 import segno
 from waitress import serve
 
-from scorekeeper import create_app, reach
+from scorekeeper import create_app, reach, serving
 
 
 def announce_lan(url: str | None, port: int) -> None:
@@ -73,6 +73,7 @@ def main(argv: list[str] | None = None) -> None:
         announce_lan(f"{public}/" if public else None, args.port)
     else:
         print(f"scorekeeper is running at http://{host}:{args.port}/  (Ctrl+C stops it)")
+    serving.keep_for_good()
     serve(
         app,
         host=host,

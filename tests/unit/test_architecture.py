@@ -155,7 +155,10 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("a game at a table", ("games",)),
     ("the deal helper", ("helper",)),
     ("leagues (nights of games)", ("leagues",)),
-    ("the app (factory, commands, its own pages)", ("", "__main__", "cli", "health", "pwa")),
+    (
+        "the app (factory, commands, its own pages)",
+        ("", "__main__", "cli", "health", "pwa", "serving"),
+    ),
 ]
 
 

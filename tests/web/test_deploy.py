@@ -23,6 +23,9 @@ def test_gunicorn_runs_with_the_counts_the_load_test_chose() -> None:
     deploying = (ROOT / "docs" / "deploying.md").read_text()
     assert "--workers 2 --threads 4" in deploying
     assert re.search(r"--workers 2 --threads 4\b", unit)
+    # The deployment's hook (scorekeeper.serving), as the load test and the two-process test run.
+    assert "--config python:scorekeeper.serving" in unit
+    assert "--config python:scorekeeper.serving" in deploying
     assert "StandardOutput=journal" in unit and "EnvironmentFile=/etc/scorekeeper/" in unit
 
 

@@ -102,6 +102,8 @@ class Servers:
                         "gunicorn",
                         "--bind",
                         f"127.0.0.1:{port}",
+                        "--config",
+                        "python:scorekeeper.serving",
                         "--workers",
                         "1",
                         "--threads",
