@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/bench_load.py [--tables 10] [--viewers 30] [--seconds 20]
         [--warmup 5] [--server waitress|gunicorn] [--workers 2] [--threads 4] [--keep-alive 2]
+        [--bare-gunicorn]
         [--postgres URL] [--redis URL]
 
 Starts the app on 127.0.0.1 (waitress through ``python -m scorekeeper``, or gunicorn), on a
@@ -265,7 +266,8 @@ def _start_server(args: argparse.Namespace, url: str, port: int, log: Any) -> su
     if args.server == "gunicorn":
         # The deployment's gunicorn configuration (deploy/scorekeeper.service), in a tree that
         # has one (an older tree measured beside this one may not).
-        config = ["--config", "python:scorekeeper.serving"] if SERVING.is_file() else []
+        serving = SERVING.is_file() and not args.bare_gunicorn
+        config = ["--config", "python:scorekeeper.serving"] if serving else []
         command = [
             sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", *config,
             "--workers", str(args.workers), "--threads", str(args.threads),
@@ -308,6 +310,12 @@ def main() -> None:
     parser.add_argument("--server", choices=["waitress", "gunicorn"], default="waitress")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn processes")
     parser.add_argument("--threads", type=int, default=4)
+    parser.add_argument(
+        "--bare-gunicorn",
+        action="store_true",
+        help="gunicorn without the deployment's configuration (scorekeeper.serving), to measure "
+        "what it changes",
+    )
     parser.add_argument(
         "--keep-alive",
         type=int,
