@@ -367,6 +367,7 @@ FARTHER_SIDE = 400
 LARGE_TILE_PX = 110
 FARTHER_BEFORE = 0.8  # the last look only if at most this part of the time budget is used
 FAINT_BEFORE = 0.85  # the look for faint bars (no tile found; 640 px) within this part of it
+FACES_BEFORE = 0.75  # the look for faces (no bar found at all) within this part of it
 
 
 def _widths(reading: Reading, scale: float) -> list[float]:
@@ -435,6 +436,16 @@ def read_rgb(
             fainter = look(FIRST_SIDE, faint=True)
             if fainter is not None and fainter.tiles:
                 reading = fainter
+    # still nothing: a photo so blurred that no bar is left; the tiles are looked for as
+    # bright faces (never a confident reading)
+    if not reading.tiles and (budget is None or deadline.used() < FACES_BEFORE * budget):
+        with contextlib.suppress(bars.OutOfTime):
+            dbg = None if debug is None else {}
+            faced = _read_once(rgb, max_pip, scale, full_size, dbg, deadline, faces=True)
+            if faced.tiles:
+                reading = faced
+                if dbg is not None:
+                    seen[id(reading)] = dbg
     if reading.confident or (reading.tiles and not large(reading)):
         return done(reading)
     others = [first]
@@ -805,6 +816,42 @@ def _face_outlines(
     return out
 
 
+SHARPEN_SIGMA = 0.06  # tiles found as faces are read on a copy sharpened at this x their width
+SHARPEN_AMOUNT = 1.5  # ... by this much (unsharp mask)
+
+
+def _faces(
+    small: np.ndarray, s: float, skip: list[np.ndarray], first: int = detect.FACE_GROUP
+) -> list[detect.Candidate]:
+    """The bright faces of ``small`` (``detect.find_faces``; bars in its pixels, corners in
+    pixels of the photo read at ``1 / s``) whose middle lies in no outline of ``skip``
+    (pixels of the photo read), each a group of its own."""
+    out = detect.find_faces(small, [_grow(q * s, 1.1) for q in skip])
+    for k, c in enumerate(out):
+        c.corners = c.corners / s
+        c.group = first + k
+    return out
+
+
+def _sharpened(rgb: np.ndarray, cands: list) -> np.ndarray:
+    """``rgb`` sharpened for reading the faces ``cands`` (unsharp mask, SHARPEN_SIGMA of
+    their typical width): the pips of a blurred photo come back enough to be counted."""
+    widths = [float(np.linalg.norm(c.corners[1] - c.corners[0])) for c in cands]
+    sigma = SHARPEN_SIGMA * float(np.median(widths)) if widths else 0.0
+    if sigma < 0.5:
+        return rgb
+    h, w = rgb.shape[:2]
+    # the blur on a copy at most 2 pixels of sigma across (the same, at a fraction of the time)
+    f = min(1.0, 2.0 / sigma)
+    soft = cv2.resize(
+        rgb, (max(1, round(w * f)), max(1, round(h * f))), interpolation=cv2.INTER_AREA
+    )
+    soft = cv2.GaussianBlur(soft.astype(np.float32), (0, 0), sigma * f)
+    soft = cv2.resize(soft, (w, h), interpolation=cv2.INTER_LINEAR)
+    img = rgb.astype(np.float32)
+    return np.clip(img + SHARPEN_AMOUNT * (img - soft), 0, 255).astype(np.uint8)
+
+
 def _with_more(
     rgb: np.ndarray,
     cands: list,
@@ -835,10 +882,13 @@ def _read_once(
     deadline: bars.Deadline,
     thorough: bool = True,
     faint: bool = False,
+    faces: bool = False,
 ) -> Reading:
     """One look at ``rgb`` (see read_rgb). Not ``thorough`` (the smaller looks, which stand
     alone only when nothing at all is wrong): a touching neighbour is looked for only where
-    it would lie in line, and short outlines only in a photo that looks tilted."""
+    it would lie in line, and short outlines only in a photo that looks tilted. ``faces``:
+    the outlines are the bright faces of the photo (``detect.find_faces``), not fitted
+    around bars: a photo so blurred that no bar was found."""
     t0 = time.perf_counter()
     h, w = rgb.shape[:2]
     s = min(1.0, detect.DETECT_SIDE / max(h, w))
@@ -849,19 +899,27 @@ def _read_once(
     )
     unfitted: dict[int, bars.Bar] = {}
     found: list[bars.Bar] = []
-    cands = detect.find_candidates(
-        small, per_bar=HYPOTHESES, deadline=deadline, unfitted=unfitted, faint=faint, found=found
-    )
-    for c in cands:
-        c.corners = c.corners / s  # from here on: pixels of rgb
-    cands.sort(key=lambda c: -c.edge_score)
-    cands = cands[:MAX_CANDIDATES]
-    # a closer look adds its own best outlines (edge scores of two sizes do not compare)
-    closer = _closer_look(rgb, s, cands, deadline)
-    closer.sort(key=lambda c: -c.edge_score)
-    cands += closer[: MAX_CANDIDATES // 2]
+    if faces:
+        cands = _faces(small, s, [])
+    else:
+        cands = detect.find_candidates(
+            small,
+            per_bar=HYPOTHESES,
+            deadline=deadline,
+            unfitted=unfitted,
+            faint=faint,
+            found=found,
+        )
+        for c in cands:
+            c.corners = c.corners / s  # from here on: pixels of rgb
+        cands.sort(key=lambda c: -c.edge_score)
+        cands = cands[:MAX_CANDIDATES]
+        # a closer look adds its own best outlines (edge scores of two sizes do not compare)
+        closer = _closer_look(rgb, s, cands, deadline)
+        closer.sort(key=lambda c: -c.edge_score)
+        cands += closer[: MAX_CANDIDATES // 2]
     deadline.check()
-    probs, ink = _count_halves(rgb, cands, deadline)
+    probs, ink = _count_halves(_sharpened(rgb, cands) if faces else rgb, cands, deadline)
     edge = np.array([c.edge_score for c in cands])
     is_tile, counts = tile_evidence(probs, ink, edge, max_pip)
     kept, rejected_strong = _keep(cands, is_tile, counts)
@@ -892,7 +950,7 @@ def _read_once(
     # read explains, and over the whole of a blurred photo (see _faint_boxes)
     budget = deadline.seconds
     faint_ok = budget is None or deadline.used() < FAINT_NEAR_BEFORE * budget
-    if thorough and kept and faint_ok:
+    if thorough and kept and faint_ok and not faces:
         gray_small = cv2.cvtColor(small, cv2.COLOR_RGB2GRAY)
         blurred = any(
             _blur_sigma(gray_small, cands[j].corners * s)
@@ -908,6 +966,17 @@ def _read_once(
         if extra:
             probs, ink, edge, is_tile, counts = _with_more(
                 rgb, cands, extra, probs, ink, max_pip, deadline
+            )
+            before = list(kept)
+            kept, rejected_strong = _keep(cands, is_tile, counts)
+            if kept != before:
+                missing = _missing(small, s, cands, kept, edge, is_tile, found)
+            deadline.check()
+        # a blurred photo: a tile whose bar the blur took is still a bright face
+        more = _faces(small, s, [cands[j].corners for j in kept]) if blurred else []
+        if more:
+            probs, ink, edge, is_tile, counts = _with_more(
+                _sharpened(rgb, more), cands, more, probs, ink, max_pip, deadline
             )
             before = list(kept)
             kept, rejected_strong = _keep(cands, is_tile, counts)
@@ -1007,6 +1076,12 @@ def _read_once(
     flags["touching"] = _touching(kept_quads)
     widths = [float(np.linalg.norm(q[1] - q[0])) for q in kept_quads]
     spread = max(widths) / max(min(widths), 1e-6) if widths else 1.0
+    # a tile found as a face, without its bar, in a blurred photo: its pips were read on a
+    # sharpened copy; the player checks it (never a confident reading)
+    faced = any(cands[i].face for i in kept)
+    if faced:
+        flags["blur"] = True
+        why.append("blur: a tile found as a face, without its bar")  # i18n: debug
     if any(cands[i].short for i in kept):
         flags["tilted"] = True
         why.append("tilted: a tile read from a short outline")  # i18n: debug
@@ -1039,7 +1114,7 @@ def _read_once(
     flags["no_tiles"] = not tiles
     score = min((t.confidence for t in tiles), default=0.0)
     sure = score >= SURE_TILE
-    confident = bool(tiles) and sure and not any(flags[f] for f in BLOCKING)
+    confident = bool(tiles) and sure and not faced and not any(flags[f] for f in BLOCKING)
     problems = [PROBLEM_TEXT[f] for f in FLAGS if flags[f] and f in PROBLEM_TEXT]
     if tiles and not sure and not any(flags[f] for f in BLOCKING):
         problems.append(PROBLEM_UNSURE)
