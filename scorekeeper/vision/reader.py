@@ -836,6 +836,7 @@ def _face_outlines(
 
 
 FACE_TRUST = 0.5  # a tile found as a face, its bar not found: its confidence times this
+FACE_SIZE = 2.0  # ... beside tiles read, its width within this factor of theirs
 FACE_BLANK = 0.4  # ... read blank: not a tile, but a tile-like outline the counter rejected
 SHARPEN_SIGMA = 0.06  # tiles found as faces are read on a copy sharpened at this x their width
 SHARPEN_AMOUNT = 1.5  # ... by this much (unsharp mask)
@@ -848,6 +849,11 @@ def _faces(
     pixels of the photo read at ``1 / s``) whose middle lies in no outline of ``skip``
     (pixels of the photo read), each a group of its own."""
     out = detect.find_faces(small, [_grow(q * s, 1.1) for q in skip])
+    if skip:
+        # beside tiles read, a face is about their size (a light strip of the table split
+        # into "tiles" a third of theirs is not one)
+        W = float(np.median([np.linalg.norm(q[1] - q[0]) for q in skip])) * s
+        out = [c for c in out if W / FACE_SIZE <= c.width <= FACE_SIZE * W]
     for k, c in enumerate(out):
         c.corners = c.corners / s
         c.group = first + k
