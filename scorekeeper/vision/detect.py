@@ -57,6 +57,7 @@ class Candidate:
     # fitted where a touching neighbour of a tile read would lie (its edge along that tile
     # is the tile's own, so a clean outline says little there)
     neighbour: bool = False
+    face: bool = False  # the outline of a bright face found without its bar (find_faces)
 
 
 def fit_tile(rgb: np.ndarray, bar: Bar) -> Candidate | None:
@@ -448,3 +449,70 @@ def fit_blob(rgb: np.ndarray, bar: Bar) -> Candidate | None:
         quad = quad[[1, 0, 3, 2]]
     corners = quad / S + [x0, y0]
     return Candidate(corners, bar, 0.5, width / S, length / S)
+
+
+# A tile whose bar is blurred away (a photo out of focus; small tiles) is still a bright
+# four-sided face on the surface. When the bar finder finds nothing there, the faces are
+# looked for as objects: the lighter side of the photo's lightness (Otsu), pips and bar
+# filled in, each area that is a rectangle about two widths long (or a row of them touching
+# end to end, split into tiles) is an outline; the counter reads it like any other.
+FACES_SIDE = 640  # looked for on a copy this size (long side)
+FACE_FILL = 0.8  # the area must fill this much of its enclosing rectangle
+FACE_ASPECT = (1.6, 2.5)  # length / width of one tile
+FACE_MIN_PX = 12  # narrowest face looked for (pixels of the copy)
+FACE_ROW_MAX = 12  # tiles end to end in one area at most
+FACE_GROUP = 300_000  # outline groups of faces start here
+
+
+def find_faces(rgb: np.ndarray, skip: list[np.ndarray] | None = None) -> list[Candidate]:
+    """Outlines of bright tile faces (see above), corners in pixels of ``rgb``, first two on
+    the end of half A; areas whose middle lies inside a polygon of ``skip`` are left out."""
+    h, w = rgb.shape[:2]
+    f = min(1.0, FACES_SIDE / max(h, w))
+    small = (
+        cv2.resize(rgb, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
+        if f < 1
+        else rgb
+    )
+    light = cv2.cvtColor(small, cv2.COLOR_RGB2LAB)[..., 0]
+    level, mask = cv2.threshold(light, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out: list[Candidate] = []
+    skip = [np.float32(q) for q in (skip or [])]
+    for cnt in contours:
+        area = cv2.contourArea(cnt)
+        if area < 1.6 * FACE_MIN_PX**2:
+            continue
+        (cx, cy), (a, b), ang = cv2.minAreaRect(cnt)
+        if min(a, b) < FACE_MIN_PX or area < FACE_FILL * a * b:
+            continue
+        width, length = min(a, b), max(a, b)
+        n = max(1, int(round(length / width / 2.0)))
+        if n > FACE_ROW_MAX or not (FACE_ASPECT[0] <= length / n / width <= FACE_ASPECT[1]):
+            continue
+        box = cv2.boxPoints(((cx, cy), (a, b), ang)).astype(np.float64)
+        # corners 0-1 across the face (a short side), 0-3 along it
+        if np.linalg.norm(box[1] - box[0]) > np.linalg.norm(box[3] - box[0]):
+            box = np.roll(box, -1, axis=0)
+        e1, e3 = box[1] - box[0], box[3] - box[0]
+        if e1[0] * e3[1] - e1[1] * e3[0] < 0:
+            box = box[[1, 0, 3, 2]]
+        step = (box[3] - box[0]) / n
+        for k in range(n):
+            q = np.array(
+                [
+                    box[0] + k * step,
+                    box[1] + k * step,
+                    box[1] + (k + 1) * step,
+                    box[0] + (k + 1) * step,
+                ]
+            )
+            mid = q.mean(axis=0) / f
+            if any(
+                cv2.pointPolygonTest(p, (float(mid[0]), float(mid[1])), False) >= 0 for p in skip
+            ):
+                continue
+            u = (q[1] - q[0]) / max(float(np.linalg.norm(q[1] - q[0])), 1e-6)
+            bar = Bar(mid, u, 0.7 * width / f, 0.05 * width / f, 0.0)
+            out.append(Candidate(q / f, bar, 0.5, width / f, length / n / f, face=True))
+    return out

@@ -169,10 +169,18 @@ def _get_session():
                 opts.intra_op_num_threads = 1
                 opts.inter_op_num_threads = 1
                 opts.log_severity_level = 3
+                # no memory arena: it keeps the largest batch's working memory for good
+                opts.enable_cpu_mem_arena = False
                 _session = ort.InferenceSession(
                     str(MODEL_PATH), sess_options=opts, providers=["CPUExecutionProvider"]
                 )
     return _session
+
+
+# halves counted per run of the model: 256 at a time held 75 MB more at the peak (the
+# activations of a batch), and took the training mix of 100 photos to 400 MB; 64 at a time
+# holds a few MB and is no slower
+COUNT_BATCH = 64
 
 
 def classify_halves(crops: np.ndarray) -> np.ndarray:
@@ -182,7 +190,10 @@ def classify_halves(crops: np.ndarray) -> np.ndarray:
     sess = _get_session()
     x = normalise(crops)
     logits = np.concatenate(
-        [sess.run(None, {"input": x[k : k + 256]})[0] for k in range(0, len(x), 256)]
+        [
+            sess.run(None, {"input": x[k : k + COUNT_BATCH]})[0]
+            for k in range(0, len(x), COUNT_BATCH)
+        ]
     )
     logits = logits - logits.max(axis=1, keepdims=True)
     p = np.exp(logits)
@@ -367,6 +378,7 @@ FARTHER_SIDE = 400
 LARGE_TILE_PX = 110
 FARTHER_BEFORE = 0.8  # the last look only if at most this part of the time budget is used
 FAINT_BEFORE = 0.85  # the look for faint bars (no tile found; 640 px) within this part of it
+FACES_BEFORE = 0.75  # the look for faces (no bar found at all) within this part of it
 
 
 def _widths(reading: Reading, scale: float) -> list[float]:
@@ -435,6 +447,16 @@ def read_rgb(
             fainter = look(FIRST_SIDE, faint=True)
             if fainter is not None and fainter.tiles:
                 reading = fainter
+    # still nothing: a photo so blurred that no bar is left; the tiles are looked for as
+    # bright faces (never a confident reading)
+    if not reading.tiles and (budget is None or deadline.used() < FACES_BEFORE * budget):
+        with contextlib.suppress(bars.OutOfTime):
+            dbg = None if debug is None else {}
+            faced = _read_once(rgb, max_pip, scale, full_size, dbg, deadline, faces_only=True)
+            if faced.tiles:
+                reading = faced
+                if dbg is not None:
+                    seen[id(reading)] = dbg
     if reading.confident or (reading.tiles and not large(reading)):
         return done(reading)
     others = [first]
@@ -458,6 +480,13 @@ def _keep(cands: list, is_tile: np.ndarray, counts: np.ndarray) -> tuple[list[in
     """The outlines kept as tiles: the best of each bar, then the best wherever outlines of
     bars overlap; and how many tile-like outlines the counter rejected, on their own."""
     quality = is_tile * counts.max(axis=2).prod(axis=1) if len(is_tile) else np.zeros(0)
+    # an outline fitted around a bar before the outline of a face found without one; and a
+    # face without its bar must show pips: a blank face with no bar seen is no tile the
+    # reader can vouch for (a double blank has its bar), but maybe one it missed
+    face = np.array([c.face for c in cands], bool)[: len(quality)]
+    blank = (counts.argmax(axis=2) == 0).all(axis=1) if len(quality) else np.zeros(0, bool)
+    is_tile = np.where(face & blank, np.minimum(is_tile, FACE_BLANK), is_tile)
+    quality = np.where(face, FACE_TRUST * np.where(blank, 0.0, quality), quality)
     order = np.argsort(-quality, kind="stable")
     kept: list[int] = []
     groups_done: set[int] = set()
@@ -731,8 +760,9 @@ def _faint_search(
         size = (max(1, round(crop.shape[1] * f)), max(1, round(crop.shape[0] * f)))
         crop = cv2.resize(crop, size, interpolation=cv2.INTER_AREA)
     found = detect.find_candidates(crop, per_bar=HYPOTHESES, deadline=deadline, faint=True)
-    covered = [np.float32(_grow(cands[j].corners * s, 1.1)) for j in kept]
-    group = max((c.group for c in cands), default=0) + 1
+    # (a tile read as a face, without its bar, may have its bar here)
+    covered = [np.float32(_grow(cands[j].corners * s, 1.1)) for j in kept if not cands[j].face]
+    group = max((c.group for c in cands if c.group < detect.FACE_GROUP), default=0) + 1
     moved: dict[int, bars.Bar] = {}
     out = []
     off = np.array([x0, y0], np.float64)
@@ -805,6 +835,51 @@ def _face_outlines(
     return out
 
 
+FACE_TRUST = 0.5  # a tile found as a face, its bar not found: its confidence times this
+FACE_SIZE = 2.0  # ... beside tiles read, its width within this factor of theirs
+FACE_BLANK = 0.4  # ... read blank: not a tile, but a tile-like outline the counter rejected
+SHARPEN_SIGMA = 0.06  # tiles found as faces are read on a copy sharpened at this x their width
+SHARPEN_AMOUNT = 1.5  # ... by this much (unsharp mask)
+
+
+def _faces(
+    small: np.ndarray, s: float, skip: list[np.ndarray], first: int = detect.FACE_GROUP
+) -> list[detect.Candidate]:
+    """The bright faces of ``small`` (``detect.find_faces``; bars in its pixels, corners in
+    pixels of the photo read at ``1 / s``) whose middle lies in no outline of ``skip``
+    (pixels of the photo read), each a group of its own."""
+    out = detect.find_faces(small, [_grow(q * s, 1.1) for q in skip])
+    if skip:
+        # beside tiles read, a face is about their size (a light strip of the table split
+        # into "tiles" a third of theirs is not one)
+        W = float(np.median([np.linalg.norm(q[1] - q[0]) for q in skip])) * s
+        out = [c for c in out if W / FACE_SIZE <= c.width <= FACE_SIZE * W]
+    for k, c in enumerate(out):
+        c.corners = c.corners / s
+        c.group = first + k
+    return out
+
+
+def _sharpened(rgb: np.ndarray, cands: list) -> np.ndarray:
+    """``rgb`` sharpened for reading the faces ``cands`` (unsharp mask, SHARPEN_SIGMA of
+    their typical width): the pips of a blurred photo come back enough to be counted."""
+    widths = [float(np.linalg.norm(c.corners[1] - c.corners[0])) for c in cands]
+    sigma = SHARPEN_SIGMA * float(np.median(widths)) if widths else 0.0
+    if sigma < 0.5:
+        return rgb
+    h, w = rgb.shape[:2]
+    # the blur on a copy at most 2 pixels of sigma across (the same, at a fraction of the
+    # time), all in 8 bits (a full-size photo in floats would take 36 MB a copy)
+    f = min(1.0, 2.0 / sigma)
+    soft = cv2.resize(
+        rgb, (max(1, round(w * f)), max(1, round(h * f))), interpolation=cv2.INTER_AREA
+    )
+    soft = cv2.resize(
+        cv2.GaussianBlur(soft, (0, 0), sigma * f), (w, h), interpolation=cv2.INTER_LINEAR
+    )
+    return cv2.addWeighted(rgb, 1.0 + SHARPEN_AMOUNT, soft, -SHARPEN_AMOUNT, 0.0)
+
+
 def _with_more(
     rgb: np.ndarray,
     cands: list,
@@ -835,10 +910,13 @@ def _read_once(
     deadline: bars.Deadline,
     thorough: bool = True,
     faint: bool = False,
+    faces_only: bool = False,
 ) -> Reading:
     """One look at ``rgb`` (see read_rgb). Not ``thorough`` (the smaller looks, which stand
     alone only when nothing at all is wrong): a touching neighbour is looked for only where
-    it would lie in line, and short outlines only in a photo that looks tilted."""
+    it would lie in line, and short outlines only in a photo that looks tilted. ``faces_only``:
+    the outlines are the bright faces of the photo (``detect.find_faces``), not fitted
+    around bars: a photo so blurred that no bar was found."""
     t0 = time.perf_counter()
     h, w = rgb.shape[:2]
     s = min(1.0, detect.DETECT_SIDE / max(h, w))
@@ -849,19 +927,27 @@ def _read_once(
     )
     unfitted: dict[int, bars.Bar] = {}
     found: list[bars.Bar] = []
-    cands = detect.find_candidates(
-        small, per_bar=HYPOTHESES, deadline=deadline, unfitted=unfitted, faint=faint, found=found
-    )
-    for c in cands:
-        c.corners = c.corners / s  # from here on: pixels of rgb
-    cands.sort(key=lambda c: -c.edge_score)
-    cands = cands[:MAX_CANDIDATES]
-    # a closer look adds its own best outlines (edge scores of two sizes do not compare)
-    closer = _closer_look(rgb, s, cands, deadline)
-    closer.sort(key=lambda c: -c.edge_score)
-    cands += closer[: MAX_CANDIDATES // 2]
+    if faces_only:
+        cands = _faces(small, s, [])
+    else:
+        cands = detect.find_candidates(
+            small,
+            per_bar=HYPOTHESES,
+            deadline=deadline,
+            unfitted=unfitted,
+            faint=faint,
+            found=found,
+        )
+        for c in cands:
+            c.corners = c.corners / s  # from here on: pixels of rgb
+        cands.sort(key=lambda c: -c.edge_score)
+        cands = cands[:MAX_CANDIDATES]
+        # a closer look adds its own best outlines (edge scores of two sizes do not compare)
+        closer = _closer_look(rgb, s, cands, deadline)
+        closer.sort(key=lambda c: -c.edge_score)
+        cands += closer[: MAX_CANDIDATES // 2]
     deadline.check()
-    probs, ink = _count_halves(rgb, cands, deadline)
+    probs, ink = _count_halves(_sharpened(rgb, cands) if faces_only else rgb, cands, deadline)
     edge = np.array([c.edge_score for c in cands])
     is_tile, counts = tile_evidence(probs, ink, edge, max_pip)
     kept, rejected_strong = _keep(cands, is_tile, counts)
@@ -891,8 +977,8 @@ def _read_once(
     # tile under glare): its bar is looked for among fainter marks around the pips no tile
     # read explains, and over the whole of a blurred photo (see _faint_boxes)
     budget = deadline.seconds
-    faint_ok = budget is None or deadline.used() < FAINT_NEAR_BEFORE * budget
-    if thorough and kept and faint_ok:
+    blurred = False
+    if thorough and kept and not faces_only:
         gray_small = cv2.cvtColor(small, cv2.COLOR_RGB2GRAY)
         blurred = any(
             _blur_sigma(gray_small, cands[j].corners * s)
@@ -900,6 +986,35 @@ def _read_once(
             > BLUR_LIMIT
             for j in kept
         )
+    # a tile whose bar was not found (blurred away, hidden by glare or a spinner pin among
+    # its pips) is still a bright face where no tile was read (read on a sharpened copy when
+    # the photo is blurred); cheap, so looked for within most of the budget. (Before the
+    # fainter bars, which pass over tiles read as faces: an outline around a bar is kept
+    # before a face's, see _keep.)
+    if (
+        thorough
+        and kept
+        and not faces_only
+        and (budget is None or deadline.used() < FACES_BEFORE * budget)
+    ):
+        more = _faces(small, s, [cands[j].corners for j in kept])
+        if more:
+            probs, ink, edge, is_tile, counts = _with_more(
+                _sharpened(rgb, more) if blurred else rgb,
+                cands,
+                more,
+                probs,
+                ink,
+                max_pip,
+                deadline,
+            )
+            before = list(kept)
+            kept, rejected_strong = _keep(cands, is_tile, counts)
+            if kept != before:
+                missing = _missing(small, s, cands, kept, edge, is_tile, found)
+            deadline.check()
+    faint_ok = budget is None or deadline.used() < FAINT_NEAR_BEFORE * budget
+    if thorough and kept and faint_ok and not faces_only:
         extra = [
             c
             for box in _faint_boxes(small, s, cands, kept, missing, blurred)
@@ -962,6 +1077,8 @@ def _read_once(
         va, vb = int(np.argmax(p[0])), int(np.argmax(p[1]))
         ca, cb = float(p[0, va]), float(p[1, vb])
         conf = ca * cb * float(is_tile[i])
+        if cands[i].face:  # found without its bar: the player checks it (amber, not sure)
+            conf *= FACE_TRUST
         W = float(np.linalg.norm(c_img[1] - c_img[0]))
         # a tile whose outline reaches the frame may be cut off (the outline of a cut tile
         # often stops at the frame edge)
@@ -1007,6 +1124,12 @@ def _read_once(
     flags["touching"] = _touching(kept_quads)
     widths = [float(np.linalg.norm(q[1] - q[0])) for q in kept_quads]
     spread = max(widths) / max(min(widths), 1e-6) if widths else 1.0
+    # a tile found as a face, without its bar: never a confident reading (when no bar was
+    # found at all, the photo is blurred past reading bars)
+    faced = any(cands[i].face for i in kept)
+    if faced:
+        flags["blur"] |= faces_only
+        why.append("unsure: a tile found as a face, without its bar")  # i18n: debug
     if any(cands[i].short for i in kept):
         flags["tilted"] = True
         why.append("tilted: a tile read from a short outline")  # i18n: debug
@@ -1039,7 +1162,7 @@ def _read_once(
     flags["no_tiles"] = not tiles
     score = min((t.confidence for t in tiles), default=0.0)
     sure = score >= SURE_TILE
-    confident = bool(tiles) and sure and not any(flags[f] for f in BLOCKING)
+    confident = bool(tiles) and sure and not faced and not any(flags[f] for f in BLOCKING)
     problems = [PROBLEM_TEXT[f] for f in FLAGS if flags[f] and f in PROBLEM_TEXT]
     if tiles and not sure and not any(flags[f] for f in BLOCKING):
         problems.append(PROBLEM_UNSURE)

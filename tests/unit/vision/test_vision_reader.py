@@ -297,4 +297,7 @@ def test_a_tile_whose_bar_is_hidden_is_not_left_out_silently(seed, hand, surface
     truth = sorted(Tile(a, b) for a, b in hand)
     if sorted(t.tile for t in reading.tiles) != truth:
         assert not reading.confident
+    # left out: said so; since the sixth step it may be found as a face instead (its bar
+    # not seen: read, never sure)
+    if len(reading.tiles) < len(hand):
         assert reader_mod.PROBLEM_UNREADABLE in reading.problems
