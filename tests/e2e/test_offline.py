@@ -4,6 +4,7 @@ view following another phone's saves."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from pathlib import Path
@@ -483,8 +484,17 @@ def test_a_save_that_gets_no_answer_is_kept(
         assert _saved_rounds(live_app) == []
     finally:
         server.start()
-    page.get_by_role("button", name="Send it now").click()
-    expect(page.get_by_text("Round 1 was sent and saved.")).to_be_visible(timeout=15_000)
+    # The player taps "Send it now". The phone also tries again by itself (5 s after the
+    # failed try, then longer), so on a slow machine it may have sent the round before the
+    # tap: either way it arrives, once.
+    sent = page.get_by_text("Round 1 was sent and saved.")
+    send_now = page.get_by_role("button", name="Send it now")
+    expect(sent.or_(send_now).first).to_be_visible()
+    if not sent.is_visible():
+        # (The phone's own try may take the button away just before the tap.)
+        with contextlib.suppress(PlaywrightTimeoutError):
+            send_now.click(timeout=10_000)
+    expect(sent).to_be_visible(timeout=15_000)
     assert _saved_rounds(live_app) == [(1, [0, 12, 30, 8])]
 
 
