@@ -973,6 +973,16 @@ def _read_once(
     # bars left unread get short outlines too (a tile read from one makes the
     # reading "steep angle", never confident)
     missing = _missing(small, s, cands, kept, edge, is_tile, found)
+
+    def kept_again(kept: list[int], missing: dict) -> tuple[list[int], int, dict]:
+        """After more outlines were read (``_with_more``): the tiles kept now, and what may be
+        missing worked out again when they changed."""
+        now, strong = _keep(cands, is_tile, counts)
+        if now != kept:
+            missing = _missing(small, s, cands, now, edge, is_tile, found)
+        deadline.check()
+        return now, strong, missing
+
     # a tile whose bar was too faint to be found (a blurred far tile under a steep tilt, a
     # tile under glare): its bar is looked for among fainter marks around the pips no tile
     # read explains, and over the whole of a blurred photo (see _faint_boxes)
@@ -1008,11 +1018,7 @@ def _read_once(
                 max_pip,
                 deadline,
             )
-            before = list(kept)
-            kept, rejected_strong = _keep(cands, is_tile, counts)
-            if kept != before:
-                missing = _missing(small, s, cands, kept, edge, is_tile, found)
-            deadline.check()
+            kept, rejected_strong, missing = kept_again(kept, missing)
     faint_ok = budget is None or deadline.used() < FAINT_NEAR_BEFORE * budget
     if thorough and kept and faint_ok and not faces_only:
         extra = [
@@ -1024,11 +1030,7 @@ def _read_once(
             probs, ink, edge, is_tile, counts = _with_more(
                 rgb, cands, extra, probs, ink, max_pip, deadline
             )
-            before = list(kept)
-            kept, rejected_strong = _keep(cands, is_tile, counts)
-            if kept != before:
-                missing = _missing(small, s, cands, kept, edge, is_tile, found)
-            deadline.check()
+            kept, rejected_strong, missing = kept_again(kept, missing)
     short = _short_outlines(
         small,
         s,
@@ -1048,11 +1050,7 @@ def _read_once(
             conf = is_tile * counts.max(axis=2).prod(axis=1)
             unsure = np.array([c.short for c in cands]) & (conf < SHORT_SURE)
             is_tile = np.where(unsure, 0.0, is_tile)
-        before = list(kept)
-        kept, rejected_strong = _keep(cands, is_tile, counts)
-        if kept != before:
-            missing = _missing(small, s, cands, kept, edge, is_tile, found)
-        deadline.check()
+        kept, rejected_strong, missing = kept_again(kept, missing)
 
     # a steep tilt: a tile read but not sure, from an outline that does not fit it (a near
     # tile is a trapezoid), gets the outline of its face too; the counter picks
@@ -1061,11 +1059,7 @@ def _read_once(
         probs, ink, edge, is_tile, counts = _with_more(
             rgb, cands, faces, probs, ink, max_pip, deadline
         )
-        before = list(kept)
-        kept, rejected_strong = _keep(cands, is_tile, counts)
-        if kept != before:
-            missing = _missing(small, s, cands, kept, edge, is_tile, found)
-        deadline.check()
+        kept, rejected_strong, missing = kept_again(kept, missing)
 
     gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
     flags = dict.fromkeys(FLAGS, False)
