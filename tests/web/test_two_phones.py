@@ -197,6 +197,27 @@ def test_a_save_is_checked_before_it_takes_the_write_lock(
     assert rounds_of(app, public_id) == [(1, [0, 5, 7])]
 
 
+def after_the_first_check(
+    monkeypatch: Any, phone: FlaskClient, url: str, data: dict[str, Any]
+) -> list[int]:
+    """``phone`` posts ``data`` to ``url``, from its own thread, right after the first round
+    check of the request that comes next (before that request takes its write lock). Returns
+    the status of that post once it happened (a list, empty until then)."""
+    check = rounds_module.check_round
+    answered: list[int] = []
+
+    def check_then_the_phone_posts(*args: Any, **kwargs: Any) -> Any:
+        result = check(*args, **kwargs)
+        if not answered:
+            answered.append(0)
+            (response,) = post_at_once((phone, url, data))
+            answered[0] = response.status_code
+        return result
+
+    monkeypatch.setattr(rounds_module, "check_round", check_then_the_phone_posts)
+    return answered
+
+
 @pytest.mark.parametrize("cut_in", ["saves round 2", "seats a late player", "ends the game"])
 def test_what_another_phone_does_between_my_check_and_my_lock_is_never_overwritten(
     app: Flask, client: FlaskClient, monkeypatch: Any, cut_in: str
@@ -218,18 +239,7 @@ def test_what_another_phone_does_between_my_check_and_my_lock_is_never_overwritt
         "seats a late player": (f"/g/{public_id}/join", {"name": "Di"}),
         "ends the game": (f"/g/{public_id}/finish", {}),
     }[cut_in]
-    check = rounds_module.check_round
-    answered: list[int] = []
-
-    def check_then_the_other_phone_writes(*args: Any, **kwargs: Any) -> Any:
-        result = check(*args, **kwargs)
-        if not answered:  # my first check: the other phone writes now, from its own thread
-            answered.append(0)
-            (response,) = post_at_once((other, *theirs))
-            answered[0] = response.status_code
-        return result
-
-    monkeypatch.setattr(rounds_module, "check_round", check_then_the_other_phone_writes)
+    answered = after_the_first_check(monkeypatch, other, *theirs)
     response = client.post(f"/g/{public_id}/round", data=mine)
     page = response.get_data(as_text=True)
     assert answered == [302]
@@ -474,18 +484,7 @@ def test_what_the_creator_does_between_my_check_and_my_lock_stops_my_save(
         "gives the game a new edit code": (f"/g/{public_id}/edit-code", {}),
         "deletes the game": (f"/g/{public_id}/delete", {}),
     }[cut_in]
-    check = rounds_module.check_round
-    answered: list[int] = []
-
-    def check_then_the_creator_acts(*args: Any, **kwargs: Any) -> Any:
-        result = check(*args, **kwargs)
-        if not answered:  # the other phone's first check: the creator acts now, in its thread
-            answered.append(0)
-            (response,) = post_at_once((client, *creator))
-            answered[0] = response.status_code
-        return result
-
-    monkeypatch.setattr(rounds_module, "check_round", check_then_the_creator_acts)
+    answered = after_the_first_check(monkeypatch, client, *creator)
     response = other.post(f"/g/{public_id}/round", data=theirs)
     assert answered == [302]
     assert rounds_of(app, public_id) == [(1, [0, 5, 7])]
