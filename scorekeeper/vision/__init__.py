@@ -83,10 +83,16 @@ def photo_support() -> tuple[bool, str]:
         return False, (_needs_extra(missing))
     from pathlib import Path
 
-    model = Path(__file__).resolve().parent / "models" / "halves.onnx"
-    if not model.is_file():
+    models = Path(__file__).resolve().parent / "models"
+    if not (models / "halves.onnx").is_file():
         return False, _(
-            "The pip-counting model is missing from the installation (%(path)s).", path=model
+            "The pip-counting model is missing from the installation (%(path)s).",
+            path=models / "halves.onnx",
+        )
+    if not (models / "tiles.onnx").is_file():
+        return False, _(
+            "The tile-finding model is missing from the installation (%(path)s).",
+            path=models / "tiles.onnx",
         )
     heic = importlib.util.find_spec("pillow_heif") is not None
     if heic:

@@ -58,6 +58,7 @@ class Candidate:
     # is the tile's own, so a clean outline says little there)
     neighbour: bool = False
     face: bool = False  # the outline of a bright face found without its bar (find_faces)
+    finder: bool = False  # ... found by the learned tile finder (tilenet.find_tiles)
 
 
 def fit_tile(rgb: np.ndarray, bar: Bar) -> Candidate | None:

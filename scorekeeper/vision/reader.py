@@ -7,6 +7,7 @@ Needs the photo extra (numpy, OpenCV, ONNX Runtime, Pillow). Imported lazily by
 from __future__ import annotations
 
 import contextlib
+import copy
 import threading
 import time
 from pathlib import Path
@@ -16,7 +17,7 @@ import numpy as np
 
 from scorekeeper.rules import Tile
 from scorekeeper.rules.words import lazy
-from scorekeeper.vision import bars, detect
+from scorekeeper.vision import bars, detect, tilenet
 from scorekeeper.vision.checks import (
     CUT_MARGIN,
     STRAY_PIPS,
@@ -379,6 +380,7 @@ LARGE_TILE_PX = 110
 FARTHER_BEFORE = 0.8  # the last look only if at most this part of the time budget is used
 FAINT_BEFORE = 0.85  # the look for faint bars (no tile found; 640 px) within this part of it
 FACES_BEFORE = 0.75  # the look for faces (no bar found at all) within this part of it
+NET_LOOK_BEFORE = 0.7  # the look at the tiles found as objects only (not sure) within this part
 
 
 def _widths(reading: Reading, scale: float) -> list[float]:
@@ -454,6 +456,24 @@ def read_rgb(
             dbg = None if debug is None else {}
             faced = _read_once(rgb, max_pip, scale, full_size, dbg, deadline, faces_only=True)
             if faced.tiles:
+                reading = faced
+                if dbg is not None:
+                    seen[id(reading)] = dbg
+    # not sure: the tiles found as objects (the tile finder's outlines, no bar needed) may
+    # be more than the bars led to; that reading wins when it has more tiles
+    if (
+        not reading.confident
+        and reading.tiles
+        and (budget is None or deadline.used() < NET_LOOK_BEFORE * budget)
+    ):
+        with contextlib.suppress(bars.OutOfTime):
+            dbg = None if debug is None else {}
+            faced = _read_once(rgb, max_pip, scale, full_size, dbg, deadline, faces_only=True)
+            if len(faced.tiles) > len(reading.tiles):
+                # what the look with bars saw wrong with the photo still holds (a tile cut
+                # off, a tile-like mark not read): its problems and advice are kept too
+                faced.problems += [p for p in reading.problems if p not in faced.problems]
+                faced.advice += [a for a in reading.advice if a not in faced.advice]
                 reading = faced
                 if dbg is not None:
                     seen[id(reading)] = dbg
@@ -819,6 +839,7 @@ def _face_outlines(
     if not _looks_tilted(cands, kept):
         return []
     out: list[detect.Candidate] = []
+    found: list[detect.Candidate] | None = None
     for i in kept:
         c = cands[i]
         if 100_000 <= c.group < 200_000:  # the closer look's bars are in its own pixels
@@ -826,20 +847,38 @@ def _face_outlines(
         if float(is_tile[i] * counts[i].max(axis=1).prod()) >= FACE_BELOW:
             continue
         blob = detect.fit_blob(small, c.bar)
-        if blob is None:
-            continue
-        blob.short = True
-        blob.corners = blob.corners / s
-        blob.group = c.group
-        out.append(blob)
+        more = [] if blob is None else [blob]
+        # ... and the tile finder's outlines lying on it (its own four corners fit a
+        # trapezoid too)
+        if found is None:
+            found = [] if c.face else tilenet.find_tiles(small)
+        if not c.face:
+            mine = np.float32(_grow(c.corners * s, 1.1))
+            more += [
+                t
+                for t in found
+                if cv2.pointPolygonTest(
+                    mine, (float(t.corners[:, 0].mean()), float(t.corners[:, 1].mean())), False
+                )
+                >= 0
+            ]
+        for o in more:
+            o = copy.copy(o)
+            o.short, o.face, o.group = True, False, c.group
+            o.corners = o.corners / s
+            out.append(o)
     return out
 
 
 FACE_TRUST = 0.5  # a tile found as a face, its bar not found: its confidence times this
 FACE_SIZE = 2.0  # ... beside tiles read, its width within this factor of theirs
+FINDER_SIZE = 3.0  # ... the tile finder's outlines (a near tile under a steep tilt is wider)
 FACE_BLANK = 0.4  # ... read blank: not a tile, but a tile-like outline the counter rejected
 SHARPEN_SIGMA = 0.06  # tiles found as faces are read on a copy sharpened at this x their width
 SHARPEN_AMOUNT = 1.5  # ... by this much (unsharp mask)
+
+
+FACE_LOOK_BEFORE = 0.85  # ... within this part of the time budget (the finder takes 0.02 s)
 
 
 def _faces(
@@ -848,15 +887,30 @@ def _faces(
     """The bright faces of ``small`` (``detect.find_faces``; bars in its pixels, corners in
     pixels of the photo read at ``1 / s``) whose middle lies in no outline of ``skip``
     (pixels of the photo read), each a group of its own."""
-    out = detect.find_faces(small, [_grow(q * s, 1.1) for q in skip])
+    grown = [_grow(q * s, 1.1) for q in skip]
+    # the tile finder's outlines (tilenet), and each bright face's outline (one threshold
+    # for the whole photo) as another outline of the tile it lies on, if any: the counter
+    # keeps the one it reads best
+    out = tilenet.find_tiles(small, grown)
+    groups = [c.group for c in out]
+    polys = [np.float32(c.corners) for c in out]
+    alone = max(groups, default=-1) + 1
+    for c in detect.find_faces(small, grown):
+        mid = (float(c.corners[:, 0].mean()), float(c.corners[:, 1].mean()))
+        on = [k for k, p in enumerate(polys) if cv2.pointPolygonTest(p, mid, False) >= 0]
+        out.append(c)
+        groups.append(groups[on[0]] if on else alone)
+        alone += 0 if on else 1
     if skip:
         # beside tiles read, a face is about their size (a light strip of the table split
         # into "tiles" a third of theirs is not one)
         W = float(np.median([np.linalg.norm(q[1] - q[0]) for q in skip])) * s
-        out = [c for c in out if W / FACE_SIZE <= c.width <= FACE_SIZE * W]
+        keep = [W / (k := FINDER_SIZE if c.finder else FACE_SIZE) <= c.width <= k * W for c in out]
+        groups = [g for g, k in zip(groups, keep, strict=True) if k]
+        out = [c for c, k in zip(out, keep, strict=True) if k]
     for k, c in enumerate(out):
         c.corners = c.corners / s
-        c.group = first + k
+        c.group = first + groups[k]
     return out
 
 
@@ -1005,7 +1059,7 @@ def _read_once(
         thorough
         and kept
         and not faces_only
-        and (budget is None or deadline.used() < FACES_BEFORE * budget)
+        and (budget is None or deadline.used() < FACE_LOOK_BEFORE * budget)
     ):
         more = _faces(small, s, [cands[j].corners for j in kept])
         if more:
@@ -1106,6 +1160,11 @@ def _read_once(
             why.append(
                 f"cut: short outline of tile {len(tiles)} near the frame edge"  # i18n: debug
             )
+        # a tile found as a face (no bar to measure it by) that reaches the frame: its
+        # outline is what the frame left of it
+        if cands[i].face and gap < SHORT_CUT_GAP * W:
+            flags["cut"] = True
+            why.append(f"cut: tile {len(tiles)} found as a face at the frame edge")  # i18n: debug
         if W * scale < 60 or W < 40:
             flags["small"] = True
         if _blur_sigma(gray, c_img) / max(W, 1.0) > BLUR_LIMIT:
@@ -1134,8 +1193,10 @@ def _read_once(
     unread, stray, stray_edge = missing["unread"], missing["stray"], missing["stray_edge"]
     flags["cut"] |= bool(cut_missed)
     flags["cut"] |= bool(stray_edge)
-    # a lamp's glare on the table, outside every tile read, may hide a whole tile
-    if _glare_patch(small, kept_quads):
+    # a lamp's glare on the table, outside every tile read, may hide a whole tile (a tile
+    # found as a face may be the washed-out patch itself: it does not count as read here)
+    barred = [q for q, i in zip(kept_quads, kept, strict=True) if not cands[i].face]
+    if _glare_patch(small, barred):
         flags["glare"] = True
         why.append("glare: blown-out patch outside the tiles read")  # i18n: debug
     for n_, what in (
@@ -1194,6 +1255,7 @@ def read_bytes(data: bytes, max_pip: int = 12, budget: float | None = None) -> R
     is loaded before the clock starts: that happens once per process, not per photo."""
     t0 = time.perf_counter()
     _get_session()
+    tilenet._get_session()
     deadline = bars.Deadline(TIME_BUDGET if budget is None else budget)
     up = open_upright(data, max_side=CROP_SIDE)
     try:
