@@ -383,6 +383,25 @@ FACES_BEFORE = 0.75  # the look for faces (no bar found at all) within this part
 NET_LOOK_BEFORE = 0.7  # the look at the tiles found as objects only (not sure) within this part
 
 
+def _to_frame(corners: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """The outline with its side nearest the frame moved out onto the frame (to see whether
+    the face runs on there: ``_face_at_frame``)."""
+    w, h = size
+    c = np.asarray(corners, np.float64).copy()
+    centre = c.mean(axis=0)
+    best = None
+    for a, b in ((0, 1), (1, 2), (2, 3), (3, 0)):
+        mid = (c[a] + c[b]) / 2
+        d = min(mid[0], mid[1], w - 1 - mid[0], h - 1 - mid[1])
+        if best is None or d < best[0]:
+            best = (d, a, b, mid)
+    d, a, b, mid = best
+    out = mid - centre
+    out /= max(float(np.linalg.norm(out)), 1e-6)
+    c[[a, b]] += out * (max(d, 0.0) + 3.0)
+    return c
+
+
 def _widths(reading: Reading, scale: float) -> list[float]:
     """Widths of the tiles read, in pixels of the image read at ``scale``."""
     return [
@@ -1160,9 +1179,13 @@ def _read_once(
             why.append(
                 f"cut: short outline of tile {len(tiles)} near the frame edge"  # i18n: debug
             )
-        # a tile found as a face (no bar to measure it by) that reaches the frame: its
-        # outline is what the frame left of it
-        if cands[i].face and gap < SHORT_CUT_GAP * W:
+        # a tile found as a face (no bar to measure it by) near the frame, whose face runs on
+        # to the frame: its outline is what the frame left of it
+        if (
+            cands[i].face
+            and gap < SHORT_CUT_GAP * W
+            and _face_at_frame(rgb, _to_frame(c_img, (w, h)))
+        ):
             flags["cut"] = True
             why.append(f"cut: tile {len(tiles)} found as a face at the frame edge")  # i18n: debug
         if W * scale < 60 or W < 40:

@@ -182,3 +182,25 @@ def test_the_training_data_is_the_same_each_time_and_its_cores_lie_on_faces():
         assert np.array_equal(x1, x2) and np.array_equal(y1, y2)
         assert not (y1[1] & ~y1[0].astype(bool)).any()  # every core pixel is a face pixel
     assert any(y[1].any() for _, y in first)
+
+
+def test_a_tile_found_as_a_face_near_the_frame_is_cut_off_only_when_its_face_runs_on():
+    # woven_cloth-019 (seed 11): four large tiles, all inside the frame, two of them within a
+    # quarter of a width of it; read from the tile finder's outlines alone, none is cut off
+    # (an earlier rule that looked at the distance only said "cut off")
+    from scorekeeper.vision import bars
+    from scorekeeper.vision.images import open_upright
+
+    scene = synth.benchmark_scene("woven_cloth", 19, seed=11)
+    up = open_upright(scene.jpeg, max_side=reader_mod.CROP_SIDE)
+    rgb = reader_mod.expose(np.asarray(up.image))
+    reading = reader_mod._read_once(
+        rgb, 12, up.scale, up.full_size, None, bars.Deadline(None), faces_only=True
+    )
+    assert reading.total == scene.total
+    assert reader_mod.PROBLEM_CUT not in reading.problems
+    # a tile's outline moved out onto the frame: the side nearest the frame, only
+    quad = np.array([[100.0, 10.0], [150.0, 10.0], [150.0, 110.0], [100.0, 110.0]])
+    out = reader_mod._to_frame(quad, (400, 300))
+    assert out[0][1] < 0 and out[1][1] < 0
+    assert np.array_equal(out[2:], quad[2:])
