@@ -380,7 +380,8 @@ LARGE_TILE_PX = 110
 FARTHER_BEFORE = 0.8  # the last look only if at most this part of the time budget is used
 FAINT_BEFORE = 0.85  # the look for faint bars (no tile found; 640 px) within this part of it
 FACES_BEFORE = 0.75  # the look for faces (no bar found at all) within this part of it
-NET_LOOK_BEFORE = 0.7  # the look at the tiles found as objects only (not sure) within this part
+FACE_LOOK_BEFORE = 0.85  # the face look of a full look (the tile finder: 0.02 s) within this
+NET_LOOK_BEFORE = 0.7  # a reading not sure: the look at the tile finder's outlines alone, within
 
 
 def _to_frame(corners: np.ndarray, size: tuple[int, int]) -> np.ndarray:
@@ -400,6 +401,29 @@ def _to_frame(corners: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     out /= max(float(np.linalg.norm(out)), 1e-6)
     c[[a, b]] += out * (max(d, 0.0) + 3.0)
     return c
+
+
+SKEWED = 0.3  # a tile's own four corners this far (x its width) from its rectangle's
+SKEWED_SPREAD = 1.3  # ... looked at when the tiles read differ this much in width (real photos
+# from above: up to 1.33 with corners up to 0.37 off, never both)
+
+
+def _skewed(small: np.ndarray, quads: list[np.ndarray]) -> bool:
+    """Whether the tile finder's own four corners of a tile lying on one of ``quads`` (pixels
+    of ``small``) are SKEWED or more off its rectangle (``tilenet``: a tile 60 px wide or
+    more gets both outlines where they differ)."""
+    by: dict[int, list] = {}
+    for c in tilenet.find_tiles(small):
+        by.setdefault(c.group, []).append(c)
+    polys = [np.float32(q) for q in quads]
+    for rect, *others in by.values():
+        mid = (float(rect.corners[:, 0].mean()), float(rect.corners[:, 1].mean()))
+        if not any(cv2.pointPolygonTest(p, mid, False) >= 0 for p in polys):
+            continue
+        for o in others:
+            if float(np.abs(o.corners - rect.corners).max()) > SKEWED * rect.width:
+                return True
+    return False
 
 
 def _widths(reading: Reading, scale: float) -> list[float]:
@@ -852,8 +876,8 @@ def _face_outlines(
 ) -> list[detect.Candidate]:
     """In a photo that looks steeply tilted, the outline of the face-coloured area around
     the bar (``detect.fit_blob``: a trapezoid fits) of every tile read less sure than
-    FACE_BELOW, as another outline of the same bar (the counter keeps the outline it reads
-    best). A tile read from one is a tile read from a short outline: the reading says the
+    FACE_BELOW, and the tile finder's outlines lying on it, as other outlines of the same bar
+    (the counter keeps the outline it reads best). A tile read from one is a tile read from a short outline: the reading says the
     angle is steep."""
     if not _looks_tilted(cands, kept):
         return []
@@ -869,9 +893,9 @@ def _face_outlines(
         more = [] if blob is None else [blob]
         # ... and the tile finder's outlines lying on it (its own four corners fit a
         # trapezoid too)
-        if found is None:
-            found = [] if c.face else tilenet.find_tiles(small)
         if not c.face:
+            if found is None:
+                found = tilenet.find_tiles(small)
             mine = np.float32(_grow(c.corners * s, 1.1))
             more += [
                 t
@@ -897,15 +921,13 @@ SHARPEN_SIGMA = 0.06  # tiles found as faces are read on a copy sharpened at thi
 SHARPEN_AMOUNT = 1.5  # ... by this much (unsharp mask)
 
 
-FACE_LOOK_BEFORE = 0.85  # ... within this part of the time budget (the finder takes 0.02 s)
-
-
 def _faces(
     small: np.ndarray, s: float, skip: list[np.ndarray], first: int = detect.FACE_GROUP
 ) -> list[detect.Candidate]:
-    """The bright faces of ``small`` (``detect.find_faces``; bars in its pixels, corners in
-    pixels of the photo read at ``1 / s``) whose middle lies in no outline of ``skip``
-    (pixels of the photo read), each a group of its own."""
+    """The tiles of ``small`` found as objects, without their bar (the tile finder's outlines,
+    ``tilenet.find_tiles``, and the bright faces, ``detect.find_faces``; bars in its pixels,
+    corners in pixels of the photo read at ``1 / s``) whose middle lies in no outline of
+    ``skip`` (pixels of the photo read); the outlines of one tile share a group."""
     grown = [_grow(q * s, 1.1) for q in skip]
     # the tile finder's outlines (tilenet), and each bright face's outline (one threshold
     # for the whole photo) as another outline of the tile it lies on, if any: the counter
@@ -1241,6 +1263,13 @@ def _read_once(
     score = min((t.confidence for t in tiles), default=0.0)
     sure = score >= SURE_TILE
     confident = bool(tiles) and sure and not faced and not any(flags[f] for f in BLOCKING)
+    # about to be sure, tiles differing SKEWED_SPREAD in width: a tile whose face the tile
+    # finder sees as a clear trapezoid or parallelogram too says the camera is steeply tilted,
+    # where a rectangle around a bar may cut off part of a half (a 4|1 read 1|2, sure)
+    if confident and spread >= SKEWED_SPREAD and not faces_only and _skewed(small, kept_quads):
+        flags["tilted"] = True
+        confident = False
+        why.append("tilted: a tile's face is a trapezoid")  # i18n: debug
     problems = [PROBLEM_TEXT[f] for f in FLAGS if flags[f] and f in PROBLEM_TEXT]
     if tiles and not sure and not any(flags[f] for f in BLOCKING):
         problems.append(PROBLEM_UNSURE)
