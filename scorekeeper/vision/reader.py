@@ -877,8 +877,8 @@ def _face_outlines(
     """In a photo that looks steeply tilted, the outline of the face-coloured area around
     the bar (``detect.fit_blob``: a trapezoid fits) of every tile read less sure than
     FACE_BELOW, and the tile finder's outlines lying on it, as other outlines of the same bar
-    (the counter keeps the outline it reads best). A tile read from one is a tile read from a short outline: the reading says the
-    angle is steep."""
+    (the counter keeps the outline it reads best). A tile read from one is a tile read from
+    a short outline: the reading says the angle is steep."""
     if not _looks_tilted(cands, kept):
         return []
     out: list[detect.Candidate] = []
