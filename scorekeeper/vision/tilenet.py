@@ -161,7 +161,8 @@ def outlines(p: np.ndarray, f: float, skip: list[np.ndarray] | None = None) -> l
             continue
         pts = np.stack([xs, ys], axis=1).astype(np.float32)
         (cx, cy), (a, b), ang = cv2.minAreaRect(pts)
-        # the area's pixels are centres: the area reaches half a pixel beyond them
+        # the area's pixels are centres (the area reaches half a pixel beyond them), but the
+        # face map runs about a pixel over the face's edges: GROW_BACK, measured
         a, b = a + GROW_BACK, b + GROW_BACK
         width, length = min(a, b), max(a, b)
         if width < MIN_WIDTH or len(xs) < AREA_FILL * a * b:
