@@ -465,6 +465,18 @@ FACE_ROW_MAX = 12  # tiles end to end in one area at most
 FACE_GROUP = 300_000  # outline groups of faces start here
 
 
+def along_outline(box: np.ndarray) -> np.ndarray:
+    """A rectangle's four corners (``cv2.boxPoints``) in the order of every outline: 0-1
+    across the face (a short side), 0-3 along it, turning the same way as the fitted ones."""
+    box = np.asarray(box, np.float64)
+    if np.linalg.norm(box[1] - box[0]) > np.linalg.norm(box[3] - box[0]):
+        box = np.roll(box, -1, axis=0)
+    e1, e3 = box[1] - box[0], box[3] - box[0]
+    if e1[0] * e3[1] - e1[1] * e3[0] < 0:
+        box = box[[1, 0, 3, 2]]
+    return box
+
+
 def find_faces(rgb: np.ndarray, skip: list[np.ndarray] | None = None) -> list[Candidate]:
     """Outlines of bright tile faces (see above), corners in pixels of ``rgb``, first two on
     the end of half A; areas whose middle lies inside a polygon of ``skip`` are left out."""
@@ -491,13 +503,7 @@ def find_faces(rgb: np.ndarray, skip: list[np.ndarray] | None = None) -> list[Ca
         n = max(1, int(round(length / width / 2.0)))
         if n > FACE_ROW_MAX or not (FACE_ASPECT[0] <= length / n / width <= FACE_ASPECT[1]):
             continue
-        box = cv2.boxPoints(((cx, cy), (a, b), ang)).astype(np.float64)
-        # corners 0-1 across the face (a short side), 0-3 along it
-        if np.linalg.norm(box[1] - box[0]) > np.linalg.norm(box[3] - box[0]):
-            box = np.roll(box, -1, axis=0)
-        e1, e3 = box[1] - box[0], box[3] - box[0]
-        if e1[0] * e3[1] - e1[1] * e3[0] < 0:
-            box = box[[1, 0, 3, 2]]
+        box = along_outline(cv2.boxPoints(((cx, cy), (a, b), ang)))
         step = (box[3] - box[0]) / n
         for k in range(n):
             q = np.array(

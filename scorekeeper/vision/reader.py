@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import threading
 import time
 from pathlib import Path
 
@@ -37,6 +36,7 @@ from scorekeeper.vision.checks import (
 )
 from scorekeeper.vision.halves import HALF_PX, NOT_A_HALF, CropSource, half_quads, normalise
 from scorekeeper.vision.images import open_upright
+from scorekeeper.vision.onnx import Model
 from scorekeeper.vision.reading import SURE_TILE, Reading, TileReading
 
 cv2.setNumThreads(1)  # one core per photo: the server reads photos of several tables at once
@@ -155,27 +155,11 @@ def capture_advice(flags: dict[str, bool], confident: bool) -> list[str]:
     return [CAPTURE_ADVICE[i] for i in picked]
 
 
-_session = None
-_session_lock = threading.Lock()
+_model = Model(MODEL_PATH)
 
 
 def _get_session():
-    global _session
-    if _session is None:
-        with _session_lock:
-            if _session is None:
-                import onnxruntime as ort
-
-                opts = ort.SessionOptions()
-                opts.intra_op_num_threads = 1
-                opts.inter_op_num_threads = 1
-                opts.log_severity_level = 3
-                # no memory arena: it keeps the largest batch's working memory for good
-                opts.enable_cpu_mem_arena = False
-                _session = ort.InferenceSession(
-                    str(MODEL_PATH), sess_options=opts, providers=["CPUExecutionProvider"]
-                )
-    return _session
+    return _model.session()
 
 
 # halves counted per run of the model: 256 at a time held 75 MB more at the peak (the

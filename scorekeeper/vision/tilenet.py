@@ -11,14 +11,14 @@ any other.
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from scorekeeper.vision.bars import Bar
-from scorekeeper.vision.detect import Candidate
+from scorekeeper.vision.detect import Candidate, along_outline
+from scorekeeper.vision.onnx import Model
 
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "tiles.onnx"
 NET_SIDE = 512  # the photo's long side as the network sees it
@@ -40,26 +40,11 @@ QUAD_MIN_PX = 12  # a tile this wide (map pixels; 60 px of a photo 1280 px long)
 QUAD_DIFFERS = 0.08  # ... as another outline when a corner lies this far (x width) off
 CENTRE_SHIFT = 0.5  # map pixel j covers the photo at the network's size from 2j to 2j + 2
 
-_session = None
-_session_lock = threading.Lock()
+_model = Model(MODEL_PATH)
 
 
 def _get_session():
-    global _session
-    if _session is None:
-        with _session_lock:
-            if _session is None:
-                import onnxruntime as ort
-
-                opts = ort.SessionOptions()
-                opts.intra_op_num_threads = 1
-                opts.inter_op_num_threads = 1
-                opts.log_severity_level = 3
-                opts.enable_cpu_mem_arena = False
-                _session = ort.InferenceSession(
-                    str(MODEL_PATH), sess_options=opts, providers=["CPUExecutionProvider"]
-                )
-    return _session
+    return _model.session()
 
 
 def to_net(rgb: np.ndarray) -> tuple[np.ndarray, float]:
@@ -174,14 +159,7 @@ def outlines(p: np.ndarray, f: float, skip: list[np.ndarray] | None = None) -> l
             rows = 1
         elif rows > ROW_MAX or not (ASPECT[0] <= length / rows / width <= ASPECT[1]):
             continue
-        box = cv2.boxPoints(((cx, cy), (a, b), ang)).astype(np.float64)
-        # corners 0-1 across the face (a short side), 0-3 along it, the same turning as
-        # the other outlines
-        if np.linalg.norm(box[1] - box[0]) > np.linalg.norm(box[3] - box[0]):
-            box = np.roll(box, -1, axis=0)
-        e1, e3 = box[1] - box[0], box[3] - box[0]
-        if e1[0] * e3[1] - e1[1] * e3[0] < 0:
-            box = box[[1, 0, 3, 2]]
+        box = along_outline(cv2.boxPoints(((cx, cy), (a, b), ang)))
         score = float(p[1][labels == k].mean())
         step = (box[3] - box[0]) / rows
         quads = [

@@ -84,7 +84,8 @@ def test_a_glare_patch_outside_the_tiles_read():
 
 def test_a_tile_washed_out_by_glare_is_not_confidently_left_out():
     # mix-006 (seed 11): a 1|11 under a lamp's glare, its bar and pips washed out, was left
-    # out of a confident reading (124 for 136)
+    # out of a confident reading (124 for 136). The tile finder now finds it and reads it
+    # amber; the glare spot under it still counts as glare outside the tiles read
     scene = synth.benchmark_scene("mix", 6, seed=11)
     reading = read_hand(scene.jpeg)
     assert not reading.confident

@@ -10,7 +10,7 @@ np = pytest.importorskip("numpy")
 cv2 = pytest.importorskip("cv2")
 pytest.importorskip("onnxruntime")
 
-from scorekeeper.vision import detect, read_hand, synth, tilenet  # noqa: E402
+from scorekeeper.vision import detect, synth, tilenet  # noqa: E402
 from scorekeeper.vision import reader as reader_mod  # noqa: E402
 
 
@@ -143,15 +143,6 @@ def test_tiles_the_bars_did_not_lead_to_are_read_from_the_finders_outlines_unsur
     assert reading.total == scene.total, what
     assert not reading.confident, what
     assert any(t.confidence < reader_mod.SURE_TILE for t in reading.tiles), what
-
-
-def test_a_glare_spot_a_face_was_found_on_still_says_glare():
-    # mix-006 (seed 11): a 1|11 washed out by a lamp's glare is found by the tile finder and
-    # read amber; the photo still gets the glare problem, not only "count by hand"
-    scene = synth.benchmark_scene("mix", 6, seed=11)
-    reading = read_hand(scene.jpeg)
-    assert not reading.confident
-    assert reader_mod.PROBLEM_GLARE in reading.problems
 
 
 def test_the_tile_finder_is_small():
