@@ -44,6 +44,28 @@ class Deadline:
             raise OutOfTime(f"over {self.seconds:.1f} s of CPU time")  # i18n: internal
 
 
+def brightest(rgb: np.ndarray) -> np.ndarray:
+    """Each pixel's brightest channel (``rgb.max(axis=2)``, the same values): OpenCV's
+    per-channel maximum takes a tenth of numpy's reduction over the short last axis, and the
+    reader takes this of a full photo several times."""
+    r, g, b = cv2.split(np.ascontiguousarray(rgb))
+    return cv2.max(cv2.max(r, g), b)
+
+
+def darkest(rgb: np.ndarray) -> np.ndarray:
+    """Each pixel's darkest channel (``rgb.min(axis=2)``, the same values; see brightest)."""
+    r, g, b = cv2.split(np.ascontiguousarray(rgb))
+    return cv2.min(cv2.min(r, g), b)
+
+
+def colour_distance(lab: np.ndarray, face: np.ndarray, wts: np.ndarray) -> np.ndarray:
+    """Weighted distance of every pixel of ``lab`` (H x W x 3) from the colour ``face``; the
+    same values as summing over the last axis, in a third of the time (one plane at a time)."""
+    d = (lab - face) * wts
+    d *= d
+    return np.sqrt(d[..., 0] + d[..., 1] + d[..., 2])
+
+
 def _unit(v):
     n = float(np.hypot(v[0], v[1]))
     return v / n if n > 0 else v
@@ -128,7 +150,7 @@ def dark_mask(rgb: np.ndarray, faint: bool = False):
     """Pixels clearly darker than their surroundings (black-hat on the brightest channel, so
     coloured pips stay light and only dark marks remain); ``faint``: somewhat darker."""
     h, w = rgb.shape[:2]
-    v = rgb.max(axis=2)
+    v = brightest(rgb)
     k = max(9, int(round(max(h, w) / 70)) | 1)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
     closed = cv2.morphologyEx(v, cv2.MORPH_CLOSE, kernel)
@@ -247,7 +269,7 @@ def find_bars(rgb: np.ndarray, deadline: Deadline | None = None, faint: bool = F
         )
         for i in range(len(found["length"]))
     ]
-    v = rgb.max(axis=2)
+    v = brightest(rgb)
     raw = _dedupe(_extend_all(raw, rel, v))
     deadline.check()
     bars = [b for b in raw if b.length >= MIN_BAR_PX and b.length / b.thickness >= 5.0]

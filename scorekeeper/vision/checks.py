@@ -119,11 +119,11 @@ def _unexplained(small: np.ndarray, quads: list[np.ndarray]) -> tuple[int, int, 
     face = np.median(lab[inner > 0][::7], axis=0)
     # brightness varies across a photo (light falloff, shading), the colour of the faces less
     wts = np.array([0.4, 1.6, 1.6], np.float32)
-    dist = np.sqrt((((lab - face) * wts) ** 2).sum(axis=2))
+    dist = bars.colour_distance(lab, face, wts)
     # a shadow next to the tiles can have their colour; it is darker, and a strip (it does
     # not survive an opening half a tile wide)
     like = (dist < 30) & (lab[..., 0] > 0.85 * face[0])
-    like = (like | (small.min(axis=2) >= 250)).astype(np.uint8)
+    like = (like | (bars.darkest(small) >= 250)).astype(np.uint8)
     like[cover > 0] = 0
     k = max(3, int(0.5 * W)) | 1
     like = cv2.morphologyEx(
@@ -370,7 +370,7 @@ def _glare_fraction(rgb: np.ndarray, corners: np.ndarray) -> float:
     if not area:
         return 0.0
     roi = rgb[y0:y1, x0:x1]
-    lo = roi.min(axis=2)
+    lo = bars.darkest(roi)
     inside = mask > 0
     lab = cv2.cvtColor(roi, cv2.COLOR_RGB2LAB).astype(np.float32)
     chroma = np.hypot(lab[..., 1] - 128, lab[..., 2] - 128)
@@ -450,7 +450,7 @@ def _glare_patch(small: np.ndarray, quads: list[np.ndarray]) -> bool:
     if not quads:
         return False
     W = float(np.median([np.linalg.norm(q[1] - q[0]) for q in quads])) / 2
-    blown = (small[::2, ::2].min(axis=2) >= 250).astype(np.uint8)
+    blown = (bars.darkest(small[::2, ::2]) >= 250).astype(np.uint8)
     if blown.sum() < GLARE_PATCH * W * W:  # the usual case: not even that much in all
         return False
     for q in quads:

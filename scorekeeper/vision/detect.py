@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from scorekeeper.vision import bars
 from scorekeeper.vision.bars import Bar, Deadline, find_bars
 
 DETECT_SIDE = 1280
@@ -145,7 +146,7 @@ def _fit_tiles(
     if face[0] < 90:  # faces are white or ivory; this is something dark
         return [], 0.0
     wts = np.array([1.0, 1.6, 1.6], np.float32)
-    D = np.sqrt((((lab - face) * wts) ** 2).sum(axis=2))
+    D = bars.colour_distance(lab, face, wts)
     dl = max(1, int(round(0.035 * a_lo * S)))
     rows = slice(max(0, int(cy - 1.6 * a_lo * S)), int(cy + 1.6 * a_lo * S) + 1)
     cols = slice(max(0, int(cx - 0.75 * a_lo * S)), int(cx + 0.75 * a_lo * S) + 1)
@@ -390,7 +391,7 @@ def fit_blob(rgb: np.ndarray, bar: Bar) -> Candidate | None:
     if face[0] < 90:
         return None
     wts = np.array([0.5, 1.6, 1.6], np.float32)
-    D = np.sqrt((((lab - face) * wts) ** 2).sum(axis=2))
+    D = bars.colour_distance(lab, face, wts)
     mask = ((D < BLOB_COLOUR) & (lab[..., 0] > 0.7 * face[0])).astype(np.uint8)
     # the bar and the pips are holes in the face: close the bar, fill what the face encloses
     k = max(3, int(round(bar.thickness * S * 1.5)) | 1)

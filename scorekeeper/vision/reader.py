@@ -328,7 +328,7 @@ def expose(rgb: np.ndarray) -> np.ndarray:
     """A photo taken in dim light, brightened: the white or ivory faces should be the
     brightest thing in it, and the tile finder and the counter expect them bright. A photo
     whose brightest part is already at UNDEREXPOSED or above is returned as it is."""
-    ref = float(np.percentile(rgb[::4, ::4].max(axis=2), 99.5))
+    ref = float(np.percentile(bars.brightest(rgb[::4, ::4]), 99.5))
     if ref >= UNDEREXPOSED or ref <= 0:
         return rgb
     return cv2.convertScaleAbs(rgb, alpha=min(MAX_GAIN, EXPOSE_TO / ref))
@@ -574,7 +574,7 @@ def _neighbours(
     place is not covered by a tile read, is inside the photo and has a dark line along the
     bar. Corners in pixels of the photo read (``small`` is it at ``s``)."""
     h, w = small.shape[:2]
-    v = small.max(axis=2)
+    v = bars.brightest(small)
     covered = [np.float32(_grow(cands[j].corners * s, 0.9)) for j in kept]
     group = max((c.group for c in cands), default=0) + 1
     out: list[detect.Candidate] = []
