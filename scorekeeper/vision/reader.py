@@ -365,7 +365,10 @@ FARTHER_BEFORE = 0.8  # the last look only if at most this part of the time budg
 FAINT_BEFORE = 0.85  # the look for faint bars (no tile found; 640 px) within this part of it
 FACES_BEFORE = 0.75  # the look for faces (no bar found at all) within this part of it
 FACE_LOOK_BEFORE = 0.85  # the face look of a full look (the tile finder: 0.02 s) within this
-NET_LOOK_BEFORE = 0.7  # a reading not sure: the look at the tile finder's outlines alone, within
+# a reading not sure: the look at the tile finder's outlines alone, within this part of the
+# budget; it wins with more tiles, or as many with its least sure tile this much surer
+NET_LOOK_BEFORE = 0.7
+FINDER_SURER = 0.2
 
 
 def _to_frame(corners: np.ndarray, size: tuple[int, int]) -> np.ndarray:
@@ -408,6 +411,23 @@ def _skewed(small: np.ndarray, quads: list[np.ndarray]) -> bool:
             if float(np.abs(o.corners - rect.corners).max()) > SKEWED * rect.width:
                 return True
     return False
+
+
+def _sureness(reading: Reading) -> list[float]:
+    """How sure the half counter was of each tile's two halves (before a tile found as a
+    face has its confidence lowered: comparable between a look with bars and one without)."""
+    return [a * b for a, b in (t.half_confidences for t in reading.tiles)]
+
+
+def _finder_wins(finder: Reading, bars_: Reading) -> bool:
+    """The look at the tile finder's outlines alone replaces the reading made from bars
+    when it found more tiles, or as many and read its least sure tile surer by FINDER_SURER
+    with no less sure a tile on average (a tile at a steep angle whose bar's outlines
+    misread a half that its face's outline reads)."""
+    if len(finder.tiles) != len(bars_.tiles):
+        return len(finder.tiles) > len(bars_.tiles)
+    a, b = _sureness(finder), _sureness(bars_)
+    return bool(a) and min(a) >= min(b) + FINDER_SURER and sum(a) >= sum(b)
 
 
 def _widths(reading: Reading, scale: float) -> list[float]:
@@ -496,7 +516,7 @@ def read_rgb(
         with contextlib.suppress(bars.OutOfTime):
             dbg = None if debug is None else {}
             faced = _read_once(rgb, max_pip, scale, full_size, dbg, deadline, faces_only=True)
-            if len(faced.tiles) > len(reading.tiles):
+            if _finder_wins(faced, reading):
                 # what the look with bars saw wrong with the photo still holds (a tile cut
                 # off, a tile-like mark not read): its problems and advice are kept too
                 faced.problems += [p for p in reading.problems if p not in faced.problems]
