@@ -60,6 +60,7 @@ class Candidate:
     neighbour: bool = False
     face: bool = False  # the outline of a bright face found without its bar (find_faces)
     finder: bool = False  # ... found by the learned tile finder (tilenet.find_tiles)
+    snapped: bool = False  # another outline's sides moved onto its face's edges (snap_to_face)
 
 
 def fit_tile(rgb: np.ndarray, bar: Bar) -> Candidate | None:
@@ -451,6 +452,105 @@ def fit_blob(rgb: np.ndarray, bar: Bar) -> Candidate | None:
         quad = quad[[1, 0, 3, 2]]
     corners = quad / S + [x0, y0]
     return Candidate(corners, bar, 0.5, width / S, length / S)
+
+
+EDGE_REACH = 0.22  # a long side is looked for this far (x width) either side of the outline's
+EDGE_REACH_END = 0.6  # ... an end this far: a tile's length is less sure than its width
+EDGE_CLOSE = 0.22  # pips and the bar are filled in the face with a disc this wide (x width)
+EDGE_COLOUR = 30.0  # colour distance (Lab, chroma weighted) still counted as the face
+EDGE_POINTS = 13  # points looked for along each side (a line is fitted through them)
+EDGE_WIDTH = 64  # ... in a patch where the tile is at most this many pixels wide
+
+
+def snap_to_face(rgb: np.ndarray, corners: np.ndarray) -> np.ndarray | None:
+    """``corners`` (4x2, pixels of ``rgb``, in outline order) with each side moved onto the
+    edge of the face it lies on: the face's colour (its brighter pixels inside the outline)
+    with pips and bar filled in; along each side, the last face pixel going outwards; a line
+    fitted through those points (robust to a few strays); the corners where the lines meet.
+    A side where too few points are found stays where it was. None when the result is no
+    convex outline near the one given. An outline around a bar, or the tile finder's, can sit
+    off a tile seen at a steep angle and read a half wrong; snapped, it reads as the tile."""
+    q = np.asarray(corners, np.float64)
+    W = float(np.linalg.norm(q[1] - q[0]))
+    if W < 8:
+        return None
+    h, w = rgb.shape[:2]
+    g = EDGE_REACH_END * W + 3
+    x0, y0 = int(max(0, q[:, 0].min() - g)), int(max(0, q[:, 1].min() - g))
+    x1, y1 = int(min(w, q[:, 0].max() + g + 1)), int(min(h, q[:, 1].max() + g + 1))
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return None
+    patch = rgb[y0:y1, x0:x1]
+    S = min(1.0, EDGE_WIDTH / W)  # patch pixels per image pixel
+    if S < 1:
+        size = (max(1, round((x1 - x0) * S)), max(1, round((y1 - y0) * S)))
+        patch = cv2.resize(patch, size, interpolation=cv2.INTER_AREA)
+    lab = cv2.cvtColor(patch, cv2.COLOR_RGB2LAB).astype(np.float32)
+    ql = (q - [x0, y0]) * S
+    W *= S
+    c = ql.mean(axis=0)
+    inner = np.zeros(lab.shape[:2], np.uint8)
+    cv2.fillConvexPoly(inner, (c + 0.7 * (ql - c)).astype(np.int32), 1)
+    sample = lab[inner > 0]
+    if len(sample) < 10:
+        return None
+    top = np.percentile(sample[:, 0], 75)
+    face = np.median(sample[sample[:, 0] >= 0.9 * top], axis=0)
+    D = bars.colour_distance(lab, face, np.array([1.0, 1.6, 1.6], np.float32))
+    mask = ((D < EDGE_COLOUR) & (lab[..., 0] > 0.75 * face[0])).astype(np.uint8)
+    k = max(3, int(round(EDGE_CLOSE * W)) | 1)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, disc).astype(np.float32)
+    fs = np.linspace(0.12, 0.88, EDGE_POINTS)
+    lines = []
+    for side in range(4):
+        p, r = ql[side], ql[(side + 1) % 4]
+        d = r - p
+        u = d / max(float(np.linalg.norm(d)), 1e-6)
+        nrm = np.array([u[1], -u[0]])
+        if np.dot(nrm, (p + r) / 2 - c) < 0:  # outwards
+            nrm = -nrm
+        reach = (EDGE_REACH_END if side % 2 == 0 else EDGE_REACH) * W
+        offs = np.arange(-reach, reach + 0.01, 0.5)
+        P = p + fs[:, None, None] * d + offs[None, :, None] * nrm  # point x offset x (x, y)
+        prof = cv2.remap(
+            mask, P[..., 0].astype(np.float32), P[..., 1].astype(np.float32), cv2.INTER_LINEAR
+        )
+        on = prof >= 0.5
+        start = int(np.argmin(np.abs(offs + 0.1 * W)))  # just inside the outline
+        pts = []
+        for fi in range(EDGE_POINTS):
+            row = on[fi]
+            j = start
+            if not row[j]:  # the outline runs over the face here: back to the face first
+                before = np.nonzero(row[:j])[0]
+                if not len(before):
+                    continue
+                j = int(before[-1])
+            after = np.nonzero(~row[j:])[0]
+            if not len(after):  # the face runs on past the reach: no edge here
+                continue
+            j += int(after[0]) - 1  # the last face pixel
+            pts.append(p + fs[fi] * d + (offs[j] + 0.25) * nrm)
+        if len(pts) < max(4, EDGE_POINTS // 2):
+            lines.append((p, u))
+            continue
+        vx, vy, px, py = cv2.fitLine(np.float32(pts), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([px, py], np.float64), np.array([vx, vy], np.float64)))
+    out = []
+    for side in range(4):  # corner k is where side k - 1 meets side k
+        (p1, d1), (p2, d2) = lines[side - 1], lines[side]
+        m = np.array([d1, -d2]).T
+        if abs(np.linalg.det(m)) < 1e-6:
+            return None
+        t = np.linalg.solve(m, p2 - p1)
+        out.append(p1 + t[0] * d1)
+    snapped = np.array(out)
+    if np.linalg.norm(snapped - ql, axis=1).max() > (EDGE_REACH_END + 0.1) * W:
+        return None
+    if not cv2.isContourConvex(snapped.astype(np.float32)):
+        return None
+    return snapped / S + [x0, y0]
 
 
 # A tile whose bar is blurred away (a photo out of focus; small tiles) is still a bright

@@ -395,12 +395,12 @@ SKEWED_SPREAD = 1.3  # ... looked at when the tiles read differ this much in wid
 # from above: up to 1.33 with corners up to 0.37 off, never both)
 
 
-def _skewed(small: np.ndarray, quads: list[np.ndarray]) -> bool:
+def _skewed(finder: tilenet.Finder, quads: list[np.ndarray]) -> bool:
     """Whether the tile finder's own four corners of a tile lying on one of ``quads`` (pixels
-    of ``small``) are SKEWED or more off its rectangle (``tilenet``: a tile 60 px wide or
-    more gets both outlines where they differ)."""
+    of the image ``finder`` looks at) are SKEWED or more off its rectangle (``tilenet``: a
+    tile 60 px wide or more gets both outlines where they differ)."""
     by: dict[int, list] = {}
-    for c in tilenet.find_tiles(small):
+    for c in finder.tiles():
         by.setdefault(c.group, []).append(c)
     polys = [np.float32(q) for q in quads]
     for rect, *others in by.values():
@@ -876,7 +876,13 @@ FACE_BELOW = 0.8  # a tile read less sure than this in a tilted photo: its face'
 
 
 def _face_outlines(
-    small: np.ndarray, s: float, cands: list, kept: list[int], is_tile, counts
+    small: np.ndarray,
+    s: float,
+    cands: list,
+    kept: list[int],
+    is_tile,
+    counts,
+    finder: tilenet.Finder,
 ) -> list[detect.Candidate]:
     """In a photo that looks steeply tilted, the outline of the face-coloured area around
     the bar (``detect.fit_blob``: a trapezoid fits) of every tile read less sure than
@@ -899,7 +905,7 @@ def _face_outlines(
         # trapezoid too)
         if not c.face:
             if found is None:
-                found = tilenet.find_tiles(small)
+                found = finder.tiles()
             mine = np.float32(_grow(c.corners * s, 1.1))
             more += [
                 t
@@ -917,6 +923,53 @@ def _face_outlines(
     return out
 
 
+def _snapped(
+    rgb: np.ndarray,
+    s: float,
+    cands: list,
+    kept: list[int],
+    is_tile,
+    counts,
+    finder: tilenet.Finder,
+) -> list[detect.Candidate]:
+    """For every tile read not sure (SURE_TILE; amber): its outline, and the tile finder's
+    outlines whose middle lies within SNAP_NEAR of a width from its middle, snapped to the
+    face's edges (``detect.snap_to_face``, pixels of ``rgb``), as other outlines of the same
+    tile (its group; a face tile's stay face outlines). The finder's outlines go in as they
+    are too. Marked ``snapped``: a tile read from one is not sure."""
+    out: list[detect.Candidate] = []
+    found: list[detect.Candidate] | None = None
+    for i in kept:
+        c = cands[i]
+        if 100_000 <= c.group < 200_000:  # the closer look's bars are in its own pixels
+            continue
+        if (
+            float(is_tile[i] * counts[i].max(axis=1).prod()) * (FACE_TRUST if c.face else 1)
+            >= SURE_TILE
+        ):
+            continue
+        if found is None:
+            found = finder.tiles()
+        mid = c.corners.mean(axis=0)
+        W = float(np.linalg.norm(c.corners[1] - c.corners[0]))
+        near = [
+            t.corners / s
+            for t in found
+            if float(np.linalg.norm(t.corners.mean(axis=0) / s - mid)) < SNAP_NEAR * W
+        ]
+        snaps = [detect.snap_to_face(rgb, q) for q in [c.corners, *near]]
+        for corners in [q for q in snaps if q is not None] + near:
+            o = copy.copy(c)
+            o.corners = corners
+            o.short = o.neighbour = o.finder = False
+            o.snapped = True
+            out.append(o)
+    return out
+
+
+SNAP_BEFORE = 0.85  # the snapped outlines of a full look only within this part of the budget
+SNAP_NEAR = 0.6  # the tile finder's outlines this near a tile (x its width) are its own
+SNAP_SURE = 0.8  # a snapped outline is read only as surely as this (before FACE_TRUST)
 FACE_TRUST = 0.5  # a tile found as a face, its bar not found: its confidence times this
 FACE_SIZE = 2.0  # ... beside tiles read, its width within this factor of theirs
 FINDER_SIZE = 3.0  # ... the tile finder's outlines (a near tile under a steep tilt is wider)
@@ -926,7 +979,11 @@ SHARPEN_AMOUNT = 1.5  # ... by this much (unsharp mask)
 
 
 def _faces(
-    small: np.ndarray, s: float, skip: list[np.ndarray], first: int = detect.FACE_GROUP
+    small: np.ndarray,
+    s: float,
+    skip: list[np.ndarray],
+    finder: tilenet.Finder,
+    first: int = detect.FACE_GROUP,
 ) -> list[detect.Candidate]:
     """The tiles of ``small`` found as objects, without their bar (the tile finder's outlines,
     ``tilenet.find_tiles``, and the bright faces, ``detect.find_faces``; bars in its pixels,
@@ -936,7 +993,7 @@ def _faces(
     # the tile finder's outlines (tilenet), and each bright face's outline (one threshold
     # for the whole photo) as another outline of the tile it lies on, if any: the counter
     # keeps the one it reads best
-    out = tilenet.find_tiles(small, grown)
+    out = finder.tiles(grown)
     groups = [c.group for c in out]
     polys = [np.float32(c.corners) for c in out]
     alone = max(groups, default=-1) + 1
@@ -1026,8 +1083,9 @@ def _read_once(
     )
     unfitted: dict[int, bars.Bar] = {}
     found: list[bars.Bar] = []
+    finder = tilenet.Finder(small)
     if faces_only:
-        cands = _faces(small, s, [])
+        cands = _faces(small, s, [], finder)
     else:
         cands = detect.find_candidates(
             small,
@@ -1106,7 +1164,7 @@ def _read_once(
         and not faces_only
         and (budget is None or deadline.used() < FACE_LOOK_BEFORE * budget)
     ):
-        more = _faces(small, s, [cands[j].corners for j in kept])
+        more = _faces(small, s, [cands[j].corners for j in kept], finder)
         if more:
             probs, ink, edge, is_tile, counts = _with_more(
                 _sharpened(rgb, more) if blurred else rgb,
@@ -1153,12 +1211,27 @@ def _read_once(
 
     # a steep tilt: a tile read but not sure, from an outline that does not fit it (a near
     # tile is a trapezoid), gets the outline of its face too; the counter picks
-    faces = _face_outlines(small, s, cands, kept, is_tile, counts) if thorough else []
+    faces = _face_outlines(small, s, cands, kept, is_tile, counts, finder) if thorough else []
     if faces:
         probs, ink, edge, is_tile, counts = _with_more(
             rgb, cands, faces, probs, ink, max_pip, deadline
         )
         kept, rejected_strong, missing = kept_again(kept, missing)
+    # a tile read but not sure (at any angle): its outline, and the tile finder's outlines
+    # lying on it, with their sides moved onto the face's edges; the counter picks, and a
+    # tile read from one is not sure (amber: the player checks it)
+    if thorough and kept and (budget is None or deadline.used() < SNAP_BEFORE * budget):
+        snapped = _snapped(rgb, s, cands, kept, is_tile, counts, finder)
+        if snapped:
+            probs, ink, edge, is_tile, counts = _with_more(
+                rgb, cands, snapped, probs, ink, max_pip, deadline
+            )
+            # ... only when it reads the tile clearly: between two outlines read about as
+            # unsure, the counter's choice is a coin toss
+            conf = is_tile * counts.max(axis=2).prod(axis=1)
+            unclear = np.array([c.snapped for c in cands]) & (conf < SNAP_SURE)
+            is_tile = np.where(unclear, 0.0, is_tile)
+            kept, rejected_strong, missing = kept_again(kept, missing)
 
     gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
     flags = dict.fromkeys(FLAGS, False)
@@ -1170,8 +1243,10 @@ def _read_once(
         va, vb = int(np.argmax(p[0])), int(np.argmax(p[1]))
         ca, cb = float(p[0, va]), float(p[1, vb])
         conf = ca * cb * float(is_tile[i])
-        if cands[i].face:  # found without its bar: the player checks it (amber, not sure)
+        if cands[i].face or cands[i].snapped:  # the player checks it (amber, not sure)
             conf *= FACE_TRUST
+            if cands[i].snapped:
+                why.append(f"unsure: tile {len(tiles)} read from a snapped outline")  # i18n: debug
         W = float(np.linalg.norm(c_img[1] - c_img[0]))
         # a tile whose outline reaches the frame may be cut off (the outline of a cut tile
         # often stops at the frame edge)
@@ -1270,7 +1345,7 @@ def _read_once(
     # about to be sure, tiles differing SKEWED_SPREAD in width: a tile whose face the tile
     # finder sees as a clear trapezoid or parallelogram too says the camera is steeply tilted,
     # where a rectangle around a bar may cut off part of a half (a 4|1 read 1|2, sure)
-    if confident and spread >= SKEWED_SPREAD and not faces_only and _skewed(small, kept_quads):
+    if confident and spread >= SKEWED_SPREAD and not faces_only and _skewed(finder, kept_quads):
         flags["tilted"] = True
         confident = False
         why.append("tilted: a tile's face is a trapezoid")  # i18n: debug

@@ -129,8 +129,22 @@ def find_tiles(rgb: np.ndarray, skip: list[np.ndarray] | None = None) -> list[Ca
     on one end), each marked ``face`` (found without its bar); areas whose middle lies inside
     a polygon of ``skip`` (pixels of ``rgb``) are left out. Outlines of one tile (its
     rectangle, and its own four corners where they differ) share a ``group``."""
-    p, f = maps(rgb)
-    return outlines(p, f, skip)
+    return Finder(rgb).tiles(skip)
+
+
+class Finder:
+    """The tile finder on one image, run once however often its outlines are asked for (one
+    look of the reader asks up to four times, each with new outlines to change)."""
+
+    def __init__(self, rgb: np.ndarray):
+        self.rgb = rgb
+        self._maps: tuple[np.ndarray, float] | None = None
+
+    def tiles(self, skip: list[np.ndarray] | None = None) -> list[Candidate]:
+        """As find_tiles."""
+        if self._maps is None:
+            self._maps = maps(self.rgb)
+        return outlines(*self._maps, skip)
 
 
 def outlines(p: np.ndarray, f: float, skip: list[np.ndarray] | None = None) -> list[Candidate]:

@@ -11,7 +11,7 @@ np = pytest.importorskip("numpy")
 cv2 = pytest.importorskip("cv2")
 pytest.importorskip("onnxruntime")
 
-from scorekeeper.vision import detect, read_hand, synth  # noqa: E402
+from scorekeeper.vision import detect, read_hand, synth, tilenet  # noqa: E402
 from scorekeeper.vision import reader as reader_mod  # noqa: E402
 
 
@@ -182,10 +182,11 @@ def test_beside_tiles_read_only_faces_of_their_size_are_looked_at():
     # reading unsure
     img, true = _faces_on_cloth()
     read = [np.array([[600.0, 300.0], [750.0, 300.0], [750.0, 600.0], [600.0, 600.0]])]
-    assert reader_mod._faces(img, 1.0, read) == []  # faces 50 wide beside a tile 150 wide
+    # faces 50 wide beside a tile 150 wide
+    assert reader_mod._faces(img, 1.0, read, tilenet.Finder(img)) == []
     # beside a tile of their size every other face is looked at (a tile may have several
     # outlines: the tile finder's and its bright face's), none inside the tile read
-    faces = reader_mod._faces(img, 1.0, [q * 1.0 for q in true[:1]])
+    faces = reader_mod._faces(img, 1.0, [q * 1.0 for q in true[:1]], tilenet.Finder(img))
     middles = [c.corners.mean(axis=0) for c in faces]
     for q in true[1:]:
         assert min(np.linalg.norm(m - q.mean(axis=0)) for m in middles) < 6
