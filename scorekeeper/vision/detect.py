@@ -454,7 +454,7 @@ def fit_blob(rgb: np.ndarray, bar: Bar) -> Candidate | None:
     return Candidate(corners, bar, 0.5, width / S, length / S)
 
 
-EDGE_REACH = 0.22  # a long side is looked for this far (x width) either side of the outline's
+EDGE_REACH = 0.45  # a long side is looked for this far (x width) either side of the outline's
 EDGE_REACH_END = 0.6  # ... an end this far: a tile's length is less sure than its width
 EDGE_CLOSE = 0.22  # pips and the bar are filled in the face with a disc this wide (x width)
 EDGE_COLOUR = 30.0  # colour distance (Lab, chroma weighted) still counted as the face
