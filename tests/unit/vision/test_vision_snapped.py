@@ -34,7 +34,7 @@ def _off(q: np.ndarray, how: str) -> np.ndarray:
 def test_an_outline_off_a_tilted_tile_is_snapped_onto_its_face(seed, i, how):
     # tilt_30_45 renders (41-42 degrees): every tile's outline, made wrong, comes back to
     # within a tenth of a width of the tile's corners, on average under a twentieth (measured:
-    # 1-7 %, 4 % on average)
+    # 0.6-7 %, at most 4 % on average for one photo and one way of being wrong)
     scene = synth.benchmark_scene("tilt_30_45", i, seed=seed)
     errors = []
     for t in scene.tiles:
