@@ -118,3 +118,29 @@ def test_the_tile_finder_runs_once_however_often_a_look_asks(monkeypatch):
     )
     _read_unhurried(scene.jpeg)
     assert 0 < len(calls) <= len(looks)
+
+
+hypothesis = pytest.importorskip("hypothesis")
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_point = st.tuples(st.floats(-80, 380), st.floats(-80, 280))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    corners=st.lists(_point, min_size=4, max_size=4),
+    seed=st.integers(0, 2**16),
+    flat=st.booleans(),
+)
+def test_snapping_any_outline_on_any_image_gives_an_outline_or_none(corners, seed, flat):
+    # outlines crossed, collapsed, off the image or around noise: never an error, and what
+    # comes back is four finite corners
+    rng = np.random.default_rng(seed)
+    img = (
+        np.full((200, 300, 3), rng.integers(0, 256, 3), np.uint8)
+        if flat
+        else rng.integers(0, 256, (200, 300, 3), dtype=np.uint8)
+    )
+    out = detect.snap_to_face(img, np.array(corners, float))
+    assert out is None or (out.shape == (4, 2) and np.isfinite(out).all())
