@@ -941,7 +941,9 @@ def _snapped(
     found: list[detect.Candidate] | None = None
     for i in kept:
         c = cands[i]
-        if 100_000 <= c.group < 200_000:  # the closer look's bars are in its own pixels
+        # the closer look's tiles (under SMALL_TILE_PX wide) are left as they are, as in
+        # _face_outlines: snapping was not measured on tiles so small
+        if 100_000 <= c.group < 200_000:
             continue
         if (
             float(is_tile[i] * counts[i].max(axis=1).prod()) * (FACE_TRUST if c.face else 1)
@@ -969,7 +971,7 @@ def _snapped(
 
 SNAP_BEFORE = 0.85  # the snapped outlines of a full look only within this part of the budget
 SNAP_NEAR = 0.6  # the tile finder's outlines this near a tile (x its width) are its own
-SNAP_SURE = 0.8  # a snapped outline is read only as surely as this (before FACE_TRUST)
+SNAP_SURE = 0.8  # a snapped outline counts only when read at least this sure (before FACE_TRUST)
 FACE_TRUST = 0.5  # a tile found as a face, its bar not found: its confidence times this
 FACE_SIZE = 2.0  # ... beside tiles read, its width within this factor of theirs
 FINDER_SIZE = 3.0  # ... the tile finder's outlines (a near tile under a steep tilt is wider)
@@ -1341,7 +1343,16 @@ def _read_once(
     flags["no_tiles"] = not tiles
     score = min((t.confidence for t in tiles), default=0.0)
     sure = score >= SURE_TILE
-    confident = bool(tiles) and sure and not faced and not any(flags[f] for f in BLOCKING)
+    # (a tile read from a snapped outline is amber: FACE_TRUST keeps it under SURE_TILE, and
+    # it never makes a reading confident whatever the two numbers become)
+    from_snapped = any(cands[i].snapped for i in kept)
+    confident = (
+        bool(tiles)
+        and sure
+        and not faced
+        and not from_snapped
+        and not any(flags[f] for f in BLOCKING)
+    )
     # about to be sure, tiles differing SKEWED_SPREAD in width: a tile whose face the tile
     # finder sees as a clear trapezoid or parallelogram too says the camera is steeply tilted,
     # where a rectangle around a bar may cut off part of a half (a 4|1 read 1|2, sure)

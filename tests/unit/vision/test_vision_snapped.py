@@ -144,3 +144,19 @@ def test_snapping_any_outline_on_any_image_gives_an_outline_or_none(corners, see
     )
     out = detect.snap_to_face(img, np.array(corners, float))
     assert out is None or (out.shape == (4, 2) and np.isfinite(out).all())
+
+
+def test_a_tile_read_from_a_snapped_outline_never_makes_a_reading_sure(monkeypatch):
+    # tilt_30_45-008 (seed 19): its only unsure tile, a 5|12, is read from a snapped outline.
+    # Even if such a tile kept its full confidence (FACE_TRUST 1), the reading is not sure
+    monkeypatch.setattr(reader_mod, "FACE_TRUST", 1.0)
+    scene = synth.benchmark_scene("tilt_30_45", 8, seed=19)
+    up = open_upright(scene.jpeg, max_side=reader_mod.CROP_SIDE)
+    debug: dict = {}
+    reading = reader_mod.read_rgb(
+        np.asarray(up.image), scale=up.scale, full_size=up.full_size, debug=debug
+    )
+    assert reading.total == scene.total
+    assert all(t.confidence >= reader_mod.SURE_TILE for t in reading.tiles)
+    assert any("snapped outline" in w for w in debug["why"])
+    assert not reading.confident
