@@ -63,6 +63,14 @@ class Candidate:
     snapped: bool = False  # another outline's sides moved onto its face's edges (snap_to_face)
 
 
+def face_colour(sample: np.ndarray, pct: float = 75, within: float = 0.9) -> np.ndarray:
+    """A tile face's colour from Lab ``sample`` (N x 3) taken on it: the median of the
+    samples at least ``within`` as light as its ``pct`` percentile of lightness (a half may
+    be packed with dark pips; the face is the brighter part)."""
+    top = np.percentile(sample[:, 0], pct)
+    return np.median(sample[sample[:, 0] >= within * top], axis=0)
+
+
 def fit_tile(rgb: np.ndarray, bar: Bar) -> Candidate | None:
     """The best-fitting tile rectangle around ``bar``, or None."""
     fits = fit_tiles(rgb, bar, 1)
@@ -142,8 +150,7 @@ def _fit_tiles(
     if face[0] < 90:
         # a half packed with dark pips (the navy or purple 9-12 halves of a double-12 set)
         # has more pip than face beside the bar: the face colour from the brighter samples
-        top = np.percentile(sample[:, 0], 80)
-        face = np.median(sample[sample[:, 0] >= 0.85 * top], axis=0)
+        face = face_colour(sample, 80, 0.85)
     if face[0] < 90:  # faces are white or ivory; this is something dark
         return [], 0.0
     wts = np.array([1.0, 1.6, 1.6], np.float32)
@@ -387,8 +394,7 @@ def fit_blob(rgb: np.ndarray, bar: Bar) -> Candidate | None:
     xs = np.clip(np.round(pts[:, 0]).astype(int), 0, lab.shape[1] - 1)
     ys = np.clip(np.round(pts[:, 1]).astype(int), 0, lab.shape[0] - 1)
     sample = lab[ys, xs]
-    top = np.percentile(sample[:, 0], 75)
-    face = np.median(sample[sample[:, 0] >= 0.9 * top], axis=0)
+    face = face_colour(sample)
     if face[0] < 90:
         return None
     wts = np.array([0.5, 1.6, 1.6], np.float32)
@@ -494,8 +500,7 @@ def snap_to_face(rgb: np.ndarray, corners: np.ndarray) -> np.ndarray | None:
     sample = lab[inner > 0]
     if len(sample) < 10:
         return None
-    top = np.percentile(sample[:, 0], 75)
-    face = np.median(sample[sample[:, 0] >= 0.9 * top], axis=0)
+    face = face_colour(sample)
     D = bars.colour_distance(lab, face, np.array([1.0, 1.6, 1.6], np.float32))
     mask = ((D < EDGE_COLOUR) & (lab[..., 0] > 0.75 * face[0])).astype(np.uint8)
     k = max(3, int(round(EDGE_CLOSE * W)) | 1)

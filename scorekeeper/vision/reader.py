@@ -875,6 +875,22 @@ def _faint_boxes(
 FACE_BELOW = 0.8  # a tile read less sure than this in a tilted photo: its face's outline too
 
 
+def _less_sure(
+    cands: list, kept: list[int], is_tile, counts, below: float, face_trust: float = 1.0
+) -> list[int]:
+    """The tiles of ``kept`` read less sure than ``below`` (a tile found as a face counted
+    ``face_trust`` as sure), but for the closer look's tiles (under SMALL_TILE_PX wide): their
+    bars are in its own pixels, and more outlines were not measured on tiles so small."""
+    return [
+        i
+        for i in kept
+        if not 100_000 <= cands[i].group < 200_000
+        and float(is_tile[i] * counts[i].max(axis=1).prod())
+        * (face_trust if cands[i].face else 1.0)
+        < below
+    ]
+
+
 def _face_outlines(
     small: np.ndarray,
     s: float,
@@ -893,12 +909,8 @@ def _face_outlines(
         return []
     out: list[detect.Candidate] = []
     found: list[detect.Candidate] | None = None
-    for i in kept:
+    for i in _less_sure(cands, kept, is_tile, counts, FACE_BELOW):
         c = cands[i]
-        if 100_000 <= c.group < 200_000:  # the closer look's bars are in its own pixels
-            continue
-        if float(is_tile[i] * counts[i].max(axis=1).prod()) >= FACE_BELOW:
-            continue
         blob = detect.fit_blob(small, c.bar)
         more = [] if blob is None else [blob]
         # ... and the tile finder's outlines lying on it (its own four corners fit a
@@ -937,21 +949,11 @@ def _snapped(
     face's edges (``detect.snap_to_face``, pixels of ``rgb``), as other outlines of the same
     tile (its group; a face tile's stay face outlines). The finder's outlines go in as they
     are too. Marked ``snapped``: a tile read from one is not sure."""
+    unsure = _less_sure(cands, kept, is_tile, counts, SURE_TILE, FACE_TRUST)
+    found = finder.tiles() if unsure else []
     out: list[detect.Candidate] = []
-    found: list[detect.Candidate] | None = None
-    for i in kept:
+    for i in unsure:
         c = cands[i]
-        # the closer look's tiles (under SMALL_TILE_PX wide) are left as they are, as in
-        # _face_outlines: snapping was not measured on tiles so small
-        if 100_000 <= c.group < 200_000:
-            continue
-        if (
-            float(is_tile[i] * counts[i].max(axis=1).prod()) * (FACE_TRUST if c.face else 1)
-            >= SURE_TILE
-        ):
-            continue
-        if found is None:
-            found = finder.tiles()
         mid = c.corners.mean(axis=0)
         W = float(np.linalg.norm(c.corners[1] - c.corners[0]))
         near = [
