@@ -38,15 +38,17 @@ messages: $(VENV)/.installed
 new-language: $(VENV)/.installed
 	$(BIN)/python -m scorekeeper.catalogs init $(CODE)
 
+# Another port: make run PORT=8080 (or make lan PORT=8080); the default is 5000, or
+# SCOREKEEPER_PORT when that is set.
 run: $(VENV)/.installed translations
 	$(BIN)/flask db upgrade
-	$(BIN)/python -m scorekeeper
+	$(BIN)/python -m scorekeeper $(if $(PORT),--port $(PORT))
 
 # Every phone on the club's Wi-Fi: listens on all addresses, prints the address phones open
 # and its QR code, and puts that address in the share links (README: "Use it at your table").
 lan: $(VENV)/.installed translations
 	$(BIN)/flask db upgrade
-	$(BIN)/python -m scorekeeper --lan
+	$(BIN)/python -m scorekeeper --lan $(if $(PORT),--port $(PORT))
 
 test: $(VENV)/.installed-test
 	$(BIN)/python -m scorekeeper.catalogs compile

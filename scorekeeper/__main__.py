@@ -3,12 +3,17 @@
 ``--lan`` serves every phone on the local network (``make lan``): it listens on all of this
 machine's addresses, finds the one phones on the same Wi-Fi can open, makes it the address
 links and QR codes carry (``PUBLIC_URL``, unless one is set) and prints it, also as a QR code
-to scan from the terminal."""
+to scan from the terminal.
+
+Behind a reverse proxy (``TRUSTED_PROXIES``, docs/deploying.md) waitress hands the proxy's
+``X-Forwarded-*`` headers on to the app, whose ProxyFix believes as many proxies as the setting
+says; without it waitress drops them, as it does by default."""
 
 from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 
 import segno
@@ -36,6 +41,12 @@ def announce_lan(url: str | None, port: int) -> None:
     sys.stdout.flush()
 
 
+def default_port() -> int:
+    """SCOREKEEPER_PORT when it is set (the one port setting Caddy's files read too), else 5000."""
+    value = os.environ.get("SCOREKEEPER_PORT", "")
+    return int(value) if value.isdigit() else 5000
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Serve scorekeeper with waitress.")
     parser.add_argument(
@@ -47,7 +58,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--host", default=None, help="address to listen on (default 127.0.0.1; 0.0.0.0 with --lan)"
     )
-    parser.add_argument("--port", type=int, default=5000)
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=default_port(),
+        help="port to listen on (default 5000, or SCOREKEEPER_PORT when set); "
+        "make run PORT=8080 passes it on",
+    )
     parser.add_argument(
         "--threads", type=int, default=8, help="requests served at once (default 8)"
     )
@@ -81,6 +98,8 @@ def main(argv: list[str] | None = None) -> None:
         threads=args.threads,
         connection_limit=args.connection_limit,
         ident="scorekeeper",
+        # Behind a trusted proxy the app's ProxyFix reads X-Forwarded-*: waitress keeps them.
+        clear_untrusted_proxy_headers=not app.config.get("TRUSTED_PROXIES"),
     )
 
 
