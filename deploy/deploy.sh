@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Install or update scorekeeper on a Debian or Ubuntu server, from a checkout of it:
-#   sudo ./deploy/deploy.sh
+# Install or update scorekeeper on a Debian or Ubuntu server with systemd, from a checkout of
+# it, as root (in a root shell: ./deploy/deploy.sh; otherwise: sudo ./deploy/deploy.sh).
 # Run it again for every new version: it installs the code, runs the migrations
 # (flask db upgrade), restarts gunicorn and checks /healthz. The first run also installs
 # PostgreSQL, Redis and Caddy, creates the scorekeeper user and database, and writes
-# /etc/scorekeeper/scorekeeper.env; set PUBLIC_URL there and run it again.
+# /etc/scorekeeper/scorekeeper.env; set PUBLIC_URL there and run it again. It installs the
+# `scorekeeper` command (backup, restore, ...: docs/deploying.md, "Backups").
 set -euo pipefail
 
 SOURCE=$(cd "$(dirname "$0")/.." && pwd)
@@ -12,8 +13,17 @@ APP_DIR=/opt/scorekeeper
 ENV_FILE=/etc/scorekeeper/scorekeeper.env
 BACKUPS=/var/backups/scorekeeper
 
+# Before anything is changed: gunicorn, the nightly backup and Caddy run as systemd services.
+if [ ! -d /run/systemd/system ]; then
+  cat >&2 <<'WITHOUT_SYSTEMD'
+deploy.sh needs systemd, and this machine does not run it (a container, or a small board
+without it?). Nothing was changed. Without systemd, serve scorekeeper as docs/deploying.md
+says for setups 1 and 2 (make lan; Caddy in front for HTTPS).
+WITHOUT_SYSTEMD
+  exit 1
+fi
 if [ "$(id -u)" -ne 0 ]; then
-  echo "Run it as root: sudo $0" >&2
+  echo "Run it as root: sudo $0 (in a root shell: $0). Nothing was changed." >&2
   exit 1
 fi
 
@@ -31,7 +41,8 @@ fi
 
 echo "== user, folders and database"
 id scorekeeper >/dev/null 2>&1 || useradd --system --home-dir "$APP_DIR" --shell /usr/sbin/nologin scorekeeper
-install -d -o scorekeeper -g scorekeeper "$APP_DIR" "$BACKUPS"
+install -d -o scorekeeper -g scorekeeper "$APP_DIR"
+install -d -m 700 -o scorekeeper -g scorekeeper "$BACKUPS"
 install -d -m 750 -o root -g scorekeeper /etc/scorekeeper
 if ! runuser -u postgres -- psql -tAc "SELECT 1 FROM pg_roles WHERE rolname = 'scorekeeper'" | grep -q 1; then
   runuser -u postgres -- createuser scorekeeper
@@ -54,6 +65,9 @@ fi
 domain=${public_url#https://}
 domain=${domain#http://}
 domain=${domain%%/*}
+# One port setting for gunicorn (the unit reads it), Caddy and the health check below.
+port=$(sed -n 's/^SCOREKEEPER_PORT=//p' "$ENV_FILE")
+port=${port:-8000}
 
 echo "== scorekeeper into $APP_DIR/venv"
 [ -x "$APP_DIR/venv/bin/python" ] || runuser -u scorekeeper -- python3 -m venv "$APP_DIR/venv"
@@ -64,6 +78,7 @@ runuser -u scorekeeper -- "$APP_DIR/venv/bin/pip" install --quiet --upgrade pip
 runuser -u scorekeeper -- "$APP_DIR/venv/bin/pip" install --quiet --upgrade "$build[gunicorn,redis]"
 rm -rf "$build"
 install -d -o scorekeeper -g scorekeeper "$APP_DIR/venv/var"
+install -m 755 "$SOURCE/deploy/scorekeeper.sh" /usr/local/bin/scorekeeper
 
 echo "== migrations (flask db upgrade)"
 runuser -u scorekeeper -- bash -c "set -a; . '$ENV_FILE'; set +a; cd '$APP_DIR'; exec venv/bin/flask --app scorekeeper db upgrade"
@@ -78,7 +93,8 @@ systemctl start scorekeeper-backup.timer
 systemctl restart scorekeeper.service
 
 echo "== Caddy for $domain"
-sed "s/{\$SCOREKEEPER_DOMAIN}/$domain/" "$SOURCE/deploy/Caddyfile" > /etc/caddy/Caddyfile.new
+sed -e "s/{\$SCOREKEEPER_DOMAIN}/$domain/" -e "s/{\$SCOREKEEPER_PORT:8000}/$port/" \
+  "$SOURCE/deploy/Caddyfile" > /etc/caddy/Caddyfile.new
 caddy validate --adapter caddyfile --config /etc/caddy/Caddyfile.new >/dev/null
 mv /etc/caddy/Caddyfile.new /etc/caddy/Caddyfile
 systemctl enable --quiet caddy
@@ -86,7 +102,7 @@ systemctl reload-or-restart caddy
 
 echo "== health"
 for _ in $(seq 60); do
-  if curl -fsS http://127.0.0.1:8000/healthz >/dev/null 2>&1; then
+  if curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1; then
     echo "scorekeeper is up: $public_url  (logs: journalctl -u scorekeeper)"
     exit 0
   fi

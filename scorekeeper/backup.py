@@ -13,6 +13,7 @@ import os
 import shutil
 import sqlite3
 import subprocess
+from datetime import datetime
 from pathlib import Path
 
 from sqlalchemy.engine import URL, make_url
@@ -56,10 +57,22 @@ def _tool(name: str) -> str:
     return found
 
 
+def dated_name(folder: Path, now: datetime | None = None) -> Path:
+    """Where a backup goes in ``folder``: ``scorekeeper-2025-03-06-043000.backup``, or with a
+    letter after the time when that second already has one (names sort in time order)."""
+    stamp = f"scorekeeper-{(now or datetime.now()):%Y-%m-%d-%H%M%S}"  # i18n: file name
+    for letter in ("", *"bcdefghijklmnopqrstuvwxyz"):
+        path = folder / f"{stamp}{letter}.backup"  # i18n: file name
+        if not path.exists():
+            return path
+    return folder / f"{stamp}z.backup"  # i18n: file name (backup() says it exists)
+
+
 def backup(database_url: str, target: Path) -> str:
     """Write a consistent backup of the database at ``database_url`` to ``target`` (which must
     not exist yet). Returns what was written, in words. The file appears whole or not at all:
-    it is written beside ``target`` and renamed when complete."""
+    it is written beside ``target`` and renamed when complete. A missing folder is made; what
+    is made is for the owner only (folder 0700, file 0600): a backup holds every game."""
     url = make_url(database_url)
     target = Path(target)
     if target.exists():
@@ -67,11 +80,16 @@ def backup(database_url: str, target: Path) -> str:
             f"{target} already exists: choose a new name (nothing was written)."
         )  # i18n: terminal
     if not target.parent.is_dir():
-        raise BackupError(
-            f"The folder {target.parent} does not exist (nothing was written)."
-        )  # i18n: terminal
+        try:
+            target.parent.mkdir(mode=0o700, parents=True)
+        except OSError as error:
+            raise BackupError(
+                f"The folder {target.parent} could not be made: {error.strerror} "  # i18n: terminal
+                "(nothing was written)."
+            ) from error
     partial = target.with_name(f".{target.name}.partial")
     partial.unlink(missing_ok=True)
+    os.close(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
     try:
         if url.get_backend_name() == "sqlite":
             _backup_sqlite(_sqlite_path(url), partial)
@@ -85,11 +103,31 @@ def backup(database_url: str, target: Path) -> str:
             raise BackupError(
                 f"Backups of {url.get_backend_name()} databases are not supported."
             )  # i18n: terminal
+        partial.chmod(0o600)
         partial.rename(target)
     finally:
         partial.unlink(missing_ok=True)
     size = target.stat().st_size
     return f"{kind} written to {target} ({size:,} bytes)."  # i18n: terminal
+
+
+def keep_newest(folder: Path, keep: int) -> str:
+    """Remove all but the ``keep`` newest backups named by :func:`dated_name` in ``folder``
+    (never another file); says what was kept and removed."""
+    backups = sorted(folder.glob("scorekeeper-*.backup"), reverse=True)
+    removed = backups[keep:]
+    for old in removed:
+        old.unlink()
+    if removed:
+        names = ", ".join(old.name for old in removed)
+        return (
+            f"Kept the {keep} newest backups in {folder}; "  # i18n: terminal
+            f"removed {len(removed)} older: {names}."
+        )
+    return (
+        f"{len(backups)} backups in {folder}, none removed "  # i18n: terminal
+        f"(the {keep} newest are kept)."
+    )
 
 
 def _backup_sqlite(source: Path, partial: Path) -> None:

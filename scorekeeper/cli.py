@@ -7,6 +7,7 @@ trash of games deleted longer ago than it keeps them."""
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import time
 from datetime import date
@@ -138,20 +139,39 @@ def import_command(code: str, source: Path, month_first: bool) -> None:
 
 
 @click.command("backup")
-@click.argument("target", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("target", type=click.Path())  # a str: Path() would drop a final /
+@click.option(
+    "--keep",
+    type=click.IntRange(min=1),
+    default=None,
+    help="With a folder: keep only the KEEP newest backups in it (the nightly timer keeps 14).",
+)
 @with_appcontext
-def backup_command(target: Path) -> None:
-    """Write a consistent backup of the database to TARGET (a new file), while the app runs.
+def backup_command(target: str, keep: int | None) -> None:
+    """Write a consistent backup of the database to TARGET while the app runs: a new file, or
+    a folder (an existing one, or a name ending in /) that gets scorekeeper-DATE-TIME.backup.
+    A missing folder is made (0700); the backup is readable by its owner only (0600).
 
     SQLite: its online backup API; PostgreSQL: pg_dump (custom format)."""
     from flask import current_app
 
-    from scorekeeper.backup import BackupError, backup
+    from scorekeeper.backup import BackupError, backup, dated_name, keep_newest
 
+    folder = os.path.isdir(target) or target.endswith(("/", os.sep))
+    path = Path(target)
+    if keep is not None and not folder:
+        raise click.UsageError("--keep goes with a folder (TARGET ending in /).")
     try:
-        click.echo(backup(current_app.config["SQLALCHEMY_DATABASE_URI"], target))
+        click.echo(
+            backup(
+                current_app.config["SQLALCHEMY_DATABASE_URI"],
+                dated_name(path) if folder else path,
+            )
+        )
     except BackupError as error:
         raise click.ClickException(str(error)) from error
+    if keep is not None:
+        click.echo(keep_newest(path, keep))
 
 
 @click.command("restore")

@@ -2,13 +2,19 @@
 (``gunicorn -c python:scorekeeper.serving ... "scorekeeper:create_app()"``, as in
 deploy/scorekeeper.service), and ``python -m scorekeeper`` (waitress) calls the same.
 
-Only the hook is here: the worker and thread counts stay on the command line, where the
-deployment chooses them for its machine."""
+Only the hook and one setting are here: the worker and thread counts stay on the command
+line, where the deployment chooses them for its machine."""
 
 from __future__ import annotations
 
 import gc
 from typing import Any
+
+# gunicorn 25.1+ opens a control socket (for ``gunicornc``) in $XDG_RUNTIME_DIR or
+# $HOME/.gunicorn/; under systemd's ProtectSystem=strict the scorekeeper user's home
+# (/opt/scorekeeper) is read-only, and every start logged "Control server error". Nothing here
+# uses it: switched off (older gunicorns ignore the name).
+control_socket_disable = True
 
 
 def keep_for_good() -> None:

@@ -74,3 +74,69 @@ def test_caddy_accepts_the_caddyfiles(name: str, tmp_path: Path) -> None:
     )
     assert adapted.returncode == 0, adapted.stderr
     assert '"upstreams":[{"dial":"127.0.0.1:8000"}]' in adapted.stdout
+
+
+def test_without_systemd_the_deploy_script_stops_before_changing_anything(
+    tmp_path: Path,
+) -> None:
+    """Every command deploy.sh could change the machine with is stood in for by one that only
+    writes down that it was called (and ``id -u`` says root): on a machine without systemd
+    (this test's, a container) none is called, and the script says why."""
+    if Path("/run/systemd/system").is_dir():
+        pytest.skip("this machine runs systemd: the script would go on")
+    calls = tmp_path / "calls"
+    stand_ins = tmp_path / "bin"
+    stand_ins.mkdir()
+    for name in (
+        "apt-get", "dpkg", "useradd", "install", "runuser", "systemctl", "caddy", "curl",
+        "cp", "mv", "chown", "chmod", "mkdir", "rm", "sed", "python3", "mktemp", "journalctl",
+        "id",
+    ):  # fmt: skip
+        tool = stand_ins / name
+        tool.write_text(
+            f'#!/bin/sh\necho "{name} $*" >> {calls}\n[ "$1" = -u ] && echo 0\nexit 0\n'
+        )
+        tool.chmod(0o755)
+    done = subprocess.run(
+        ["bash", str(DEPLOY / "deploy.sh")],
+        env={**os.environ, "PATH": f"{stand_ins}:{os.environ['PATH']}"},
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 1
+    assert "deploy.sh needs systemd" in done.stderr and "Nothing was changed" in done.stderr
+    assert not calls.exists(), calls.read_text()
+
+
+def test_one_port_setting_for_gunicorn_caddy_and_the_health_check(tmp_path: Path) -> None:
+    unit = (DEPLOY / "scorekeeper.service").read_text()
+    assert "--bind 127.0.0.1:${SCOREKEEPER_PORT}" in unit
+    # The default comes first: the settings file wins over Environment= in systemd.
+    assert unit.index("Environment=SCOREKEEPER_PORT=8000") < unit.index("EnvironmentFile=")
+    assert "\nSCOREKEEPER_PORT=8000\n" in (DEPLOY / "scorekeeper.env.example").read_text()
+    script = (DEPLOY / "deploy.sh").read_text()
+    assert "s/^SCOREKEEPER_PORT=//p" in script
+    assert '"http://127.0.0.1:$port/healthz"' in script
+    for name in ("Caddyfile", "Caddyfile.lan"):
+        assert "reverse_proxy 127.0.0.1:{$SCOREKEEPER_PORT:8000}" in (DEPLOY / name).read_text()
+    # deploy.sh writes the port into the Caddyfile it installs, with this sed expression:
+    caddyfile = subprocess.run(
+        ["sed", "-e", "s/{\\$SCOREKEEPER_PORT:8000}/8123/", str(DEPLOY / "Caddyfile")],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "reverse_proxy 127.0.0.1:8123 {" in caddyfile
+    assert '-e "s/{\\$SCOREKEEPER_PORT:8000}/$port/"' in script
+
+
+def test_gunicorns_control_socket_is_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    """gunicorn would open it under $HOME, read-only under the unit's ProtectSystem=strict."""
+    from gunicorn.app.wsgiapp import WSGIApplication
+
+    command = ["gunicorn", "--config", "python:scorekeeper.serving", "scorekeeper:create_app()"]
+    monkeypatch.setattr("sys.argv", command)
+    settings = WSGIApplication().cfg
+    if "control_socket_disable" not in settings.settings:
+        pytest.skip("this gunicorn has no control socket (before 25.1)")
+    assert settings.control_socket_disable is True
