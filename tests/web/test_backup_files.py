@@ -98,7 +98,7 @@ def test_the_server_command_runs_flask_as_scorekeeper_with_the_servers_settings(
     (app_dir / "venv" / "bin").mkdir(parents=True)
     (app_dir / "venv" / "bin" / "flask").symlink_to(Path(sys.executable).with_name("flask"))
     env_file = tmp_path / "scorekeeper.env"
-    env_file.write_text(f"DATABASE_URL={migrated_database}\nSECRET_KEY=server-secret\n")
+    env_file.write_text(f"DATABASE_URL='{migrated_database}'\nSECRET_KEY=server-secret\n")
     bin_dir.mkdir()
     ran_as = tmp_path / "ran-as"
     (bin_dir / "runuser").write_text(
@@ -124,7 +124,7 @@ def test_the_server_command_runs_flask_as_scorekeeper_with_the_servers_settings(
         [str(command), "backup", f"{folder}/"], env=env, capture_output=True, text=True
     )
     assert done.returncode == 0, done.stderr
-    assert f"SQLite backup written to {folder}/scorekeeper-" in done.stdout, done.stdout
+    assert f" written to {folder}/scorekeeper-" in done.stdout, done.stdout
     assert ran_as.read_text().strip() == "scorekeeper"
     (made,) = folder.glob("scorekeeper-*.backup")
     assert mode(made) == 0o600 and mode(folder) == 0o700
