@@ -126,7 +126,7 @@ def test_one_port_setting_for_gunicorn_caddy_and_the_health_check(tmp_path: Path
         text=True,
         check=True,
     ).stdout
-    assert "reverse_proxy 127.0.0.1:8123 {" in caddyfile
+    assert "reverse_proxy 127.0.0.1:8123\n" in caddyfile
     assert '-e "s/{\\$SCOREKEEPER_PORT:8000}/$port/"' in script
 
 
