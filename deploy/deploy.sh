@@ -66,8 +66,11 @@ domain=${public_url#https://}
 domain=${domain#http://}
 domain=${domain%%/*}
 # One port setting for gunicorn (the unit reads it), Caddy and the health check below.
-port=$(sed -n 's/^SCOREKEEPER_PORT=//p' "$ENV_FILE")
+port=$(sed -n 's/^SCOREKEEPER_PORT=//p' "$ENV_FILE" | tr -d "\"' ")
 port=${port:-8000}
+case $port in
+  *[!0-9]*) echo "SCOREKEEPER_PORT in $ENV_FILE must be a port number, not $port." >&2; exit 1 ;;
+esac
 
 echo "== scorekeeper into $APP_DIR/venv"
 [ -x "$APP_DIR/venv/bin/python" ] || runuser -u scorekeeper -- python3 -m venv "$APP_DIR/venv"
