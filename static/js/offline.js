@@ -438,7 +438,16 @@
     }).sort(function (a, b) { return a.round - b.round; })[0];
     if (!next) { return Promise.resolve(true); }
     return send(next, false).then(function (outcome) {
-      if (outcome.state === "offline" || outcome.state === "later") { return false; }
+      if (outcome.state === "offline" || outcome.state === "later") {
+        // Said on its card: no signal, or the server answering with an error (its database
+        // down): the round waits either way.
+        var trouble = outcome.state === "later";
+        if (!!next.serverTrouble !== trouble) {
+          changeEntry(next.token, function (entry) { entry.serverTrouble = trouble; });
+          render();
+        }
+        return false;
+      }
       changeEntry(next.token, function (entry) {
         if (outcome.state === "arrived") { entry.done = true; return; }
         entry.state = outcome.state;
@@ -549,6 +558,9 @@
     var n = { n: entry.round };
     if (held) {
       text = t("Round %(n)s: saved on this phone, not sent yet: it waits until round %(held)s is sorted out.", { n: entry.round, held: held.round });
+    } else if (entry.state === "waiting" && entry.serverTrouble) {
+      text = t("Round %(n)s: saved on this phone, not sent yet: the server is having trouble. It will be sent when the server answers again.", n);
+      if (navigator.onLine !== false) { actions.appendChild(button(t("Send it now"), function () { retry(entry); }, true)); }
     } else if (entry.state === "waiting") {
       text = t("Round %(n)s: saved on this phone, not sent yet: it will be sent when you have signal.", n);
       if (navigator.onLine !== false) { actions.appendChild(button(t("Send it now"), function () { retry(entry); }, true)); }
