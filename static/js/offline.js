@@ -15,6 +15,7 @@
   var script = document.currentScript;
   var QUEUE = "scorekeeper:queue";
   var DRAFT = "scorekeeper:draft:";
+  var SAVING = "scorekeeper:saving";
   var SEND_TIMEOUT_MS = 20000;
   var GAME_ID = /^\/g\/([A-Za-z0-9_-]+)/;
   var ROUND_ACTION = /^\/g\/([A-Za-z0-9_-]+)\/round$/;
@@ -258,7 +259,11 @@
     if (!form || event.target !== form) { return; }
     var button = event.submitter;
     var photo = button && button.name === "action" && button.value && button.value !== "save";
-    if (newRound) { saveDraft(); }
+    if (newRound) {
+      saveDraft();
+      // The round being saved (takeFailedSave: a save the server answers with an error).
+      write(SAVING, photo ? null : input("form_token").value);
+    }
     // Rounds still to be sent go first: this one waits in the queue behind them.
     var earlier = newRound && waitingFor(pageGame).some(function (entry) {
       return entry.round < round && entry.state === "waiting";
@@ -317,6 +322,21 @@
     params.delete("unsent");
     var rest = params.toString();
     history.replaceState(history.state, "", location.pathname + (rest ? "?" + rest : "") + location.hash);
+  }
+
+  // A round save answered with a server error on a phone the service worker does not control
+  // (plain HTTP on a club's network): the error page takes the round typed (its draft, saved as
+  // Save was tapped) into the queue, as without signal; it is sent when the server answers.
+  function takeFailedSave() {
+    if (!pageGame || !ROUND_ACTION.test(location.pathname) || !document.querySelector("[data-failed-post]")) { return; }
+    var token = read(SAVING, null);
+    forget(SAVING);
+    var saved = drafts().filter(function (item) {
+      return token && item.draft.game === pageGame && item.draft.token === token;
+    })[0];
+    if (!saved) { return; }
+    keep(saved.draft);
+    forget(saved.key);
   }
 
   // ---------------------------------------------------------------------------------------
@@ -773,6 +793,7 @@
   if (newRound) { setUpRoundForm(); }
   setUpTable();
   takeUnsent();
+  takeFailedSave();
   render();
   flush();
   window.addEventListener("online", function () { retryDelay = 5000; render(); flush(); });

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from scorekeeper.extensions import db
 from tests.conftest import make_app
@@ -62,7 +62,8 @@ def database(tmp_path: Path) -> Database:
 
 @pytest.fixture
 def live_app(database: Database) -> Iterator[Flask]:
-    app = make_app(database.url, WTF_CSRF_ENABLED=True)
+    # The app's own error page, as in production (TESTING would hand the error to werkzeug).
+    app = make_app(database.url, WTF_CSRF_ENABLED=True, PROPAGATE_EXCEPTIONS=False)
     fresh_schema(app)
     yield app
     with app.app_context():
@@ -121,3 +122,33 @@ def test_a_round_saved_during_an_outage_is_sent_once_when_the_database_is_back(
     expect(waiting).to_have_count(0)
     assert _queue(page) == []
     assert _saved_rounds(live_app) == [(1, [0, 12, 30, 8])]
+
+
+def test_without_the_service_worker_a_save_answered_5xx_is_queued_too(
+    browser: Browser,
+    browser_context_args: dict[str, Any],
+    live_server: str,
+    live_app: Flask,
+    database: Database,
+) -> None:
+    """Plain HTTP on a club's network has no service worker: the server's error page takes the
+    round into the queue."""
+    context = browser.new_context(**browser_context_args, service_workers="block")
+    try:
+        page = context.new_page()
+        _start_game(page, live_server, NAMES)
+        page.get_by_role("link", name="Enter round 1 scores").click()
+        _enter(page, [0, 5, 6, 7], 0)
+        database.stop(live_app)
+        page.get_by_role("button", name="Save round 1").click()
+        expect(page.locator("h1")).to_have_text("Sorry, something went wrong")
+        waiting = page.locator("[data-queued-round='1']")
+        expect(waiting).to_contain_text("the server is having trouble")
+        assert len(_queue(page)) == 1
+
+        database.start(live_app)
+        expect(page.get_by_text("Round 1 was sent and saved.")).to_be_visible(timeout=90_000)
+        assert _queue(page) == []
+        assert _saved_rounds(live_app) == [(1, [0, 5, 6, 7])]
+    finally:
+        context.close()
