@@ -152,10 +152,24 @@ def test_healthz_notices_a_database_that_answers_but_is_damaged(
     app, url, _good = live
     with app.app_context():
         db.engine.dispose()
-    overwrite_middle(Path(url.removeprefix("sqlite:///")))
+    database = Path(url.removeprefix("sqlite:///"))
+    overwrite_middle(database)
+    damaged = database.read_bytes()
     response = app.test_client().get("/healthz")
     assert response.status_code == 503
     assert response.get_json() == {"status": "error", "database": "damaged"}
+
+    # The way back: the good backup restored; the damaged database is kept as it was.
+    with app.app_context():
+        db.engine.dispose()
+    result = app.test_cli_runner().invoke(args=["restore", "--yes", str(_good)])
+    assert result.exit_code == 0, result.output
+    (kept,) = database.parent.glob("live.sqlite.replaced-*")
+    assert kept.read_bytes() == damaged
+    restarted = make_app(url)
+    assert restarted.test_client().get("/healthz").get_json()["database"] == "ok"
+    with restarted.app_context():
+        db.engine.dispose()
 
 
 def test_a_damaged_postgresql_backup_changes_nothing(
