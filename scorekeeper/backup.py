@@ -209,9 +209,13 @@ def restore(database_url: str, source: Path, schema: Schema) -> str:
 
 
 def _damaged(source: Path, why: object) -> BackupError:
+    """The plain sentence first; then, for whoever looks further, the first thing the check
+    found (SQLite's integrity check lists pages, pg_restore says where it stopped)."""
+    lines = [line.strip() for line in str(why).splitlines()]
+    detail = next((line for line in lines if line and not line.startswith("***")), "")
     return BackupError(
-        f"{source} is damaged ({why}): it cannot be restored. Nothing was changed; "
-        "try an older backup."
+        f"{source} is damaged: it cannot be restored. Nothing was changed; "
+        f"try an older backup. ({detail})"
     )  # i18n: terminal
 
 
