@@ -116,6 +116,8 @@ def test_a_round_saved_during_an_outage_is_sent_once_when_the_database_is_back(
     )
     assert len(_queue(page)) == 1
     shoot("outage-round-queued", full_page=False)
+    page.set_viewport_size({"width": 360, "height": 740})
+    shoot("outage-round-queued-360", full_page=False)
 
     database.start(live_app)
     expect(page.get_by_text("Round 1 was sent and saved.")).to_be_visible(timeout=90_000)
