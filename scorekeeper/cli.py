@@ -181,12 +181,21 @@ def backup_command(target: str, keep: int | None) -> None:
 def restore_command(source: Path, yes: bool) -> None:
     """Replace the database with the backup SOURCE (made by `flask backup`).
 
+    The backup is checked first (SQLite's integrity check, or pg_restore's reading of it; a
+    scorekeeper database; a schema version this version knows): one that fails changes nothing.
+    An SQLite database replaced is kept beside it, dated, until the next restore.
     Stop the server first, and start it again afterwards."""
+    from alembic.script import ScriptDirectory
     from flask import current_app
 
-    from scorekeeper.backup import BackupError, restore
+    from scorekeeper.backup import BackupError, Schema, restore
 
     url = current_app.config["SQLALCHEMY_DATABASE_URI"]
+    scripts = ScriptDirectory.from_config(current_app.extensions["migrate"].migrate.get_config())
+    schema = Schema(
+        head=str(scripts.get_current_head()),
+        known=frozenset(script.revision for script in scripts.walk_revisions()),
+    )
     db.engine.dispose()  # this process holds no connection while the database is replaced
     if not yes:
         click.confirm(
@@ -194,7 +203,7 @@ def restore_command(source: Path, yes: bool) -> None:
             abort=True,
         )
     try:
-        click.echo(restore(url, source))
+        click.echo(restore(url, source, schema))
     except BackupError as error:
         raise click.ClickException(str(error)) from error
     click.echo("Start the server again (or restart it) so every process reads the restored data.")

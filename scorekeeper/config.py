@@ -46,6 +46,9 @@ class Defaults:
     # Days a deleted game (with rounds) waits in the trash, where its organiser or creator can
     # bring it back, before it is purged for good (games.trash, ``flask purge-deleted``).
     DELETED_KEEP_DAYS = 14
+    # /healthz runs SQLite's quick check of every page at most this often per process (about
+    # 30 ms per MB of database): scorekeeper/health.py.
+    HEALTH_FULL_CHECK_SECONDS = 600
 
 
 def _normalise_database_url(url: str) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Flask, render_template
+from flask import Flask, render_template, request
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
@@ -51,6 +51,9 @@ def init_app(app: Flask) -> None:
                 code=500,
                 title=_("Sorry, something went wrong"),
                 detail=_("Nothing you entered before this was lost. Please try again."),
+                # A form sent and not taken: static/js/offline.js keeps a round typed on this
+                # phone in its queue of rounds to send (a phone without the service worker).
+                failed_post=request.method == "POST",
             ),
             500,
         )

@@ -60,17 +60,20 @@ def _own_name(code: str) -> str:
     return name[:1].upper() + name[1:]
 
 
-#: The languages offered, each named in itself (as the language buttons show them): English,
-#: the source, and every language with a catalog (adding one is `make new-language CODE=xx`).
-LANGUAGES: dict[str, str] = {
-    code: _own_name(code)
-    for code in [
+def served(folder: Path) -> list[str]:
+    """The languages this server can speak: English, the source, and every language whose
+    catalog is compiled (``messages.mo``; `make translations`, or the wheel's build step). A
+    ``.po`` alone is not served: offering it would put ``lang="es"`` on pages written in
+    English."""
+    return [
         DEFAULT,
-        *sorted(
-            p.name for p in TRANSLATIONS.iterdir() if (p / "LC_MESSAGES" / "messages.po").exists()
-        ),
+        *sorted(p.name for p in folder.iterdir() if (p / "LC_MESSAGES" / "messages.mo").is_file()),
     ]
-}
+
+
+#: The languages offered, each named in itself (as the language buttons show them): English
+#: and every language served (adding one is `make new-language CODE=xx`).
+LANGUAGES: dict[str, str] = {code: _own_name(code) for code in served(TRANSLATIONS)}
 
 #: gettext's names in this app: Flask-Babel's (``_``, ``gettext``, ``ngettext``, ``_l`` for
 #: lazy_gettext), the rules' (``scorekeeper.rules.words``: ``lazy``, ``N_``) and the scripts'

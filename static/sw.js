@@ -71,22 +71,36 @@ function cacheFirst(request) {
   });
 }
 
-// Pages: from the network; the kept copy only when there is no network.
+// A server error (5xx: the database down, the proxy's 503 while the app restarts) is no signal
+// to the phone: what it kept serves, as without network.
+function serverTrouble(response) {
+  return response.status >= 500;
+}
+
+// Pages: from the network; the kept copy only when there is no network, or when the server
+// answers with an error (a page not kept then shows the server's own answer).
 function networkFirst(event, url) {
   var key = url.origin + url.pathname;  // the query string never picks a different copy
   return fetch(event.request).then(function (response) {
+    if (serverTrouble(response)) {
+      return keptPage(key).then(function (hit) { return hit || response; });
+    }
     event.waitUntil(keepPage(key, url.pathname, response.clone()));
     event.waitUntil(followLanguage(response.headers.get("Content-Language")));
     return response;
   }).catch(function () {
-    // The kept page; else the start page as installed (the shell); else "No signal" in the
-    // language last used, or as installed.
-    return caches.open(PAGES_CACHE).then(function (cache) { return cache.match(key); })
-      .then(function (hit) { return hit || caches.match(key, { cacheName: STATIC_CACHE }); })
+    // The kept page; else "No signal" in the language last used, or as installed.
+    return keptPage(key)
       .then(function (hit) { return hit || caches.match(self.location.origin + SETTINGS.offline, { cacheName: PAGES_CACHE }); })
       .then(function (hit) { return hit || caches.match(SETTINGS.offline); })
       .then(function (hit) { return hit || Response.error(); });
   });
+}
+
+// The kept copy of a page; else the start page as installed (the shell); else nothing.
+function keptPage(key) {
+  return caches.open(PAGES_CACHE).then(function (cache) { return cache.match(key); })
+    .then(function (hit) { return hit || caches.match(key, { cacheName: STATIC_CACHE }); });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -199,8 +213,9 @@ function forgetOldGames(cache, newest) {
 }
 
 // A round save (a normal form post). With signal it goes through untouched. When the network
-// fails or gives no answer in time, the browser would show its own error page and the round
-// would be gone from view; instead the phone goes to the table view with ?unsent=<token>,
+// fails, gives no answer in time or the server answers with an error (5xx: its database down),
+// the browser would show an error page and the round would be gone from view; instead the
+// phone goes to the table view with ?unsent=<token>,
 // where offline.js puts the typed round (kept as a draft while typing) in the queue of rounds
 // to send. A photo button needs the server: those posts are never redirected.
 function saveRound(event) {
@@ -215,8 +230,8 @@ function saveRound(event) {
   });
   return Promise.race([sent, late]).then(function (response) {
     clearTimeout(timer);
-    if (response) { return response; }
-    throw new Error("no answer in time");
+    if (response && !serverTrouble(response)) { return response; }
+    throw new Error(response ? "server error " + response.status : "no answer in time");
   }).catch(function (error) {
     return copy.formData().then(function (form) {
       var action = String(form.get("action") || "");

@@ -15,6 +15,7 @@
   var script = document.currentScript;
   var QUEUE = "scorekeeper:queue";
   var DRAFT = "scorekeeper:draft:";
+  var SAVING = "scorekeeper:saving";
   var SEND_TIMEOUT_MS = 20000;
   var GAME_ID = /^\/g\/([A-Za-z0-9_-]+)/;
   var ROUND_ACTION = /^\/g\/([A-Za-z0-9_-]+)\/round$/;
@@ -258,7 +259,11 @@
     if (!form || event.target !== form) { return; }
     var button = event.submitter;
     var photo = button && button.name === "action" && button.value && button.value !== "save";
-    if (newRound) { saveDraft(); }
+    if (newRound) {
+      saveDraft();
+      // The round being saved (takeFailedSave: a save the server answers with an error).
+      write(SAVING, photo ? null : input("form_token").value);
+    }
     // Rounds still to be sent go first: this one waits in the queue behind them.
     var earlier = newRound && waitingFor(pageGame).some(function (entry) {
       return entry.round < round && entry.state === "waiting";
@@ -317,6 +322,21 @@
     params.delete("unsent");
     var rest = params.toString();
     history.replaceState(history.state, "", location.pathname + (rest ? "?" + rest : "") + location.hash);
+  }
+
+  // A round save answered with a server error on a phone the service worker does not control
+  // (plain HTTP on a club's network): the error page takes the round typed (its draft, saved as
+  // Save was tapped) into the queue, as without signal; it is sent when the server answers.
+  function takeFailedSave() {
+    if (!pageGame || !ROUND_ACTION.test(location.pathname) || !document.querySelector("[data-failed-post]")) { return; }
+    var token = read(SAVING, null);
+    forget(SAVING);
+    var saved = drafts().filter(function (item) {
+      return token && item.draft.game === pageGame && item.draft.token === token;
+    })[0];
+    if (!saved) { return; }
+    keep(saved.draft);
+    forget(saved.key);
   }
 
   // ---------------------------------------------------------------------------------------
@@ -438,7 +458,16 @@
     }).sort(function (a, b) { return a.round - b.round; })[0];
     if (!next) { return Promise.resolve(true); }
     return send(next, false).then(function (outcome) {
-      if (outcome.state === "offline" || outcome.state === "later") { return false; }
+      if (outcome.state === "offline" || outcome.state === "later") {
+        // Said on its card: no signal, or the server answering with an error (its database
+        // down): the round waits either way.
+        var trouble = outcome.state === "later";
+        if (!!next.serverTrouble !== trouble) {
+          changeEntry(next.token, function (entry) { entry.serverTrouble = trouble; });
+          render();
+        }
+        return false;
+      }
       changeEntry(next.token, function (entry) {
         if (outcome.state === "arrived") { entry.done = true; return; }
         entry.state = outcome.state;
@@ -549,6 +578,9 @@
     var n = { n: entry.round };
     if (held) {
       text = t("Round %(n)s: saved on this phone, not sent yet: it waits until round %(held)s is sorted out.", { n: entry.round, held: held.round });
+    } else if (entry.state === "waiting" && entry.serverTrouble) {
+      text = t("Round %(n)s: saved on this phone, not sent yet: the server is having trouble. It will be sent when the server answers again.", n);
+      if (navigator.onLine !== false) { actions.appendChild(button(t("Send it now"), function () { retry(entry); }, true)); }
     } else if (entry.state === "waiting") {
       text = t("Round %(n)s: saved on this phone, not sent yet: it will be sent when you have signal.", n);
       if (navigator.onLine !== false) { actions.appendChild(button(t("Send it now"), function () { retry(entry); }, true)); }
@@ -761,6 +793,7 @@
   if (newRound) { setUpRoundForm(); }
   setUpTable();
   takeUnsent();
+  takeFailedSave();
   render();
   flush();
   window.addEventListener("online", function () { retryDelay = 5000; render(); flush(); });
