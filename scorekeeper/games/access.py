@@ -129,10 +129,16 @@ def unlock(game: Game, code: str) -> bool:
     typed = "".join(ch for ch in code if ch.isalnum()).upper()
     if not hmac.compare_digest(typed.encode(), game.edit_code.encode()):
         return False
+    grant(game)
+    return True
+
+
+def grant(game: Game) -> None:
+    """Give this device the edit-code right to ``game`` (its code typed, or the table's next
+    game started with the right to the table's game before)."""
     rights = {pid: right for pid, right in _rights().items() if pid != game.public_id}
     rights[game.public_id] = [_fingerprint(game), int(now())]
     _save(rights)
-    return True
 
 
 # --------------------------------------------------------------------------------------------

@@ -316,7 +316,8 @@ def organiser_only(game: Game, what: str) -> tuple[str, int]:
             _("Only the organiser can start this game"),
             _(
                 "Another game at %(table)s is started by the organiser's phone; a phone "
-                "with the league's passphrase can start one only on the night itself.",
+                "with the league's passphrase or this table's edit code can start one only on "
+                "the night itself.",
                 table=game.table_name,
             ),
         ),
