@@ -33,6 +33,7 @@ from scorekeeper.rules.variants import VARIANTS
 def home() -> str:
     token = session.get("device")
     games = services.my_games(devices.device_hash(token)) if token else []
+    games = [game for game in games if access.on_this_phone(game)]  # signed out: not listed
     deleted = trash.deleted_by_device(devices.device_hash(token)) if token else []
     return render_template("games/home.html", games=games, deleted=deleted)
 
