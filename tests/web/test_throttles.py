@@ -176,6 +176,17 @@ def test_refused_import_requests_spend_no_allowance(
     assert preview(stranger, code).status_code == 403  # still refused, not told to wait
 
 
+def test_refused_play_again_spends_no_game_allowance(limited_app: Flask) -> None:
+    """The same review for games (issue 36 item 19): only games made count, so a phone
+    refused "Play again" 61 times can still start its own game."""
+    game = start_game(limited_app.test_client(), ["Ann", "Bob"])
+    stranger = limited_app.test_client()
+    for _ in range(61):
+        assert stranger.post(f"/g/{game}/again", environ_base=address(8)).status_code == 403
+    response = stranger.post("/games/new", data=setup_data(["Cy", "Di"]), environ_base=address(8))
+    assert response.status_code == 302
+
+
 def _token(page: str) -> str:
     found = re.search(r'name="token" type="hidden" value="([^"]+)"', page)
     assert found, page
