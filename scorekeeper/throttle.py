@@ -52,8 +52,11 @@ NEW_LEAGUE_LIMIT = "10 per hour"  # leagues started, per address (each costs ~0.
 ALL_NEW_LEAGUES = "200 per hour"  # leagues started, every address together
 NEW_GAME_LIMIT = "60 per hour"  # games started (or played again), per address: a club night
 ALL_NEW_GAMES = "1000 per hour"  # games started, every address together
-IMPORT_LIMIT = "20 per hour"  # import previews, per address (a big file costs seconds of CPU)
-ALL_IMPORTS = "100 per hour"  # import previews, every address together
+# Import previews (a big file costs seconds of CPU): only the organiser's count, per league, per
+# phone and per address; never from every address together, where a refused phone or another
+# club's organiser would spend everyone's (issue 36 item 19). The work is bounded all the same:
+# only a league's organiser may preview, and leagues are limited above.
+IMPORT_LIMIT = "20 per hour"
 
 BUSY_PHOTOS = _l("Too many photos from this phone in a short time. Wait a minute, then try again.")
 
@@ -162,9 +165,9 @@ BUSY_IMPORTS = _l(
     "Too many files checked for import from this address in the last hour; try again in "
     "%(wait)s. Nothing was imported."
 )
-BUSY_ALL_IMPORTS = _l(
-    "Many files are being checked for import on this server just now; try again in %(wait)s. "
-    "Nothing was imported."
+BUSY_LEAGUE_IMPORTS = _l(
+    "Too many files checked for import in this league or on this phone in the last hour; try "
+    "again in %(wait)s. Nothing was imported."
 )
 GAME_CAP = _l(
     "Too many wrong edit codes for this game from everywhere; try again in %(wait)s. "

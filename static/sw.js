@@ -311,7 +311,24 @@ function forgetGames(games) {
           var match = /^\/g\/([A-Za-z0-9_-]+)/.exec(new URL(request.url).pathname);
           return match && games.indexOf(match[1]) >= 0;
         }).map(function (request) { return cache.delete(request); }));
-      });
+      }).then(function () { return forgetOnStartPage(cache, games); });
     });
   });
+}
+
+// The kept start page lists the phone's games: a copy that names one the phone was signed out
+// of goes, and a fresh one (from the server, which no longer lists it) is kept when there is
+// signal.
+function forgetOnStartPage(cache, games) {
+  var start = self.location.origin + "/";
+  return cache.match(start).then(function (kept) {
+    return kept ? kept.text() : "";
+  }).then(function (html) {
+    if (!namesAnyGame(html, games)) { return undefined; }
+    return cache.delete(start).then(function () { return fetchAndKeep(cache, start); });
+  });
+}
+
+function namesAnyGame(html, games) {
+  return games.some(function (id) { return new RegExp("/g/" + id + "(?![A-Za-z0-9_-])").test(html); });
 }

@@ -109,6 +109,16 @@ def can_edit(game: Game) -> bool:
     return _has_code_right(game)
 
 
+def on_this_phone(game: Game) -> bool:
+    """Whether the start page lists ``game`` among this phone's games (the phone started it):
+    a game of its own always; a league table only while the phone keeps score for it (the
+    league's rights, or a current edit code), so signing the phone out of the league or of the
+    game takes it off the start page too. Renews nothing."""
+    if game.night_id is None:
+        return True
+    return league_rights(game.night.league) or _right_state(game) == "ok"
+
+
 def edit_code_right_only(game: Game) -> bool:
     """This phone may change the game only because it typed the edit code (so forgetting the
     game takes its right away)."""
@@ -129,10 +139,16 @@ def unlock(game: Game, code: str) -> bool:
     typed = "".join(ch for ch in code if ch.isalnum()).upper()
     if not hmac.compare_digest(typed.encode(), game.edit_code.encode()):
         return False
+    grant(game)
+    return True
+
+
+def grant(game: Game) -> None:
+    """Give this device the edit-code right to ``game`` (its code typed, or the table's next
+    game started with the right to the table's game before)."""
     rights = {pid: right for pid, right in _rights().items() if pid != game.public_id}
     rights[game.public_id] = [_fingerprint(game), int(now())]
     _save(rights)
-    return True
 
 
 # --------------------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from scorekeeper.boundary import ReadAgain, lock_taken, write_lock_deferred
 from scorekeeper.extensions import db
 from scorekeeper.games.totals import WRITTEN, standings_changed, store_totals
 from scorekeeper.kept_values import KeptValues
-from scorekeeper.models import Correction, Game, Player, Round, Seat
+from scorekeeper.models import Correction, Game, Night, Player, Round, Seat
 from scorekeeper.rules import (
     HouseRules,
 )
@@ -335,7 +335,9 @@ def my_games(device: str, limit: int = 10) -> list[Game]:
             .options(
                 selectinload(Game.seats).selectinload(Seat.player),
                 selectinload(Game.rounds),
-                selectinload(Game.night),  # a league game is dated by its night
+                # A league game is dated by its night, and listed while the phone keeps
+                # score in its league.
+                selectinload(Game.night).selectinload(Night.league),
             )
             .order_by(Game.created_at.desc(), Game.id.desc())
             .limit(limit)

@@ -326,12 +326,14 @@ def _explain_points(method: Method, min_games: int, nights_held: int) -> str:
 
 
 def _explain_rating(method: Method, min_games: int, nights_held: int) -> str:
-    return _(
+    text = _(
         "Ranked by skill rating: everyone starts equal, and after every game the rating moves "
         "by where you finished and how strong the others at your table were (beating strong "
         "players counts for more). The rating shown is a careful estimate: it starts low and "
         "grows as you play more games and your level becomes clearer."
     )
+    ties = _("A tie with someone counts as half a win against them.")  # rules/rating.py
+    return f"{text} {ties}"
 
 
 @dataclass(frozen=True)

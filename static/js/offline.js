@@ -745,10 +745,22 @@
       if (!exists) { return undefined; }
       return window.caches.open(PAGES).then(function (cache) {
         return cache.keys().then(function (requests) {
-          return Promise.all(requests.filter(function (request) {
-            var found = GAME_PAGE_OF.exec(new URL(request.url).pathname);
-            return found && games.indexOf(found[1]) >= 0;
-          }).map(function (request) { return cache.delete(request); }));
+          return Promise.all(requests.map(function (request) {
+            var path = new URL(request.url).pathname;
+            var found = GAME_PAGE_OF.exec(path);
+            if (found) { return games.indexOf(found[1]) >= 0 ? cache.delete(request) : undefined; }
+            if (path !== "/") { return undefined; }
+            // The kept start page lists the phone's games: a copy naming one of them goes (the
+            // worker keeps a fresh one with signal).
+            return cache.match(request).then(function (kept) {
+              return kept ? kept.text() : "";
+            }).then(function (html) {
+              var named = games.some(function (id) {
+                return new RegExp("/g/" + id + "(?![A-Za-z0-9_-])").test(html);
+              });
+              return named ? cache.delete(request) : undefined;
+            });
+          }));
         });
       });
     });

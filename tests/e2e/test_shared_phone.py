@@ -17,7 +17,7 @@ from scorekeeper.extensions import db
 from scorekeeper.leagues import services as leagues
 from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.test_game_flow import NAMES, _start_game
-from tests.e2e.test_offline import _keeps_game, _second_phone
+from tests.e2e.test_offline import _controlled, _keeps_game, _second_phone
 
 pytestmark = pytest.mark.e2e
 
@@ -200,3 +200,61 @@ def test_a_new_edit_code_ends_what_the_old_one_gave(
     other.get_by_role("button", name="Unlock").click()
     expect(other.locator("h1")).to_contain_text("Round 1")
     context.close()
+
+
+def _wait_for_kept_start_page(page: Page, naming: str) -> None:
+    """Wait until the kept copy of the start page names ``naming`` (the worker keeps it after
+    the page is shown)."""
+    for _ in range(100):
+        if naming in _kept_copy(page, "/"):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"the start page kept on the phone does not name {naming}")
+
+
+def test_signing_out_of_a_league_takes_its_game_off_the_start_page(
+    page: Page, context: BrowserContext, live_server: str, live_app: Flask, shoot: Any
+) -> None:
+    """Issue 36 item 20: a table phone that played again at a league table lists that game on
+    its start page; signed out of the league, the start page no longer shows it, with signal
+    or from the copy kept for use without signal."""
+    code, name, public_id, _edit_code = _league_table(live_app)
+    page.goto(f"{live_server}/leagues/{code}/unlock")
+    page.get_by_label("League passphrase").fill(PASSPHRASE)
+    page.get_by_role("button", name="Unlock").click()
+    page.goto(f"{live_server}/g/{public_id}/round")
+    page.locator("#seat-0 input.points").fill("17")
+    page.locator("#seat-1 .went-out").click()
+    page.locator("#seat-2 input.points").fill("23")
+    page.get_by_role("button", name="Save round 1").click()
+    page.get_by_text("Stop early").click()
+    page.get_by_role("button", name="End the game after round 1").click()
+    page.get_by_role("link", name=re.compile("Play again at")).click()
+    page.get_by_role("button", name="Start the new game").click()
+    page.wait_for_url(re.compile(r"/g/[A-Za-z0-9_-]+$"))
+    new = page.url.rsplit("/", 1)[-1]
+    assert new != public_id
+
+    page.goto(f"{live_server}/")
+    _controlled(page)
+    page.goto(f"{live_server}/")
+    expect(page.locator(f'a[href="/g/{new}"]')).to_contain_text("Ann, Bob, Cy")
+    _wait_for_kept_start_page(page, f"/g/{new}")
+
+    page.goto(f"{live_server}/leagues/{code}/manage")
+    page.get_by_role("button", name=f"Sign this phone out of {name}").click()
+    expect(page.get_by_text(f"This phone no longer keeps score for {name}")).to_be_visible()
+    page.wait_for_selector("html[data-forgotten]", state="attached")
+
+    # Without signal, the start page the phone kept does not show the league's game ...
+    context.set_offline(True)
+    page.goto(f"{live_server}/")
+    expect(page.locator("body")).not_to_contain_text("Ann, Bob, Cy")
+    assert f"/g/{new}" not in page.content()
+    shoot("shared-phone-start-page-signed-out-offline", full_page=False)
+    context.set_offline(False)
+    # ... nor does the start page with signal.
+    page.goto(f"{live_server}/")
+    expect(page.get_by_role("heading", name="Mexican Train scores")).to_be_visible()
+    expect(page.get_by_text("Games on this phone")).to_have_count(0)
+    assert f"/g/{new}" not in page.content()

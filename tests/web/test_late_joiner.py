@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 
 from flask import Flask
 from flask.testing import FlaskClient
@@ -17,6 +18,7 @@ from tests.web.league_helpers import (
     start_league,
     start_night,
     text_of,
+    unlock,
 )
 
 NAMES = ["Ann", "Bob", "Cy"]
@@ -156,3 +158,49 @@ def test_a_league_table_seats_the_roster_player_and_counts_the_start(
     page = text_of(client.get(f"/leagues/{code}/players/{ids['Di']}").get_data(as_text=True))
     # Di started with Bob's 30 and went out: the league counts 30, 3rd of 4 (Ann 5, Cy 19).
     assert "Average game 30.0" in page and "30 3rd of 4" in page, page
+
+
+def _edit_code_phone(app: Flask, organiser: FlaskClient, public_id: str) -> FlaskClient:
+    page = organiser.get(f"/g/{public_id}").get_data(as_text=True)
+    code = re.search(r'<p class="huge code">([A-Z0-9]+)</p>', page).group(1)  # type: ignore[union-attr]
+    phone = app.test_client()
+    assert phone.post(f"/g/{public_id}/unlock", data={"code": code}).status_code == 302
+    return phone
+
+
+def test_who_may_seat_a_late_arrival_at_a_league_table(app: Flask, client: FlaskClient) -> None:
+    """Issue 36 item 18, as the README's rights table says: keeping score at a table (the
+    passphrase, or that table's edit code) includes seating a late arrival there: a roster
+    player, ranked, or any other name as a guest, listed apart and not ranked; never a new
+    member. Another table's edit code, the members' link or no right: refused."""
+    code = start_league(client)
+    ids = add_players(client, code, ["Ann", "Bob", "Cy", "Di", "Ed"])
+    night = start_night(client, code)
+    table = add_table(client, code, night, [ids["Ann"], ids["Bob"]])
+    other = add_table(client, code, night, [ids["Cy"], ids["Di"]])
+    other_phone = _edit_code_phone(app, client, other)
+    for phone in (app.test_client(), other_phone):
+        assert phone.post(f"/g/{table}/join", data={"name": "Ed"}).status_code == 403
+    table_phone = _edit_code_phone(app, client, table)
+    hint = "any other name plays as a guest, who is not ranked"
+    assert hint in text_of(table_phone.get(f"/g/{table}").get_data(as_text=True))
+    page = _join(table_phone, table, "ed")
+    assert "Ed joins from round 1, starting with 0 points." in page
+    page = _join(table_phone, table, "Gus")
+    assert "Gus joins from round 1 as a guest, starting with 0 points: not on the league" in page
+    scorer = app.test_client()
+    assert unlock(scorer, code).status_code == 302
+    assert "Hal joins from round 1 as a guest" in _join(scorer, table, "Hal")
+    with app.app_context():
+        seated = db.session.query(Game).filter_by(public_id=table).one().seats
+        assert {seat.player.name: seat.player.is_guest for seat in seated} == {
+            "Ann": False, "Bob": False, "Ed": False, "Gus": True, "Hal": True
+        }  # fmt: skip
+    # The Players page lists the guests apart from the roster.
+    players = text_of(client.get(f"/leagues/{code}/players").get_data(as_text=True))
+    roster, guests = players.split("Guests (2)")
+    assert "Ed" in roster and "Gus" not in roster and "Hal" not in roster
+    assert "Gus" in guests and "Hal" in guests
+    # A game of its own has no roster: no such line.
+    own = start_game(client, NAMES)
+    assert hint not in text_of(client.get(f"/g/{own}").get_data(as_text=True))

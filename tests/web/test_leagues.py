@@ -177,6 +177,7 @@ def test_rating_standings_rank_everyone_with_a_rating(client: FlaskClient) -> No
     assert values == sorted(values, reverse=True)
     page = client.get(f"/leagues/{code}").get_data(as_text=True)
     assert "Ranked by skill rating" in page
+    assert "A tie with someone counts as half a win against them." in page
     # No jargon: the library and its formula are for the docs, not the club.
     assert "OpenSkill" not in page and "uncertainty" not in page
 

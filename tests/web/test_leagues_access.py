@@ -75,6 +75,7 @@ LEVELS = (READER, SCORER, ORGANISER)
 WRITE_ROUTES = [
     ("/leagues/{code}/forget", {}, READER),
     ("/g/{game}/round", round_data({0: 0, 1: 9}, went_out=0, form_token="league-t"), SCORER),
+    ("/g/{game}/join", {"name": "Zed"}, SCORER),  # a late arrival: a new name is a guest
     ("/leagues/{code}/nights/new", {"played_on": "2025-03-13", "place": "Hall"}, ORGANISER),
     (
         "/leagues/{code}/nights/{night}/edit",

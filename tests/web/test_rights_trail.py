@@ -123,6 +123,54 @@ def test_play_again_at_a_league_table(client: FlaskClient) -> None:
     assert len(table_ids(client, code, tonight)) == 2
 
 
+def test_a_tables_edit_code_plays_again_at_that_table_tonight(client: FlaskClient) -> None:
+    """Issue 36 item 22: the README's rights table gives a table's edit code "the same at that
+    one table", "Play again" included; the new game is that phone's to keep score for."""
+    code, _night, _games = _league_with_games(client)
+    ids = add_players(client, code, ["Eve", "Fay", "Gil", "Hal"])
+    tonight = start_night(client, code, date.today().isoformat())
+    table = add_table(client, code, tonight, [ids["Eve"], ids["Fay"]])
+    other = add_table(client, code, tonight, [ids["Gil"], ids["Hal"]])
+    phone = _edit_code_phone(client, table)
+    play(phone, table, [0, 5])
+    summary = text_of(phone.get(f"/g/{table}/summary").get_data(as_text=True))
+    assert "Play again at Table 1" in summary and "is started by the organiser" not in summary
+    response = phone.post(f"/g/{table}/again")
+    assert response.status_code == 302
+    new = response.headers["Location"].rsplit("/", 1)[-1]
+    assert new not in (table, other) and len(table_ids(client, code, tonight)) == 3
+    assert enter_round(phone, new, {0: 0, 1: 7}, went_out=0).status_code == 302  # it keeps score
+    # Not at another table.
+    assert phone.post(f"/g/{other}/again").status_code == 403
+    assert len(table_ids(client, code, tonight)) == 3
+
+
+def test_signing_out_takes_a_league_game_off_the_start_page(client: FlaskClient) -> None:
+    """Issue 36 item 20: a game this phone started at a league table ("Play again") is listed
+    on its start page while it keeps score there, and no longer once it signs out (of the
+    league, or of the game when it held the table's edit code)."""
+    code, _night, _games = _league_with_games(client)
+    ids = add_players(client, code, ["Eve", "Fay", "Gil", "Hal"])
+    tonight = start_night(client, code, date.today().isoformat())
+    first = add_table(client, code, tonight, [ids["Eve"], ids["Fay"]])
+    second = add_table(client, code, tonight, [ids["Gil"], ids["Hal"]])
+    scorer, table_phone = _scorer(client, code), _edit_code_phone(client, second)
+    play(scorer, first, [0, 5])
+    play(table_phone, second, [0, 6])
+    started = {}
+    for phone, game in ((scorer, first), (table_phone, second)):
+        started[game] = phone.post(f"/g/{game}/again").headers["Location"].rsplit("/", 1)[-1]
+        assert f"/g/{started[game]}" in phone.get("/").get_data(as_text=True)
+    assert scorer.post(f"/leagues/{code}/forget").status_code == 302
+    assert table_phone.post(f"/g/{started[second]}/forget").status_code == 302
+    for phone, game in ((scorer, first), (table_phone, second)):
+        home = phone.get("/").get_data(as_text=True)
+        assert f"/g/{started[game]}" not in home and "Games on this phone" not in home
+    # A game of its own stays listed.
+    own = start_game(scorer, ["Ann", "Bob"])
+    assert f"/g/{own}" in scorer.get("/").get_data(as_text=True)
+
+
 # --------------------------------------------------------------------------------------------
 # Issue 21 item 2: the members' link only for phones with a league right
 

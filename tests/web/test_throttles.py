@@ -20,7 +20,7 @@ from scorekeeper import throttle
 from scorekeeper.extensions import limiter
 from tests.conftest import running_app
 from tests.web.helpers import setup_data, start_game
-from tests.web.league_helpers import PASSPHRASE, start_league
+from tests.web.league_helpers import PASSPHRASE, start_league, unlock
 
 CSV = """night,place,table,player,round,score
 2024-01-04,Hall,Table 1,Ann,1,0
@@ -127,7 +127,7 @@ def preview(client: FlaskClient, code: str, content: str = CSV, **environ: str):
     )
 
 
-def test_import_previews_are_limited_per_address_and_together(
+def test_import_previews_are_limited_per_league_phone_and_address(
     limited_app: Flask, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from scorekeeper.leagues.transfer import applying
@@ -137,14 +137,54 @@ def test_import_previews_are_limited_per_address_and_together(
     code = start_league(organiser)
     for _ in range(20):  # every preview counts: each reads the whole file
         assert preview(organiser, code).status_code == 200
-    response = preview(organiser, code)
+    busy = "Too many files checked for import in this league or on this phone"
+    for environ in (address(5), address(6)):  # the league's, from any address
+        response = preview(organiser, code, **environ)
+        assert response.status_code == 429 and busy in response.get_data(as_text=True)
+    second = start_league(organiser, "Friday Club")  # the phone's, in any league
+    response = preview(organiser, second, **address(6))
+    assert response.status_code == 429 and busy in response.get_data(as_text=True)
+    # Another club's organiser is not stopped: nothing is counted for the whole server ...
+    other = limited_app.test_client()
+    other_code = start_league(other, "Saturday Club")
+    assert preview(other, other_code, **address(7)).status_code == 200
+    # ... except from the address that used its 20.
+    response = preview(other, other_code, **address(5))
     assert response.status_code == 429
     assert "Too many files checked for import from this address" in response.get_data(as_text=True)
-    assert preview(organiser, code, **address(6)).status_code == 200
-    spend_everyone(limited_app, throttle.ALL_IMPORTS, "leagues.import_file")
-    response = preview(organiser, code, **address(7))
-    assert response.status_code == 429
-    assert "Many files are being checked for import" in response.get_data(as_text=True)
+
+
+def test_refused_import_requests_spend_no_allowance(
+    limited_app: Flask, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 36 item 19: rights come first; a phone that may not import (no right, or the
+    passphrase only) is refused without spending the league's, a phone's or an address's
+    allowance, however often it tries."""
+    from scorekeeper.leagues.transfer import applying
+
+    monkeypatch.setattr(applying, "_pending_dir", lambda: tmp_path)
+    organiser = limited_app.test_client()
+    code = start_league(organiser)
+    stranger, scorer = limited_app.test_client(), limited_app.test_client()
+    assert unlock(scorer, code).status_code == 302
+    for phone in (stranger, scorer):
+        for _ in range(30):
+            assert preview(phone, code).status_code == 403
+    for _ in range(20):  # the organiser's whole allowance is left, from the same address
+        assert preview(organiser, code).status_code == 200
+    assert preview(organiser, code).status_code == 429
+    assert preview(stranger, code).status_code == 403  # still refused, not told to wait
+
+
+def test_refused_play_again_spends_no_game_allowance(limited_app: Flask) -> None:
+    """The same review for games (issue 36 item 19): only games made count, so a phone
+    refused "Play again" 61 times can still start its own game."""
+    game = start_game(limited_app.test_client(), ["Ann", "Bob"])
+    stranger = limited_app.test_client()
+    for _ in range(61):
+        assert stranger.post(f"/g/{game}/again", environ_base=address(8)).status_code == 403
+    response = stranger.post("/games/new", data=setup_data(["Cy", "Di"]), environ_base=address(8))
+    assert response.status_code == 302
 
 
 def _token(page: str) -> str:

@@ -195,8 +195,13 @@ def _typed_round(game: Game) -> list[tuple[str, str, bool]]:
 
 def may_play_again(game: Game) -> bool:
     """ "Play again with the same players": a game of one's own, whoever keeps its score; a
-    table of a league night adds a game to that night, so the organiser, or a phone with the
-    league's passphrase on the night itself (``leagues.access.may_start_table_game``)."""
+    table of a league night adds a game to that night, so the organiser, or on the night itself
+    a phone with the league's passphrase (``leagues.access.may_start_table_game``) or with this
+    table's edit code, which gives the passphrase's right at that one table (README "Who may do
+    what": a table plays on without fetching the organiser)."""
     if game.night is None:
         return access.can_edit(game)
-    return league_tables.may_start_table_game(game.night.league, game.night.played_on, date.today())
+    night, today = game.night, date.today()
+    if league_tables.may_start_table_game(night.league, night.played_on, today):
+        return True
+    return night.played_on == today and access.can_edit(game)

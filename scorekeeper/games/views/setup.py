@@ -16,7 +16,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper import devices, throttle
 from scorekeeper.extensions import limiter
-from scorekeeper.games import services, trash
+from scorekeeper.games import access, services, trash
 from scorekeeper.games.forms import (
     MAX_SEATS,
     SetupForm,
@@ -33,6 +33,7 @@ from scorekeeper.rules.variants import VARIANTS
 def home() -> str:
     token = session.get("device")
     games = services.my_games(devices.device_hash(token)) if token else []
+    games = [game for game in games if access.on_this_phone(game)]  # signed out: not listed
     deleted = trash.deleted_by_device(devices.device_hash(token)) if token else []
     return render_template("games/home.html", games=games, deleted=deleted)
 
@@ -165,6 +166,9 @@ def play_again(public_id: str) -> str | BaseResponse | tuple[str, int]:
         abort(403)
     if request.method == "GET":
         return render_template("games/play_again.html", game=game, night=game.night)
+    table_code_only = game.night is not None and access.edit_code_right_only(game)
     new = services.play_again(game, devices.device_hash())
+    if table_code_only:  # the table's phone keeps score for the table's next game too
+        access.grant(new)
     flash(_("New game with the same players. Good luck!"), "success")
     return redirect(url_for("games.table", public_id=new.public_id))

@@ -78,15 +78,20 @@ def join(game: Game) -> BaseResponse:
     except services.GameError as error:
         flash(str(error), "error")
     else:
-        flash(
-            _(
-                "%(name)s joins from round %(n)s, starting with %(points)s points.",
-                name=seat.player.name,
-                n=seat.joined_round,
-                points=seat.start_total,
-            ),
-            "success",
-        )
+        values = {"name": seat.player.name, "n": seat.joined_round, "points": seat.start_total}
+        if game.night_id is not None and seat.player.is_guest:
+            # A name not on the league's roster plays as a guest: said at once, so a
+            # misspelt member is noticed at the table (README "Who may do what").
+            message = _(
+                "%(name)s joins from round %(n)s as a guest, starting with %(points)s points: "
+                "not on the league's roster, so not ranked.",
+                **values,
+            )
+        else:
+            message = _(
+                "%(name)s joins from round %(n)s, starting with %(points)s points.", **values
+            )
+        flash(message, "success")
     return redirect(url_for("games.table", public_id=game.public_id))
 
 
@@ -316,7 +321,8 @@ def organiser_only(game: Game, what: str) -> tuple[str, int]:
             _("Only the organiser can start this game"),
             _(
                 "Another game at %(table)s is started by the organiser's phone; a phone "
-                "with the league's passphrase can start one only on the night itself.",
+                "with the league's passphrase or this table's edit code can start one only on "
+                "the night itself.",
                 table=game.table_name,
             ),
         ),

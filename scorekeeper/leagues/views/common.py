@@ -40,6 +40,14 @@ def holds_the_league() -> bool:
     return league is not None and access.league_rights(league)
 
 
+def not_the_organiser() -> bool:
+    """This phone is not the organiser of the league the address names: the view refuses it
+    the organiser's costly work (an import preview), so the limits on that work neither count
+    nor stop it (a refused request spends no one's allowance)."""
+    league = _league_named()
+    return league is None or not access.is_organiser(league)
+
+
 def _league_named() -> League | None:
     """The league named by the address (or the join form), read once per request: both the
     per-address budget and the league's cap ask ``holds_the_league`` (as

@@ -26,7 +26,13 @@ from scorekeeper.leagues.forms import (
     ImportConfirmForm,
     ImportForm,
 )
-from scorekeeper.leagues.views.common import bp, league_page, organiser_required, reader_required
+from scorekeeper.leagues.views.common import (
+    bp,
+    league_page,
+    not_the_organiser,
+    organiser_required,
+    reader_required,
+)
 from scorekeeper.models import League
 from scorekeeper.web import attachment
 
@@ -71,13 +77,22 @@ def export_zip(league: League) -> Response:
     throttle.IMPORT_LIMIT,
     key_func=throttle.client,
     methods=["POST"],
+    exempt_when=not_the_organiser,
     on_breach=throttle.explain(throttle.BUSY_IMPORTS),
 )
 @limiter.limit(
-    throttle.ALL_IMPORTS,
-    key_func=throttle.everyone,
+    throttle.IMPORT_LIMIT,
+    key_func=throttle.league_cap_key,
     methods=["POST"],
-    on_breach=throttle.explain(throttle.BUSY_ALL_IMPORTS),
+    exempt_when=not_the_organiser,
+    on_breach=throttle.explain(throttle.BUSY_LEAGUE_IMPORTS),
+)
+@limiter.limit(
+    throttle.IMPORT_LIMIT,
+    key_func=lambda: f"phone:{device_hash()}",
+    methods=["POST"],
+    exempt_when=not_the_organiser,
+    on_breach=throttle.explain(throttle.BUSY_LEAGUE_IMPORTS),
 )
 @organiser_required
 def import_file(league: League) -> Any:
