@@ -52,6 +52,7 @@ class TableState:
     round_word: str = "Round"  # "Hand" in the points games
     uses_engines: bool = True
     makes_points: bool = False
+    hub: bool = True  # the round's double goes in a hub (False: Chicken Foot, no hub)
     notes: tuple[str, ...] = ()  # the deal, the spinner rule, the target (points games)
     target: int | None = None
     label: str = "Mexican Train"  # i18n: a default never shown (every state sets its label)
@@ -163,17 +164,20 @@ def table_state(loaded: LoadedGame) -> TableState:
         next_engine=next_engine,
         engines_available=available,
         starter=starter,
-        deal=deal_text(plan, rules, engine) if variant.uses_engines else "",
+        deal=deal_text(plan, rules, engine, hub=variant.hub) if variant.uses_engines else "",
         plan=plan,
         rules_in_play=variant.in_play(rules),
         finished=finished,
         round_word=variant.round_word,
         uses_engines=variant.uses_engines,
         makes_points=variant.makes_points,
+        hub=variant.hub,
         notes=tuple(variant.table_notes(len(seats), rules)),
         target=variant.target(rules),
         label=variant.label,
-        next_deal=deal_text(plan, rules, next_engine) if variant.uses_engines else "",
+        next_deal=deal_text(plan, rules, next_engine, hub=variant.hub)
+        if variant.uses_engines
+        else "",
         next_starter=next_starter,
     )
 
