@@ -25,11 +25,13 @@ from scorekeeper.rules import (
     HouseRules,
     format_hand,
 )
+from scorekeeper.rules.deal_sheets import SheetSource, deal_sources
 from scorekeeper.rules.round_check import (
     RoundCheck,
     RoundContext,
     RoundInput,
 )
+from scorekeeper.rules.rule_text import deal_sheet_line
 from scorekeeper.rules.schedule import DealPlan, deal_text, remaining_engines
 from scorekeeper.rules.scoring import late_joiner_start, round_winners
 
@@ -61,6 +63,10 @@ class TableState:
     # that follows from this round's scores).
     next_deal: str = ""
     next_starter: str | None = None
+    # Where the deal's number comes from ("Why 15 each?"): the sheet, and its published sources
+    # as docs/rules.md cites them.
+    deal_sheet: str = ""
+    deal_sources: tuple[SheetSource, ...] = ()
 
 
 def _used_engines(table: rows.TableRows, skip_number: int | None = None) -> list[int]:
@@ -179,6 +185,8 @@ def table_state(loaded: LoadedGame) -> TableState:
         if variant.uses_engines
         else "",
         next_starter=next_starter,
+        deal_sheet=deal_sheet_line(variant.name, plan.source, rules),
+        deal_sources=deal_sources(variant.name, plan.source, rules.max_pip, rules.copies),
     )
 
 

@@ -118,3 +118,15 @@ def test_the_edit_code_waits_for_its_own_tap(page: Page, live_server: str, shoot
     expect(code).to_be_visible()
     shoot("trial4-share-code-shown", full_page=False)
     expect(code).to_have_text(re.compile(r"^\s*[A-Z0-9]{6}\s*$"))
+
+
+def test_the_deal_names_its_sheet_in_one_tap(page: Page, live_server: str, shoot: Any) -> None:
+    _start_game(page, live_server, NAMES)
+    sheet = page.get_by_text("Standard table: 15 15 15 12 12 10 10 for 2-8 players")
+    expect(sheet).to_be_hidden()
+    page.get_by_text("Why 15 each?").tap()
+    expect(sheet).to_be_visible()
+    source = page.get_by_role("link", name="htfbw.com, Mexican Train")
+    expect(source).to_have_attribute("href", "https://htfbw.com/games-cards/Games/76098.shtml")
+    source.scroll_into_view_if_needed()
+    shoot("trial4-deal-source", full_page=False)
