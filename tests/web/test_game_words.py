@@ -110,3 +110,12 @@ def test_chicken_foot_never_says_hub_whatever_the_rules(
         assert sentence in table
     assert "hub" not in table
     assert "the engine" not in table
+
+
+@pytest.mark.parametrize("order", ["descending", "highest_available"])
+def test_chicken_foots_round_form_has_no_engine(client: FlaskClient, order: str) -> None:
+    public_id = start_game(client, NAMES, kind="chicken_foot", max_pip=9, order=order)
+    form = _text(client, f"/g/{public_id}/round")
+    assert "this round's double" in form.lower()
+    assert "engine" not in form.lower()
+    assert "engine" in _text(client, f"/g/{start_game(client, NAMES, order=order)}/round").lower()
