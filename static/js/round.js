@@ -2,7 +2,8 @@
 // choice moves to someone else; Enter in a points field moves to the next player (past the one
 // who went out; it saves from the last); leaving with typed values asks first; the live
 // check's verdict sets the red outlines and clears "Nothing was saved yet" once nothing is
-// wrong; the first problem gets the focus; the save button cannot be pressed twice (the server also refuses a second save).
+// wrong; the first problem gets the focus; the save button cannot be pressed twice (the server
+// also refuses a second save).
 (function () {
   "use strict";
   var form = document.getElementById("round-form");
