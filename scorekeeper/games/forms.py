@@ -224,7 +224,7 @@ class SetupForm(HouseRuleFields, PointsRuleFields, FlaskForm):  # type: ignore[v
         label and offer only its choices: a points game's ties are for the highest total, a
         game's deal is from its own sheets."""
         game = self.kind.data
-        for name in (*self.RULE_FIELDS, "deal_table", "max_pip"):
+        for name in (*self.RULE_FIELDS, "deal_table", "max_pip", "order", "length", "start_rule"):
             rule = HOUSE_RULES[name]
             if game not in rule.worded:
                 continue

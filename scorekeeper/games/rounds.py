@@ -25,11 +25,13 @@ from scorekeeper.rules import (
     HouseRules,
     format_hand,
 )
+from scorekeeper.rules.deal_sheets import SheetSource, deal_sources
 from scorekeeper.rules.round_check import (
     RoundCheck,
     RoundContext,
     RoundInput,
 )
+from scorekeeper.rules.rule_text import deal_sheet_line
 from scorekeeper.rules.schedule import DealPlan, deal_text, remaining_engines
 from scorekeeper.rules.scoring import late_joiner_start, round_winners
 
@@ -52,6 +54,7 @@ class TableState:
     round_word: str = "Round"  # "Hand" in the points games
     uses_engines: bool = True
     makes_points: bool = False
+    hub: bool = True  # the round's double goes in a hub (False: Chicken Foot, no hub)
     notes: tuple[str, ...] = ()  # the deal, the spinner rule, the target (points games)
     target: int | None = None
     label: str = "Mexican Train"  # i18n: a default never shown (every state sets its label)
@@ -60,6 +63,10 @@ class TableState:
     # that follows from this round's scores).
     next_deal: str = ""
     next_starter: str | None = None
+    # Where the deal's number comes from ("Why 15 each?"): the sheet, and its published sources
+    # as docs/rules.md cites them.
+    deal_sheet: str = ""
+    deal_sources: tuple[SheetSource, ...] = ()
 
 
 def _used_engines(table: rows.TableRows, skip_number: int | None = None) -> list[int]:
@@ -163,18 +170,23 @@ def table_state(loaded: LoadedGame) -> TableState:
         next_engine=next_engine,
         engines_available=available,
         starter=starter,
-        deal=deal_text(plan, rules, engine) if variant.uses_engines else "",
+        deal=deal_text(plan, rules, engine, hub=variant.hub) if variant.uses_engines else "",
         plan=plan,
         rules_in_play=variant.in_play(rules),
         finished=finished,
         round_word=variant.round_word,
         uses_engines=variant.uses_engines,
         makes_points=variant.makes_points,
+        hub=variant.hub,
         notes=tuple(variant.table_notes(len(seats), rules)),
         target=variant.target(rules),
         label=variant.label,
-        next_deal=deal_text(plan, rules, next_engine) if variant.uses_engines else "",
+        next_deal=deal_text(plan, rules, next_engine, hub=variant.hub)
+        if variant.uses_engines
+        else "",
         next_starter=next_starter,
+        deal_sheet=deal_sheet_line(variant.name, plan.source, rules),
+        deal_sources=deal_sources(variant.name, plan.source, rules.max_pip, rules.copies),
     )
 
 

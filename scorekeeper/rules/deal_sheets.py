@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
+from typing import NamedTuple
 
 from scorekeeper.rules.words import LazyText, _, lazy
 
@@ -83,3 +84,110 @@ def sheet_words(sheet: Mapping[int, int]) -> str:
         else:
             parts.append(_("%(tiles)s for %(players)s players", tiles=tiles, players=players))
     return ", ".join(parts)
+
+
+class SheetSource(NamedTuple):
+    """A published source of a deal sheet, as docs/rules.md cites it: its key there, its name
+    and its address ("" for the sheets printed in the makers' boxes)."""
+
+    key: str
+    name: LazyText
+    url: str
+
+
+#: The sources of the deal sheets, by their keys in docs/rules.md ("Sources"): the site and
+#: what the page is about (the translations add that the page is in English).
+SOURCES: Mapping[str, SheetSource] = MappingProxyType(
+    {
+        source.key: source
+        for source in (
+            SheetSource(
+                "htfbw-mt",
+                lazy("htfbw.com, Mexican Train"),
+                "https://htfbw.com/games-cards/Games/76098.shtml",
+            ),
+            SheetSource(
+                "op-d12",
+                lazy("ourpastimes.com, double-twelve dominoes"),
+                "https://ourpastimes.com/instructions-double-twelve-dominoes-8530740.html",
+            ),
+            SheetSource("card", lazy("the rule sheets in the Cardinal and Fundex boxes"), ""),
+            SheetSource(
+                "odg-cf",
+                lazy("onlinedominogames.com, Chickenfoot"),
+                "https://onlinedominogames.com/chickenfoot-dominoes",
+            ),
+            SheetSource(
+                "chickie",
+                lazy("engraveddominoes.com, Chickie Sixes"),
+                "https://engraveddominoes.com/chickie-sixes/",
+            ),
+            SheetSource(
+                "htfbw-cf",
+                lazy("htfbw.com, Chicken Foot"),
+                "https://htfbw.com/games-cards/Games/39024.shtml",
+            ),
+            SheetSource(
+                "cdd-cf",
+                lazy("cardsdicedominoes.com, Chicken Foot"),
+                "http://www.cardsdicedominoes.com/chickenfoot-domino-rules.htm",
+            ),
+            SheetSource(
+                "cf-8",
+                lazy("heyreviewfood.com, Chicken Feet"),
+                "https://heyreviewfood.com/chicken-feet-domino-rules-1647358645",
+            ),
+            SheetSource(
+                "pagat-mug",
+                lazy("pagat.com, Muggins"),
+                "http://www.pagat.com/tile/wdom/muggins.html",
+            ),
+            SheetSource(
+                "eighty",
+                lazy("eightygames, Fives and Threes"),
+                "https://eightygames.wordpress.com/2014/03/06/fives-and-threes-dominos/",
+            ),
+            SheetSource(
+                "digi-block",
+                lazy("digigamers, Block"),
+                "http://www.digigamers.com/help.jsp?DISPLAYPAGE=/parlor/dominoes/BLOCK_RULES.jsp",
+            ),
+        )
+    }
+)
+
+_FIVES_SOURCES = ("pagat-mug", "eighty")
+#: (game, sheet, set) -> the keys of the sheet's sources, as docs/rules.md's deal sheets table
+#: cites them; set None: every other set of that sheet (Mexican Train's standard table).
+SHEET_SOURCES: Mapping[tuple[str, str, int | None], tuple[str, ...]] = MappingProxyType(
+    {
+        ("mexican_train", "standard", 12): ("htfbw-mt",),
+        ("mexican_train", "standard", None): ("card",),
+        ("mexican_train", "cardinal", 12): ("card",),
+        ("mexican_train", "fundex", 12): ("card",),
+        ("mexican_train", "gamerules", 12): ("op-d12",),
+        ("chicken_foot", "standard", 6): ("odg-cf", "chickie"),
+        ("chicken_foot", "standard", 9): ("htfbw-cf", "cdd-cf", "cf-8"),
+        ("all_fives", "standard", 6): _FIVES_SOURCES,
+        ("fives_and_threes", "standard", 6): _FIVES_SOURCES,
+        ("draw", "standard", 6): _FIVES_SOURCES,
+        ("block", "standard", 6): ("digi-block",),
+        ("block", "standard", 9): ("digi-block",),
+        ("block", "standard", 12): ("digi-block",),
+    }
+)
+
+
+def deal_sources(game: str, used: str, max_pip: int, copies: int = 1) -> tuple[SheetSource, ...]:
+    """Where the deal of a round comes from: the published sources of the sheet it used.
+    ``used`` is the deal plan's source: "table" (the game's own sheet, or Mexican Train's
+    standard table), a Mexican Train sheet's name (also chosen for a Chicken Foot game before
+    it had its own), "custom" or "computed" (no source: the group's number, or a suggestion)."""
+    if copies != 1 or used in ("custom", "computed"):
+        return ()
+    sheet = "standard" if used == "table" else used
+    owner = game if sheet == "standard" and game in GAME_SHEETS else "mexican_train"
+    keys = SHEET_SOURCES.get((owner, sheet, max_pip))
+    if keys is None and owner == "mexican_train" and sheet == "standard":
+        keys = SHEET_SOURCES[(owner, sheet, None)]
+    return tuple(SOURCES[key] for key in keys or ())

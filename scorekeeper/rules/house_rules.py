@@ -10,10 +10,15 @@ from typing import Any
 
 from scorekeeper.rules.deal_sheets import GAME_SHEETS
 from scorekeeper.rules.house_rules_games import (
+    CHICKEN_FOOT_LENGTH,
+    CHICKEN_FOOT_ORDER,
+    CHICKEN_FOOT_START,
+    CHICKEN_FOOT_START_LINES,
     GAME_RULES,
     HIGHEST_TIES,
     LOWEST_JOINS,
     points_sets,
+    reworded,
     sheet_choice,
 )
 from scorekeeper.rules.rule_text import (
@@ -30,6 +35,72 @@ from scorekeeper.rules.rule_text import (
     game_deal_line,
 )
 from scorekeeper.rules.words import LazyText, _, lazy
+
+#: The engine orders, the round counts and who starts: the choices Mexican Train offers (and
+#: every other game with engines, where ``Wording`` words them its own way).
+ORDER_CHOICES: tuple[tuple[str, LazyText], ...] = (
+    ("descending", lazy("Highest double first, down to 0-0")),
+    ("ascending", lazy("0-0 first, up to the highest double (house option)")),
+    (
+        "highest_available",
+        lazy("Each round the highest double anyone holds that has not been an engine yet"),
+    ),
+    (
+        "up_and_back",
+        lazy(
+            "0-0 up to the highest double, then back down to 0-0 (double-12: 26 "
+            "rounds, the 12-12 played twice)"
+        ),
+    ),
+    (
+        "down_and_up",
+        lazy(
+            "The highest double down to 0-0, then back up (double-6: 6-6 to 0-0, "
+            "then 0-0 to 6-6; 14 rounds, the 0-0 played twice)"
+        ),
+    ),
+)
+LENGTH_CHOICES: tuple[tuple[str, LazyText], ...] = (
+    ("doubles", lazy("One round for each engine of the schedule")),
+    (
+        "fixed",
+        lazy(
+            "A set number of rounds: the game stops early, or starts the schedule "
+            "again when there are more rounds than doubles"
+        ),
+    ),
+    (
+        "free",
+        lazy("As many rounds as the table wants: end the game from the table"),
+    ),
+)
+START_CHOICES: tuple[tuple[str, LazyText], ...] = (
+    (
+        "rotate",
+        lazy(
+            "Rotate clockwise: the engine is taken out before the deal; the seat "
+            "chosen for round 1 starts, then the starting seat moves one to the "
+            "left each round"
+        ),
+    ),
+    (
+        "engine_holder",
+        lazy("Whoever holds the engine places it and starts (the engine is shuffled in and dealt)"),
+    ),
+    ("previous_winner", lazy("The previous round's winner starts")),
+    ("left_of_setter", lazy("The player left of whoever set the engine starts")),
+    (
+        "lowest_total",
+        lazy("The player with the lowest total so far starts the next round"),
+    ),
+)
+START_LINES: Mapping[str, LazyText] = {
+    "engine_holder": lazy("Who starts: whoever holds the engine"),
+    "rotate": lazy("Who starts: rotates clockwise, one seat to the left each round"),
+    "previous_winner": lazy("Who starts: the previous round's winner"),
+    "left_of_setter": lazy("Who starts: the player left of whoever set the engine"),
+    "lowest_total": lazy("Who starts: the player with the lowest total so far"),
+}
 
 #: Every house rule of rules.md 2.1-2.4, in the order "Rules in play" lists them.
 HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType(
@@ -93,53 +164,31 @@ HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType(
             HouseRule(
                 "order",
                 lazy("Engine order"),
-                (
-                    ("descending", lazy("Highest double first, down to 0-0")),
-                    ("ascending", lazy("0-0 first, up to the highest double (house option)")),
-                    (
-                        "highest_available",
-                        lazy(
-                            "Each round the highest double anyone holds that has not been an "
-                            "engine yet"
-                        ),
-                    ),
-                    (
-                        "up_and_back",
-                        lazy(
-                            "0-0 up to the highest double, then back down to 0-0 (double-12: 26 "
-                            "rounds, the 12-12 played twice)"
-                        ),
-                    ),
-                    (
-                        "down_and_up",
-                        lazy(
-                            "The highest double down to 0-0, then back up (double-6: 6-6 to 0-0, "
-                            "then 0-0 to 6-6; 14 rounds, the 0-0 played twice)"
-                        ),
-                    ),
-                ),
+                ORDER_CHOICES,
                 "schedule",
                 _engines_line,
+                worded=MappingProxyType(
+                    {
+                        "chicken_foot": Wording(
+                            lazy("Which double starts each round"),
+                            reworded(ORDER_CHOICES, CHICKEN_FOOT_ORDER),
+                        )
+                    }
+                ),
             ),
             HouseRule(
                 "length",
                 lazy("How many rounds"),
-                (
-                    ("doubles", lazy("One round for each engine of the schedule")),
-                    (
-                        "fixed",
-                        lazy(
-                            "A set number of rounds: the game stops early, or starts the schedule "
-                            "again when there are more rounds than doubles"
-                        ),
-                    ),
-                    (
-                        "free",
-                        lazy("As many rounds as the table wants: end the game from the table"),
-                    ),
-                ),
+                LENGTH_CHOICES,
                 "schedule",
                 lambda rules: None,  # in the engines' line
+                worded=MappingProxyType(
+                    {
+                        "chicken_foot": Wording(
+                            lazy("How many rounds"), reworded(LENGTH_CHOICES, CHICKEN_FOOT_LENGTH)
+                        )
+                    }
+                ),
             ),
             HouseRule(
                 "rounds",
@@ -359,43 +408,17 @@ HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType(
             HouseRule(
                 "start_rule",
                 lazy("Who starts a round"),
-                (
-                    (
-                        "rotate",
-                        lazy(
-                            "Rotate clockwise: the engine is taken out before the deal; the seat "
-                            "chosen for round 1 starts, then the starting seat moves one to the "
-                            "left each round"
-                        ),
-                    ),
-                    (
-                        "engine_holder",
-                        lazy(
-                            "Whoever holds the engine places it and starts (the engine is "
-                            "shuffled in and dealt)"
-                        ),
-                    ),
-                    ("previous_winner", lazy("The previous round's winner starts")),
-                    ("left_of_setter", lazy("The player left of whoever set the engine starts")),
-                    (
-                        "lowest_total",
-                        lazy("The player with the lowest total so far starts the next round"),
-                    ),
-                ),
+                START_CHOICES,
                 "play",
-                _line(
+                _line(START_LINES, "start_rule"),
+                worded=MappingProxyType(
                     {
-                        "engine_holder": lazy("Who starts: whoever holds the engine"),
-                        "rotate": lazy(
-                            "Who starts: rotates clockwise, one seat to the left each round"
-                        ),
-                        "previous_winner": lazy("Who starts: the previous round's winner"),
-                        "left_of_setter": lazy(
-                            "Who starts: the player left of whoever set the engine"
-                        ),
-                        "lowest_total": lazy("Who starts: the player with the lowest total so far"),
-                    },
-                    "start_rule",
+                        "chicken_foot": Wording(
+                            lazy("Who starts a round"),
+                            reworded(START_CHOICES, CHICKEN_FOOT_START, first="engine_holder"),
+                            _line({**START_LINES, **CHICKEN_FOOT_START_LINES}, "start_rule"),
+                        )
+                    }
                 ),
             ),
             HouseRule(

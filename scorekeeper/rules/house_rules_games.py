@@ -345,3 +345,42 @@ GAME_RULES: tuple[HouseRule, ...] = (
         games=POINT_GAMES,
     ),
 )
+
+
+def reworded(
+    choices: tuple[tuple[str, LazyText], ...],
+    words: dict[str, LazyText],
+    first: str | None = None,
+) -> tuple[tuple[str, LazyText], ...]:
+    """A shared rule's choices as one game words them: the texts in ``words`` in place of the
+    shared ones (the values stay), ``first`` (that game's default) put first."""
+    worded = tuple((value, words.get(value, text)) for value, text in choices)
+    return tuple(sorted(worded, key=lambda choice: choice[0] != first)) if first else worded
+
+
+# Chicken Foot has no hub and no engine: the round's double goes in the middle of the table,
+# and by default whoever holds it places it and starts (docs/rules.md, htfbw-cf, cdd-cf).
+CHICKEN_FOOT_ORDER: dict[str, LazyText] = {
+    "highest_available": lazy(
+        "Each round the highest double anyone holds that has not started a round yet"
+    ),
+}
+CHICKEN_FOOT_LENGTH: dict[str, LazyText] = {
+    "doubles": lazy("One round for each double of the schedule"),
+}
+CHICKEN_FOOT_START: dict[str, LazyText] = {
+    "engine_holder": lazy(
+        "Whoever holds the round's double places it in the middle of the table and starts "
+        "(every tile is dealt)"
+    ),
+    "rotate": lazy(
+        "Rotate clockwise: the round's double is taken out and put in the middle of the table "
+        "before the deal; the seat chosen for round 1 starts, then the starting seat moves one "
+        "to the left each round"
+    ),
+    "left_of_setter": lazy("The player left of whoever set the round's double starts"),
+}
+CHICKEN_FOOT_START_LINES: dict[str, LazyText] = {
+    "engine_holder": lazy("Who starts: whoever holds the round's double"),
+    "left_of_setter": lazy("Who starts: the player left of whoever set the round's double"),
+}

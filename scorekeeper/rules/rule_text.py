@@ -350,6 +350,22 @@ def game_deal_line(game: str) -> Callable[[Rules], str]:
     return line
 
 
+def deal_sheet_line(game: str, used: str, rules: Rules) -> str:
+    """The sheet a round's deal comes from, for the table view ("Why 15 each?"): the
+    standard table or a named sheet with its numbers, the game's own sheet as "Rules in play"
+    names it, the group's own numbers, or a computed suggestion. ``used`` is the deal plan's
+    source (``schedule.deal_plan``)."""
+    if used == "computed":
+        return _("No published sheet gives a number for this table: the app computes one")
+    if used in PRESET_DESCRIPTIONS:
+        return str(PRESET_DESCRIPTIONS[used])
+    if used == "table" and game not in SHEET_NAMES:
+        if rules.max_pip == PRESET_MAX_PIP and rules.copies == 1:
+            return str(PRESET_DESCRIPTIONS["standard"])
+        return _("Deal: standard table")
+    return game_deal_line(game)(rules) if game in SHEET_NAMES else _deal_line(rules)
+
+
 def _line(lines: Mapping[Any, LazyText | None], name: str) -> Callable[[Rules], str | None]:
     """The "Rules in play" line of a rule that is one sentence per value (declared with
     ``lazy``, worded in the language of whoever looks)."""

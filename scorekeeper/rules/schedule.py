@@ -392,10 +392,12 @@ def starter_text(
     engine_holder: int | None = None,
     engine_setter: int | None = None,
     totals: Sequence[int] | None = None,
+    hub: bool = True,
 ) -> str:
     """Who starts, as a sentence that is true at the table: "Ann starts", "Whoever holds the
     9-9 places it and starts". Under "engine_holder" the engine is dealt with the other tiles
-    (see ``deal_text``), so somebody can hold it."""
+    (see ``deal_text``), so somebody can hold it. ``hub``: the round's double goes in a hub
+    (Mexican Train); False: in the middle of the table, where a Chicken Foot grows from it."""
     seat = starter_for_round(
         round_number,
         players,
@@ -411,6 +413,8 @@ def starter_text(
     if seat is not None:
         player = players[seat]
         if rule == "engine_holder":
+            if double is None and not hub:
+                return _("%(player)s holds the round's double and starts", player=player)
             if double is None:
                 return _("%(player)s holds the engine and starts", player=player)
             return _("%(player)s holds the %(tile)s and starts", player=player, tile=double)
@@ -423,6 +427,17 @@ def starter_text(
                 "%(player)s starts (lowest total: %(total)s)", player=player, total=totals[seat]
             )
         return _("%(player)s starts", player=player)
+    if rule == "engine_holder" and not hub:
+        if double is None:
+            return _(
+                "Whoever holds the round's double places it in the middle of the table and "
+                "starts; if nobody has it, everyone draws one tile in turn until it turns up"
+            )
+        return _(
+            "Whoever holds the %(tile)s places it in the middle of the table and starts; if "
+            "nobody has it, everyone draws one tile in turn until it turns up",
+            tile=double,
+        )
     if rule == "engine_holder":
         if double is None:
             return _(
@@ -446,6 +461,8 @@ def starter_text(
             names=names,
             total=min(totals),
         )
+    if not hub:
+        return _("The player left of whoever sets the round's double in the middle starts")
     return _("The player left of whoever sets the engine in the hub starts")
 
 
@@ -456,10 +473,27 @@ def engine_dealt(rules: HouseRules) -> bool:
     return rules.order == "highest_available" or rules.start_rule == "engine_holder"
 
 
-def deal_text(plan: DealPlan, rules: HouseRules = _DEFAULT_RULES, engine: int | None = None) -> str:
+def deal_text(
+    plan: DealPlan,
+    rules: HouseRules = _DEFAULT_RULES,
+    engine: int | None = None,
+    hub: bool = True,
+) -> str:
     """What to do before a round, as one sentence: take the engine out (or not), shuffle, deal.
     The deal tables count the boneyard with the engine held out, so when the engine is dealt
-    the boneyard holds one tile more until someone places it."""
+    the boneyard holds one tile more until someone places it. ``hub``: the round's double goes
+    in a hub (Mexican Train); False: in the middle of the table (Chicken Foot)."""
+    if (rules.order == "highest_available" or engine is None) and not hub:
+        return ngettext(
+            "Shuffle all the tiles, deal %(tiles)s each; %(num)s stays in the boneyard. The "
+            "highest double anyone holds that has not started a round yet is this round's "
+            "double: whoever holds it places it in the middle of the table",
+            "Shuffle all the tiles, deal %(tiles)s each; %(num)s stay in the boneyard. The "
+            "highest double anyone holds that has not started a round yet is this round's "
+            "double: whoever holds it places it in the middle of the table",
+            plan.boneyard + 1,
+            tiles=plan.tiles_each,
+        )
     if rules.order == "highest_available" or engine is None:
         return ngettext(
             "Shuffle all the tiles, deal %(tiles)s each; %(num)s stays in the boneyard. The "
@@ -478,6 +512,16 @@ def deal_text(plan: DealPlan, rules: HouseRules = _DEFAULT_RULES, engine: int | 
             "Shuffle all the tiles, the %(tile)s too, deal %(tiles)s each; %(num)s stay in "
             "the boneyard",
             plan.boneyard + 1,
+            tile=f"{engine}-{engine}",
+            tiles=plan.tiles_each,
+        )
+    if not hub:
+        return ngettext(
+            "Take out the %(tile)s and put it in the middle of the table, shuffle, deal "
+            "%(tiles)s each; %(num)s stays in the boneyard",
+            "Take out the %(tile)s and put it in the middle of the table, shuffle, deal "
+            "%(tiles)s each; %(num)s stay in the boneyard",
+            plan.boneyard,
             tile=f"{engine}-{engine}",
             tiles=plan.tiles_each,
         )

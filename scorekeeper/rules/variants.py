@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from types import MappingProxyType
 from typing import Any
 
@@ -78,6 +79,9 @@ class GameVariant:
     #: What a round is called at the table ("Round", "Hand"): a key the web layer words (it
     #: picks its own sentences by it), never shown as it is.
     round_word: str = "Round"
+    #: The round's double goes in a hub the trains start from (Mexican Train); False: in the
+    #: middle of the table (Chicken Foot has no hub), and the table's sentences say so.
+    hub: bool = True
     #: House rules a new game of this kind starts with (over the rule book's defaults).
     default_rules: Mapping[str, Any] = field(default_factory=dict)
     #: What the table needs before a round besides the engine: the deal, the spinner rule, ...
@@ -202,9 +206,10 @@ CHICKEN_FOOT = GameVariant(
     round_count=round_count,
     engine_for_round=_engine_for_round,
     deal_plan=_chicken_foot_deal,
-    starter_text=starter_text,
+    starter_text=partial(starter_text, hub=False),
     check_round=_check_round,
     scoreboard=scoreboard,
+    hub=False,
     in_play=lambda rules: (
         [_("Game: %(game)s", game=_("Chicken Foot")), str(CHICKEN_FOOT_SPINNER)]
         + rules.describe("chicken_foot")

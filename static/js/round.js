@@ -1,8 +1,9 @@
 // Round entry. "Went out" puts 0 in that player's points, and takes that 0 away again when the
-// choice moves to someone else; Enter in a points field moves to the next player (and saves
-// from the last); leaving with typed values asks first; the live check's verdict sets the red
-// outlines and clears "Nothing was saved yet" once nothing is wrong; the first problem gets the
-// focus; the save button cannot be pressed twice (the server also refuses a second save).
+// choice moves to someone else; Enter in a points field moves to the next player (past the one
+// who went out; it saves from the last); leaving with typed values asks first; the live
+// check's verdict sets the red outlines and clears "Nothing was saved yet" once nothing is
+// wrong; the first problem gets the focus; the save button cannot be pressed twice (the server
+// also refuses a second save).
 (function () {
   "use strict";
   var form = document.getElementById("round-form");
@@ -39,12 +40,33 @@
     if (event.isTrusted) { dirty = true; }
   });
 
-  // Enter in a points field: on to the next player's field; from the last one, save.
+  // The points fields still to type: not the one of the player who went out (already 0).
+  function wentOut(points) {
+    var radio = points.closest(".seat-entry").querySelector("input[name=went_out]");
+    return Boolean(radio && radio.checked);
+  }
+  function toType(keep) {
+    return Array.prototype.filter.call(form.querySelectorAll("input.points"), function (points) {
+      return points === keep || !wentOut(points);
+    });
+  }
+  // The keypad's key says "Next" on each field to type but the last, which says "Done".
+  function labelKeys() {
+    var all = toType(null);
+    form.querySelectorAll("input.points").forEach(function (points) {
+      points.setAttribute("enterkeyhint", points === all[all.length - 1] ? "done" : "next");
+    });
+  }
+  labelKeys();
+  form.addEventListener("change", labelKeys);
+
+  // Enter (the keypad's Next) in a points field: on to the next player's field, past the
+  // player who went out; from the last one, save.
   form.addEventListener("keydown", function (event) {
     var field = event.target;
     if (event.key !== "Enter" || !field.classList || !field.classList.contains("points")) { return; }
     event.preventDefault();
-    var all = Array.prototype.slice.call(form.querySelectorAll("input.points"));
+    var all = toType(field);
     var next = all[all.indexOf(field) + 1];
     if (next) {
       next.focus();

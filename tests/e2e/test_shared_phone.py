@@ -69,7 +69,8 @@ def test_signing_a_shared_phone_out_of_a_league_leaves_nothing_to_read(
     # The table's game: the worker keeps its pages; the edit code is on the page itself.
     page.goto(f"{live_server}/g/{public_id}")
     _keeps_game(page, public_id)
-    page.locator("#share summary").click()
+    page.locator("#share > summary").click()
+    page.get_by_text("Show the edit code").click()
     expect(page.locator(".huge.code")).to_have_text(edit_code)
     page.locator("#share").scroll_into_view_if_needed()
     shoot("shared-phone-league-table-share", full_page=False)
@@ -81,7 +82,7 @@ def test_signing_a_shared_phone_out_of_a_league_leaves_nothing_to_read(
     # That copy is what the phone shows without signal.
     context.set_offline(True)
     page.goto(f"{live_server}/g/{public_id}")
-    page.locator("#share summary").click()
+    page.locator("#share > summary").click()
     expect(page.locator("#share [data-secret-removed]")).to_have_text(
         "Shown only with signal: it is not kept on this phone."
     )
@@ -152,7 +153,7 @@ def test_signing_out_of_a_game_clears_it_without_the_worker(
         public_id,
     )
     assert len(_kept_pages(page)) == 2
-    page.locator("#share summary").click()
+    page.locator("#share > summary").click()
     page.set_viewport_size({"width": 360, "height": 780})
     page.get_by_role("button", name="Sign this phone out of this game").scroll_into_view_if_needed()
     page.screenshot(path=str(SCREENSHOTS / "shared-phone-game-sign-out-360.png"))
@@ -175,7 +176,8 @@ def test_a_new_edit_code_ends_what_the_old_one_gave(
     """The creator changes the code after a borrowed phone has seen it: that phone is asked
     for the code again, the old code is refused, the new one works."""
     public_id = _start_game(page, live_server, NAMES)
-    page.locator("#share summary").click()
+    page.locator("#share > summary").click()
+    page.get_by_text("Show the edit code").click()
     old_code = page.locator(".huge.code").inner_text().strip()
     context, other = _second_phone(browser, browser_context_args, live_server, public_id, old_code)
     expect(other.get_by_role("link", name="Enter round 1 scores")).to_be_visible()
@@ -185,7 +187,8 @@ def test_a_new_edit_code_ends_what_the_old_one_gave(
     page.screenshot(path=str(SCREENSHOTS / "change-edit-code-360.png"))
     page.get_by_role("button", name="Give the game a new edit code").click()
     expect(page.get_by_text("The game has a new edit code.")).to_be_visible()
-    page.locator("#share summary").click()
+    page.locator("#share > summary").click()
+    page.get_by_text("Show the edit code").click()
     new_code = page.locator(".huge.code").inner_text().strip()
     assert new_code != old_code
 

@@ -23,6 +23,7 @@ def _second_phone(
     public_id = page.url.rsplit("/", 1)[1]
     page.goto(f"{live_server}/g/{public_id}")
     page.get_by_text("Let others follow").click()
+    page.get_by_text("Show the edit code").click()
     code = page.locator("p.huge.code").inner_text().strip()
     other = browser.new_context(**browser_context_args).new_page()
     other.goto(f"{live_server}/g/{public_id}/unlock")

@@ -137,7 +137,7 @@ def test_chicken_foot(client: FlaskClient) -> None:
     page = _table(client, public_id)
     assert "Round 1 of 10" in page and "9-9" in page
     assert "every double played after is a chicken foot" in page
-    assert "Whoever holds the 9-9 places it in the hub and starts" in page
+    assert "Whoever holds the 9-9 places it in the middle of the table and starts" in page
     enter_round(client, public_id, tiles={1: "0-0, 3-4"}, points={2: 12}, went_out=0)
     assert _points(client, public_id) == [[0, 57, 12]]
     assert "Game: Chicken Foot" in text_of(
