@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+from decimal import Decimal
 from functools import cache, cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 from babel import Locale
+from babel.lists import format_list
 from babel.messages.extract import extract_from_dir
 from babel.support import NullTranslations, Translations
 from flask import (
@@ -37,7 +39,7 @@ from flask import (
     redirect,
     request,
 )
-from flask_babel import Babel, Domain, get_locale, get_translations, refresh
+from flask_babel import Babel, Domain, format_decimal, get_locale, get_translations, refresh
 from jinja2 import pass_eval_context
 from jinja2.nodes import EvalContext
 from markupsafe import Markup, escape
@@ -49,6 +51,7 @@ DEFAULT = "en"
 PSEUDO = "pseudo"
 COOKIE = "lang"
 COOKIE_AGE = 60 * 60 * 24 * 400
+_DECIMALS = (float, Decimal)
 _VARY = "Accept-Language, Cookie"  # i18n: an HTTP header
 
 #: The catalogs: translations/<lang>/LC_MESSAGES/messages.po (scorekeeper/catalogs.py makes them).
@@ -360,6 +363,41 @@ def catalog_version() -> str:
     return digest.hexdigest()
 
 
+def number_text(value: Any) -> str:
+    """A number as the page's language writes it, with the decimals it has (Babel's
+    ``format_decimal``): 17.5 -> "17,5" in Spanish and French, 1234 -> "1 234" in French; an
+    int under 1000 is the same in every language offered (no lookup)."""
+    if type(value) is int and -1000 < value < 1000:
+        return str(value)
+    if isinstance(value, bool) or not isinstance(value, int | float | Decimal):
+        return str(value)
+    text = str(value)
+    if not has_request_context() or "e" in text.lower():
+        return text
+    places = len(text.split(".", 1)[1]) if "." in text else 0
+    return format_decimal(value, format="#,##0." + "0" * places if places else "#,##0")
+
+
+def names_list(names: Any) -> str:
+    """Names joined as the page's language joins them (Babel's ``format_list``): "Ana & Bruno"
+    never; "Ana, Bruno and Carla", "Ana, Bruno y Carla", "Ana, Bruno et Carla". Spanish "y"
+    becomes "e" before an "i" sound ("Ana e Isabel")."""
+    items = [str(name) for name in names]
+    if len(items) < 2:
+        return "".join(items)
+    locale = str(get_locale() or DEFAULT) if has_request_context() else DEFAULT
+    text = format_list(items, locale=locale)
+    last = items[-1].lower()
+    if (
+        locale.startswith("es")
+        and last.startswith(("i", "í", "hi", "hí"))
+        and not last.startswith(("hia", "hie", "hio", "hiu"))
+        and text.endswith(" y " + items[-1])
+    ):
+        text = text[: -len(items[-1]) - 3] + " e " + items[-1]
+    return text
+
+
 @pass_eval_context
 def template_gettext(eval_ctx: EvalContext, message: str, /, **variables: Any) -> str:
     """``_("...")`` and ``gettext`` in templates: Jinja's "newstyle" gettext (the sentence is
@@ -381,11 +419,18 @@ def _formatted(eval_ctx: EvalContext, sentence: str, variables: dict[str, Any]) 
     none), as ``Markup(sentence) % variables`` does: that wraps every variable in a helper
     object: 2.8 → 1.2 µs a sentence with a name and a number."""
     if not eval_ctx.autoescape:
-        return sentence % variables
+        return sentence % {
+            name: number_text(value) if type(value) in _DECIMALS else value
+            for name, value in variables.items()
+        }
     return Markup(
         sentence
         % {
-            name: value if type(value) is int else escape(value)
+            name: value
+            if type(value) is int
+            else number_text(value)
+            if type(value) in _DECIMALS
+            else escape(value)
             for name, value in variables.items()
         }
     )
@@ -396,7 +441,7 @@ def template_ngettext(
     eval_ctx: EvalContext, singular: str, plural: str, num: int, /, **variables: Any
 ) -> str:
     """``ngettext`` in templates, as ``template_gettext`` (``num`` is a variable too)."""
-    variables.setdefault("num", num)
+    variables.setdefault("num", number_text(num))
     return _formatted(eval_ctx, translations().ungettext(singular, plural, num), variables)
 
 
@@ -425,6 +470,7 @@ def init_app(app: Flask) -> None:
     words.install(
         lambda message: translations().ugettext(message),
         lambda singular, plural, n: translations().ungettext(singular, plural, n),
+        number_text,
     )
     app.register_blueprint(bp)
     app.add_template_global(current_language)
@@ -432,6 +478,7 @@ def init_app(app: Flask) -> None:
     app.add_template_global(chosen, "chosen_language")
     app.add_template_global(script_catalog_url)
     app.add_template_global(language_links)
+    app.add_template_filter(names_list)
 
     @app.before_request
     def script_language() -> None:

@@ -14,7 +14,7 @@ from flask_babel import format_date
 from flask_babel import gettext as _
 from markupsafe import Markup
 
-from scorekeeper.i18n import chosen
+from scorekeeper.i18n import chosen, names_list
 from scorekeeper.kept_values import KeptValues
 
 # Pips per column (left, middle, right) for each count, as printed on double-12..18 sets
@@ -168,10 +168,8 @@ def fixed_url(endpoint: str, filename: str | None = None) -> str:
 
 
 def and_list(words: list[str]) -> str:
-    """ "Ann", "Ann and Bob", "Ann, Bob and Cy" (in the page's language)."""
-    if len(words) <= 1:
-        return "".join(words)
-    return _("%(names)s and %(last)s", names=", ".join(words[:-1]), last=words[-1])
+    """ "Ann", "Ann and Bob", "Ann, Bob and Cy" (in the page's language: ``names_list``)."""
+    return names_list(words)
 
 
 def date_in(day: date, pattern: str) -> str:

@@ -11,6 +11,7 @@ from flask_babel import gettext as _
 
 from scorekeeper.games.loaded import LoadedGame
 from scorekeeper.games.words import round_words
+from scorekeeper.i18n import names_list
 from scorekeeper.models import Game, Round
 from scorekeeper.rules import HouseRules
 from scorekeeper.rules.house import HOUSE_RULES
@@ -199,13 +200,7 @@ def game_as_text(loaded: LoadedGame, board: Scoreboard) -> str:
     if len(board.winners) == 1:
         lines.append(_("%(name)s wins!", name=board.winners[0]))
     elif board.winners:
-        lines.append(
-            _(
-                "%(names)s and %(last)s share the win!",
-                names=", ".join(board.winners[:-1]),
-                last=board.winners[-1],
-            )
-        )
+        lines.append(_("%(names)s share the win!", names=names_list(board.winners)))
     for player in board.standings:
         tie = "=" if player.tied else ""
         lines.append(

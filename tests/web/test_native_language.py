@@ -7,10 +7,13 @@ lists of names are joined the language's way, names take the article and elision
 
 from __future__ import annotations
 
+import re
+
 from flask.testing import FlaskClient
 
 from tests.web.helpers import enter_round, start_game
 from tests.web.league_helpers import text_of
+from tests.web.test_leagues import hand_league, settings_data
 
 NBSP = "\u00a0"
 
@@ -32,3 +35,36 @@ def test_rounds_played_take_the_plural_of_the_rounds_played(client: FlaskClient)
     for _ in range(2):
         assert enter_round(client, game, points={1: 5, 2: 7}, went_out=0).status_code == 302
     assert "3 manches sur 13" in _text(client, f"/g/{game}/scoreboard", "fr")
+
+
+def test_tie_notes_write_numbers_the_languages_way(client: FlaskClient) -> None:
+    """Item 23: "Empatado a 60,0", "À égalité à 60,0", as the averages beside them; never
+    "60.0" in Spanish or French."""
+    code, _, _ = hand_league(client)
+    client.post(f"/leagues/{code}/settings", data=settings_data(min_games="3"))
+    english = _text(client, f"/leagues/{code}", "en")
+    assert "Level on 60.0 with the place above" in english
+    for language in ("es", "fr"):
+        page = client.get(f"/leagues/{code}", headers={"Accept-Language": language})
+        notes = re.findall(r'class="hint tie-note">([^<]*)<', page.get_data(as_text=True))
+        assert notes, language
+        assert any("60,0" in note for note in notes), (language, notes)
+        assert not any(re.search(r"\d\.\d", note) for note in notes), (language, notes)
+
+
+def test_co_winners_are_joined_as_the_language_joins_names(client: FlaskClient) -> None:
+    """Item 28: Babel's list format, never "Ana & Bruno & Carla"; Spanish "e" before "I"."""
+    game = start_game(client, ["Ana", "Bruno", "Isabel", "Zoë"])
+    played = enter_round(client, game, points={0: 10, 1: 10, 2: 10, 3: 30}, went_out="blocked")
+    assert played.status_code == 302
+    assert client.post(f"/g/{game}/finish").status_code == 302
+    expected = {
+        "en": "Ana, Bruno, and Isabel",
+        "es": "Ana, Bruno e Isabel",
+        "fr": "Ana, Bruno et Isabel",
+    }
+    for language, names in expected.items():
+        for path in (f"/g/{game}/summary", f"/g/{game}/watch", f"/g/{game}/print"):
+            page = _text(client, path, language)
+            assert names in page, (language, path)
+            assert "&" not in page.replace("&amp;", ""), (language, path)

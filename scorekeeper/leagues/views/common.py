@@ -22,7 +22,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper import throttle
 from scorekeeper.extensions import limiter
-from scorekeeper.i18n import use_league_language
+from scorekeeper.i18n import names_list, use_league_language
 from scorekeeper.leagues import access, services
 from scorekeeper.models import League
 from scorekeeper.rules.placings import ordinal, shown
@@ -228,10 +228,8 @@ bp.add_app_template_global(services.number_text, "dec")
 
 
 def and_list(words: list[str]) -> str:
-    """ "Ann", "Ann and Bob", "Ann, Bob and Cy", in the page's language."""
-    if len(words) <= 1:
-        return "".join(words)
-    return _("%(first)s and %(last)s", first=", ".join(words[:-1]), last=words[-1])
+    """ "Ann", "Ann and Bob", "Ann, Bob and Cy", in the page's language (``names_list``)."""
+    return names_list(words)
 
 
 def _trim(value: Any) -> str:
