@@ -68,3 +68,12 @@ def test_co_winners_are_joined_as_the_language_joins_names(client: FlaskClient) 
             page = _text(client, path, language)
             assert names in page, (language, path)
             assert "&" not in page.replace("&amp;", ""), (language, path)
+
+
+def test_ordinals_agree_with_the_game_they_count(client: FlaskClient) -> None:
+    """Item 25: "a partir de su 3.ª partida" (not "su partida 3.º"), "sa 3e partie"."""
+    code, _, _ = hand_league(client)
+    client.post(f"/leagues/{code}/settings", data=settings_data(min_games="3"))
+    assert "ranked from their 3rd game." in _text(client, f"/leagues/{code}", "en")
+    assert "a partir de su 3.ª partida." in _text(client, f"/leagues/{code}", "es")
+    assert "à partir de sa 3e partie." in _text(client, f"/leagues/{code}", "fr")

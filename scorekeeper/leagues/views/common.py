@@ -25,7 +25,7 @@ from scorekeeper.extensions import limiter
 from scorekeeper.i18n import names_list, use_league_language
 from scorekeeper.leagues import access, services
 from scorekeeper.models import League
-from scorekeeper.rules.placings import ordinal, shown
+from scorekeeper.rules.placings import game_ordinal, ordinal, shown
 from scorekeeper.rules.standings import METHOD_NAMES, not_ranked_reason
 
 bp = Blueprint("leagues", __name__)
@@ -214,6 +214,7 @@ def league_helpers() -> dict[str, Any]:
         "members_qr_url": members_qr_url,
         "shown": shown,
         "ordinal": ordinal,
+        "game_ordinal": game_ordinal,
         "METHOD_NAMES": METHOD_NAMES,
         "day_text": services.day_text,
         "night_day_text": services.night_day_text,
