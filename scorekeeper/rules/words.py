@@ -33,6 +33,13 @@ def _plain_number(value: Any) -> str:
 
 
 _number: Callable[[Any], str] = _plain_number
+
+
+def _plain_fill(text: str, params: dict[str, Any]) -> str:
+    return text % _numbers(params)
+
+
+_fill: Callable[[str, dict[str, Any]], str] = _plain_fill
 _DECIMALS = (float, Decimal)
 
 
@@ -40,12 +47,15 @@ def install(
     gettext: Callable[[str], str],
     ngettext: Callable[[str, str, int], str],
     number: Callable[[Any], str] | None = None,
+    fill: Callable[[str, dict[str, Any]], str] | None = None,
 ) -> None:
     """Word the rules in the request's language: ``gettext(message)`` and
     ``ngettext(singular, plural, n)`` return the translated text, placeholders unfilled;
-    ``number(value)`` writes a number as the language does ("17,5"; plain ``str`` without)."""
-    global _gettext, _ngettext, _number
+    ``number(value)`` writes a number as the language does ("17,5"; plain ``str`` without);
+    ``fill(text, params)`` puts the params into the text the language's way (French "d’Ana")."""
+    global _gettext, _ngettext, _number, _fill
     _gettext, _ngettext, _number = gettext, ngettext, number or _plain_number
+    _fill = fill or _plain_fill
 
 
 def number(value: Any) -> str:
@@ -65,14 +75,14 @@ def _(message: str, **params: Any) -> str:
     """``message`` in the player's language, with ``%(name)s`` placeholders filled (a decimal
     written as the language writes it)."""
     text = _gettext(message)
-    return text % _numbers(params) if params else text
+    return _fill(text, params) if params else text
 
 
 def ngettext(singular: str, plural: str, n: int, **params: Any) -> str:
     """The singular or plural sentence for ``n`` (the language's own plural rule), with
     ``%(num)s`` set to ``n`` (written the language's way) and the other placeholders filled."""
     params.setdefault("num", _number(n))
-    return _ngettext(singular, plural, n) % _numbers(params)
+    return _fill(_ngettext(singular, plural, n), params)
 
 
 class LazyText:

@@ -80,7 +80,8 @@ def test_spanish_doubles_are_masculine() -> None:
     feminine = re.compile(
         r"\b(la|una|esa|esta|las|unas|primera|otra)\s+dobles?\b|"
         r"\bdobles?\s+(blancas?|abiertas?|más altas?|más bajas?)\b|"
-        r"\b(la|de la|a la)\s+(\d+-\d+|%\((tile|first|last|high|engine)\)s)",
+        r"\b(la|una|de la|a la)\s+(\d+-\d+|%\((tile|first|last|high|engine)\)s)|"
+        r"\bdoble que queda abierta\b",
         re.IGNORECASE,
     )
     found = [text for _, text in translations("es") if feminine.search(text)]
@@ -89,7 +90,8 @@ def test_spanish_doubles_are_masculine() -> None:
 
 def test_spanish_says_usted() -> None:
     informal = re.compile(
-        r"\b(ustedes|vosotros|vuestr[oa]s?|tienes|puedes|quieres|haz|pulsa|toca|tu|tus)\b",
+        r"\b(ustedes|vosotros|vuestr[oa]s?|tienes|puedes|quieres|haz|pulsa|toca|tu|tus|"
+        r"busquen|jueguen|pongan|elijan|miren)\b",
         re.IGNORECASE,
     )
     found = [text for _, text in translations("es") if informal.search(text)]
@@ -112,3 +114,20 @@ def test_ordinals_agree_with_their_noun() -> None:
     assert spanish["%(n)sth game"] == "%(n)s.ª partida"
     assert french["1st game"] == "1re partie"
     assert french["1st"] == "1er"
+
+
+def test_names_and_labels_native_players_flagged() -> None:
+    """Item 26 and 29: the games' names, the round column, the notice's button, the paper size
+    and the README's section are said in the language."""
+    spanish = dict(translations("es"))
+    french = dict(translations("fr"))
+    assert spanish["Draw"] == "Dominó con robo"
+    assert "All Fives" not in spanish["All Fives (Muggins)"]
+    assert "All Fives" not in french["All Fives (Muggins)"]
+    assert french["Rd"] != "M."
+    assert spanish["OK"] != "OK" and french["OK"] != "OK"
+    sheet = "Or use your browser’s Print: the page fits one A4 or Letter sheet."
+    assert "Letter" not in spanish[sheet] and "Letter " not in french[sheet]
+    readme = 'The steps are in the README under "Use it at your table".'
+    assert "Úselo en su mesa" in spanish[readme]
+    assert "Utilisez-le à votre table" in french[readme]

@@ -12,7 +12,7 @@ import re
 from flask.testing import FlaskClient
 
 from tests.web.helpers import enter_round, start_game
-from tests.web.league_helpers import text_of
+from tests.web.league_helpers import start_league, start_night, text_of
 from tests.web.test_leagues import hand_league, settings_data
 
 NBSP = "\u00a0"
@@ -77,3 +77,34 @@ def test_ordinals_agree_with_the_game_they_count(client: FlaskClient) -> None:
     assert "ranked from their 3rd game." in _text(client, f"/leagues/{code}", "en")
     assert "a partir de su 3.ª partida." in _text(client, f"/leagues/{code}", "es")
     assert "à partir de sa 3e partie." in _text(client, f"/leagues/{code}", "fr")
+
+
+def test_french_elides_de_before_a_name(client: FlaskClient) -> None:
+    """Item 27: "la partie d’Ana", never "de Ana"; "de Bob" stays."""
+    game = start_game(client, ["Ana", "Bob", "Cy"])
+    french = _text(client, f"/g/{game}/delete", "fr")
+    assert "La partie d’Ana, Bob" in french
+    assert "de Ana" not in french
+    other = start_game(client, ["Bob", "Ana", "Cy"])
+    assert "La partie de Bob, Ana" in _text(client, f"/g/{other}/delete", "fr")
+    assert "La partida de Ana, Bob" in _text(client, f"/g/{game}/delete", "es")
+
+
+def test_french_writes_the_first_of_a_month_1er(client: FlaskClient) -> None:
+    """Item 27: "samedi 1er mars 2025"; the 11th stays "11"."""
+    code = start_league(client)
+    start_night(client, code, "2025-03-01")
+    start_night(client, code, "2025-03-11")
+    french = _text(client, f"/leagues/{code}/nights", "fr")
+    assert "1er mars 2025" in french
+    assert "11 mars 2025" in french
+    assert "1 mar 2025" in _text(client, f"/leagues/{code}/nights", "es")
+
+
+def test_the_https_notice_is_put_away_in_the_pages_language(client: FlaskClient) -> None:
+    """Item 29: the notice's "OK" is translated."""
+    expected = {"en": ">OK</button>", "es": ">Entendido</button>", "fr": ">J’ai compris</button>"}
+    for language, button in expected.items():
+        page = client.get("/", headers={"Accept-Language": language}).get_data(as_text=True)
+        notice = page.split('id="https-notice"', 1)[1].split("</aside>", 1)[0]
+        assert button in notice, language
