@@ -444,14 +444,15 @@ def format_moment(moment: Any, pattern: str = "medium") -> str:
 
 
 def names_list(names: Any) -> str:
-    """Names joined as the page's language joins them (Babel's ``format_list``): "Ana & Bruno"
-    never; "Ana, Bruno and Carla", "Ana, Bruno y Carla", "Ana, Bruno et Carla". Spanish "y"
+    """Names joined as the page's language joins them (Babel's ``format_list``), never "Ana &
+    Bruno": "Ana, Bruno and Carla", "Ana, Bruno y Carla", "Ana, Bruno et Carla". Spanish "y"
     becomes "e" before an "i" sound ("Ana e Isabel")."""
     items = [str(name) for name in names]
     if len(items) < 2:
         return "".join(items)
     locale = str(get_locale() or DEFAULT) if has_request_context() else DEFAULT
-    text = format_list(items, locale=locale)
+    # The app's English is British ("organiser"): "Ann, Bob and Cy", no serial comma.
+    text = format_list(items, locale="en_GB" if locale == DEFAULT else locale)
     last = items[-1].lower()
     if (
         locale.startswith("es")

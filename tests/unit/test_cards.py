@@ -39,7 +39,7 @@ def test_a_name_always_fits_before_the_totals(name: str) -> None:
         ([("Ann", 0), ("Bob", 0)], ""),
         ([("Ann", 3), ("Bob", 1)], "Went out most: Ann (3 times)"),
         ([("Ann", 1), ("Bob", 1)], "Went out most: Ann and Bob (once)"),
-        ([("Ann", 2), ("Bob", 2), ("Cy", 2)], "Went out most: Ann, Bob, and Cy (2 times)"),
+        ([("Ann", 2), ("Bob", 2), ("Cy", 2)], "Went out most: Ann, Bob and Cy (2 times)"),
     ],
 )
 def test_who_went_out_most(counts: list[tuple[str, int]], line: str) -> None:

@@ -59,7 +59,7 @@ def test_co_winners_are_joined_as_the_language_joins_names(client: FlaskClient) 
     assert played.status_code == 302
     assert client.post(f"/g/{game}/finish").status_code == 302
     expected = {
-        "en": "Ana, Bruno, and Isabel",
+        "en": "Ana, Bruno and Isabel",
         "es": "Ana, Bruno e Isabel",
         "fr": "Ana, Bruno et Isabel",
     }
