@@ -131,3 +131,20 @@ def test_names_and_labels_native_players_flagged() -> None:
     readme = 'The steps are in the README under "Use it at your table".'
     assert "Úselo en su mesa" in spanish[readme]
     assert "Utilisez-le à votre table" in french[readme]
+
+
+@pytest.mark.parametrize(
+    ("language", "bare"),
+    [
+        (
+            "es",
+            r"\b(en|de|Abrir|Seguir|Empezar|Quitar)\s+%\((table|round)\)s|"
+            r"\ba %\(table\)s|^%\(table\)s \w",
+        ),
+        ("fr", r"(\bà|\bde|Ouvrir|Suivre|Commencer|Retirer)\s+%\((table|round)\)s|^%\(table\)s \w"),
+    ],
+)
+def test_tables_and_rounds_take_the_article(language: str, bare: str) -> None:
+    """Item 28: "en la Mesa 2", "à la Table 2", not "Anotar en Mesa 2"."""
+    found = [text for _, text in translations(language) if re.search(bare, text)]
+    assert not found, "\n".join(found[:40])
