@@ -19,12 +19,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
+from decimal import Decimal
 from functools import cache, cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 from babel import Locale
+from babel.lists import format_list
 from babel.messages.extract import extract_from_dir
 from babel.support import NullTranslations, Translations
 from flask import (
@@ -37,7 +40,16 @@ from flask import (
     redirect,
     request,
 )
-from flask_babel import Babel, Domain, get_locale, get_translations, refresh
+from flask_babel import (
+    Babel,
+    Domain,
+    format_date,
+    format_datetime,
+    format_decimal,
+    get_locale,
+    get_translations,
+    refresh,
+)
 from jinja2 import pass_eval_context
 from jinja2.nodes import EvalContext
 from markupsafe import Markup, escape
@@ -49,6 +61,7 @@ DEFAULT = "en"
 PSEUDO = "pseudo"
 COOKIE = "lang"
 COOKIE_AGE = 60 * 60 * 24 * 400
+_DECIMALS = (float, Decimal)
 _VARY = "Accept-Language, Cookie"  # i18n: an HTTP header
 
 #: The catalogs: translations/<lang>/LC_MESSAGES/messages.po (scorekeeper/catalogs.py makes them).
@@ -220,9 +233,47 @@ def pseudo(message: str) -> str:
 
 _ENGLISH = NullTranslations()
 
+#: French "de", "que", "le", "la" before a name put into a sentence: "d’Ana", "qu’Ivo".
+_ELIDED = re.compile(r"(?<![\w’'])([DdQqLl]|[Qq]u)(e|a) %\((\w+)\)s")
+_VOWELS = frozenset("aeiouyàâäéèêëîïôöùûüœæAEIOUYÀÂÄÉÈÊËÎÏÔÖÙÛÜŒÆ")
+
+
+def elide(sentence: str, variables: dict[str, Any]) -> str:
+    """French elision where a name is filled in: "la main de %(player)s" with Ana is "la main
+    d’Ana" ("de", "que", "le", "la" before a vowel). Other languages: ``sentence`` as it is."""
+    if "%(" not in sentence or not chosen().startswith("fr"):
+        return sentence
+
+    def shortened(match: re.Match[str]) -> str:
+        head, _vowel, name = match.groups()
+        value = variables.get(name)
+        if isinstance(value, int | float | Decimal) or str(value or "")[:1] not in _VOWELS:
+            return match.group(0)
+        return f"{head}’%({name})s"
+
+    return _ELIDED.sub(shortened, sentence)
+
+
+def fill(sentence: str, variables: dict[str, Any]) -> str:
+    """``sentence % variables`` in the page's language: a decimal written the language's way
+    (``number_text``), French elision before a name (``elide``)."""
+    return elide(sentence, variables) % {
+        name: number_text(value) if type(value) in _DECIMALS else value
+        for name, value in variables.items()
+    }
+
 
 class AppDomain(Domain):
-    """Flask-Babel's catalogs, and the pseudo-language where it is switched on."""
+    """Flask-Babel's catalogs, and the pseudo-language where it is switched on; a sentence's
+    variables filled in the page's language (``fill``)."""
+
+    def gettext(self, string: str, **variables: Any) -> str:
+        found = self.get_translations().ugettext(string)
+        return fill(found, variables) if variables else found
+
+    def ngettext(self, singular: str, plural: str, num: int, **variables: Any) -> str:
+        variables.setdefault("num", number_text(num))
+        return fill(self.get_translations().ungettext(singular, plural, num), variables)
 
     def get_translations(self) -> Any:
         if has_request_context():
@@ -363,6 +414,59 @@ def catalog_version() -> str:
     return digest.hexdigest()
 
 
+def number_text(value: Any) -> str:
+    """A number as the page's language writes it, with the decimals it has (Babel's
+    ``format_decimal``): 17.5 -> "17,5" in Spanish and French, 1234 -> "1 234" in French; an
+    int under 1000 is the same in every language offered (no lookup)."""
+    if type(value) is int and -1000 < value < 1000:
+        return str(value)
+    if isinstance(value, bool) or not isinstance(value, int | float | Decimal):
+        return str(value)
+    text = str(value)
+    if not has_request_context() or "e" in text.lower():
+        return text
+    places = len(text.split(".", 1)[1]) if "." in text else 0
+    return format_decimal(value, format="#,##0." + "0" * places if places else "#,##0")
+
+
+def _first_of_month(text: str, day: int, pattern: str) -> str:
+    # French writes the first of a month "1er" ("1er décembre 2026", "lundi 1er déc.").
+    if day == 1 and re.search(r"(?<!d)d(?!d)", pattern) and chosen().startswith("fr"):
+        return re.sub(r"(?<!\d)1(?=[\s\u00a0\u202f])", "1er", text, count=1)
+    return text
+
+
+def format_day(day: Any, pattern: str = "medium") -> str:
+    """Flask-Babel's ``format_date`` ("d MMM y" -> "4 janv. 2024"), with the French "1er"."""
+    return _first_of_month(format_date(day, pattern), day.day, pattern)
+
+
+def format_moment(moment: Any, pattern: str = "medium") -> str:
+    """Flask-Babel's ``format_datetime``, with the French "1er"."""
+    return _first_of_month(format_datetime(moment, pattern), moment.day, pattern)
+
+
+def names_list(names: Any) -> str:
+    """Names joined as the page's language joins them (Babel's ``format_list``), never "Ana &
+    Bruno": "Ana, Bruno and Carla", "Ana, Bruno y Carla", "Ana, Bruno et Carla". Spanish "y"
+    becomes "e" before an "i" sound ("Ana e Isabel")."""
+    items = [str(name) for name in names]
+    if len(items) < 2:
+        return "".join(items)
+    locale = str(get_locale() or DEFAULT) if has_request_context() else DEFAULT
+    # The app's English is British ("organiser"): "Ann, Bob and Cy", no serial comma.
+    text = format_list(items, locale="en_GB" if locale == DEFAULT else locale)
+    last = items[-1].lower()
+    if (
+        locale.startswith("es")
+        and last.startswith(("i", "í", "hi", "hí"))
+        and not last.startswith(("hia", "hie", "hio", "hiu"))
+        and text.endswith(" y " + items[-1])
+    ):
+        text = text[: -len(items[-1]) - 3] + " e " + items[-1]
+    return text
+
+
 @pass_eval_context
 def template_gettext(eval_ctx: EvalContext, message: str, /, **variables: Any) -> str:
     """``_("...")`` and ``gettext`` in templates: Jinja's "newstyle" gettext (the sentence is
@@ -384,11 +488,15 @@ def _formatted(eval_ctx: EvalContext, sentence: str, variables: dict[str, Any]) 
     none), as ``Markup(sentence) % variables`` does: that wraps every variable in a helper
     object: 2.8 → 1.2 µs a sentence with a name and a number."""
     if not eval_ctx.autoescape:
-        return sentence % variables
+        return fill(sentence, variables)
     return Markup(
-        sentence
+        elide(sentence, variables)
         % {
-            name: value if type(value) is int else escape(value)
+            name: value
+            if type(value) is int
+            else number_text(value)
+            if type(value) in _DECIMALS
+            else escape(value)
             for name, value in variables.items()
         }
     )
@@ -399,7 +507,7 @@ def template_ngettext(
     eval_ctx: EvalContext, singular: str, plural: str, num: int, /, **variables: Any
 ) -> str:
     """``ngettext`` in templates, as ``template_gettext`` (``num`` is a variable too)."""
-    variables.setdefault("num", num)
+    variables.setdefault("num", number_text(num))
     return _formatted(eval_ctx, translations().ungettext(singular, plural, num), variables)
 
 
@@ -428,6 +536,8 @@ def init_app(app: Flask) -> None:
     words.install(
         lambda message: translations().ugettext(message),
         lambda singular, plural, n: translations().ungettext(singular, plural, n),
+        number_text,
+        fill,
     )
     app.register_blueprint(bp)
     app.add_template_global(current_language)
@@ -435,6 +545,9 @@ def init_app(app: Flask) -> None:
     app.add_template_global(chosen, "chosen_language")
     app.add_template_global(script_catalog_url)
     app.add_template_global(language_links)
+    app.add_template_filter(names_list)
+    app.add_template_filter(format_day, "dateformat")
+    app.add_template_filter(format_moment, "datetimeformat")
 
     @app.before_request
     def script_language() -> None:

@@ -10,11 +10,10 @@ from typing import Any
 
 from babel.dates import format_date as babel_format_date
 from flask import Flask, current_app, get_template_attribute, has_app_context, request, url_for
-from flask_babel import format_date
 from flask_babel import gettext as _
 from markupsafe import Markup
 
-from scorekeeper.i18n import chosen
+from scorekeeper.i18n import chosen, format_day, names_list
 from scorekeeper.kept_values import KeptValues
 
 # Pips per column (left, middle, right) for each count, as printed on double-12..18 sets
@@ -168,17 +167,15 @@ def fixed_url(endpoint: str, filename: str | None = None) -> str:
 
 
 def and_list(words: list[str]) -> str:
-    """ "Ann", "Ann and Bob", "Ann, Bob and Cy" (in the page's language)."""
-    if len(words) <= 1:
-        return "".join(words)
-    return _("%(names)s and %(last)s", names=", ".join(words[:-1]), last=words[-1])
+    """ "Ann", "Ann and Bob", "Ann, Bob and Cy" (in the page's language: ``names_list``)."""
+    return names_list(words)
 
 
 def date_in(day: date, pattern: str) -> str:
     """``day`` written by a CLDR ``pattern`` ("d MMM y") in the page's language: the month's
     name is the language's own ("4 Jan 2024", "4 ene 2024", "4 janv. 2024")."""
     if has_app_context():
-        return format_date(day, pattern)
+        return format_day(day, pattern)
     return babel_format_date(day, pattern, locale="en")
 
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from flask_babel import format_date
 from flask_babel import gettext as _
 
 from scorekeeper.games.loaded import LoadedGame
 from scorekeeper.games.words import round_words
+from scorekeeper.i18n import format_day, names_list
 from scorekeeper.models import Game, Round
 from scorekeeper.rules import HouseRules
 from scorekeeper.rules.house import HOUSE_RULES
@@ -191,7 +191,7 @@ def tie_words(game: str, rules: HouseRules) -> str:
 
 def game_as_text(loaded: LoadedGame, board: Scoreboard) -> str:
     """A short plain-text summary to paste into a group chat."""
-    when = format_date(loaded.game.played_on, "d MMM y")  # "6 Mar 2025", "6 mars 2025"
+    when = format_day(loaded.game.played_on, "d MMM y")  # "6 Mar 2025", "6 mars 2025"
     label = loaded.variant.label
     words = round_words(board.round_word)
     count = words.of(len(board.rows), board.rounds_total)
@@ -199,13 +199,7 @@ def game_as_text(loaded: LoadedGame, board: Scoreboard) -> str:
     if len(board.winners) == 1:
         lines.append(_("%(name)s wins!", name=board.winners[0]))
     elif board.winners:
-        lines.append(
-            _(
-                "%(names)s and %(last)s share the win!",
-                names=", ".join(board.winners[:-1]),
-                last=board.winners[-1],
-            )
-        )
+        lines.append(_("%(names)s share the win!", names=names_list(board.winners)))
     for player in board.standings:
         tie = "=" if player.tied else ""
         lines.append(

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from datetime import date
 
-from flask_babel import format_date
 from flask_babel import gettext as _
 
 from scorekeeper.cards import Card, Entry, make_card, went_out_most
@@ -12,6 +11,7 @@ from scorekeeper.games import kept
 from scorekeeper.games.loaded import LoadedGame
 from scorekeeper.games.presentation import Scoreboard
 from scorekeeper.games.words import round_words
+from scorekeeper.i18n import format_day
 from scorekeeper.models import Game
 
 
@@ -25,7 +25,7 @@ def played_on(game: Game) -> date:
 
 def day_label(day: date) -> str:
     """ "25 Nov 2026", in the page's language ("25 nov 2026", "25 nov. 2026")."""
-    return format_date(day, "d MMM y")
+    return format_day(day, "d MMM y")
 
 
 def rounds_line(board: Scoreboard) -> str:

@@ -48,12 +48,14 @@ class RoundWords:
         """How far the game is: "3 rounds", or "3 of 13 rounds" when the game has a length."""
         if total is None:
             return self.count(played)
+        # The form goes by the rounds played: the noun counts them in French ("1 manche sur
+        # 13", "3 manches sur 13"), whatever the English says.
         if self.hand:
             return ngettext(
-                "%(played)s of %(num)s hands", "%(played)s of %(num)s hands", total, played=played
+                "%(num)s of %(total)s hands", "%(num)s of %(total)s hands", played, total=total
             )
         return ngettext(
-            "%(played)s of %(num)s rounds", "%(played)s of %(num)s rounds", total, played=played
+            "%(num)s of %(total)s rounds", "%(num)s of %(total)s rounds", played, total=total
         )
 
     def won(self, n: int) -> str:

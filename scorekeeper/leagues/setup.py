@@ -12,7 +12,7 @@ from datetime import date
 from decimal import Decimal
 
 from flask import has_request_context
-from flask_babel import format_date, format_decimal
+from flask_babel import format_decimal
 from flask_babel import gettext as _
 from sqlalchemy import or_, select
 from werkzeug.security import check_password_hash, generate_password_hash
@@ -20,7 +20,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from scorekeeper.extensions import db
 from scorekeeper.games import services as games
 from scorekeeper.games.totals import standings_changed
-from scorekeeper.i18n import LANGUAGES
+from scorekeeper.i18n import LANGUAGES, format_day
 from scorekeeper.models import Game, League, Night, Season
 from scorekeeper.presentation import day_text as english_day_text
 from scorekeeper.rules import HouseRules
@@ -220,14 +220,14 @@ def day_text(day: date) -> str:
     """ "4 Jan 2024", "4 ene 2024", "4 janv. 2024" (outside a request: the English form)."""
     if not has_request_context():
         return english_day_text(day)
-    return format_date(day, "d MMM y")
+    return format_day(day, "d MMM y")
 
 
 def night_day_text(day: date) -> str:
     """A night's day with its weekday: "Thursday 4 Jan 2024", "Jueves 4 ene 2024"."""
     if not has_request_context():
         return f"{day:%A} {english_day_text(day)}"
-    text = format_date(day, "EEEE d MMM y")
+    text = format_day(day, "EEEE d MMM y")
     return text[:1].upper() + text[1:]
 
 

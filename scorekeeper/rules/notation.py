@@ -3,7 +3,10 @@
 Accepted for one tile (all the same tile): ``3-5``, ``5-3``, ``3/5``, ``3:5``, ``3|5``, ``[3|5]``,
 ``(3 5)``, ``3x5``, ``three-five``, ``blank-4``, ``4-blank``, ``0-4``, ``double 6``,
 ``double-six``, ``dbl 6``, ``dbl. 6``, ``double blank``, ``double zero``. Number words run from
-zero to eighteen; "blank", "none" and "nil" mean 0; case does not matter. Dashes typed by phones
+zero to eighteen; "blank", "none" and "nil" mean 0; case does not matter. Players typing in
+Spanish or French are read too: ``doble 6``, ``doble seis``, ``mula de 6`` (Mexican players call
+a double a "mula": ``mula de seises``, ``mula de blancas``), ``double blanc``, ``blanca-4``;
+"de" is read only between a double's word and its number. Dashes typed by phones
 (en dash, em dash, minus sign) and the multiplication sign count as separators inside a tile, and
 spaces around a separator are fine (``3 - 5``). Inside brackets a comma also separates the two
 numbers (``(3, 5)``).
@@ -77,8 +80,22 @@ NUMBER_WORDS.update(
         "dieciseis": 16,
         "diecisiete": 17,
         "dieciocho": 18,
+        "blancas": 0,
+        "blancos": 0,
+        "as": 1,
+        "ases": 1,
+        "doses": 2,
+        "treses": 3,
+        "cuatros": 4,
+        "cincos": 5,
+        "seises": 6,
+        "sietes": 7,
+        "ochos": 8,
+        "nueves": 9,
         "blanc": 0,
         "blanche": 0,
+        "blancs": 0,
+        "blanches": 0,
         "zéro": 0,
         "un": 1,
         "deux": 2,
@@ -97,7 +114,9 @@ NUMBER_WORDS.update(
         "seize": 16,
     }
 )
-DOUBLE_WORDS: frozenset[str] = frozenset({"double", "dbl", "dbl.", "doble"})
+DOUBLE_WORDS: frozenset[str] = frozenset({"double", "dbl", "dbl.", "doble", "mula"})
+#: "mula de 6", "doble de seis": the word between a double's word and its number.
+LINK_WORDS: frozenset[str] = frozenset({"de", "del"})
 #: Highest set on which digits written together ("64") make a tile.
 DIGITS_TOGETHER_MAX_PIP = 9
 
@@ -116,10 +135,11 @@ _TOKEN = re.compile(
 )
 
 # Token kinds.
-_NUM, _PAIR, _DOUBLE, _OPEN, _CLOSE, _SEP, _SPACE, _JUNK = (
+_NUM, _PAIR, _DOUBLE, _LINK, _OPEN, _CLOSE, _SEP, _SPACE, _JUNK = (
     "num",
     "pair",
     "double",
+    "link",
     "open",
     "close",
     "sep",
@@ -171,6 +191,8 @@ def _tokenize(text: str) -> list[_Token]:
                 tokens.append(_Token(_NUM, raw, start, end, NUMBER_WORDS[word]))
             elif word in DOUBLE_WORDS:
                 tokens.append(_Token(_DOUBLE, raw, start, end))
+            elif word in LINK_WORDS:
+                tokens.append(_Token(_LINK, raw, start, end))
             elif word == "x":
                 tokens.append(_Token(_PAIR, raw, start, end))
             else:
@@ -240,7 +262,7 @@ def _chunks(tokens: list[_Token]) -> list[list[_Token]]:
             following = _next_solid(tokens, index)
             if (
                 depth > 0
-                or (previous is not None and previous.kind in (_PAIR, _DOUBLE))
+                or (previous is not None and previous.kind in (_PAIR, _DOUBLE, _LINK))
                 or (following is not None and following.kind == _PAIR)
             ):
                 current.append(token)
@@ -312,9 +334,11 @@ class _Reader:
 
         if not inner:
             raise self.fail(_("is not a tile: it is empty"))
+        if _LINK in kinds[:1] or _LINK in kinds[2:] or (_LINK in kinds and kinds[0] != _DOUBLE):
+            raise self.fail(_("is not a tile"))
         if kinds[0] == _DOUBLE:
             rest = inner[1:]
-            if rest and rest[0].kind == _PAIR:
+            if rest and rest[0].kind in (_PAIR, _LINK):
                 rest = rest[1:]
             if len(rest) == 1 and rest[0].kind == _NUM:
                 value = self.number(rest[0])

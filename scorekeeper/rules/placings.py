@@ -124,6 +124,23 @@ def ordinal(n: int) -> str:
     return _("%(n)sth", n=n)
 
 
+def game_ordinal(n: int) -> str:
+    """ "1st game", "3rd game": the ordinal agreeing with the word for a game, in the order the
+    language puts them ("3.ª partida", "3e partie")."""
+    if n == 1:
+        return _("1st game")
+    if 10 <= n % 100 <= 20:
+        return _("%(n)sth game", n=n)
+    suffix = n % 10
+    if suffix == 1:
+        return _("%(n)sst game", n=n)
+    if suffix == 2:
+        return _("%(n)snd game", n=n)
+    if suffix == 3:
+        return _("%(n)srd game", n=n)
+    return _("%(n)sth game", n=n)
+
+
 # --------------------------------------------------------------------------------------------
 # One game: places, wins, placement points
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, NamedTuple, TypeVar
 
 from scorekeeper.rules.house import HouseRules
-from scorekeeper.rules.words import _
+from scorekeeper.rules.words import _, number
 
 P = TypeVar("P", bound=Hashable)
 T = TypeVar("T")
@@ -175,9 +175,10 @@ class GameLine(NamedTuple):
 
 
 def _fmt(value: Any) -> str:
+    """A total or a tie-break value in the player's language: 40, "17,5" (a whole 40.0: 40)."""
     if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
+        value = int(value)
+    return number(value)
 
 
 def game_chain(

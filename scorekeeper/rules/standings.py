@@ -46,7 +46,7 @@ from scorekeeper.rules.placings import (
     shown,
 )
 from scorekeeper.rules.ranking import Criterion, Ranked, rank_by
-from scorekeeper.rules.words import LazyText, _, lazy, ngettext
+from scorekeeper.rules.words import LazyText, _, lazy, ngettext, number
 
 # Two games: after a club's second night everyone who came to both is ranked; one game alone
 # is not a ranking. (Leagues started before this keep the minimum they stored.)
@@ -358,12 +358,12 @@ class StandingsMethod:
         if self.unit == "win":
             return ngettext("%(num)s win", "%(num)s wins", value)
         if self.unit == "points":
-            number = f"{value}"
-            number = number[:-2] if number.endswith(".0") else number
-            return _("%(points)s points", points=number)
+            if isinstance(value, float) and value.is_integer():
+                value = int(value)
+            return _("%(points)s points", points=number(value))
         if self.unit == "average":
-            return _("average %(value)s", value=value)
-        return _("rating %(value)s", value=value)
+            return _("average %(value)s", value=number(value))
+        return _("rating %(value)s", value=number(value))
 
 
 METHOD_REGISTRY: Mapping[str, StandingsMethod] = {

@@ -19,6 +19,7 @@ is translated each time it is shown, in the language of whoever is looking.
 from __future__ import annotations
 
 from collections.abc import Callable
+from decimal import Decimal
 from typing import Any
 
 _gettext: Callable[[str], str] = lambda message: message  # noqa: E731
@@ -27,24 +28,61 @@ _ngettext: Callable[[str, str, int], str] = lambda singular, plural, n: (  # noq
 )
 
 
-def install(gettext: Callable[[str], str], ngettext: Callable[[str, str, int], str]) -> None:
+def _plain_number(value: Any) -> str:
+    return str(value)
+
+
+_number: Callable[[Any], str] = _plain_number
+
+
+def _plain_fill(text: str, params: dict[str, Any]) -> str:
+    return text % _numbers(params)
+
+
+_fill: Callable[[str, dict[str, Any]], str] = _plain_fill
+_DECIMALS = (float, Decimal)
+
+
+def install(
+    gettext: Callable[[str], str],
+    ngettext: Callable[[str, str, int], str],
+    number: Callable[[Any], str] | None = None,
+    fill: Callable[[str, dict[str, Any]], str] | None = None,
+) -> None:
     """Word the rules in the request's language: ``gettext(message)`` and
-    ``ngettext(singular, plural, n)`` return the translated text, placeholders unfilled."""
-    global _gettext, _ngettext
-    _gettext, _ngettext = gettext, ngettext
+    ``ngettext(singular, plural, n)`` return the translated text, placeholders unfilled;
+    ``number(value)`` writes a number as the language does ("17,5"; plain ``str`` without);
+    ``fill(text, params)`` puts the params into the text the language's way (French "d’Ana")."""
+    global _gettext, _ngettext, _number, _fill
+    _gettext, _ngettext, _number = gettext, ngettext, number or _plain_number
+    _fill = fill or _plain_fill
+
+
+def number(value: Any) -> str:
+    """A number as the player's language writes it: 17.5 is "17,5" in Spanish and French."""
+    return _number(value)
+
+
+def _numbers(params: dict[str, Any]) -> dict[str, Any]:
+    # A decimal put into a sentence is written the language's way ("promedio 17,5").
+    return {
+        name: _number(value) if type(value) in _DECIMALS else value
+        for name, value in params.items()
+    }
 
 
 def _(message: str, **params: Any) -> str:
-    """``message`` in the player's language, with ``%(name)s`` placeholders filled."""
+    """``message`` in the player's language, with ``%(name)s`` placeholders filled (a decimal
+    written as the language writes it)."""
     text = _gettext(message)
-    return text % params if params else text
+    return _fill(text, params) if params else text
 
 
 def ngettext(singular: str, plural: str, n: int, **params: Any) -> str:
     """The singular or plural sentence for ``n`` (the language's own plural rule), with
-    ``%(num)s`` set to ``n`` and the other placeholders filled."""
-    params.setdefault("num", n)
-    return _ngettext(singular, plural, n) % params
+    ``%(num)s`` set to ``n`` (written the language's way) and the other placeholders filled."""
+    params.setdefault("num", _number(n))
+    return _fill(_ngettext(singular, plural, n), params)
 
 
 class LazyText:

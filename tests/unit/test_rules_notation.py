@@ -206,3 +206,48 @@ def test_tile_label(tile: Tile, label: str) -> None:
 def test_a_huge_number_is_not_a_tile_and_does_not_crash() -> None:
     with pytest.raises(HandError, match="is not a tile"):
         parse_hand("9" * 5000)
+
+
+# Issue 36, item 30: what players type in Spanish and French (Mexican players call a double a
+# "mula": "la mula de seis", "la mula de blancas").
+IN_THEIR_LANGUAGE = [
+    ("mula de 6", Tile(6, 6)),
+    ("Mula de seis", Tile(6, 6)),
+    ("mula de seises", Tile(6, 6)),
+    ("mula 6", Tile(6, 6)),
+    ("mula de blancas", Tile(0, 0)),
+    ("mula de ases", Tile(1, 1)),
+    ("doble 6", Tile(6, 6)),
+    ("doble seis", Tile(6, 6)),
+    ("doble de 6", Tile(6, 6)),
+    ("doble blanco", Tile(0, 0)),
+    ("doble blanca", Tile(0, 0)),
+    ("blanca-4", Tile(0, 4)),
+    ("cinco-tres", Tile(3, 5)),
+    ("double 6", Tile(6, 6)),
+    ("double six", Tile(6, 6)),
+    ("double blanc", Tile(0, 0)),
+    ("blanc-4", Tile(0, 4)),
+    ("(mula de 12)", Tile(12, 12)),
+]
+
+
+@pytest.mark.parametrize(("text", "tile"), IN_THEIR_LANGUAGE)
+def test_spanish_and_french_words(text: str, tile: Tile) -> None:
+    assert parse_hand(text) == [tile]
+
+
+def test_spanish_and_french_hands() -> None:
+    assert parse_hand("mula de 6, doble 5 double blanc blanca-3") == [
+        Tile(6, 6),
+        Tile(5, 5),
+        Tile(0, 0),
+        Tile(0, 3),
+    ]
+    assert parse_hand("mula de seis mula de blancas") == [Tile(6, 6), Tile(0, 0)]
+
+
+@pytest.mark.parametrize("text", ["mula de", "6 de 5", "de 6", "mula de 6-5"])
+def test_de_only_names_a_double(text: str) -> None:
+    with pytest.raises(HandError):
+        parse_hand(text)

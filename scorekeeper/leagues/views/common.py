@@ -22,10 +22,10 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper import throttle
 from scorekeeper.extensions import limiter
-from scorekeeper.i18n import use_league_language
+from scorekeeper.i18n import names_list, use_league_language
 from scorekeeper.leagues import access, services
 from scorekeeper.models import League
-from scorekeeper.rules.placings import ordinal, shown
+from scorekeeper.rules.placings import game_ordinal, ordinal, shown
 from scorekeeper.rules.standings import METHOD_NAMES, not_ranked_reason
 
 bp = Blueprint("leagues", __name__)
@@ -222,6 +222,7 @@ def league_helpers() -> dict[str, Any]:
         "members_qr_url": members_qr_url,
         "shown": shown,
         "ordinal": ordinal,
+        "game_ordinal": game_ordinal,
         "METHOD_NAMES": METHOD_NAMES,
         "day_text": services.day_text,
         "night_day_text": services.night_day_text,
@@ -236,10 +237,8 @@ bp.add_app_template_global(services.number_text, "dec")
 
 
 def and_list(words: list[str]) -> str:
-    """ "Ann", "Ann and Bob", "Ann, Bob and Cy", in the page's language."""
-    if len(words) <= 1:
-        return "".join(words)
-    return _("%(first)s and %(last)s", first=", ".join(words[:-1]), last=words[-1])
+    """ "Ann", "Ann and Bob", "Ann, Bob and Cy", in the page's language (``names_list``)."""
+    return names_list(words)
 
 
 def _trim(value: Any) -> str:
