@@ -14,7 +14,7 @@ import numpy as np
 
 from scorekeeper.rules import Tile
 from scorekeeper.rules.words import lazy
-from scorekeeper.vision import bars, counting, detect, tilenet
+from scorekeeper.vision import agree, bars, counting, detect, tilenet
 from scorekeeper.vision.checks import (
     CUT_MARGIN,
     STRAY_PIPS,
@@ -394,6 +394,10 @@ def decide(look, scale: float, full_size: tuple[int, int], debug: dict | None, t
         flags["tilted"] = True
         confident = False
         why.append("tilted: a tile's face is a trapezoid")  # i18n: debug
+    checks = _agreeing(look, tiles, kept_quads) if confident else []
+    if confident and len(checks) < agree.AGREEING:
+        confident = False
+        why.append(f"unsure: checks agreeing {checks}")  # i18n: debug
     if debug is not None:
         _debug(look, debug, flags, score, why)
     return Reading(
@@ -405,7 +409,19 @@ def decide(look, scale: float, full_size: tuple[int, int], debug: dict | None, t
         height=full_size[1],
         seconds=time.perf_counter() - t0,
         advice=_advice(look, flags, tiles, sure, confident),
+        checks=checks if confident else [],
     )
+
+
+def _agreeing(look, tiles: list[TileReading], kept_quads: list[np.ndarray]) -> list[str]:
+    """The independent checks (``agree.py``) that agree with the tiles read."""
+    read = [(look.cands[i].corners, t.halves) for i, t in zip(look.kept, tiles, strict=True)]
+    out = []
+    if agree.pips_agree(look.rgb, read):
+        out.append("pips")
+    if agree.finder_agrees(look.finder, kept_quads):
+        out.append("finder")
+    return out
 
 
 def _problems(flags: dict, tiles: list, sure: bool) -> list:

@@ -130,11 +130,14 @@ def test_a_tile_whose_bar_is_hidden_is_read_from_its_face():
 
 def test_an_outline_around_a_bar_is_kept_before_a_faces():
     # mix-016 (seed 11): twelve tiles in a blurred photo, two found only among fainter bars;
-    # the faces of those two (looked for first) must not take their place: read sure
+    # the faces of those two (looked for first) must not take their place: every tile read
+    # sure from its bar (a face's is amber). (The reading as a whole is no longer sure: the
+    # pale, blurred pips of its three 9s show no dark spots and the tile finder does not see
+    # the same twelve tiles, so no independent check agrees, see test_vision_agree.)
     scene = synth.benchmark_scene("mix", 16, seed=11)
     reading = _read_unhurried(scene.jpeg)
     assert reading.total == scene.total
-    assert reading.confident
+    assert all(t.confidence >= reader_mod.SURE_TILE for t in reading.tiles)
 
 
 def test_counting_many_halves_keeps_little_memory():
