@@ -46,6 +46,9 @@ class Reading:
     took longer than its time budget): show "could not read this photo" with the capture
     advice; ``problems`` then holds that message. ``advice``: the capture tips (from
     ``CAPTURE_ADVICE``) that fit what went wrong with this photo; empty when confident.
+    ``checks``: the independent checks that agreed with a confident reading (``agree.py``:
+    "pips", each half's dark spots are the pips read; "finder", the tile finder sees the
+    same tiles); a reading is confident only when ``agree.AGREEING`` of them (one) did.
     """
 
     tiles: list[TileReading] = field(default_factory=list)
@@ -57,6 +60,7 @@ class Reading:
     seconds: float = 0.0
     unreadable: bool = False
     advice: list[str | LazyText] = field(default_factory=list)
+    checks: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-friendly summary (tiles as [low, high] pairs)."""
@@ -77,4 +81,5 @@ class Reading:
             "height": self.height,
             "unreadable": self.unreadable,
             "advice": [str(a) for a in self.advice],
+            "checks": list(self.checks),
         }

@@ -17,7 +17,13 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from scorekeeper.vision.synth_faces import TileStyle, _jitter_colour, random_style, render_face
+from scorekeeper.vision.synth_faces import (
+    PIP_COLOURS,
+    TileStyle,
+    _jitter_colour,
+    random_style,
+    render_face,
+)
 
 
 @dataclass
@@ -242,8 +248,28 @@ def _place_lchain(rng, n, w, h, W, L, gap):
     ]
 
 
+def _place_rows(rng, n, w, h, W, L):
+    """A large spread: rows of tiles side by side, long sides touching, the rows a little
+    apart (about a tenth of a length), the whole turned a little."""
+    per_row = max(1, int(np.ceil(np.sqrt(n * L / W * w / h))))
+    rows = int(np.ceil(n / per_row))
+    ang = rng.uniform(-0.15, 0.15)
+    u, v = np.array([np.cos(ang), np.sin(ang)]), np.array([-np.sin(ang), np.cos(ang)])
+    step = L * rng.uniform(1.05, 1.15)
+    centre = np.array([w / 2, h / 2])
+    quads = []
+    for k in range(n):
+        r, i = divmod(k, per_row)
+        c = centre + u * W * (i - (per_row - 1) / 2) + v * step * (r - (rows - 1) / 2)
+        c = c + rng.normal(0, 0.005 * W, 2)
+        quads.append(_tile_quad(c[0], c[1], ang + rng.normal(0, 0.01), W, L))
+    return quads
+
+
 def _place_tiles(rng, n, w, h, W, L, mode, inside=False, gap=None):
     quads = []
+    if mode == "rows":
+        return _place_rows(rng, n, w, h, W, L)
     if mode == "lchain":
         return _place_lchain(rng, n, w, h, W, L, (0.0 if gap is None else gap) * W)
     if mode in ("row", "chain"):
@@ -302,6 +328,7 @@ def render_hand(
     surface_colour: tuple[int, int, int] | None = None,
     style: TileStyle | None = None,
     gap: float | None = None,
+    glare: bool | None = None,
 ) -> Scene:
     """Render a top-down phone photo of ``tiles`` (random ones when None).
 
@@ -309,6 +336,8 @@ def render_hand(
     ``size`` is (width, height); ``surface`` one of SURFACE_KINDS and ``surface_colour`` its
     RGB colour; ``style`` the tile set's look (random when None); ``gap`` the gap between
     tiles of a row or chain (x the tile width; ``mode`` "lchain" is an L-shaped chain);
+    ``glare`` a lamp's glare on the photo (by chance, more often with ``difficulty``, when
+    None); ``mode`` "rows" lays the tiles in rows side by side, touching (a large spread);
     ``tilt_deg`` the camera's
     tilt from straight down (random, up to 30 x difficulty degrees, when None). The returned
     scene has ``image`` (RGB) and, when ``jpeg_quality`` is set or chosen, ``jpeg`` bytes of
@@ -445,7 +474,8 @@ def render_hand(
         )
         m = cv2.GaussianBlur(m, (0, 0), 0.05 * long_side)
         img *= (1 - rng.uniform(0.2, 0.5) * m)[..., None]
-    glare = rng.random() < 0.3 * d
+    drawn = rng.random() < 0.3 * d
+    glare = drawn if glare is None else glare
     if glare:
         m = np.zeros((h, w), np.float32)
         for _ in range(int(rng.integers(1, 3))):
@@ -522,6 +552,11 @@ FAILURE_MODES = (
     "small_50px",
     "near_empty",
     "light_surface",
+    # issue 40: the misses left on photos of real tables
+    "large_spread",
+    "coloured_12",
+    "dark_glare",
+    "busy",
 )
 DARK_PIP_COLOURS = [(70, 40, 100), (20, 30, 80), (110, 40, 150), (20, 80, 40), (90, 20, 40)]
 
@@ -633,4 +668,72 @@ def render_mode(rng: np.random.Generator, mode: str) -> Scene:
             mode="scatter",
             tilt_deg=5,
         )
+    if mode in ("large_spread", "coloured_12", "dark_glare", "busy"):
+        return _render_issue_40(rng, mode, size)
     raise ValueError(f"unknown failure mode {mode!r}")
+
+
+BUSY_SURFACES = ("threads", "fibre", "wood", "woven")
+
+
+def _render_issue_40(rng: np.random.Generator, mode: str, size: tuple[int, int]) -> Scene:
+    """The modes of issue 40: a large spread of 20-30 tiles touching in rows; 8-12
+    double-12 tiles with coloured pips (a colour-coded set); a few large tiles on a dark
+    cloth under a lamp's glare; a few tiles on a busy, patterned surface."""
+    if mode == "large_spread":
+        n = int(rng.integers(20, 31))
+        return render_hand(
+            rng,
+            _tiles(rng, n),
+            size=size,
+            allow_cut=False,
+            difficulty=0.4,
+            mode="rows",
+            tile_width=float(rng.uniform(0.05, 0.07)),
+            tilt_deg=5,
+        )
+    if mode == "coloured_12":
+        style = random_style(rng, 12)
+        # a colour for each number (random_style gives one colour for all a third of the time)
+        idx = rng.permutation(len(PIP_COLOURS))
+        style.palette = {
+            v: _jitter_colour(rng, PIP_COLOURS[idx[v % len(idx)]], 10) for v in range(13)
+        }
+        return render_hand(
+            rng,
+            _tiles(rng, int(rng.integers(8, 13))),
+            size=size,
+            allow_cut=False,
+            difficulty=0.5,
+            style=style,
+            mode="scatter",
+            tilt_deg=5,
+        )
+    if mode == "dark_glare":
+        colour = [(30, 30, 35), (45, 30, 60), (25, 45, 35), (20, 25, 50)][int(rng.integers(4))]
+        return render_hand(
+            rng,
+            _tiles(rng, int(rng.integers(2, 5))),
+            size=size,
+            allow_cut=False,
+            difficulty=0.5,
+            surface="cloth",
+            surface_colour=colour,
+            tile_width=float(rng.uniform(0.1, 0.16)),
+            mode="scatter",
+            tilt_deg=5,
+            glare=True,
+        )
+    colour = tuple(int(x) for x in rng.integers(60, 200, 3))
+    return render_hand(
+        rng,
+        _tiles(rng, int(rng.integers(3, 7))),
+        size=size,
+        allow_cut=False,
+        difficulty=0.5,
+        surface=str(rng.choice(BUSY_SURFACES)),
+        surface_colour=colour,
+        tile_width=float(rng.uniform(0.06, 0.1)),
+        mode="scatter",
+        tilt_deg=5,
+    )

@@ -12,7 +12,7 @@ pytest.importorskip("onnxruntime")
 
 from scorekeeper.vision import bars as bars_mod  # noqa: E402
 from scorekeeper.vision import checks as checks_mod  # noqa: E402
-from scorekeeper.vision import read_hand, synth  # noqa: E402
+from scorekeeper.vision import judge, read_hand, synth  # noqa: E402
 from scorekeeper.vision import reader as reader_mod  # noqa: E402
 
 
@@ -95,7 +95,7 @@ def _clean(**over) -> dict:
 def test_a_surface_like_the_tiles_is_ruled_out_only_with_no_mark_of_a_missed_tile(
     over, rejected, ruled_out
 ):
-    assert reader_mod._surface_ruled_out(_clean(**over), rejected) is ruled_out
+    assert judge._surface_ruled_out(_clean(**over), rejected) is ruled_out
 
 
 def _rim_cut(depth: float) -> tuple[synth.Scene, bytes]:

@@ -11,7 +11,7 @@ np = pytest.importorskip("numpy")
 cv2 = pytest.importorskip("cv2")
 pytest.importorskip("onnxruntime")
 
-from scorekeeper.vision import detect, read_hand, synth, tilenet  # noqa: E402
+from scorekeeper.vision import counting, detect, finding, read_hand, synth, tilenet  # noqa: E402
 from scorekeeper.vision import reader as reader_mod  # noqa: E402
 
 
@@ -86,7 +86,7 @@ def test_faces_whose_pips_the_blur_washed_out_are_never_a_sure_reading():
 def test_sharpening_undoes_part_of_a_blur():
     img, true = _faces_on_cloth()
     cands = detect.find_faces(img)
-    sharp = reader_mod._sharpened(img, cands)
+    sharp = counting._sharpened(img, cands)
     edge = lambda a: float(np.abs(np.diff(a.astype(np.float32)[:, :, 0], axis=1)).max())  # noqa: E731
     assert edge(sharp) > 1.3 * edge(img)
     assert sharp.shape == img.shape and sharp.dtype == np.uint8
@@ -130,11 +130,14 @@ def test_a_tile_whose_bar_is_hidden_is_read_from_its_face():
 
 def test_an_outline_around_a_bar_is_kept_before_a_faces():
     # mix-016 (seed 11): twelve tiles in a blurred photo, two found only among fainter bars;
-    # the faces of those two (looked for first) must not take their place: read sure
+    # the faces of those two (looked for first) must not take their place: every tile read
+    # sure from its bar (a face's is amber). (The reading as a whole is no longer sure: the
+    # pale, blurred pips of its three 9s show no dark spots and the tile finder does not see
+    # the same twelve tiles, so no independent check agrees, see test_vision_agree.)
     scene = synth.benchmark_scene("mix", 16, seed=11)
     reading = _read_unhurried(scene.jpeg)
     assert reading.total == scene.total
-    assert reading.confident
+    assert all(t.confidence >= reader_mod.SURE_TILE for t in reading.tiles)
 
 
 def test_counting_many_halves_keeps_little_memory():
@@ -183,10 +186,10 @@ def test_beside_tiles_read_only_faces_of_their_size_are_looked_at():
     img, true = _faces_on_cloth()
     read = [np.array([[600.0, 300.0], [750.0, 300.0], [750.0, 600.0], [600.0, 600.0]])]
     # faces 50 wide beside a tile 150 wide
-    assert reader_mod._faces(img, 1.0, read, tilenet.Finder(img)) == []
+    assert finding._faces(img, 1.0, read, tilenet.Finder(img)) == []
     # beside a tile of their size every other face is looked at (a tile may have several
     # outlines: the tile finder's and its bright face's), none inside the tile read
-    faces = reader_mod._faces(img, 1.0, [q * 1.0 for q in true[:1]], tilenet.Finder(img))
+    faces = finding._faces(img, 1.0, [q * 1.0 for q in true[:1]], tilenet.Finder(img))
     middles = [c.corners.mean(axis=0) for c in faces]
     for q in true[1:]:
         assert min(np.linalg.norm(m - q.mean(axis=0)) for m in middles) < 6

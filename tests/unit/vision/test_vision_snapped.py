@@ -10,7 +10,8 @@ np = pytest.importorskip("numpy")
 cv2 = pytest.importorskip("cv2")
 pytest.importorskip("onnxruntime")
 
-from scorekeeper.vision import detect, synth, tilenet  # noqa: E402
+from scorekeeper.vision import counting, detect, synth, tilenet  # noqa: E402
+from scorekeeper.vision import look as look_mod  # noqa: E402
 from scorekeeper.vision import reader as reader_mod  # noqa: E402
 from scorekeeper.vision.images import open_upright  # noqa: E402
 
@@ -89,7 +90,7 @@ def test_a_snapped_outline_that_reads_no_clearer_is_left_out(monkeypatch):
     scene = synth.benchmark_scene("near_empty", 9, seed=11)
     reading = _read_unhurried(scene.jpeg)
     assert reading.total == scene.total
-    monkeypatch.setattr(reader_mod, "SNAP_SURE", 0.0)
+    monkeypatch.setattr(look_mod, "SNAP_SURE", 0.0)
     assert _read_unhurried(scene.jpeg).total != scene.total
 
 
@@ -112,9 +113,9 @@ def test_the_tile_finder_runs_once_however_often_a_look_asks(monkeypatch):
     # look and the smaller ones), not once per question
     calls.clear()
     looks = []
-    real_look = reader_mod._read_once
+    real_look = reader_mod.read_once
     monkeypatch.setattr(
-        reader_mod, "_read_once", lambda *a, **k: looks.append(1) or real_look(*a, **k)
+        reader_mod, "read_once", lambda *a, **k: looks.append(1) or real_look(*a, **k)
     )
     _read_unhurried(scene.jpeg)
     assert 0 < len(calls) <= len(looks)
@@ -149,7 +150,7 @@ def test_snapping_any_outline_on_any_image_gives_an_outline_or_none(corners, see
 def test_a_tile_read_from_a_snapped_outline_never_makes_a_reading_sure(monkeypatch):
     # tilt_30_45-008 (seed 19): its only unsure tile, a 5|12, is read from a snapped outline.
     # Even if such a tile kept its full confidence (FACE_TRUST 1), the reading is not sure
-    monkeypatch.setattr(reader_mod, "FACE_TRUST", 1.0)
+    monkeypatch.setattr(counting, "FACE_TRUST", 1.0)
     scene = synth.benchmark_scene("tilt_30_45", 8, seed=19)
     up = open_upright(scene.jpeg, max_side=reader_mod.CROP_SIDE)
     debug: dict = {}

@@ -67,3 +67,20 @@ def test_match_tiles():
     assert match_tiles([(1, 2), (3, 4)], [(4, 3), (2, 1)]) == (2, 4)
     assert match_tiles([(1, 2), (3, 4)], [(1, 2)]) == (1, 2)
     assert match_tiles([(1, 2)], [(1, 5), (6, 6)]) == (0, 1)
+
+
+def test_the_render_modes_of_issue_40():
+    # a large spread of 20-30 tiles touching in rows, every tile in the frame
+    for i in range(3):
+        scene = synth.benchmark_scene("large_spread", i, seed=43)
+        assert 20 <= len(scene.tiles) <= 30
+        assert scene.meta["mode"] == "rows"
+        h, w = scene.image.shape[:2]
+        for t in scene.tiles:
+            assert (t.corners >= 0).all() and (t.corners[:, 0] < w).all()
+            assert (t.corners[:, 1] < h).all()
+    # a dark cloth always under a lamp's glare
+    assert all(synth.benchmark_scene("dark_glare", i, seed=43).meta["glare"] for i in range(3))
+    # double-12 with a colour for each number
+    scene = synth.benchmark_scene("coloured_12", 0, seed=43)
+    assert 8 <= len(scene.tiles) <= 12

@@ -10,7 +10,8 @@ np = pytest.importorskip("numpy")
 cv2 = pytest.importorskip("cv2")
 pytest.importorskip("onnxruntime")
 
-from scorekeeper.vision import detect, synth, tilenet  # noqa: E402
+from scorekeeper.vision import detect, judge, synth, tilenet  # noqa: E402
+from scorekeeper.vision import look as look_mod  # noqa: E402
 from scorekeeper.vision import reader as reader_mod  # noqa: E402
 
 
@@ -185,14 +186,14 @@ def test_a_tile_found_as_a_face_near_the_frame_is_cut_off_only_when_its_face_run
     scene = synth.benchmark_scene("woven_cloth", 19, seed=11)
     up = open_upright(scene.jpeg, max_side=reader_mod.CROP_SIDE)
     rgb = reader_mod.expose(np.asarray(up.image))
-    reading = reader_mod._read_once(
+    reading = reader_mod.read_once(
         rgb, 12, up.scale, up.full_size, None, bars.Deadline(None), faces_only=True
     )
     assert reading.total == scene.total
     assert reader_mod.PROBLEM_CUT not in reading.problems
     # a tile's outline moved out onto the frame: the side nearest the frame, only
     quad = np.array([[100.0, 10.0], [150.0, 10.0], [150.0, 110.0], [100.0, 110.0]])
-    out = reader_mod._to_frame(quad, (400, 300))
+    out = judge._to_frame(quad, (400, 300))
     assert out[0][1] < 0 and out[1][1] < 0
     assert np.array_equal(out[2:], quad[2:])
 
@@ -205,7 +206,7 @@ def test_a_tile_the_finder_sees_as_a_parallelogram_keeps_a_tilted_photo_from_bei
     # was read 1|2 inside a rectangle around its bar, at 0.54, and main's reader was sure of
     # 70 for 72. (The eighth step reads the 4|1 from its snapped outline, amber, see
     # test_vision_snapped; without it, this check is what keeps the reading unsure.)
-    monkeypatch.setattr(reader_mod, "_snapped", lambda *a, **k: [])
+    monkeypatch.setattr(look_mod, "_snapped", lambda *a, **k: [])
     scene = synth.benchmark_scene("tilt_30_45", 15, seed=17)
     reading = _read_unhurried(scene.jpeg)
     assert reading.total != scene.total  # still misread ...

@@ -1,0 +1,204 @@
+"""Reading the halves: the half counter (a small CNN, 0-12 pips or "not a half") run on
+every outline, the ink on each half, how tile-like each outline is, and which outlines are
+kept as tiles. A stage of the photo reader (``reader.py``); needs the photo extra.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from scorekeeper.vision import bars
+from scorekeeper.vision.checks import _poly_overlap
+from scorekeeper.vision.halves import HALF_PX, NOT_A_HALF, CropSource, half_quads, normalise
+from scorekeeper.vision.onnx import Model
+
+MODEL_PATH = Path(__file__).resolve().parent / "models" / "halves.onnx"
+MODEL_MAX_PIP = 12
+# below this "is a tile" probability an outline is dropped (see reading.SURE_TILE and
+# judge.py for when a reading is confident)
+ACCEPT_TILE = 0.5
+FACE_TRUST = 0.5  # a tile found as a face, its bar not found: its confidence times this
+FACE_BLANK = 0.4  # ... read blank: not a tile, but a tile-like outline the counter rejected
+SHARPEN_SIGMA = 0.06  # tiles found as faces are read on a copy sharpened at this x their width
+SHARPEN_AMOUNT = 1.5  # ... by this much (unsharp mask)
+
+_model = Model(MODEL_PATH)
+
+
+def _get_session():
+    return _model.session()
+
+
+# halves counted per run of the model: 256 at a time held 75 MB more at the peak (the
+# activations of a batch), and took the training mix of 100 photos to 400 MB; 64 at a time
+# holds a few MB and is no slower
+COUNT_BATCH = 64
+
+
+def classify_halves(crops: np.ndarray) -> np.ndarray:
+    """uint8 N x 40 x 40 x 3 half crops -> N x 14 class probabilities (0..12 pips, not a half)."""
+    if len(crops) == 0:
+        return np.zeros((0, NOT_A_HALF + 1), np.float32)
+    sess = _get_session()
+    x = normalise(crops)
+    logits = np.concatenate(
+        [
+            sess.run(None, {"input": x[k : k + COUNT_BATCH]})[0]
+            for k in range(0, len(x), COUNT_BATCH)
+        ]
+    )
+    logits = logits - logits.max(axis=1, keepdims=True)
+    p = np.exp(logits)
+    return p / p.sum(axis=1, keepdims=True)
+
+
+INK_PLAIN = 0.004  # a half with less dark "ink" than this (fraction of its face) is plain
+BLANK_EDGE = 1.0  # outline edge strength (x the photo's typical) a double blank needs
+BLANK_EDGE_ONE_CLEAR = 0.6  # ... when the counter already calls one of its halves a half
+
+
+def ink_fraction(crops: np.ndarray) -> np.ndarray:
+    """Fraction of each half crop's face (inside the margin, above the bar) that is clearly
+    darker than the face: pips, or anything else drawn on it. A blank half has none."""
+    if len(crops) == 0:
+        return np.zeros(0)
+    n = HALF_PX
+    a, b = int(round(0.13 * n)), int(round(0.87 * n))
+    inner = crops[:, a:b, a:b].max(axis=3).astype(np.float32)
+    face = np.percentile(inner.reshape(len(crops), -1), 75, axis=1)[:, None, None]
+    dark = inner < 0.55 * np.maximum(face, 30.0)
+    return dark.reshape(len(crops), -1).mean(axis=1)
+
+
+def tile_evidence(
+    probs: np.ndarray, ink: np.ndarray, edge: np.ndarray, max_pip: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """How tile-like each outline is (N), and the pip-count probabilities of its halves
+    (N x 2 x max_pip+1).
+
+    The half counter's "not a half" class cannot tell a blank (or 1-pip) half from plain
+    surface on its own: a near-empty square looks like both. So a half that reads 0 or 1 is
+    judged with the rest of the tile: when the other half is clearly a half, the outline sits
+    on a bar in the middle of a tile and the near-empty half is a half (its "not a half"
+    weight goes to its count). A double blank has no half to lean on: it needs both halves
+    plain (no ink at all) and a clean outline around its bar.
+    """
+    if len(probs) == 0:
+        return np.zeros(0), np.zeros((0, 2, max_pip + 1))
+    q = 1 - probs[:, :, NOT_A_HALF]
+    raw = probs[:, :, : max_pip + 1]
+    counts = raw / np.maximum(raw.sum(axis=2, keepdims=True), 1e-9)
+    v = counts.argmax(axis=2)
+    clear = q >= ACCEPT_TILE
+    low = v <= 1
+    plain = ink < INK_PLAIN
+    # a 0 must really be plain; a 1 has one pip of ink
+    low_ok = low & ((v == 1) | plain)
+    # the other half is clearly a half with pips (a clear 0 next to a plain half is judged as
+    # a double blank: plain surface beside a dark line can look like that too)
+    other_clear = (clear & (v >= 1))[:, ::-1]
+    both_plain = (v == 0).all(axis=1) & plain.all(axis=1)
+    double_blank = both_plain & (
+        (edge >= BLANK_EDGE) | (clear.any(axis=1) & (edge >= BLANK_EDGE_ONE_CLEAR))
+    )
+    lean = low_ok & (other_clear | double_blank[:, None])
+    # where the rest of the tile says "this is a half", its "not a half" weight goes to the
+    # low count it reads
+    nh = probs[:, :, NOT_A_HALF]
+    bonus = np.zeros_like(raw)
+    n_idx, h_idx = np.nonzero(lean)
+    bonus[n_idx, h_idx, v[n_idx, h_idx]] = nh[n_idx, h_idx]
+    raw = raw + bonus
+    counts = raw / np.maximum(raw.sum(axis=2, keepdims=True), 1e-9)
+    h = np.where(lean, 1.0, q)
+    return h.min(axis=1), counts
+
+
+def _count_halves(
+    rgb: np.ndarray, cands: list, deadline: bars.Deadline
+) -> tuple[np.ndarray, np.ndarray]:
+    """Half-counter probabilities (N x 2 x classes) and ink (N x 2) of every outline, in two
+    rounds: first the best-fitting outline of each bar; the other sizes only for bars that
+    look like a tile there (a half, or a plain face that may be a double blank). On a busy
+    surface most bars are texture and the second round is small."""
+    n = len(cands)
+    probs = np.zeros((n, 2, NOT_A_HALF + 1), np.float32)
+    probs[:, :, NOT_A_HALF] = 1.0  # outlines not looked at are not halves
+    ink = np.ones((n, 2))
+    src = CropSource(rgb)
+
+    def run(idx: list[int]) -> None:
+        if not idx:
+            return
+        crops = np.stack([src.crop(q) for i in idx for q in half_quads(cands[i].corners)])
+        probs[idx] = classify_halves(crops).reshape(-1, 2, NOT_A_HALF + 1)
+        ink[idx] = ink_fraction(crops).reshape(-1, 2)
+
+    first: dict[int, int] = {}
+    for i, c in enumerate(cands):
+        first.setdefault(c.group, i)
+    run(sorted(first.values()))
+    deadline.check()
+    promising = {
+        c.group
+        for i, c in enumerate(cands)
+        if i == first[c.group]
+        and ((1 - probs[i, :, NOT_A_HALF]).max() >= 0.2 or (ink[i] < INK_PLAIN).all())
+    }
+    run([i for i, c in enumerate(cands) if c.group in promising and i != first[c.group]])
+    deadline.check()
+    return probs, ink
+
+
+def _keep(cands: list, is_tile: np.ndarray, counts: np.ndarray) -> tuple[list[int], int]:
+    """The outlines kept as tiles: the best of each bar, then the best wherever outlines of
+    bars overlap; and how many tile-like outlines the counter rejected, on their own."""
+    quality = is_tile * counts.max(axis=2).prod(axis=1) if len(is_tile) else np.zeros(0)
+    # an outline fitted around a bar before the outline of a face found without one; and a
+    # face without its bar must show pips: a blank face with no bar seen is no tile the
+    # reader can vouch for (a double blank has its bar), but maybe one it missed
+    face = np.array([c.face for c in cands], bool)[: len(quality)]
+    blank = (counts.argmax(axis=2) == 0).all(axis=1) if len(quality) else np.zeros(0, bool)
+    is_tile = np.where(face & blank, np.minimum(is_tile, FACE_BLANK), is_tile)
+    quality = np.where(face, FACE_TRUST * np.where(blank, 0.0, quality), quality)
+    order = np.argsort(-quality, kind="stable")
+    kept: list[int] = []
+    groups_done: set[int] = set()
+    rejected_strong = 0
+    for i in order:
+        ci = cands[i].corners
+        if cands[i].group in groups_done:
+            continue
+        if is_tile[i] < ACCEPT_TILE:
+            if is_tile[i] > 0.25 and all(_poly_overlap(ci, cands[j].corners) < 0.2 for j in kept):
+                rejected_strong += 1
+            groups_done.add(cands[i].group)
+            continue
+        if any(_poly_overlap(ci, cands[j].corners) > 0.25 for j in kept):
+            continue
+        kept.append(int(i))
+        groups_done.add(cands[i].group)
+    return kept, rejected_strong
+
+
+def _sharpened(rgb: np.ndarray, cands: list) -> np.ndarray:
+    """``rgb`` sharpened for reading the faces ``cands`` (unsharp mask, SHARPEN_SIGMA of
+    their typical width): the pips of a blurred photo come back enough to be counted."""
+    widths = [float(np.linalg.norm(c.corners[1] - c.corners[0])) for c in cands]
+    sigma = SHARPEN_SIGMA * float(np.median(widths)) if widths else 0.0
+    if sigma < 0.5:
+        return rgb
+    h, w = rgb.shape[:2]
+    # the blur on a copy at most 2 pixels of sigma across (the same, at a fraction of the
+    # time), all in 8 bits (a full-size photo in floats would take 36 MB a copy)
+    f = min(1.0, 2.0 / sigma)
+    soft = cv2.resize(
+        rgb, (max(1, round(w * f)), max(1, round(h * f))), interpolation=cv2.INTER_AREA
+    )
+    soft = cv2.resize(
+        cv2.GaussianBlur(soft, (0, 0), sigma * f), (w, h), interpolation=cv2.INTER_LINEAR
+    )
+    return cv2.addWeighted(rgb, 1.0 + SHARPEN_AMOUNT, soft, -SHARPEN_AMOUNT, 0.0)

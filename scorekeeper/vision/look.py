@@ -1,0 +1,282 @@
+"""One look at a photo, stage by stage: find the tiles (bars and their outlines, then the
+places a tile may still be), read their halves (``counting``), and hand what was kept to
+``judge`` to decide how sure the reading is. ``reader.read_rgb`` takes several looks (sizes,
+fainter bars, faces only) and keeps the best. Needs the photo extra.
+"""
+
+from __future__ import annotations
+
+import time
+
+import cv2
+import numpy as np
+
+from scorekeeper.vision import bars, detect, judge, tilenet
+from scorekeeper.vision.checks import _blur_sigma
+from scorekeeper.vision.counting import _count_halves, _keep, _sharpened, tile_evidence
+from scorekeeper.vision.finding import (
+    HYPOTHESES,
+    MAX_CANDIDATES,
+    NEIGHBOUR_ROUNDS,
+    _closer_look,
+    _faces,
+    _faint_boxes,
+    _faint_search,
+    _neighbours,
+)
+from scorekeeper.vision.outlines import (
+    SHORT_SURE,
+    SHORT_WHEN,
+    SNAP_SURE,
+    _face_outlines,
+    _looks_tilted,
+    _short_outlines,
+    _snapped,
+)
+from scorekeeper.vision.reading import Reading
+
+FACE_LOOK_BEFORE = 0.85  # the face look of a full look (the tile finder: 0.02 s) within this
+FAINT_NEAR_BEFORE = 0.5  # the looks for fainter bars: only within this part of the budget
+SNAP_BEFORE = 0.85  # the snapped outlines of a full look only within this part of the budget
+
+
+class Look:
+    """What one look has found so far: the outlines (``cands``; corners in pixels of
+    ``rgb``), their half counts and tile evidence, the outlines kept as tiles and what the
+    tiles kept do not explain (``missing``). ``small`` is ``rgb`` at the detection size
+    (``s``)."""
+
+    def __init__(self, rgb, max_pip, deadline, thorough=True, faint=False, faces_only=False):
+        self.rgb, self.max_pip, self.deadline = rgb, max_pip, deadline
+        self.thorough, self.faint, self.faces_only = thorough, faint, faces_only
+        h, w = rgb.shape[:2]
+        self.s = s = min(1.0, detect.DETECT_SIDE / max(h, w))
+        self.small = (
+            cv2.resize(rgb, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
+            if s < 1
+            else rgb
+        )
+        self.unfitted: dict[int, bars.Bar] = {}
+        self.found: list[bars.Bar] = []
+        self.finder = tilenet.Finder(self.small)
+        self.missing: dict = {}
+
+    def find(self) -> None:
+        """The first outlines: fitted around the bars found (and a closer look's, for small
+        tiles), or the bright faces when ``faces_only``; then counted and kept."""
+        rgb, s = self.rgb, self.s
+        if self.faces_only:
+            cands = _faces(self.small, s, [], self.finder)
+        else:
+            cands = detect.find_candidates(
+                self.small,
+                per_bar=HYPOTHESES,
+                deadline=self.deadline,
+                unfitted=self.unfitted,
+                faint=self.faint,
+                found=self.found,
+            )
+            for c in cands:
+                c.corners = c.corners / s  # from here on: pixels of rgb
+            cands.sort(key=lambda c: -c.edge_score)
+            cands = cands[:MAX_CANDIDATES]
+            # a closer look adds its own best outlines (edge scores of two sizes do not compare)
+            closer = _closer_look(rgb, s, cands, self.deadline)
+            closer.sort(key=lambda c: -c.edge_score)
+            cands += closer[: MAX_CANDIDATES // 2]
+        self.deadline.check()
+        self.cands = cands
+        source = _sharpened(rgb, cands) if self.faces_only else rgb
+        self.probs, self.ink = _count_halves(source, cands, self.deadline)
+        self.edge = np.array([c.edge_score for c in cands])
+        self.is_tile, self.counts = tile_evidence(self.probs, self.ink, self.edge, self.max_pip)
+        self.kept, self.rejected_strong = _keep(cands, self.is_tile, self.counts)
+        self.deadline.check()
+
+    def add(self, extra: list, rgb: np.ndarray | None = None) -> None:
+        """``extra`` outlines counted (on ``rgb``, the photo read when None) and added: every
+        outline's tile evidence again."""
+        p2, ink2 = _count_halves(self.rgb if rgb is None else rgb, extra, self.deadline)
+        self.cands += extra
+        self.probs = np.concatenate([self.probs, p2])
+        self.ink = np.concatenate([self.ink, ink2])
+        self.edge = np.array([c.edge_score for c in self.cands])
+        self.is_tile, self.counts = tile_evidence(self.probs, self.ink, self.edge, self.max_pip)
+
+    def keep(self) -> None:
+        """After more outlines were read (``add``): the tiles kept now, and what may be
+        missing worked out again when they changed."""
+        now, self.rejected_strong = _keep(self.cands, self.is_tile, self.counts)
+        if now != self.kept:
+            self.missing = self.what_is_missing(now)
+        self.kept = now
+        self.deadline.check()
+
+    def what_is_missing(self, kept: list[int]) -> dict:
+        """What the tiles ``kept`` do not explain (``judge._missing``)."""
+        return judge._missing(
+            self.small, self.s, self.cands, kept, self.edge, self.is_tile, self.found
+        )
+
+    def conf(self) -> np.ndarray:
+        """How sure each outline is read (is a tile x both halves' counts)."""
+        return self.is_tile * self.counts.max(axis=2).prod(axis=1)
+
+    def drop(self, mark: str, below: float) -> None:
+        """Outlines marked ``mark`` (short, snapped) read less sure than ``below``: not tiles."""
+        unsure = np.array([getattr(c, mark) for c in self.cands]) & (self.conf() < below)
+        self.is_tile = np.where(unsure, 0.0, self.is_tile)
+
+    def within(self, part: float) -> bool:
+        """Whether at most ``part`` of the time budget is used (always, without one)."""
+        budget = self.deadline.seconds
+        return budget is None or self.deadline.used() < part * budget
+
+    def follow_rows(self) -> None:
+        """Tiles touching in a row or a chain: the bars of the middle ones often run into one
+        dark shape with the seams and are never found; the neighbours of each tile read are
+        looked for where they would lie (one tile width along its bar, one length across
+        it), NEIGHBOUR_ROUNDS tiles on."""
+        fresh = list(self.kept)
+        for _round in range(NEIGHBOUR_ROUNDS):
+            extra = _neighbours(
+                self.small,
+                self.s,
+                self.cands,
+                fresh,
+                self.kept,
+                self.is_tile,
+                self.counts,
+                self.thorough,
+            )
+            if not extra:
+                break
+            before = set(self.kept)
+            self.add(extra)
+            self.kept, self.rejected_strong = _keep(self.cands, self.is_tile, self.counts)
+            fresh = [i for i in self.kept if i not in before]
+            self.deadline.check()
+            if not fresh:
+                break
+
+    def blurred(self) -> bool:
+        """Whether a tile read is blurred past BLUR_LIMIT (a thorough look only)."""
+        if not (self.thorough and self.kept and not self.faces_only):
+            return False
+        gray_small = cv2.cvtColor(self.small, cv2.COLOR_RGB2GRAY)
+        s, cands = self.s, self.cands
+        return any(
+            _blur_sigma(gray_small, cands[j].corners * s)
+            / max(float(np.linalg.norm(cands[j].corners[1] - cands[j].corners[0])) * s, 1.0)
+            > judge.BLUR_LIMIT
+            for j in self.kept
+        )
+
+    def look_for_faces(self, blurred: bool) -> None:
+        """A tile whose bar was not found (blurred away, hidden by glare or a spinner pin
+        among its pips) is still a bright face where no tile was read (read on a sharpened
+        copy when the photo is blurred); cheap, so looked for within most of the budget.
+        (Before the fainter bars, which pass over tiles read as faces: an outline around a
+        bar is kept before a face's, see counting._keep.)"""
+        if not (self.thorough and self.kept and not self.faces_only):
+            return
+        if not self.within(FACE_LOOK_BEFORE):
+            return
+        more = _faces(self.small, self.s, [self.cands[j].corners for j in self.kept], self.finder)
+        if more:
+            self.add(more, _sharpened(self.rgb, more) if blurred else None)
+            self.keep()
+
+    def look_for_faint(self, blurred: bool) -> None:
+        """A tile whose bar was too faint to be found (a blurred far tile under a steep tilt,
+        a tile under glare): its bar is looked for among fainter marks around the pips no
+        tile read explains, and over the whole of a blurred photo (see finding._faint_boxes)."""
+        if not (self.thorough and self.kept and not self.faces_only):
+            return
+        if not self.within(FAINT_NEAR_BEFORE):
+            return
+        small, s, cands, kept = self.small, self.s, self.cands, self.kept
+        extra = [
+            c
+            for box in _faint_boxes(small, s, cands, kept, self.missing, blurred)
+            for c in _faint_search(small, s, cands, kept, box, self.deadline)
+        ]
+        if extra:
+            self.add(extra)
+            self.keep()
+
+    def try_short(self) -> None:
+        """A steep tilt: tiles near the camera look shorter than any outline tried so far;
+        the bars left unread get short outlines too (a tile read from one makes the reading
+        "steep angle", never confident)."""
+        may_miss = self.thorough and bool(
+            self.rejected_strong or any(self.missing[k] for k in SHORT_WHEN)
+        )
+        short = _short_outlines(self.small, self.s, self.cands, self.kept, self.unfitted, may_miss)
+        if not short:
+            return
+        self.add(short)
+        if not _looks_tilted(self.cands, self.kept):
+            # tried only because a tile may be missing: a tile read from a short outline must
+            # be sure (around a bar split by a spinner pin in a flat row, a short outline can
+            # read the piece as a tile of its own)
+            self.drop("short", SHORT_SURE)
+        self.keep()
+
+    def try_face_outlines(self) -> None:
+        """A steep tilt: a tile read but not sure, from an outline that does not fit it (a
+        near tile is a trapezoid), gets the outline of its face too; the counter picks."""
+        if not self.thorough:
+            return
+        faces = _face_outlines(
+            self.small, self.s, self.cands, self.kept, self.is_tile, self.counts, self.finder
+        )
+        if faces:
+            self.add(faces)
+            self.keep()
+
+    def try_snapped(self) -> None:
+        """A tile read but not sure (at any angle): its outline, and the tile finder's
+        outlines lying on it, with their sides moved onto the face's edges; the counter
+        picks, and a tile read from one is not sure (amber: the player checks it)."""
+        if not (self.thorough and self.kept and self.within(SNAP_BEFORE)):
+            return
+        snapped = _snapped(
+            self.rgb, self.s, self.cands, self.kept, self.is_tile, self.counts, self.finder
+        )
+        if snapped:
+            self.add(snapped)
+            # ... only when it reads the tile clearly: between two outlines read about as
+            # unsure, the counter's choice is a coin toss
+            self.drop("snapped", SNAP_SURE)
+            self.keep()
+
+
+def read_once(
+    rgb: np.ndarray,
+    max_pip: int,
+    scale: float,
+    full_size: tuple[int, int],
+    debug: dict | None,
+    deadline: bars.Deadline,
+    thorough: bool = True,
+    faint: bool = False,
+    faces_only: bool = False,
+) -> Reading:
+    """One look at ``rgb`` (see reader.read_rgb). Not ``thorough`` (the smaller looks, which
+    stand alone only when nothing at all is wrong): a touching neighbour is looked for only
+    where it would lie in line, and short outlines only in a photo that looks tilted.
+    ``faces_only``: the outlines are the bright faces of the photo (``detect.find_faces``),
+    not fitted around bars: a photo so blurred that no bar was found."""
+    t0 = time.perf_counter()
+    look = Look(rgb, max_pip, deadline, thorough, faint, faces_only)
+    look.find()
+    look.follow_rows()
+    look.missing = look.what_is_missing(look.kept)
+    blurred = look.blurred()
+    look.look_for_faces(blurred)
+    look.look_for_faint(blurred)
+    look.try_short()
+    look.try_face_outlines()
+    look.try_snapped()
+    return judge.decide(look, scale, full_size, debug, t0)

@@ -1,0 +1,96 @@
+"""Sure means right (issue 40, item 1): a reading is sure only when checks independent of the
+half counter agree with it, and it says which ones did."""
+
+from __future__ import annotations
+
+import pytest
+
+np = pytest.importorskip("numpy")
+cv2 = pytest.importorskip("cv2")
+pytest.importorskip("onnxruntime")
+
+from scorekeeper.vision import agree, counting, synth, tilenet  # noqa: E402
+from scorekeeper.vision import reader as reader_mod  # noqa: E402
+from scorekeeper.vision.halves import CropSource  # noqa: E402
+from scorekeeper.vision.synth_faces import random_style, render_face  # noqa: E402
+
+
+def _scene(seed: int, tiles) -> synth.Scene:
+    return synth.render_hand(
+        np.random.default_rng(seed),
+        tiles,
+        size=(1280, 960),
+        difficulty=0.3,
+        allow_cut=False,
+        mode="scatter",
+        surface="plain",
+        surface_colour=(40, 60, 50),
+    )
+
+
+@pytest.mark.parametrize("value", range(13))
+def test_a_half_shows_as_many_dark_spots_as_it_has_pips(value):
+    # every double-12 layout, on a face the renderer draws, pips coloured or dark
+    rng = np.random.default_rng(value)
+    style = random_style(rng, 12)
+    img, _ = render_face(value, 0, style, 120, rng)
+    face = np.clip(img, 0, 255).astype(np.uint8)
+    src = CropSource(face)
+    L, W = face.shape[:2]
+    corners = np.array([[0, 0], [W, 0], [W, L], [0, L]], float)
+    assert agree.spots(src, corners) == (value, 0)
+
+
+def test_a_sure_reading_lists_the_checks_that_agreed():
+    scene = _scene(3, [(3, 4), (6, 6), (2, 5)])
+    reading = reader_mod.read_bytes(synth.encode_png(scene.image), budget=60.0)
+    assert reading.total == scene.total
+    assert reading.confident
+    assert len(reading.checks) >= agree.AGREEING
+    assert set(reading.checks) <= set(agree.CHECKS)
+    assert reading.as_dict()["checks"] == reading.checks
+
+
+def _misread_sixes(monkeypatch):
+    """The half counter reads every 6 as a 5, sure of it."""
+    real = counting.classify_halves
+
+    def misread(crops):
+        p = real(crops)
+        six = p.argmax(axis=1) == 6
+        p[six, 5], p[six, 6] = p[six, 6], p[six, 5]
+        return p
+
+    monkeypatch.setattr(counting, "classify_halves", misread)
+
+
+@pytest.mark.parametrize("finder", [True, False])
+def test_a_reading_no_check_agrees_with_is_never_sure(monkeypatch, finder):
+    # a 6 read as a 5: the dark spots say 6, so only the tile finder can vouch for the
+    # reading; when it does not either, the reading is not sure (before the checks: sure,
+    # and a pip short)
+    _misread_sixes(monkeypatch)
+    if not finder:
+        monkeypatch.setattr(agree, "finder_agrees", lambda *a: False)
+    scene = _scene(3, [(3, 4), (6, 1), (2, 5)])
+    reading = reader_mod.read_bytes(synth.encode_png(scene.image), budget=60.0)
+    assert reading.total == scene.total - 1
+    assert reading.confident is finder
+    assert reading.checks == (["finder"] if finder else [])
+
+
+def test_the_halves_alone_can_vouch_for_a_reading(monkeypatch):
+    monkeypatch.setattr(agree, "finder_agrees", lambda *a: False)
+    scene = _scene(3, [(3, 4), (6, 1), (2, 5)])
+    reading = reader_mod.read_bytes(synth.encode_png(scene.image), budget=60.0)
+    assert reading.total == scene.total
+    assert reading.confident
+    assert reading.checks == ["pips"]
+
+
+def test_the_tile_finder_disagrees_when_a_tile_was_not_read():
+    scene = _scene(5, [(3, 4), (6, 6), (2, 5)])
+    finder = tilenet.Finder(scene.image)
+    quads = [t.corners for t in scene.tiles]
+    assert agree.finder_agrees(finder, quads)
+    assert not agree.finder_agrees(finder, quads[1:])
