@@ -88,9 +88,20 @@ def _tick(x: float, y: float, label: str, width: int) -> Text:
     return Text(at, y, anchor, label)
 
 
-def _short(name: str) -> str:
-    """A name as it fits at a line's end: up to 11 characters, longer ones cut with "…"."""
-    return name if len(name) <= 11 else name[:10] + "…"
+#: A name at a line's end takes lines of up to this many characters (bold 15 px).
+NAME_LINE = 12
+
+
+def _name_lines(name: str) -> tuple[str, ...]:
+    """A name as it is written at a line's end, whole: its words on lines of up to NAME_LINE
+    characters ("Bartholomew", "Ashworth"); a longer word takes a line of its own."""
+    lines: list[str] = []
+    for word in name.split() or [name]:
+        if lines and len(lines[-1]) + 1 + len(word) <= NAME_LINE:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return tuple(lines)
 
 
 def _nice_step(top: float) -> int:
@@ -98,6 +109,10 @@ def _nice_step(top: float) -> int:
         if top / step <= 6:
             return step
     return 10000
+
+
+#: The value axis's title, turned upright, is written in this band at the chart's left edge.
+Y_TITLE_BAND = 20
 
 
 @dataclass(frozen=True)
@@ -121,6 +136,10 @@ class _Frame:
         step = _nice_step(max(highest - lowest, 1))
         y_max = max(step, math.ceil(highest / step) * step)
         y_min = math.floor(lowest / step) * step
+        # The value axis's title (upright, 14 px, in the band x 0 to Y_TITLE_BAND) and the
+        # widest value, ending 8 px before the plot, never meet.
+        widest = max(len(f"{y_min:g}"), len(f"{y_max:g}")) * 8.4
+        box["left"] = max(box["left"], math.ceil(Y_TITLE_BAND + 4 + widest + 8))
         return cls(y_min=y_min, y_max=y_max, step=step, **box)
 
     @property
@@ -151,6 +170,7 @@ class _Frame:
             values_x=self.left - 8,
             grid=tuple(grid),
             y_label=y_label,
+            y_label_x=Y_TITLE_BAND / 2,
             y_label_at=self.top + self.plot_h / 2,
         )
 
@@ -177,6 +197,7 @@ class Canvas:
     values_x: int  # where the gridlines' values end
     grid: tuple[Gridline, ...]
     y_label: str
+    y_label_x: float  # the centre of the upright title's band
     y_label_at: float
 
 
@@ -190,7 +211,8 @@ class Line:
     dashed: bool
     marker_id: str
     end_marker: Marker
-    name: Text
+    name: Text  # the whole name, at its first line's place
+    name_lines: tuple[str, ...]  # the name as written, a line under another
 
 
 @dataclass(frozen=True)
@@ -228,7 +250,10 @@ def plan_line_chart(
         height=336,
         left=48,
         # Room for the names at the line ends (bold 15 px, about 9.5 px a character).
-        right=int(34 + 9.5 * max((len(_short(name)) for name, _ in series), default=4)),
+        right=int(
+            34
+            + 9.5 * max((len(line) for name, _ in series for line in _name_lines(name)), default=4)
+        ),
         top=16,
         bottom=52 if x_label else 36,
     )
@@ -260,18 +285,26 @@ def plan_line_chart(
         )
         for index in range(len(series))
     )
-    label_slots: list[float] = []
+    label_slots: list[tuple[float, float]] = []
     ends = sorted(
         ((values[-1] if values else 0, index) for index, (_, values) in enumerate(series)),
         reverse=True,
     )
-    lines = []
     for end_value, index in ends:
+        name_lines = _name_lines(series[index][0])
+        # A name takes 16 px a line; it starts below the names above it (slots: first line's
+        # y, last line's y).
         y = sy(end_value) + 5
-        for slot in label_slots:
-            if abs(slot - y) < 16:
-                y = slot + 16
-        label_slots.append(y)
+        for first, last in label_slots:
+            if y > first - 16 * len(name_lines) and y < last + 16:
+                y = last + 16
+        label_slots.append((y, y + 16 * (len(name_lines) - 1)))
+    # Names pushed below the chart's bottom edge move up together, keeping their order.
+    lowest = max((last for _first, last in label_slots), default=0)
+    lift = max(lowest - (frame.height - 6), 0)
+    lines = []
+    for (_end, index), (y, _last) in zip(ends, label_slots, strict=True):
+        y -= lift
         name, values = series[index]
         colour = LINE_COLOURS[index % len(LINE_COLOURS)]
         last_x = xs[len(values) - 1] if values else left
@@ -282,7 +315,8 @@ def plan_line_chart(
                 dashed=bool(index % 2),
                 marker_id=f"{prefix}{index}",
                 end_marker=Marker(MARKERS[index % len(MARKERS)], last_x + 14, y - 5, colour),
-                name=Text(last_x + 24, y, "start", _short(name)),
+                name=Text(last_x + 24, y, "start", name),
+                name_lines=_name_lines(name),
             )
         )
     return LineChart(frame.canvas(title, y_label), ticks, under, markers, tuple(lines))

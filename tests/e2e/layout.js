@@ -6,7 +6,12 @@
 //     or a list's bullet lands on the text of another item;
 //  3. outside the viewport: something reaches past the screen's edges, unless it sits in a
 //     sideways scroll container that says it scrolls (data-scroll-cue naming a visible hint);
-//     a scroll container that scrolls without such a cue is a problem itself.
+//     a scroll container that scrolls without such a cue is a problem itself;
+//  4. the round-by-round table needs sideways scrolling (any number of players);
+//  5. a column header breaks inside a word ("Wo/n"; a player's name, th.name, may);
+//  6. a button's text is wider than the button, or its last line is a number or mark alone;
+//  7. a tap target (link, button, field, summary, a radio's or checkbox's label) is under 44 px
+//     tall or wide, but for a link inside a sentence.
 // Screen-reader-only text (.sr-only) and hidden elements are skipped.
 () => {
   const problems = [];
@@ -138,6 +143,89 @@
     // In a scroll box: reported once above for the box when it has no cue.
     if (container) continue;
     report(`outside the screen (${Math.round(box.left)}..${Math.round(box.right)} px): ${describe(el)}`);
+  }
+  // 4. The round-by-round table shows every column (every total) without scrolling sideways,
+  //    for any number of players (issue 36, item 2).
+  for (const table of visible.filter((el) => el.matches("table.board"))) {
+    const box = table.parentElement;
+    const width = table.getBoundingClientRect().width;
+    if (width > box.clientWidth + 1 || box.scrollWidth > box.clientWidth + 1) {
+      report(`the round-by-round table needs sideways scrolling (${Math.round(width)} px in ${box.clientWidth} px): ${describe(table)}`);
+    }
+  }
+
+  // The lines of an element's own text, as strings (a line per distinct top of its letters).
+  const lines = (el) => {
+    const found = [];
+    const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+      if (!shown(node.parentElement)) continue;
+      const range = document.createRange();
+      for (let i = 0; i < node.textContent.length; i += 1) {
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const rect = range.getClientRects()[0];
+        if (!rect || rect.width === 0) continue;
+        const last = found[found.length - 1];
+        if (last && Math.abs(rect.top - last.top) < rect.height / 2) last.text += node.textContent[i];
+        else found.push({ top: rect.top, text: node.textContent[i] });
+      }
+    }
+    return found.map((line) => line.text.trim()).filter(Boolean);
+  };
+
+  // 5. A column header breaks between words, never inside one ("Wo/n", issue 36 item 9).
+  // A header that is a player's name (th.name: the print view's) may break where it must.
+  for (const th of visible.filter((el) => el.matches("th[scope=col], thead th") && !el.matches(".name"))) {
+    const found = lines(th);
+    for (let i = 1; i < found.length; i += 1) {
+      const before = found[i - 1];
+      const after = found[i];
+      if (/[\p{L}\p{N}]$/u.test(before) && /^[\p{L}\p{N}]/u.test(after)) {
+        const end = before.split(/\s/).pop();
+        const start = after.split(/\s/)[0];
+        // Two lines that are one word cut in two (the header's text has the whole word).
+        if (th.textContent.replace(/\s+/g, " ").includes(end + start)) {
+          report(`a column header breaks inside a word ("${end}/${start}"): ${describe(th)}`);
+        }
+      }
+    }
+  }
+
+  // 6. A button's words fit inside it ("Dominos" in its toggle), and its last line is never a
+  //    number or a mark alone ("Enregistrer la manche / 5"): issue 36 item 31.
+  for (const el of controls.filter((c) => c.matches("button, a.button, summary, label.button"))) {
+    if (el.scrollWidth > el.clientWidth + 1) {
+      report(`text wider than its button (${el.scrollWidth} px in ${el.clientWidth} px): ${describe(el)}`);
+    }
+    const found = lines(el);
+    if (found.length > 1 && /^[\p{N}\p{S}\p{P}]{1,3}$/u.test(found[found.length - 1])) {
+      report(`"${found[found.length - 1]}" alone on the last line of ${describe(el)}`);
+    }
+  }
+
+  // 7. Every tap target is at least 44 px tall and wide (issue 36 item 13): links, buttons,
+  //    fields, a details' summary. A link inside a sentence (text on its line either side) is
+  //    the exception WCAG 2.5.8 makes for inline links.
+  const inSentence = (a) => {
+    const block = a.parentElement;
+    if (!block) return false;
+    const own = (block.innerText || "").replace(/\s+/g, " ").trim();
+    const text = (a.innerText || "").replace(/\s+/g, " ").trim();
+    return own.length > text.length + 1 && getComputedStyle(a).display === "inline";
+  };
+  const targets = visible.filter((el) => el.matches(
+    "a[href], button, input:not([type=hidden]):not([type=radio]):not([type=checkbox]), select, textarea, summary, label:has(> input[type=radio]), label:has(> input[type=checkbox])"
+  ) && !el.closest("svg *"));
+  for (const el of targets) {
+    if (el.matches("a") && inSentence(el)) continue;
+    const box = el.getBoundingClientRect();
+    // A field kept in the page but drawn as its label (the photo's file input): the label is
+    // the target.
+    if (box.width <= 2 && box.height <= 2 && el.labels && el.labels.length) continue;
+    if (box.height < 43.5 || box.width < 43.5) {
+      report(`a tap target smaller than 44 px (${Math.round(box.width)}x${Math.round(box.height)} px): ${describe(el)}`);
+    }
   }
   return problems;
 }

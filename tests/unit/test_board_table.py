@@ -1,7 +1,8 @@
 """The round-by-round table and the standings list of a game (``games/_board_table.html``,
 ``games/_standings_list.html``): every tag closed and every name text for any scoreboard (names
 with markup, late joiners, blocked rounds, points games, corrections, the scorekeeper's links,
-ties), short header labels with a key where names do not fit a phone, a hint where it scrolls."""
+ties), short header labels with a key where names do not fit a phone, smaller figures for seven or
+eight players."""
 
 from __future__ import annotations
 
@@ -26,9 +27,13 @@ def templates() -> Iterator[Flask]:
 
 
 def board_table(board: Scoreboard, correct_url: str | None = None) -> str:
-    labels, wide = board_header([p.name for p in board.players])
+    labels, crowded = board_header([p.name for p in board.players])
     return render_template(
-        "games/_board_table.html", board=board, correct_url=correct_url, labels=labels, wide=wide
+        "games/_board_table.html",
+        board=board,
+        correct_url=correct_url,
+        labels=labels,
+        crowded=crowded,
     )
 
 
@@ -202,12 +207,12 @@ def test_short_labels_come_with_a_key_and_full_names_for_screen_readers(template
     assert '<span class="key"><b>M</b> Margaret</span>' in written
     header = '<span aria-hidden="true">M</span><span class="sr-only">Margaret</span>'
     assert f'<th scope="col">{header}</th>' in written
-    assert "board-scroll-hint" not in written  # five players fit: nothing scrolls
+    assert '<div class="table-scroll board-scroll">' in written  # five players: usual type
 
 
-def test_seven_players_scroll_with_a_hint(templates: Flask) -> None:
+def test_seven_players_crowd_in_rather_than_scroll(templates: Flask) -> None:
+    """Seven or eight players take smaller figures (every total in sight at 360 px, issue 36;
+    the layout test measures it), with no "swipe sideways" hint: nothing scrolls."""
     written = board_table(_board([f"Player {n}" for n in range(1, 8)]))
-    assert 'data-scroll-cue="board-scroll-hint"' in written
-    assert (
-        '<p class="scroll-hint" id="board-scroll-hint">7 players: swipe sideways →</p>' in written
-    )
+    assert '<div class="table-scroll board-scroll crowded">' in written
+    assert "swipe" not in written and "data-scroll-cue" not in written

@@ -40,3 +40,35 @@ def test_chart_handles_negative_totals_and_a_single_point() -> None:
     chart = plan_line_chart([("Ann", [-10])], ["start"], "T")
     assert len(chart.lines) == 1 and len(chart.lines[0].points) == 1
     assert chart.canvas.grid[0].value < 0
+
+
+def test_the_value_axis_title_keeps_clear_of_the_values() -> None:
+    """Issue 36: the upright "Total" sat on "100". The title (14 px, centred on y_label_x) ends
+    before the widest value (14 px, about 8.4 px a character, ending at values_x) begins."""
+    for top in (40, 180, 1240):
+        chart = plan_line_chart([("Ann", [0, top]), ("Bob", [0, -20])], ["start", "1"], "T")
+        canvas = chart.canvas
+        widest = max(len(f"{line.value:g}") for line in canvas.grid) * 8.4
+        assert canvas.values_x - widest > canvas.y_label_x + 7 + 2, (top, canvas)
+
+
+def test_names_at_the_line_ends_are_whole_inside_the_chart_and_apart() -> None:
+    """Issue 36: the names at the line ends were cut ("Bartholome…"). Each is written whole, on
+    lines of its words, inside the chart, no line of one on a line of another, eight players
+    ending on the same total included."""
+    names = ["Bartholomew Ashworth", "Margaret Fitzwilliam", "Dorothea Worthington", "Al"]
+    names += ["Alexandria Pemberton", "Christopher Hamilton", "Genevieve Montgomery", "Maximilian"]
+    for ends in ([40 + 7 * i for i in range(8)], [0] * 8, [300] * 8):
+        chart = plan_line_chart(
+            [(name, [0, end]) for name, end in zip(names, ends, strict=True)], ["0", "1"], "T"
+        )
+        width, height = chart.canvas.width, chart.canvas.height
+        ys = []
+        for line in chart.lines:
+            assert " ".join(line.name_lines) == line.name.text
+            assert line.name.x + 9.5 * max(map(len, line.name_lines)) <= width
+            ys += [line.name.y + 16 * i for i in range(len(line.name_lines))]
+        assert sorted(line.name.text for line in chart.lines) == sorted(names)
+        ys.sort()
+        assert all(b - a >= 16 for a, b in zip(ys, ys[1:], strict=False)), ys
+        assert ys[0] >= 12 and ys[-1] <= height - 4, ys

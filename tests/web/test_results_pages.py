@@ -84,3 +84,15 @@ def test_a_nights_card_and_print_views_need_the_right_to_read(
     assert "data-card-share" in night_page
     standings = client.get(f"/leagues/{code}?season=all").get_data(as_text=True)
     assert f"/leagues/{code}/print?season=all" in standings
+
+
+def test_the_print_view_marks_a_blocked_round_as_the_scoreboard_does(client: FlaskClient) -> None:
+    """Issue 36: the scoreboard said "12-12 blocked", the print view only "1 12-12"."""
+    public_id = start_game(client, ["Ann", "Bob"])
+    enter_round(client, public_id, {0: 4, 1: 9}, went_out="blocked")
+    enter_round(client, public_id, {0: 0, 1: 9}, went_out=0)
+    html = client.get(f"/g/{public_id}/print").get_data(as_text=True)
+    rows = re.findall(r'<th scope="row">(.*?)</th>', html, re.S)
+    first, second = (re.sub(r"<[^>]+>|\s+", " ", row).split() for row in rows[:2])
+    assert first == ["1", "12-12", "blocked"], rows
+    assert second == ["2", "11-11"], rows

@@ -58,7 +58,7 @@ def board_table_html(game: Game, board: services.Scoreboard, editor: bool) -> Ma
     others."""
 
     def write() -> Markup:
-        labels, wide = board_header([p.name for p in board.players])
+        labels, crowded = board_header([p.name for p in board.players])
         # One URL for the table: ".../rounds/0" less its 0; each round adds its number.
         correct_url = (
             url_for("games.correct_round", public_id=game.public_id, number=0)[:-1]
@@ -71,7 +71,7 @@ def board_table_html(game: Game, board: services.Scoreboard, editor: bool) -> Ma
                 board=board,
                 correct_url=correct_url,
                 labels=labels,
-                wide=wide,
+                crowded=crowded,
             )
         )
 
