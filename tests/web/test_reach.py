@@ -14,6 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper import reach
+from scorekeeper.rules.deal_sheets import SOURCES
 from tests.conftest import running_app
 from tests.web.helpers import start_game
 from tests.web.league_helpers import start_league
@@ -83,9 +84,15 @@ def test_public_url_starts_every_absolute_link(public_app: Flask) -> None:
     game = start_game(client, ["Ann", "Bob"])
     page = client.get(f"/g/{game}", headers=EVIL).get_data(as_text=True)
     assert f"https://scores.example.org/g/{game}/watch" in page
-    assert absolute_links(page) <= {
-        link for link in absolute_links(page) if link.startswith("https://scores.example.org/")
-    } | {"http://www.w3.org/2000/svg"}
+    # The app's own links start with the public address; the others are the published rule
+    # pages the deal's "Why 15 each?" cites.
+    cited = {source.url for source in SOURCES.values() if source.url}
+    assert (
+        absolute_links(page)
+        <= {link for link in absolute_links(page) if link.startswith("https://scores.example.org/")}
+        | {"http://www.w3.org/2000/svg"}
+        | cited
+    )
     qr = client.get(f"/g/{game}/qr.svg", headers=EVIL)
     assert qr.data == qr_of(f"https://scores.example.org/g/{game}/watch")
     code = start_league(client)
