@@ -79,6 +79,7 @@ def test_export_zip_has_a_csv_for_everything(client: FlaskClient) -> None:
         "players.csv",
         "nights.csv",
         "seasons.csv",
+        "rules.csv",
     }
     scores = list(csv.DictReader(io.StringIO(archive.read("scores.csv").decode("utf-8-sig"))))
     assert len(scores) == 18  # 18 seats, one round each
@@ -193,7 +194,7 @@ def test_no_file_chosen(client: FlaskClient) -> None:
     code = start_league(client)
     response = client.post(f"/leagues/{code}/import", data={"dates": "day_first"})
     assert response.status_code == 422
-    assert "Choose a CSV file" in response.get_data(as_text=True)
+    assert "Choose the file to import: a CSV file, or a league" in response.get_data(as_text=True)
 
 
 def test_spreadsheet_habits_are_understood(client: FlaskClient) -> None:

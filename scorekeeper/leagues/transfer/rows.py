@@ -76,7 +76,7 @@ def _read_date(text: str, month_first: bool, reasons: list[str]) -> date | None:
 
 def _read_flags(cell: _Cells, reasons: list[str]) -> dict[str, bool]:
     flags: dict[str, bool] = {}
-    for flag in ("guest", "went_out", "on_double", "finished"):
+    for flag in ("guest", "went_out", "on_double", "finished", "ended_early"):
         value = cell(flag).lower()
         if value in YES:
             flags[flag] = True
