@@ -267,4 +267,9 @@ def test_the_command_line_exports_and_imports(  # type: ignore[no-untyped-def]
     assert "5 games" in result.output
     result = runner.invoke(args=["league-import", copy, str(target)])
     assert result.exit_code != 0 and "already in this league" in result.output
+    # The JSON export imports too (issue 36, item 21).
+    other = start_league(client.application.test_client(), "Other")
+    result = runner.invoke(args=["league-import", other, str(tmp_path / "league.json")])
+    assert result.exit_code == 0, result.output
+    assert "5 games" in result.output
     assert runner.invoke(args=["league-export", "NOPE99", str(target)]).exit_code != 0
