@@ -97,6 +97,10 @@ def _build(client: FlaskClient) -> str:
     _saved(
         enter_round(client, playing, points={0: 14, 1: 6}, went_out=2, **{"seat_1-open_doubles": 1})
     )
+    # A table seated without a round yet, and a player who sat down at the playing table but
+    # has no round yet.
+    add_table(client, code, second, [ids["Bob"], ids["Fay"]])
+    _saved(client.post(f"/g/{playing}/join", data={"name": "Ivy"}))
     # Annie was Ann all along: the entry is merged (it stays, pointing at Ann).
     merge = f"/leagues/{code}/players/{ids['Annie']}/merge"
     _saved(client.post(merge, data={"target": str(ids["Ann"]), "confirm": "yes"}))

@@ -127,7 +127,10 @@ def apply_import(
                     kind=variant.name,
                     starts={
                         position: (
-                            min(n for n in game.rounds if p in game.rounds[n]),
+                            min(
+                                (n for n in game.rounds if p in game.rounds[n]),
+                                default=len(game.rounds) + 1,  # seated, no round yet
+                            ),
                             game.starts[p],
                         )
                         for position, p in enumerate(players)

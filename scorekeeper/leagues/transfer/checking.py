@@ -330,8 +330,13 @@ def _check_scores(
             folded = row.name.casefold()
             if folded not in {p.casefold() for p in game.players}:
                 game.players.append(row.name)
-            scores = game.rounds.setdefault(row.number, {})
             real = next((p for p in game.players if p.casefold() == folded), row.name)
+            if row.number is None or row.points is None:  # seated, no round yet
+                if row.flags.get("guest"):
+                    guests_marked.add(folded)
+                game.starts[real] = row.start or 0
+                continue
+            scores = game.rounds.setdefault(row.number, {})
             if real in scores:
                 problems.append(
                     Problem(
@@ -486,9 +491,8 @@ def _check_game(
     # A late joiner (the file gives their start, as the export does) has no score before the
     # round they sat down in, and sits after the players who were there before them.
     joined = {
-        player: min(n for n in numbers if player in game.rounds[n])
+        player: min((n for n in numbers if player in game.rounds[n]), default=len(numbers) + 1)
         for player in game.players
-        if any(player in game.rounds[n] for n in numbers)
     }
     order = [joined.get(player, 1) for player in game.players]
     if order != sorted(order):

@@ -122,4 +122,13 @@ def _read(
                             _yes(game.get("ended_early")),
                         ]
                     )
+            scored = {s["player"] for r in game["rounds"] for s in r["scores"]}
+            for player in game["players"]:
+                if player not in scored:  # seated, no round yet
+                    rows.append(
+                        [played_on.isoformat(), place, table, number, names[player],
+                         _yes(players[player].get("guest")), "", "", "no", "no", "", "", "",
+                         "", _yes(game.get("status") == "finished"), kind, "", "",
+                         starts.get(player, 0), _yes(game.get("ended_early"))]
+                    )  # fmt: skip
     return csv_text(rows), roster, seasons, game_rules

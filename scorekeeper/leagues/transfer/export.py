@@ -312,6 +312,18 @@ def export_zip(league: League) -> bytes:
                 _yes(game.ended_early),
             ]
         )
+    # A seat without a round yet (a table just started, a late joiner before their first
+    # round): one row with its start and no round or score, so the import seats it too.
+    scored = {score.seat_id for score in rows["scores"]}
+    for seat in rows["seats"]:
+        if seat.id not in scored:
+            night, game, number = game_info[seat.game_id]
+            scores_csv.append(
+                [night.played_on.isoformat(), night.place, game.table_name or "", number,
+                 names[seat.player_id], _yes(seat.player_id in guests), "", "", "no", "no", "",
+                 "", "", "", _yes(game.status == "finished"), game.kind, "", "",
+                 seat.start_total, _yes(game.ended_early)]
+            )  # fmt: skip
 
     games_csv: list[list[Any]] = [
         # i18n: CSV column names (a spreadsheet's, and the import's): English in every language

@@ -33,8 +33,8 @@ class _Row:
     played_on: date
     table: str
     name: str
-    number: int
-    points: int
+    number: int | None  # None: a seat without a round yet (an export's, with a start)
+    points: int | None
     game_number: int
     flags: dict[str, bool]
     hand: int | None
@@ -138,13 +138,18 @@ def _read_row(
     if not cell("table"):
         reasons.append(_("the table is missing"))
     name = _read_name(cell("player"), reasons)
+    # An export lists a player seated without a round yet (a table just started, a late
+    # joiner before their first round) with a start and no round and score.
+    seat_only = bool(cell("start")) and not cell("round") and not cell("score")
     number = _whole(cell("round"))
-    if number is None or not 1 <= number <= 100:
+    if not seat_only and (number is None or not 1 <= number <= 100):
         reasons.append(
             _("the round “%(text)s” is not a number from 1 to 100", text=cell("round")[:20])
         )
     points = _whole(cell("score"))
-    if points is None:
+    if seat_only:
+        pass
+    elif points is None:
         score_text = cell("score")
         reasons.append(
             _("the score “%(text)s” is not a whole number", text=score_text[:20])
@@ -194,8 +199,7 @@ def _read_row(
             )
     if reasons:
         return None, reasons
-    assert played_on is not None and number is not None and points is not None
-    assert game_number is not None
+    assert played_on is not None and game_number is not None
     row = _Row(
         played_on,
         table,
