@@ -112,8 +112,8 @@ def export_command(code: str, target: Path) -> None:
 @click.option("--month-first", is_flag=True, help="Dates like 03/04/2024 mean March 4.")
 @with_appcontext
 def import_command(code: str, source: Path, month_first: bool) -> None:
-    """Import a CSV file (night, table, player, round, score) or an export .zip into league
-    CODE. Nothing is written unless every row is valid."""
+    """Import a CSV file (night, table, player, round, score) or an export (.zip or .json) into
+    league CODE. Nothing is written unless every row is valid."""
     from scorekeeper.leagues import transfer
     from scorekeeper.leagues.services import load_league
 

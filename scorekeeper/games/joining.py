@@ -10,8 +10,9 @@ from sqlalchemy import func, select
 from scorekeeper.extensions import db
 from scorekeeper.games.loaded import LoadedGame
 from scorekeeper.games.rounds import joiner_start
-from scorekeeper.games.setup import MAX_NAME, GameError, touch
+from scorekeeper.games.setup import GameError, touch
 from scorekeeper.models import Correction, Game, Player, Seat
+from scorekeeper.rules.names import NameRefused, clean_name, name_key
 
 #: The audit trail's field for a player who joined (never undone like a correction).
 JOINED = "joined"
@@ -64,13 +65,16 @@ def join_game(loaded: LoadedGame, name: str) -> Seat:
 
     Call it with the game loaded ``for_update``."""
     game = loaded.game
-    cleaned = " ".join(name.split())[:MAX_NAME]
+    try:
+        cleaned = clean_name(name)
+    except NameRefused as refused:
+        raise GameError(str(refused)) from None
     if not cleaned:
         raise GameError(_("Type the new player's name."))
     if game.status == "finished":
         raise GameError(_("This game is over: carry on playing it first, then seat the player."))
     for seat in game.seats:
-        if seat.player.name.casefold() == cleaned.casefold():
+        if name_key(seat.player.name) == name_key(cleaned):
             raise GameError(_("%(name)s is already at this table.", name=seat.player.name))
     if len(game.seats) >= MAX_SEATS:
         raise GameError(_("A table has room for at most %(n)s players.", n=MAX_SEATS))

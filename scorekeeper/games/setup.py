@@ -24,9 +24,10 @@ from scorekeeper.models import Correction, Game, Night, Player, Round, Seat
 from scorekeeper.rules import (
     HouseRules,
 )
+from scorekeeper.rules.names import MAX_NAME as MAX_NAME  # a name's limit, re-exported
+from scorekeeper.rules.names import NameRefused, clean_name, name_key
 from scorekeeper.rules.variants import GameVariant, variant_named
 
-MAX_NAME = 40
 EDIT_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
 
 
@@ -252,16 +253,20 @@ def new_edit_code() -> str:
 
 
 def clean_names(names: Sequence[str]) -> list[str]:
-    """Names as typed, trimmed, blanks dropped. Raises GameError for duplicates or bad counts."""
-    cleaned = [" ".join(name.split())[:MAX_NAME] for name in names]
+    """Names as typed, in the one spelling ``rules.names`` keeps, blanks dropped. Raises
+    GameError for a name no one can see or too long (never cut), duplicates or bad counts."""
+    try:
+        cleaned = [clean_name(name) for name in names]
+    except NameRefused as refused:
+        raise GameError(str(refused)) from None
     cleaned = [name for name in cleaned if name]
     seen: set[str] = set()
     for name in cleaned:
-        if name.casefold() in seen:
+        if name_key(name) in seen:
             raise GameError(
                 _("%(name)s is at the table twice: give each player a different name.", name=name)
             )
-        seen.add(name.casefold())
+        seen.add(name_key(name))
     if len(cleaned) < 2:
         raise GameError(_("Type at least two players' names."))
     if len(cleaned) > 14:
@@ -299,9 +304,9 @@ def create_game(
         keep_photos=keep_photos,
         kind=kind,
     )
-    by_name = {p.name.casefold(): p for p in players or ()}
+    by_name = {name_key(p.name): p for p in players or ()}
     for position, name in enumerate(cleaned):
-        player = by_name.get(name.casefold()) or Player(name=name)
+        player = by_name.get(name_key(name)) or Player(name=name)
         game.seats.append(Seat(position=position, player=player))
     db.session.add(game)
     db.session.flush()

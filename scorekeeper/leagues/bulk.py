@@ -47,6 +47,7 @@ class GameSpec:
     rounds: list[RoundSpec]
     rules: dict[str, Any]
     status: str = "finished"
+    ended_early: bool = False  # finished before its last round (the average leaves it out)
     kind: str = "mexican_train"
     starts: dict[int, tuple[int, int]] = field(default_factory=dict)  # seat: (joined, start)
 
@@ -111,6 +112,7 @@ def write_nights(league_id: int, nights: Sequence[NightSpec], device: str) -> Wr
                 "night_id": night.night_id,
                 "table_name": game.table_name,
                 "kind": game.kind,
+                "ended_early": game.ended_early,
             }
         )
     game_ids = db.session.scalars(

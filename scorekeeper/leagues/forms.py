@@ -346,12 +346,12 @@ class PublicPageForm(FlaskForm):
 
 class ImportForm(FlaskForm):
     file = FileField(
-        _l("CSV file"),
+        _l("File to import"),
         description=_l(
-            "Columns night, table, player, round, score (one row per player per round), "
-            "or the .zip this app exports."
+            "A CSV file with the columns night, table, player, round, score (one row per "
+            "player per round), or a league this app exported: its .zip or its .json file."
         ),
-        render_kw={"accept": ".csv,.txt,.zip,text/csv"},
+        render_kw={"accept": ".csv,.txt,.zip,.json,text/csv,application/json"},
     )
     dates = RadioField(
         _l("Dates like 03/04/2025 mean"),

@@ -15,6 +15,7 @@ from scorekeeper.extensions import db
 from scorekeeper.games.totals import games_shown_again, standings_changed
 from scorekeeper.leagues.setup import MAX_PLAYER_NAME, LeagueError, day_text
 from scorekeeper.models import Game, League, Night, Player, Seat
+from scorekeeper.rules.names import TOO_LONG, NameRefused, clean_name, name_key
 
 # --------------------------------------------------------------------------------------------
 # Players: the roster, guests, renaming and merging
@@ -28,13 +29,9 @@ def league_players(league: League) -> list[Player]:
 
 
 def _same_name(players: Iterable[Player], name: str, skip: Player | None = None) -> Player | None:
-    folded = name.casefold()
+    folded = name_key(name)
     for player in players:
-        if (
-            player is not skip
-            and player.merged_into_id is None
-            and player.name.casefold() == folded
-        ):
+        if player is not skip and player.merged_into_id is None and name_key(player.name) == folded:
             return player
     return None
 
@@ -59,21 +56,25 @@ def surviving(player: Player) -> Player:
 
 
 def player_name(typed: str) -> str:
-    """A player's name as typed, trimmed and inner spaces collapsed. Refused when empty or
-    longer than the limit: a name is never cut short without a word."""
-    cleaned = " ".join((typed or "").split())
-    if not cleaned:
-        raise LeagueError(_("Type the player's name."))
-    if len(cleaned) > MAX_PLAYER_NAME:
+    """A player's name as typed, in the one spelling ``rules.names`` keeps (NFC, trimmed,
+    inner spaces collapsed). Refused when empty, with no visible character or longer than the
+    limit: a name is never cut short without a word."""
+    try:
+        cleaned = clean_name(typed, MAX_PLAYER_NAME)
+    except NameRefused as refused:
+        if refused.reason != TOO_LONG:
+            raise LeagueError(str(refused)) from None
         raise LeagueError(
             _(
                 "“%(name)s” has %(length)s characters; a name may have at most %(limit)s. "
                 "Shorten it, or put each name on its own line.",
-                name=cleaned,
-                length=len(cleaned),
+                name=refused.name,
+                length=refused.length,
                 limit=MAX_PLAYER_NAME,
             )
-        )
+        ) from None
+    if not cleaned:
+        raise LeagueError(_("Type the player's name."))
     return cleaned
 
 
@@ -129,10 +130,10 @@ def add_players(league: League, names: Sequence[str]) -> list[Player]:
         except LeagueError as error:
             problems.append(str(error))
             continue
-        if cleaned.casefold() in wanted:
+        if name_key(cleaned) in wanted:
             problems.append(_("%(name)s is in the list twice.", name=cleaned))
             continue
-        wanted[cleaned.casefold()] = cleaned
+        wanted[name_key(cleaned)] = cleaned
         existing = _same_name(roster, cleaned)
         if existing is not None and not existing.is_guest:
             problems.append(_("%(name)s is already on the roster.", name=existing.name))

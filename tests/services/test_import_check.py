@@ -119,3 +119,50 @@ def test_a_header_without_scores_and_a_missing_column_are_fatal(make_league: Any
     assert check(make_league()).fatal == "The file has a header row but no scores."
     fatal = check(make_league(), header="night,table,player,score").fatal or ""
     assert fatal.startswith("The first row must name the columns. Missing: round.")
+
+
+LONG = "Bartholomew Alexander Montgomery-Fitzwilliam"  # 44 characters
+
+
+@pytest.mark.parametrize(
+    ("row", "reason"),
+    [
+        (
+            f"2024-01-04,Table 1,{LONG} Jr,1,5",
+            f"Player: “{LONG} Jr” has 47 characters; a name may have at most 40.",
+        ),
+        (
+            "2024-01-04,Table 1,\u200b,1,5",
+            "Player: a name needs at least one letter, digit or sign one can see.",
+        ),
+        (
+            f"2024-01-04,{'Table ' * 7},Cy,1,5",
+            f"Table “{'Table ' * 6}Table” has 41 characters; at most 40.",
+        ),
+    ],
+)
+def test_a_name_is_never_cut_or_invisible(make_league: Any, row: str, reason: str) -> None:
+    plan = check(make_league(["Ann", "Bob"]), *GOOD, row)
+    assert [(p.line, p.message) for p in plan.problems] == [(4, reason)]
+
+
+def test_two_long_names_are_two_refused_lines_not_one_player(make_league: Any) -> None:
+    # Cut to 40 characters, both were "Bartholomew Alexander Montgomery-Fitzwil": one player
+    # with both players' games (issue 36, item 15).
+    plan = check(
+        make_league(),
+        f"2024-01-04,Table 1,{LONG}liam,1,0",
+        f"2024-01-04,Table 1,{LONG}iam,1,9",
+    )
+    assert [p.line for p in plan.problems] == [2, 3]
+    assert all("a name may have at most 40" in p.message for p in plan.problems)
+    assert plan.new_players == []
+
+
+def test_a_name_typed_with_a_combining_accent_is_the_same_player(make_league: Any) -> None:
+    plan = check(
+        make_league(["José", "Bob"]), "2024-01-04,T,Jose\u0301,1,0", "2024-01-04,T,Bob,1,9"
+    )
+    assert plan.problems == [] and plan.new_players == []
+    assert plan.known_players == ["José", "Bob"]
+    assert plan.nights[0].games[0].players == ["José", "Bob"]

@@ -72,7 +72,7 @@ def test_the_export_carries_the_game_and_what_was_added(client: FlaskClient) -> 
     assert by_player[("mexican_train", "Di")]["total"] == "29"
     scores = archive.read("scores.csv").decode("utf-8-sig")
     header = scores.splitlines()[0]
-    assert header.endswith("finished,kind,made,open_doubles,start")
+    assert header.endswith("finished,kind,made,open_doubles,start,ended_early")
 
 
 def test_a_league_of_several_games_comes_back_with_an_import(client: FlaskClient) -> None:

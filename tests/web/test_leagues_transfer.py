@@ -79,6 +79,7 @@ def test_export_zip_has_a_csv_for_everything(client: FlaskClient) -> None:
         "players.csv",
         "nights.csv",
         "seasons.csv",
+        "rules.csv",
     }
     scores = list(csv.DictReader(io.StringIO(archive.read("scores.csv").decode("utf-8-sig"))))
     assert len(scores) == 18  # 18 seats, one round each
@@ -193,7 +194,7 @@ def test_no_file_chosen(client: FlaskClient) -> None:
     code = start_league(client)
     response = client.post(f"/leagues/{code}/import", data={"dates": "day_first"})
     assert response.status_code == 422
-    assert "Choose a CSV file" in response.get_data(as_text=True)
+    assert "Choose the file to import: a CSV file, or a league" in response.get_data(as_text=True)
 
 
 def test_spreadsheet_habits_are_understood(client: FlaskClient) -> None:
@@ -266,4 +267,9 @@ def test_the_command_line_exports_and_imports(  # type: ignore[no-untyped-def]
     assert "5 games" in result.output
     result = runner.invoke(args=["league-import", copy, str(target)])
     assert result.exit_code != 0 and "already in this league" in result.output
+    # The JSON export imports too (issue 36, item 21).
+    other = start_league(client.application.test_client(), "Other")
+    result = runner.invoke(args=["league-import", other, str(tmp_path / "league.json")])
+    assert result.exit_code == 0, result.output
+    assert "5 games" in result.output
     assert runner.invoke(args=["league-export", "NOPE99", str(target)]).exit_code != 0

@@ -22,7 +22,8 @@ from scorekeeper.models import (
     Player,
     Season,
 )
-from scorekeeper.rules import engine_schedule
+from scorekeeper.rules import HouseRules, engine_schedule
+from scorekeeper.rules.names import name_key
 from scorekeeper.rules.variants import MEXICAN_TRAIN, VARIANTS
 
 PENDING_HOURS = 24
@@ -50,13 +51,23 @@ def apply_import(
     record the preview token so the same confirmation can never write twice."""
     assert not plan.problems and plan.fatal is None
     ids = dict(plan.player_ids)
-    for name in plan.new_players:
-        player = Player(name=name, league_id=league.id, is_guest=name.casefold() in plan.guests)
+    # New players in the roster file's order (the rest after them, as the file met them).
+    new = [(name, name.casefold() in plan.guests) for name in plan.new_players]
+    new += [(name, False) for name in plan.roster_only] + [(name, False) for name, _ in plan.merged]
+    place = {key: index for index, key in reversed(list(enumerate(plan.order)))}
+    new.sort(key=lambda entry: place.get(name_key(entry[0]), len(place)))
+    for name, guest in new:
+        player = Player(name=name, league_id=league.id, is_guest=guest)
         db.session.add(player)
         db.session.flush()
-        ids[name.casefold()] = player.id
-    for name in plan.roster_only:
-        db.session.add(Player(name=name, league_id=league.id, is_guest=False))
+        ids.setdefault(name.casefold(), player.id)
+    for name, into in plan.merged:
+        merged = db.session.get_one(Player, ids[name.casefold()])
+        merged.merged_into_id = ids.get(into.casefold()) or next(
+            p.id
+            for p in services.league_players(league)
+            if p.merged_into_id is None and name_key(p.name) == name_key(into)
+        )
     for name, starts_on, ends_on in plan.seasons:
         db.session.add(Season(league_id=league.id, name=name, starts_on=starts_on, ends_on=ends_on))
     rules = services.league_rules(league)
@@ -69,6 +80,8 @@ def apply_import(
             players = game.players
             variant = VARIANTS[game.kind]
             game_rules = rules if variant is MEXICAN_TRAIN else variant.adopt(rules)
+            if game.rules is not None:  # the rules the game was played under (an export's)
+                game_rules = HouseRules.from_dict(game.rules)
             engines = engine_schedule(game_rules)
             rounds = []
             for number in sorted(game.rounds):
@@ -110,10 +123,14 @@ def apply_import(
                     rounds=rounds,
                     rules=game_rules.to_dict(),
                     status="finished" if game.finished else "playing",
+                    ended_early=game.finished and game.ended_early,
                     kind=variant.name,
                     starts={
                         position: (
-                            min(n for n in game.rounds if p in game.rounds[n]),
+                            min(
+                                (n for n in game.rounds if p in game.rounds[n]),
+                                default=len(game.rounds) + 1,  # seated, no round yet
+                            ),
                             game.starts[p],
                         )
                         for position, p in enumerate(players)

@@ -5,17 +5,19 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import zipfile
 from collections import defaultdict
 from collections.abc import Callable
 from datetime import date
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from flask_babel import gettext as _
 from sqlalchemy import select
 
 from scorekeeper.extensions import db
 from scorekeeper.leagues import services
+from scorekeeper.leagues.transfer.document import NotAnExport, read_document
 from scorekeeper.leagues.transfer.plan import (
     ImportPlan,
     PlannedGame,
@@ -47,9 +49,12 @@ from scorekeeper.rules import (
     HouseRules,
     engine_schedule,
 )
+from scorekeeper.rules.names import NameRefused, clean_name, name_key
 from scorekeeper.rules.variants import MEXICAN_TRAIN, VARIANTS
 
 Row = TypeVar("Row")
+#: A game of a file: its night, place and table (folded) and its number at that table.
+GameKey = tuple[date, str, str, int]
 
 
 def read_upload(league: League, filename: str, content: bytes, month_first: bool) -> ImportPlan:
@@ -60,9 +65,16 @@ def read_upload(league: League, filename: str, content: bytes, month_first: bool
         )
     if not content.strip():
         return ImportPlan(fatal=_("The file is empty."))
-    roster: list[tuple[str, str]] = []
+    roster: list[tuple[str, str, str]] = []
     seasons: list[tuple[str, date, date]] = []
-    if filename.lower().endswith(".zip") or content[:4] == b"PK\x03\x04":
+    game_rules: dict[GameKey, dict[str, Any]] = {}
+    from_json = filename.lower().endswith(".json") or content.lstrip()[:1] == b"{"
+    if from_json:
+        try:
+            scores_text, roster, seasons, game_rules = read_document(content)
+        except NotAnExport as refused:
+            return ImportPlan(fatal=str(refused))
+    elif filename.lower().endswith(".zip") or content[:4] == b"PK\x03\x04":
         try:
             with zipfile.ZipFile(io.BytesIO(content)) as archive:
                 _archive_sizes(archive)
@@ -76,6 +88,8 @@ def read_upload(league: League, filename: str, content: bytes, month_first: bool
                     roster = _side_file(_roster_rows, _member(archive, "players.csv"), "players")
                 if "seasons.csv" in names:
                     seasons = _side_file(_season_rows, _member(archive, "seasons.csv"), "seasons")
+                if "rules.csv" in names:
+                    game_rules = _side_file(_rules_rows, _member(archive, "rules.csv"), "rules")
         except ArchiveRefused as refused:
             return ImportPlan(fatal=str(refused))
         except TooManyLines:
@@ -90,20 +104,36 @@ def read_upload(league: League, filename: str, content: bytes, month_first: bool
                 fatal=_("This is not a CSV file. Save the sheet as CSV and try again.")
             )
         scores_text = _decode(content)
-    plan = check_scores(league, scores_text, month_first)
+    plan = check_scores(league, scores_text, month_first, game_rules)
+    plan.from_json = from_json
     if plan.fatal is None:
-        known = {name.casefold() for name in plan.known_players + plan.new_players}
-        existing = {
-            p.name.casefold() for p in services.league_players(league) if p.merged_into_id is None
-        }
-        plan.roster_only = [
-            name
-            for name, status in roster
-            if status == "roster" and name.casefold() not in known | existing
-        ]
+        _plan_roster(league, plan, roster)
         have = {s.name.casefold() for s in league.seasons}
         plan.seasons = [s for s in seasons if s[0].casefold() not in have]
     return plan
+
+
+def _plan_roster(league: League, plan: ImportPlan, roster: list[tuple[str, str, str]]) -> None:
+    """What players.csv adds: roster players without games, merged entries (whose survivor is
+    in the league or the file), and the order the new players are added in."""
+    known = {name_key(name) for name in plan.known_players + plan.new_players}
+    everyone = services.league_players(league)
+    existing = {name_key(p.name) for p in everyone if p.merged_into_id is None}
+    entries = {name_key(p.name) for p in everyone}
+    plan.roster_only = [
+        name
+        for name, status, _into in roster
+        if status == "roster" and name_key(name) not in known | existing
+    ]
+    survivors = known | existing | {name_key(name) for name in plan.roster_only}
+    plan.merged = [
+        (name, into)
+        for name, status, into in roster
+        if status == "merged"
+        and name_key(name) not in entries | known
+        and name_key(into) in survivors
+    ]
+    plan.order = [name_key(name) for name, _status, _into in roster]
 
 
 def _side_file(read: Callable[[str], list[Row]], text: str, name: str) -> list[Row]:
@@ -122,7 +152,9 @@ def _side_file(read: Callable[[str], list[Row]], text: str, name: str) -> list[R
         ) from error
 
 
-def _roster_rows(text: str) -> list[tuple[str, str]]:
+def _roster_rows(text: str) -> list[tuple[str, str, str]]:
+    """(name, status, merged into) of every row of players.csv; a name that is not kept as
+    it is (too long, invisible) refuses the file with its line: never cut."""
     rows = list(_reader(text))
     if not rows:
         return []
@@ -130,14 +162,58 @@ def _roster_rows(text: str) -> list[tuple[str, str]]:
     if "name" not in header and "player" not in header:
         return []
     at = header.index("player") if "player" in header else header.index("name")
-    status_at = header.index("status") if "status" in header else None
+
+    def cell(row: list[str], column: str) -> str:
+        index = header.index(column) if column in header else None
+        return row[index].strip() if index is not None and len(row) > index else ""
+
     found = []
-    for row in rows[1:]:
+    for line, row in enumerate(rows[1:], start=2):
         if len(row) > at and row[at].strip():
-            status = "roster"
-            if status_at is not None and len(row) > status_at:
-                status = row[status_at].strip().lower()
-            found.append((services.clean_text(row[at], services.MAX_PLAYER_NAME), status))
+            try:
+                name = clean_name(row[at], services.MAX_PLAYER_NAME)
+                into = clean_name(cell(row, "mergedinto"), services.MAX_PLAYER_NAME)
+            except NameRefused as refused:
+                raise ArchiveRefused(
+                    _(
+                        "players.csv in this .zip, line %(line)s: %(problem)s",
+                        line=line,
+                        problem=refused,
+                    )
+                ) from None
+            found.append((name, cell(row, "status").lower() or "roster", into))
+    return found
+
+
+def _rules_rows(text: str) -> dict[GameKey, dict[str, Any]]:
+    """Each game's house rules from rules.csv of an export: (night, place, table, game) ->
+    the rules. A row that is not rules the app knows refuses the file with its line."""
+    rows = list(_reader(text))
+    if not rows:
+        return {}
+    header = [_column(h) for h in rows[0]]
+    found: dict[GameKey, dict[str, Any]] = {}
+    for line, row in enumerate(rows[1:], start=2):
+        cells = dict(zip(header, row, strict=False))
+        try:
+            key = (
+                date.fromisoformat(cells.get("night", "").strip()),
+                " ".join(cells.get("place", "").split()).casefold(),
+                " ".join(cells.get("table", "").split()).casefold(),
+                int(cells.get("game", "1").strip() or "1"),
+            )
+            rules = json.loads(cells.get("rules", ""))
+            variant = VARIANTS[cells.get("kind", "").strip() or MEXICAN_TRAIN.name]
+            variant.deal_plan(2, HouseRules.from_dict(rules))
+        except (ValueError, TypeError, KeyError, AttributeError):
+            raise ArchiveRefused(
+                _(
+                    "rules.csv in this .zip, line %(line)s: these are not house rules this app "
+                    "knows. Export the league again, or import scores.csv alone.",
+                    line=line,
+                )
+            ) from None
+        found[key] = rules
     return found
 
 
@@ -155,15 +231,23 @@ def _season_rows(text: str) -> list[tuple[str, date, date]]:
     return found
 
 
-def check_scores(league: League, text: str, month_first: bool = False) -> ImportPlan:
-    """Read and check every row of a scores CSV; see the module docstring for the format."""
+def check_scores(
+    league: League,
+    text: str,
+    month_first: bool = False,
+    game_rules: dict[GameKey, dict[str, Any]] | None = None,
+) -> ImportPlan:
+    """Read and check every row of a scores CSV; see the module docstring for the format.
+    ``game_rules``: each game's own house rules (rules.csv of an export), by game."""
     try:
-        return _check_scores(league, text, month_first)
+        return _check_scores(league, text, month_first, game_rules or {})
     except TooManyLines:
         return ImportPlan(fatal=too_many_lines())
 
 
-def _check_scores(league: League, text: str, month_first: bool) -> ImportPlan:
+def _check_scores(
+    league: League, text: str, month_first: bool, game_rules: dict[GameKey, dict[str, Any]]
+) -> ImportPlan:
     plan = ImportPlan()
     rows = _reader(text)
     try:
@@ -188,7 +272,7 @@ def _check_scores(league: League, text: str, month_first: bool) -> ImportPlan:
     has_went_out = "went_out" in at
 
     nights: dict[tuple[date, str], PlannedNight] = {}
-    games: dict[tuple[date, str, str, int], PlannedGame] = {}
+    games: dict[GameKey, PlannedGame] = {}
     guests_marked: set[str] = set()
     refused: set[tuple[str, str, str]] = set()  # (table, player, round) of unreadable lines
     problems = plan.problems
@@ -216,7 +300,11 @@ def _check_scores(league: League, text: str, month_first: bool) -> ImportPlan:
             game = games.get(key)
             if game is None:
                 game = PlannedGame(
-                    table=row.table, number=row.game_number, first_line=line, kind=row.kind
+                    table=row.table,
+                    number=row.game_number,
+                    first_line=line,
+                    kind=row.kind,
+                    rules=game_rules.get(key),
                 )
                 games[key] = game
                 night.games.append(game)
@@ -237,11 +325,18 @@ def _check_scores(league: League, text: str, month_first: bool) -> ImportPlan:
                 continue
             if "finished" in at:
                 game.finished = game.finished and row.flags.get("finished", True)
+            if "ended_early" in at:
+                game.ended_early = game.ended_early or row.flags.get("ended_early", False)
             folded = row.name.casefold()
             if folded not in {p.casefold() for p in game.players}:
                 game.players.append(row.name)
-            scores = game.rounds.setdefault(row.number, {})
             real = next((p for p in game.players if p.casefold() == folded), row.name)
+            if row.number is None or row.points is None:  # seated, no round yet
+                if row.flags.get("guest"):
+                    guests_marked.add(folded)
+                game.starts[real] = row.start or 0
+                continue
+            scores = game.rounds.setdefault(row.number, {})
             if real in scores:
                 problems.append(
                     Problem(
@@ -260,7 +355,7 @@ def _check_scores(league: League, text: str, month_first: bool) -> ImportPlan:
                 continue
             if row.flags.get("guest"):
                 guests_marked.add(folded)
-            if row.start:
+            if row.start is not None:  # 0 too: a late joiner may start with nothing
                 game.starts[real] = row.start
             scores[real] = PlannedScore(
                 line=line,
@@ -286,7 +381,7 @@ def _check_scores(league: League, text: str, month_first: bool) -> ImportPlan:
     everyone = sorted(services.league_players(league), key=lambda p: p.merged_into_id is not None)
     by_name: dict[str, Player] = {}
     for player in everyone:
-        by_name.setdefault(player.name.casefold(), player)
+        by_name.setdefault(name_key(player.name), player)
 
     _check_whole_games(league, list(nights.values()), rules, by_name, problems, refused)
     problems.sort(key=lambda problem: problem.line)
@@ -357,6 +452,8 @@ def _check_game(
     else:
         variant = VARIANTS[game.kind]
         game_rules = rules if variant is MEXICAN_TRAIN else variant.adopt(rules)
+        if game.rules is not None:
+            game_rules = HouseRules.from_dict(game.rules)
         try:
             variant.deal_plan(len(game.players), game_rules)
         except ValueError:
@@ -373,7 +470,7 @@ def _check_game(
             )
     resolved: dict[int, str] = {}
     for player_name in game.players:
-        match = by_name.get(player_name.casefold())
+        match = by_name.get(name_key(player_name))
         if match is not None and match.merged_into_id is not None:
             match = services.surviving(match)
         if match is not None and match.id in resolved:
@@ -394,9 +491,8 @@ def _check_game(
     # A late joiner (the file gives their start, as the export does) has no score before the
     # round they sat down in, and sits after the players who were there before them.
     joined = {
-        player: min(n for n in numbers if player in game.rounds[n])
+        player: min((n for n in numbers if player in game.rounds[n]), default=len(numbers) + 1)
         for player in game.players
-        if any(player in game.rounds[n] for n in numbers)
     }
     order = [joined.get(player, 1) for player in game.players]
     if order != sorted(order):
@@ -458,7 +554,7 @@ def _sort_players(plan: ImportPlan, by_name: dict[str, Player], guests_marked: s
             for player_name in game.players:
                 names_seen.setdefault(player_name.casefold(), player_name)
     for folded, player_name in names_seen.items():
-        match = by_name.get(folded)
+        match = by_name.get(name_key(player_name))
         if match is not None:
             survivor = services.surviving(match)
             plan.known_players.append(survivor.name)

@@ -4,6 +4,7 @@ run are neutralised)."""
 from __future__ import annotations
 
 import io
+import json
 import zipfile
 from collections import defaultdict
 from collections.abc import Iterable
@@ -55,6 +56,7 @@ def _rows(league: League) -> dict[str, list[Any]]:
             Game.rules,
             Game.created_at,
             Game.finished_at,
+            Game.ended_early,
         )
         .join(Night, Night.id == Game.night_id)
         .where(Night.league_id == league.id)
@@ -179,6 +181,7 @@ def export_document(league: League) -> dict[str, Any]:
                         "rules": game.rules,
                         "started_at": _iso(game.created_at),
                         "finished_at": _iso(game.finished_at),
+                        "ended_early": bool(game.ended_early),
                         "players": [seat.player_id for seat in seats_of[game.id]],
                         # Players who joined the running game: from which round, starting
                         # with which total.
@@ -251,6 +254,9 @@ The files' column names and values (yes, no, the game's kind) are the same in ev
 Dates are YYYY-MM-DD. The files are UTF-8.
 """,
         name=name,
+    ) + _(
+        "rules.csv     each game's house rules (as JSON), so an import plays every game by the "
+        "rules it was played under\n"
     )
 
 
@@ -303,8 +309,21 @@ def export_zip(league: League) -> bytes:
                 score.made,
                 score.open_doubles,
                 seat.start_total,
+                _yes(game.ended_early),
             ]
         )
+    # A seat without a round yet (a table just started, a late joiner before their first
+    # round): one row with its start and no round or score, so the import seats it too.
+    scored = {score.seat_id for score in rows["scores"]}
+    for seat in rows["seats"]:
+        if seat.id not in scored:
+            night, game, number = game_info[seat.game_id]
+            scores_csv.append(
+                [night.played_on.isoformat(), night.place, game.table_name or "", number,
+                 names[seat.player_id], _yes(seat.player_id in guests), "", "", "no", "no", "",
+                 "", "", "", _yes(game.status == "finished"), game.kind, "", "",
+                 seat.start_total, _yes(game.ended_early)]
+            )  # fmt: skip
 
     games_csv: list[list[Any]] = [
         # i18n: CSV column names (a spreadsheet's, and the import's): English in every language
@@ -402,6 +421,20 @@ def export_zip(league: League) -> bytes:
                 ),
             ]
         )
+    # i18n: CSV column names, read back
+    rules_csv: list[list[Any]] = [["night", "place", "table", "game", "kind", "rules"]]
+    for game in rows["games"]:
+        night, _game, number = game_info[game.id]
+        rules_csv.append(
+            [
+                night.played_on.isoformat(),
+                night.place,
+                game.table_name or "",
+                number,
+                game.kind,
+                json.dumps(game.rules, sort_keys=True, separators=(",", ":")),
+            ]
+        )
     seasons_csv = [["name", "starts_on", "ends_on"]] + [  # i18n: CSV column names, read back
         [s.name, s.starts_on.isoformat(), s.ends_on.isoformat()] for s in league.seasons
     ]
@@ -415,4 +448,5 @@ def export_zip(league: League) -> bytes:
         archive.writestr("players.csv", _csv(players_csv))
         archive.writestr("nights.csv", _csv(nights_csv))
         archive.writestr("seasons.csv", _csv(seasons_csv))
+        archive.writestr("rules.csv", _csv(rules_csv))
     return buffer.getvalue()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date
+from typing import Any
 
 # --------------------------------------------------------------------------------------------
 # Import: read and check everything, then write
@@ -36,10 +37,12 @@ class PlannedGame:
     number: int
     first_line: int
     finished: bool = True
+    ended_early: bool = False  # the table stopped before the game's last round
     kind: str = "mexican_train"  # the game played (a rules.variants name)
     players: list[str] = field(default_factory=list)  # seat order: first appearance
     starts: dict[str, int] = field(default_factory=dict)  # a late joiner's starting total
     rounds: dict[int, dict[str, PlannedScore]] = field(default_factory=dict)
+    rules: dict[str, Any] | None = None  # the game's own house rules (None: the league's)
 
 
 @dataclass
@@ -60,10 +63,16 @@ class ImportPlan:
     new_players: list[str] = field(default_factory=list)
     known_players: list[str] = field(default_factory=list)
     roster_only: list[str] = field(default_factory=list)  # roster players without games
+    # Entries merged into another player (name, the survivor's name): old links keep working.
+    merged: list[tuple[str, str]] = field(default_factory=list)
+    # The roster file's order of names (name keys): new players are added in it, so the
+    # league's list of players reads as the exported one did.
+    order: list[str] = field(default_factory=list)
     seasons: list[tuple[str, date, date]] = field(default_factory=list)
     guests: set[str] = field(default_factory=set)
     rows: int = 0
     player_ids: dict[str, int] = field(default_factory=dict)  # folded name -> existing player
+    from_json: bool = False  # the JSON export: a line is a score, in the file's order
 
     @property
     def games(self) -> int:

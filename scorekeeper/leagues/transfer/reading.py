@@ -43,6 +43,7 @@ SCORE_COLUMNS = (
     "made",
     "open_doubles",
     "start",
+    "ended_early",
 )
 REQUIRED = ("night", "table", "player", "round", "score")
 ALIASES = {
@@ -56,6 +57,7 @@ ALIASES = {
     "opendoubles": "open_doubles",
     "doublesleftopen": "open_doubles",
     "gametype": "kind",
+    "endedearly": "ended_early",
 }
 YES = {"yes", "y", "1", "true", "x", "✓", "✔"}
 NO = {"no", "n", "0", "false", ""}
@@ -229,7 +231,9 @@ def _member(archive: zipfile.ZipFile, name: str) -> str:
 def _column(name: str) -> str:
     key = re.sub(r"[\s_\-]+", "", name.strip().lower())
     key = ALIASES.get(key, key)
-    return {"wentout": "went_out", "ondouble": "on_double"}.get(key, key)
+    return {"wentout": "went_out", "ondouble": "on_double", "endedearly": "ended_early"}.get(
+        key, key
+    )
 
 
 def _whole(text: str) -> int | None:

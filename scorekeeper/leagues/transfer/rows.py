@@ -22,6 +22,7 @@ from scorekeeper.rules import (
     format_hand,
     parse_hand,
 )
+from scorekeeper.rules.names import NameRefused, clean_name
 from scorekeeper.rules.variants import MEXICAN_TRAIN, VARIANTS, GameVariant
 
 
@@ -32,8 +33,8 @@ class _Row:
     played_on: date
     table: str
     name: str
-    number: int
-    points: int
+    number: int | None  # None: a seat without a round yet (an export's, with a start)
+    points: int | None
     game_number: int
     flags: dict[str, bool]
     hand: int | None
@@ -75,7 +76,7 @@ def _read_date(text: str, month_first: bool, reasons: list[str]) -> date | None:
 
 def _read_flags(cell: _Cells, reasons: list[str]) -> dict[str, bool]:
     flags: dict[str, bool] = {}
-    for flag in ("guest", "went_out", "on_double", "finished"):
+    for flag in ("guest", "went_out", "on_double", "finished", "ended_early"):
         value = cell(flag).lower()
         if value in YES:
             flags[flag] = True
@@ -132,19 +133,23 @@ def _read_row(
         count = variant.round_count(rules)
         rounds = count if count is not None else 100
     played_on = _read_date(cell("night"), month_first, reasons)
-    table = services.clean_text(cell("table"), services.MAX_TABLE_NAME)
-    if not table:
+    _read_text(cell("place"), services.MAX_PLACE, "place", reasons)
+    table = _read_text(cell("table"), services.MAX_TABLE_NAME, "table", reasons)
+    if not cell("table"):
         reasons.append(_("the table is missing"))
-    name = services.clean_text(cell("player"), services.MAX_PLAYER_NAME)
-    if not name:
-        reasons.append(_("the player's name is missing"))
+    name = _read_name(cell("player"), reasons)
+    # An export lists a player seated without a round yet (a table just started, a late
+    # joiner before their first round) with a start and no round and score.
+    seat_only = bool(cell("start")) and not cell("round") and not cell("score")
     number = _whole(cell("round"))
-    if number is None or not 1 <= number <= 100:
+    if not seat_only and (number is None or not 1 <= number <= 100):
         reasons.append(
             _("the round “%(text)s” is not a number from 1 to 100", text=cell("round")[:20])
         )
     points = _whole(cell("score"))
-    if points is None:
+    if seat_only:
+        pass
+    elif points is None:
         score_text = cell("score")
         reasons.append(
             _("the score “%(text)s” is not a whole number", text=score_text[:20])
@@ -194,8 +199,7 @@ def _read_row(
             )
     if reasons:
         return None, reasons
-    assert played_on is not None and number is not None and points is not None
-    assert game_number is not None
+    assert played_on is not None and game_number is not None
     row = _Row(
         played_on,
         table,
@@ -214,6 +218,39 @@ def _read_row(
         start,
     )
     return row, reasons
+
+
+def _read_name(text: str, reasons: list[str]) -> str:
+    """The player's name in the one spelling the app keeps (``rules.names``): never cut, so
+    two long names cannot become one player; refused when too long or invisible."""
+    try:
+        name = clean_name(text, services.MAX_PLAYER_NAME)
+    except NameRefused as refused:
+        problem = str(refused).rstrip(".")
+        reasons.append(_("player: %(problem)s", problem=problem[:1].lower() + problem[1:]))
+        return ""
+    if not name:
+        reasons.append(_("the player's name is missing"))
+    return name
+
+
+def _read_text(text: str, limit: int, column: str, reasons: list[str]) -> str:
+    """A table's or a place's name, spaces collapsed; refused (never cut) when longer than
+    ``limit``. ``column`` is the import format's column name."""
+    cleaned = " ".join(text.split())
+    if len(cleaned) > limit:
+        reasons.append(
+            # The column's name stays as the import format writes it.
+            _(
+                "%(column)s “%(text)s” has %(length)s characters; at most %(limit)s",
+                column=column,
+                text=cleaned,
+                length=len(cleaned),
+                limit=limit,
+            )
+        )
+        return ""
+    return cleaned
 
 
 def _variant(cell: _Cells, reasons: list[str]) -> GameVariant:

@@ -101,7 +101,10 @@ def import_file(league: League) -> Any:
     if request.method == "POST" and form.validate():
         upload = form.file.data
         if upload is None or not getattr(upload, "filename", ""):
-            form.file.errors = [*form.file.errors, _("Choose a CSV file to import.")]
+            form.file.errors = [
+                *form.file.errors,
+                _("Choose the file to import: a CSV file, or a league's .zip or .json export."),
+            ]
         else:
             content = upload.read(transfer.MAX_IMPORT_BYTES + 1)
             plan = transfer.read_upload(
