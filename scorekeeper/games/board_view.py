@@ -4,9 +4,9 @@ players' names do not fit a phone's width (templates/games/_board_table.html dra
 
 from __future__ import annotations
 
-#: Up to this many players the table takes the usual type; more (seven or eight) take smaller
+#: Up to this many players the table takes the usual type; more (six to eight) take smaller
 #: figures and the page's side margins, so that every column still fits a phone 360 px wide.
-ROOMY = 6
+ROOMY = 5
 #: The longest word of a name that fits a column header 360 px wide, by the number of
 #: players. Where every word of every name fits, the header shows the names (wrapped between
 #: words, never inside one); otherwise short labels, with a key above the table.
@@ -43,6 +43,6 @@ def header_labels(names: list[str]) -> list[str] | None:
 
 
 def board_header(names: list[str]) -> tuple[list[str] | None, bool]:
-    """The table's header labels (None: the names themselves) and whether it is crowded (seven
-    or eight players: smaller figures, so that every total shows without scrolling sideways)."""
+    """The table's header labels (None: the names themselves) and whether it is crowded (six
+    to eight players: smaller figures, so that every total shows without scrolling sideways)."""
     return header_labels(names), len(names) > ROOMY
