@@ -441,7 +441,16 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--overlays", type=Path, help="write a PNG per photo to this folder")
     ap.add_argument("--only", help="only photos whose file name contains this")
+    ap.add_argument(
+        "--no-time-limit",
+        action="store_true",
+        help="read every photo to the end (what the reader can read, whatever the machine's speed)",
+    )
     args = ap.parse_args(argv)
+    if args.no_time_limit:
+        from scorekeeper.vision import reader
+
+        reader.TIME_BUDGET = None
     if args.synthetic_modes:
         result = synthetic_modes(
             args.synthetic_modes, args.seed, args.baseline, keep=args.directory
