@@ -1,6 +1,6 @@
 """The wheel's build step: the translation catalogs (``*.po``, kept in git) are compiled to the
 ``*.mo`` files the server reads, so a wheel built from a fresh clone speaks every language it
-offers (``scorekeeper.i18n`` offers only a language whose compiled catalog is there).
+offers (``scorekeeper.web.i18n`` offers only a language whose compiled catalog is there).
 
 The ``.mo`` files are written to a temporary folder and put in the wheel from there: the source
 tree is left as it is, and a stale ``.mo`` lying in it never reaches the wheel."""

@@ -29,7 +29,7 @@ from flask import Flask  # noqa: E402
 from flask_migrate import upgrade  # noqa: E402
 
 from scorekeeper import create_app  # noqa: E402
-from scorekeeper.devices import device_hash  # noqa: E402
+from scorekeeper.web.devices import device_hash  # noqa: E402
 
 POLL_SECONDS = 4.5  # static/js/live.js
 

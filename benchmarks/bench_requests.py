@@ -52,13 +52,13 @@ from flask import Flask  # noqa: E402
 from sqlalchemy import event, text, update  # noqa: E402
 
 from scorekeeper import create_app  # noqa: E402
-from scorekeeper.devices import device_hash  # noqa: E402
 from scorekeeper.extensions import db  # noqa: E402
 from scorekeeper.games import services  # noqa: E402
 from scorekeeper.games.totals import new_stamp  # noqa: E402
 from scorekeeper.leagues.standings import _kept as kept_standings  # noqa: E402
 from scorekeeper.models import League  # noqa: E402
-from scorekeeper.web import etag_for  # noqa: E402
+from scorekeeper.web.devices import device_hash  # noqa: E402
+from scorekeeper.web.responses import etag_for  # noqa: E402
 
 try:  # each finished game's seat results, kept per version (absent before they were kept)
     from scorekeeper.leagues.standings import forget_game_results  # noqa: E402

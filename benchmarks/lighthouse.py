@@ -42,13 +42,13 @@ from sqlalchemy import select  # noqa: E402
 from waitress import create_server  # noqa: E402
 
 from scorekeeper import create_app  # noqa: E402
-from scorekeeper.devices import device_hash  # noqa: E402
 from scorekeeper.extensions import db  # noqa: E402
 from scorekeeper.games import services  # noqa: E402
 from scorekeeper.leagues.access import members_token  # noqa: E402
 from scorekeeper.leagues.demo import seed_demo  # noqa: E402
 from scorekeeper.models import Night, Player  # noqa: E402
 from scorekeeper.rules import HouseRules  # noqa: E402
+from scorekeeper.web.devices import device_hash  # noqa: E402
 
 NAMES = ["Ann", "Boris", "Cy", "Dorothea", "Eve"]
 CATEGORIES = ("accessibility", "best-practices", "performance", "seo")

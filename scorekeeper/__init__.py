@@ -1,7 +1,7 @@
 """scorekeeper: Mexican Train score keeping for the phone lying next to the tiles.
 
 ``create_app`` is the table of contents: configuration, extensions, blueprints, error handlers,
-request boundary.
+request transactions.
 """
 
 from __future__ import annotations
@@ -12,9 +12,18 @@ from typing import Any
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from scorekeeper import assets, boundary, errors, i18n, presentation, reach, safety
 from scorekeeper.config import load_config
 from scorekeeper.extensions import csrf, db, limiter, migrate
+from scorekeeper.web import (
+    error_pages,
+    i18n,
+    outside_text,
+    page_helpers,
+    public_url,
+    security_headers,
+    static_files,
+    transactions,
+)
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -28,23 +37,24 @@ def _project_folder(name: str) -> str:
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the application. ``test_config`` replaces instance/config.py and the environment."""
-    app = reach.ReachableFlask(
+    app = public_url.ReachableFlask(
         __name__,
         instance_relative_config=True,
         template_folder=_project_folder("templates"),
         static_folder=_project_folder("static"),
     )
     load_config(app, test_config)
-    reach.configure(app)
+    public_url.configure(app)
     trust_proxies(app)
     register_extensions(app)
-    safety.init_app(app)
+    outside_text.init_app(app)
     i18n.init_app(app)
     register_blueprints(app)
-    errors.init_app(app)
-    presentation.init_app(app)
-    boundary.init_app(app)
-    assets.init_app(app)
+    error_pages.init_app(app)
+    page_helpers.init_app(app)
+    transactions.init_app(app)
+    security_headers.init_app(app)
+    static_files.init_app(app)
     register_commands(app)
     return app
 
@@ -69,9 +79,9 @@ def register_extensions(app: Flask) -> None:
 def register_blueprints(app: Flask) -> None:
     from scorekeeper import leagues
     from scorekeeper.games import bp as games_bp
-    from scorekeeper.health import bp as health_bp
     from scorekeeper.helper import bp as helper_bp
-    from scorekeeper.pwa import bp as pwa_bp
+    from scorekeeper.web.health import bp as health_bp
+    from scorekeeper.web.pwa import bp as pwa_bp
 
     app.register_blueprint(games_bp)
     app.register_blueprint(health_bp)

@@ -19,7 +19,8 @@ import sys
 import segno
 from waitress import serve
 
-from scorekeeper import create_app, reach, serving
+from scorekeeper import create_app, serving
+from scorekeeper.web import public_url
 
 
 def announce_lan(url: str | None, port: int) -> None:
@@ -83,7 +84,7 @@ def main(argv: list[str] | None = None) -> None:
     app = create_app()
     if args.lan:
         if not app.config.get("PUBLIC_URL"):
-            address = reach.choose_lan_address(reach.local_interfaces())
+            address = public_url.choose_lan_address(public_url.local_interfaces())
             if address:
                 app.config["PUBLIC_URL"] = f"http://{address}:{args.port}"
         public = app.config.get("PUBLIC_URL")

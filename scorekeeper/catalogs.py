@@ -20,7 +20,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
-from scorekeeper.i18n import KEYWORDS, SCRIPTS, TRANSLATIONS
+from scorekeeper.web.i18n import KEYWORDS, SCRIPTS, TRANSLATIONS
 
 PACKAGE = Path(__file__).resolve().parent
 ROOT = PACKAGE.parent

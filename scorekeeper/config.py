@@ -38,7 +38,7 @@ class Defaults:
     KEEP_PHOTOS = False
     # The address phones open (https://scores.example.org): every absolute link and QR code
     # starts with it. Unset: the request's host when it names this machine or is one of
-    # TRUSTED_HOSTS (see scorekeeper/reach.py).
+    # TRUSTED_HOSTS (see scorekeeper/web/public_url.py).
     PUBLIC_URL = None
     # Host names this server answers to (comma-separated in the environment); when set, a
     # request for any other Host is refused with 400 (Flask's TRUSTED_HOSTS).
@@ -47,7 +47,7 @@ class Defaults:
     # bring it back, before it is purged for good (games.trash, ``flask purge-deleted``).
     DELETED_KEEP_DAYS = 14
     # /healthz runs SQLite's quick check of every page at most this often per process (about
-    # 30 ms per MB of database): scorekeeper/health.py.
+    # 30 ms per MB of database): scorekeeper/web/health.py.
     HEALTH_FULL_CHECK_SECONDS = 600
 
 

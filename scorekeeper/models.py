@@ -263,7 +263,7 @@ class League(db.Model):
     best_nights: Mapped[int | None] = mapped_column(Integer)
     rules: Mapped[dict[str, Any]] = mapped_column(JSON)
     # The language of the league's pages and its members' link (a code of
-    # scorekeeper.i18n.LANGUAGES); None: each phone's own. A phone's own choice still wins.
+    # scorekeeper.web.i18n.LANGUAGES); None: each phone's own. A phone's own choice still wins.
     language: Mapped[str | None] = mapped_column(String(8))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     # A new random value whenever anything the standings show may have changed (a finished

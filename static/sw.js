@@ -1,5 +1,5 @@
 // The service worker: lets the phone open the games it keeps score for without signal.
-// Served from /sw.js by scorekeeper/pwa.py, which puts self.SCOREKEEPER in front of this file:
+// Served from /sw.js by scorekeeper/web/pwa.py, which puts self.SCOREKEEPER in front of this file:
 // {version, shell, offline, offlinePages, static, catalogs, words}. The server stays the one truth: pages always come from
 // the network when there is any, the cache is only the fallback. Unsent rounds are kept by
 // static/js/offline.js in the page (localStorage), not here.

@@ -1,5 +1,5 @@
 """Who may change a game: the device that created it, or a device that typed its edit code
-(see scorekeeper.devices). Edit-code rights are remembered in the (signed) session, each with
+(see scorekeeper.web.devices). Edit-code rights are remembered in the (signed) session, each with
 the fingerprint of the code it was given for and when it was last used:
 
 - a new edit code (the creator's "Change the edit code", a league's new passphrase) ends every
@@ -22,11 +22,11 @@ from collections.abc import Sequence
 from flask import current_app, request, session
 from sqlalchemy import select
 
-from scorekeeper.devices import is_this_device
 from scorekeeper.extensions import db
 from scorekeeper.games.league_tables import is_organiser, league_rights
 from scorekeeper.games.setup import new_edit_code
 from scorekeeper.models import Game, League, Night
+from scorekeeper.web.devices import is_this_device
 
 RIGHTS_KEY = "edit_rights"  # {public id: [code fingerprint, last used (Unix seconds)]}
 _OLD_KEY = "unlocked"  # before rights lapsed: a list of ids, never honoured again

@@ -16,11 +16,9 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from sqlalchemy import delete, func, select
 
-from scorekeeper import throttle
 from scorekeeper.extensions import db
 from scorekeeper.games.loaded import LoadedGame
 from scorekeeper.games.setup import GameError
-from scorekeeper.i18n import chosen
 from scorekeeper.models import Game, Photo, Round
 from scorekeeper.rules import HouseRules, Tile, format_hand, score_hand
 from scorekeeper.rules.words import N_
@@ -34,6 +32,8 @@ from scorekeeper.vision import (
     read_hand,
     sanitize_image,
 )
+from scorekeeper.web import rate_limits
+from scorekeeper.web.i18n import chosen
 
 STORED_SIDE = 1600  # px: enough to check the pips on a phone, a few hundred KB
 PENDING_FOR = timedelta(hours=6)  # a photo read but never saved with a round
@@ -205,8 +205,8 @@ def read_photo(loaded: LoadedGame, position: int, data: bytes) -> PhotoCheck:
     _purge_pending(game)
     if _pending_count(game) >= MAX_PENDING_PHOTOS:
         raise GameError(_(TOO_MANY_PENDING, n=MAX_PENDING_PHOTOS))
-    if not throttle.photo_reads.spend(throttle.client()):
-        raise GameError(throttle.BUSY_PHOTOS)
+    if not rate_limits.photo_reads.spend(rate_limits.client()):
+        raise GameError(rate_limits.BUSY_PHOTOS)
     readers = _readers()
     if not readers.acquire(timeout=float(current_app.config.get("PHOTO_WAIT", 5.0))):
         raise GameError(_(BUSY))

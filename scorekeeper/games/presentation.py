@@ -10,7 +10,6 @@ from flask_babel import gettext as _
 
 from scorekeeper.games.loaded import LoadedGame
 from scorekeeper.games.words import round_words
-from scorekeeper.i18n import format_day, names_list
 from scorekeeper.models import Game, Round
 from scorekeeper.rules import HouseRules
 from scorekeeper.rules.house import HOUSE_RULES
@@ -18,6 +17,7 @@ from scorekeeper.rules.point_hands import HandResult
 from scorekeeper.rules.round_check import (
     RoundInput,
 )
+from scorekeeper.web.i18n import format_day, names_list
 
 # --------------------------------------------------------------------------------------------
 # The scoreboard and the end of the game

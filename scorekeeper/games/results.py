@@ -6,13 +6,13 @@ from datetime import date
 
 from flask_babel import gettext as _
 
-from scorekeeper.cards import Card, Entry, make_card, went_out_most
 from scorekeeper.games import kept
 from scorekeeper.games.loaded import LoadedGame
 from scorekeeper.games.presentation import Scoreboard
 from scorekeeper.games.words import round_words
-from scorekeeper.i18n import format_day
 from scorekeeper.models import Game
+from scorekeeper.web.i18n import format_day
+from scorekeeper.web.result_cards import Card, Entry, make_card, went_out_most
 
 
 def played_on(game: Game) -> date:

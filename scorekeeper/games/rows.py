@@ -38,9 +38,9 @@ from sqlalchemy.orm import Session, SessionTransaction
 
 from scorekeeper.extensions import db
 from scorekeeper.games.totals import WRITTEN
-from scorekeeper.i18n import chosen as chosen_language
-from scorekeeper.kept_values import KeptValues
 from scorekeeper.models import Game, Player, Round, Score, Seat
+from scorekeeper.web.i18n import chosen as chosen_language
+from scorekeeper.web.lru_values import KeptValues
 
 T = TypeVar("T")
 

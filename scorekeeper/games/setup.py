@@ -16,10 +16,8 @@ from sqlalchemy import bindparam, exists, func, select, update
 from sqlalchemy.orm import selectinload, with_expression
 from sqlalchemy.orm.attributes import set_committed_value
 
-from scorekeeper.boundary import ReadAgain, lock_taken, write_lock_deferred
 from scorekeeper.extensions import db
 from scorekeeper.games.totals import WRITTEN, standings_changed, store_totals
-from scorekeeper.kept_values import KeptValues
 from scorekeeper.models import Correction, Game, Night, Player, Round, Seat
 from scorekeeper.rules import (
     HouseRules,
@@ -27,6 +25,8 @@ from scorekeeper.rules import (
 from scorekeeper.rules.names import MAX_NAME as MAX_NAME  # a name's limit, re-exported
 from scorekeeper.rules.names import NameRefused, clean_name, name_key
 from scorekeeper.rules.variants import GameVariant, variant_named
+from scorekeeper.web.lru_values import KeptValues
+from scorekeeper.web.transactions import ReadAgain, lock_taken, write_lock_deferred
 
 EDIT_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
 

@@ -25,7 +25,6 @@ from flask_babel import gettext as _
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
-from scorekeeper.devices import is_this_device
 from scorekeeper.extensions import db
 from scorekeeper.games import access as games_access
 from scorekeeper.games import league_tables
@@ -33,6 +32,7 @@ from scorekeeper.games.setup import new_edit_code, touch
 from scorekeeper.games.totals import standings_changed
 from scorekeeper.models import Game, Night, Round, Seat
 from scorekeeper.rules.words import N_
+from scorekeeper.web.devices import is_this_device
 
 KEEP_DAYS = 14
 #: Who deleted a game (keys: the stored ``deleted_by``), said through ``_`` where shown.

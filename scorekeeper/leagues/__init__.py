@@ -7,11 +7,11 @@ from typing import TypeVar
 from flask import Flask
 
 from scorekeeper.games import league_tables
-from scorekeeper.i18n import use_league_language
 from scorekeeper.leagues import access
 from scorekeeper.leagues.nights import delete_lonely_guests
 from scorekeeper.leagues.views import bp
 from scorekeeper.models import League
+from scorekeeper.web.i18n import use_league_language
 
 __all__ = ["bp", "init_app"]
 
@@ -21,7 +21,7 @@ Answer = TypeVar("Answer")
 def _in_its_language(question: Callable[[League], Answer]) -> Callable[[League], Answer]:
     """A league table's pages are in its league's language (unless the phone chose one): every
     page of a league table asks about its league's rights before it says anything, so the
-    answer sets the language on the way (``scorekeeper.i18n.use_league_language``)."""
+    answer sets the language on the way (``scorekeeper.web.i18n.use_league_language``)."""
 
     @wraps(question)
     def asked(league: League) -> Answer:

@@ -24,8 +24,8 @@ from typing import Any
 from flask import current_app, session
 from itsdangerous import BadData, BadSignature, URLSafeSerializer, URLSafeTimedSerializer
 
-from scorekeeper.devices import is_this_device
 from scorekeeper.models import League
+from scorekeeper.web.devices import is_this_device
 
 SESSION_KEY = "leagues"
 READERS_KEY = "league_readers"

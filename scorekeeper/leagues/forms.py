@@ -31,7 +31,6 @@ from scorekeeper.games.forms import (
     WholeNumberField,
     rule_field,
 )
-from scorekeeper.i18n import LANGUAGES
 from scorekeeper.leagues.services import (
     MAX_LEAGUE_NAME,
     MAX_PASSPHRASE,
@@ -45,6 +44,7 @@ from scorekeeper.rules.house import HOUSE_RULES
 from scorekeeper.rules.placings import parse_placement_points
 from scorekeeper.rules.standings import DEFAULT_MIN_GAMES, METHOD_REGISTRY, Method
 from scorekeeper.rules.variants import VARIANTS
+from scorekeeper.web.i18n import LANGUAGES
 
 GUEST_FIELDS = 3
 

@@ -21,9 +21,9 @@ from scorekeeper.leagues.setup import (
     clean_text,
     league_rules,
 )
-from scorekeeper.locks import lock_row
 from scorekeeper.models import Game, League, Night, Player, Seat
 from scorekeeper.rules.variants import MEXICAN_TRAIN, VARIANTS
+from scorekeeper.web.row_locks import lock_row
 
 # --------------------------------------------------------------------------------------------
 # Nights and their tables

@@ -5,10 +5,10 @@ from __future__ import annotations
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
-from scorekeeper.cards import Card, Entry, make_card
 from scorekeeper.leagues.setup import night_day_text, number_text
 from scorekeeper.leagues.standings import NightView
 from scorekeeper.models import League
+from scorekeeper.web.result_cards import Card, Entry, make_card
 
 
 def points_text(value: object) -> str:

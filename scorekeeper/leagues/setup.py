@@ -20,12 +20,12 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from scorekeeper.extensions import db
 from scorekeeper.games import services as games
 from scorekeeper.games.totals import standings_changed
-from scorekeeper.i18n import LANGUAGES, format_day
 from scorekeeper.models import Game, League, Night, Season
-from scorekeeper.presentation import day_text as english_day_text
 from scorekeeper.rules import HouseRules
 from scorekeeper.rules.placings import DEFAULT_PLACEMENT_POINTS, parse_placement_points
 from scorekeeper.rules.standings import DEFAULT_MIN_GAMES, Method
+from scorekeeper.web.i18n import LANGUAGES, format_day
+from scorekeeper.web.page_helpers import day_text as english_day_text
 
 CODE_ALPHABET = games.EDIT_CODE_ALPHABET
 CODE_LENGTH = 6
@@ -192,7 +192,7 @@ def update_settings(
     league: League, name: str, method: Method, rules: HouseRules, language: str | None = None
 ) -> None:
     """``language``: the default language of the league's pages (a code of
-    ``scorekeeper.i18n.LANGUAGES``); None or anything else: each phone's own."""
+    ``scorekeeper.web.i18n.LANGUAGES``); None or anything else: each phone's own."""
     cleaned = clean_text(name, MAX_LEAGUE_NAME)
     if not cleaned:
         raise LeagueError(_("Give the league a name."), field="name")

@@ -21,8 +21,6 @@ from sqlalchemy import select
 from scorekeeper.extensions import db
 from scorekeeper.games import kept
 from scorekeeper.games import services as games
-from scorekeeper.i18n import chosen
-from scorekeeper.kept_values import KeptValues
 from scorekeeper.leagues import rating
 from scorekeeper.leagues.services import league_method
 from scorekeeper.models import Game, League, Night, Player, Seat
@@ -37,6 +35,8 @@ from scorekeeper.rules.standings import (
     standings,
 )
 from scorekeeper.rules.variants import WHO_WINS_RULES, higher_wins
+from scorekeeper.web.i18n import chosen
+from scorekeeper.web.lru_values import KeptValues
 
 
 @dataclass(frozen=True)

@@ -29,13 +29,13 @@ import pytest
 from flask import Flask
 from playwright.sync_api import Browser, Page, expect
 
-from scorekeeper.devices import device_hash
 from scorekeeper.extensions import db
 from scorekeeper.games import services
 from scorekeeper.leagues.demo import seed_demo
 from scorekeeper.leagues.roster import edit_player
 from scorekeeper.models import Night, Player
 from scorekeeper.rules import HouseRules
+from scorekeeper.web.devices import device_hash
 from tests.e2e.conftest import SCREENSHOTS
 
 pytestmark = pytest.mark.e2e

@@ -14,9 +14,9 @@ from flask import Flask
 from playwright.sync_api import Page, expect
 from sqlalchemy import select
 
-from scorekeeper import cards
 from scorekeeper.extensions import db
 from scorekeeper.models import League
+from scorekeeper.web import result_cards
 from tests.e2e.conftest import SCREENSHOTS
 from tests.web.helpers import enter_round, start_game
 from tests.web.league_helpers import add_players, add_table, play, start_league, start_night
@@ -98,11 +98,13 @@ def test_the_card_of_a_game_downloads_where_the_phone_cannot_share(
     picture = _png(saved)
     svg = app.test_client().get(f"/g/{public_id}/card.svg").get_data(as_text=True)
     height = int(re.search(r'<svg[^>]* height="(\d+)"', svg).group(1))
-    assert height >= cards.HEADER + players * cards.ROW + cards.FOOTER
+    assert height >= result_cards.HEADER + players * result_cards.ROW + result_cards.FOOTER
     assert (picture.width, picture.height) == (1080, height)
     _not_blank(picture)
     # The winner's band is drawn: the card's first row has the gold colour.
-    first_row = picture.crop((40, cards.HEADER + 10, 1040, cards.HEADER + cards.ROW - 10))
+    first_row = picture.crop(
+        (40, result_cards.HEADER + 10, 1040, result_cards.HEADER + result_cards.ROW - 10)
+    )
     assert (255, 241, 184) in {colour for _, colour in first_row.getcolors(maxcolors=1 << 24)}
 
 
@@ -165,7 +167,7 @@ def test_the_card_of_a_league_night(page: Page, live_server: str, app: Flask, sh
     page.goto(f"{live_server}/p/{token}/nights/{night}")
     expect(page.get_by_role("img", name=re.compile("Клуб Łódź"))).to_be_visible()
     picture = _png(_download_card(page, "result-card-night"))
-    assert picture.width == 1080 and picture.height > cards.HEADER + 8 * cards.ROW
+    assert picture.width == 1080 and picture.height > result_cards.HEADER + 8 * result_cards.ROW
     _not_blank(picture)
 
 

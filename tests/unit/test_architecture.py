@@ -130,26 +130,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("the photo reader (a library over the rules)", ("vision",)),
     (
         "web plumbing (no game, no league)",
-        (
-            "assets",
-            "backup",
-            "boundary",
-            "catalogs",
-            "cards",
-            "charts",
-            "config",
-            "devices",
-            "errors",
-            "extensions",
-            "i18n",
-            "kept_values",
-            "locks",
-            "presentation",
-            "reach",
-            "safety",
-            "throttle",
-            "web",
-        ),
+        ("backup", "catalogs", "config", "extensions", "web"),
     ),
     ("the models", ("models",)),
     ("a game at a table", ("games",)),
@@ -157,7 +138,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("leagues (nights of games)", ("leagues",)),
     (
         "the app (factory, commands, its own pages)",
-        ("", "__main__", "cli", "health", "pwa", "serving"),
+        ("", "__main__", "cli", "serving"),
     ),
 ]
 

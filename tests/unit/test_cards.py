@@ -1,5 +1,5 @@
-"""The result card's layout (scorekeeper.cards): names sized to fit before the totals, notes
-wrapped to the card, the height following the players and the notes."""
+"""The result card's layout (scorekeeper.web.result_cards): names sized to fit before the
+totals, notes wrapped to the card, the height following the players and the notes."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorekeeper import cards
-from scorekeeper.cards import Entry, make_card, name_size, went_out_most
+from scorekeeper.web import result_cards
+from scorekeeper.web.result_cards import Entry, make_card, name_size, went_out_most
 
 
 @pytest.mark.parametrize(
@@ -28,8 +28,11 @@ def test_a_name_is_as_large_as_fits(name: str, shown: str, size: int) -> None:
 @given(st.text(min_size=1, max_size=80))
 def test_a_name_always_fits_before_the_totals(name: str) -> None:
     shown, size = name_size(name)
-    assert cards.NAME_SIZES[1] <= size <= cards.NAME_SIZES[0]
-    assert len(shown) * size * cards.CHAR_WIDTH <= cards.NAME_RIGHT - cards.NAME_LEFT
+    assert result_cards.NAME_SIZES[1] <= size <= result_cards.NAME_SIZES[0]
+    assert (
+        len(shown) * size * result_cards.CHAR_WIDTH
+        <= result_cards.NAME_RIGHT - result_cards.NAME_LEFT
+    )
     assert shown == name or shown.endswith("…")
 
 
@@ -50,9 +53,9 @@ def test_the_card_grows_with_the_players_and_the_notes() -> None:
     entry = Entry(1, False, "Ann", "12", "2 rounds won", True)
     one = make_card("Mexican Train", "25 Nov 2026", [entry], ["short"])
     three = make_card("Mexican Train", "25 Nov 2026", [entry] * 3, ["short", "x " * 80])
-    assert three.height - one.height == 2 * cards.ROW + 3 * cards.NOTE_LINE
+    assert three.height - one.height == 2 * result_cards.ROW + 3 * result_cards.NOTE_LINE
     assert [line.top for line in three.lines] == [300, 412, 524]
-    assert all(len(note) <= cards.NOTE_CHARS for note in three.notes)
+    assert all(len(note) <= result_cards.NOTE_CHARS for note in three.notes)
     assert "Ann 12 (winner)" in one.description
 
 
@@ -60,10 +63,10 @@ def test_a_long_subtitle_is_written_smaller_to_fit_the_card() -> None:
     short = make_card("Club", "25 Nov 2026 · final", [], [])
     night = 'Thursday 19 Nov 2026 · The "Anchor" ☕ · 2 tables · so far'
     long = make_card("Club", night, [], [])
-    room = cards.WIDTH - 2 * cards.MARGIN
+    room = result_cards.WIDTH - 2 * result_cards.MARGIN
     assert short.subtitle_size == 38
     assert 24 <= long.subtitle_size < 38 and long.subtitle == night
-    assert len(night) * long.subtitle_size * cards.CHAR_WIDTH <= room
+    assert len(night) * long.subtitle_size * result_cards.CHAR_WIDTH <= room
     longest = make_card("Club", "x" * 200, [], [])
     assert longest.subtitle.endswith("…")
-    assert len(longest.subtitle) * longest.subtitle_size * cards.CHAR_WIDTH <= room
+    assert len(longest.subtitle) * longest.subtitle_size * result_cards.CHAR_WIDTH <= room

@@ -6,8 +6,8 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
-from scorekeeper.charts import plan_line_chart
-from scorekeeper.presentation import pip_positions, utc_iso
+from scorekeeper.web.charts import plan_line_chart
+from scorekeeper.web.page_helpers import pip_positions, utc_iso
 
 
 @pytest.mark.parametrize("pips", range(19))

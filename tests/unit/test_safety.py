@@ -9,7 +9,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorekeeper.safety import clean_text, csv_text, from_spreadsheet_cell, spreadsheet_cell
+from scorekeeper.web.outside_text import (
+    clean_text,
+    csv_text,
+    from_spreadsheet_cell,
+    spreadsheet_cell,
+)
 
 
 @pytest.mark.parametrize(

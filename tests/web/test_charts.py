@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
-from scorekeeper.charts import line_chart, totals_over_time
+from scorekeeper.web.charts import line_chart, totals_over_time
 from tests.web.chart_cases import LINE_CHARTS, TOTALS_OVER_TIME
 
 REFERENCES = Path(__file__).parent / "chart_references"

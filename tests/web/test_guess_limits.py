@@ -2,7 +2,7 @@
 budget, a cap per league (and per game) from every address together, the organiser (and a
 game's creator) never locked out, and new passphrases a guesser cannot reach under the cap.
 
-The counts named here are those of throttle.py: raising a limit there makes a test fail."""
+The counts named here are those of rate_limits.py: raising a limit there makes a test fail."""
 
 from __future__ import annotations
 
@@ -14,12 +14,12 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.security import generate_password_hash
 
-from scorekeeper import throttle
+from scorekeeper.web import rate_limits
 from tests.conftest import running_app
 from tests.web.helpers import start_game
 from tests.web.league_helpers import PASSPHRASE, start_league, start_night, unlock
 
-CAP = 40  # throttle.GUESS_CAP, the hourly part
+CAP = 40  # rate_limits.GUESS_CAP, the hourly part
 
 
 @pytest.fixture
@@ -43,7 +43,7 @@ def spellings(code: str) -> list[str]:
 
 
 def test_the_cap_is_what_the_tests_count() -> None:
-    assert throttle.GUESS_CAP.startswith(f"{CAP} per hour")
+    assert rate_limits.GUESS_CAP.startswith(f"{CAP} per hour")
 
 
 def test_every_spelling_of_a_league_code_spends_one_budget(limited_app: Flask) -> None:

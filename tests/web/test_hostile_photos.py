@@ -12,7 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.games import photos
-from scorekeeper.throttle import BUSY_PHOTOS as BUSY_PHOTOS_TEXT
+from scorekeeper.web.rate_limits import BUSY_PHOTOS as BUSY_PHOTOS_TEXT
 from tests.conftest import running_app
 from tests.web.helpers import start_game
 from tests.web.test_photos import NAMES, PIL, _png, _upload, fake_reader  # noqa: F401

@@ -21,7 +21,7 @@ from sqlalchemy import select
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Correction, Game, League, Night, Player, Season
-from scorekeeper.safety import CONTROL_CHARACTERS, clean_text
+from scorekeeper.web.outside_text import CONTROL_CHARACTERS, clean_text
 from tests.web.helpers import enter_round, setup_data, start_game
 from tests.web.league_helpers import add_players, start_league, start_night
 

@@ -3,8 +3,8 @@ club's Wi-Fi open, and its QR code, and the game's share QR code carries that ad
 
 The server runs in a subprocess as a user starts it. It is asked to listen on 127.0.0.1 only:
 no test sends anything to an address other than loopback. The address it chooses is this
-machine's own, as :func:`scorekeeper.reach.choose_lan_address` picks it (tested with injected
-interfaces in test_reach.py).
+machine's own, as :func:`scorekeeper.web.public_url.choose_lan_address` picks it (tested
+with injected interfaces in test_reach.py).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from pathlib import Path
 import segno
 from flask.testing import FlaskClient
 
-from scorekeeper import reach
+from scorekeeper.web import public_url
 from tests.web.helpers import start_game
 from tests.web.test_reach import qr_of
 
@@ -82,7 +82,7 @@ def test_lan_mode_prints_the_address_and_its_qr_code_and_shares_it(
     )
     try:
         printed = read_until(process, "Ctrl+C")
-        address = reach.choose_lan_address(reach.local_interfaces())
+        address = public_url.choose_lan_address(public_url.local_interfaces())
         if address is None:
             assert "No network address found" in printed
             return

@@ -215,7 +215,7 @@ def world(app: Flask) -> World:
 
 
 def _polled(world: World) -> list[str]:
-    """The pages a phone polls (answered by ``scorekeeper.web.unless_unchanged``)."""
+    """The pages a phone polls (answered by ``scorekeeper.web.responses.unless_unchanged``)."""
     night = f"nights/{world.night}"
     return [
         f"/g/{world.games['mexican_train']}/watch/board",

@@ -351,7 +351,7 @@ def test_a_date_range_keeps_the_months_capital(client: FlaskClient) -> None:
 
 
 def test_a_chart_within_one_month_labels_its_two_days() -> None:
-    from scorekeeper.charts import plan_totals_over_time
+    from scorekeeper.web.charts import plan_totals_over_time
 
     def labels(points: list[tuple[date, int]]) -> list[str]:
         return [tick.text for tick in plan_totals_over_time(points, "Ann").ticks]

@@ -114,7 +114,7 @@ def test_installed_wheel_renders_a_page(wheel: Path, tmp_path: Path) -> None:
 def test_a_language_without_its_compiled_catalog_is_not_offered(tmp_path: Path) -> None:
     """A .po alone (a checkout where `make translations` was not run) is not served: the page
     would say lang="fr" and be written in English."""
-    from scorekeeper.i18n import served
+    from scorekeeper.web.i18n import served
 
     for language, files in {"es": ("messages.po", "messages.mo"), "fr": ("messages.po",)}.items():
         folder = tmp_path / language / "LC_MESSAGES"

@@ -11,7 +11,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import pwa
+from scorekeeper.web import pwa
 from tests.conftest import running_app
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
@@ -20,7 +20,7 @@ STATIC = Path(__file__).resolve().parents[2] / "static"
 def test_every_page_links_the_manifest_and_the_offline_script(client: FlaskClient) -> None:
     page = client.get("/").get_data(as_text=True)
     assert '<link rel="manifest" href="/manifest.webmanifest">' in page
-    # Static files go by their hashed names (scorekeeper/assets.py).
+    # Static files go by their hashed names (scorekeeper/web/static_files.py).
     assert re.search(r'src="/static/js/offline\.[0-9a-f]{12}\.js" data-worker="/sw\.js"', page)
     assert 'id="phone-status"' in page and 'aria-live="polite"' in page
 

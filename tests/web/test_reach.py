@@ -13,8 +13,8 @@ import segno
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import reach
 from scorekeeper.rules.deal_sheets import SOURCES
+from scorekeeper.web import public_url
 from tests.conftest import running_app
 from tests.web.helpers import start_game
 from tests.web.league_helpers import start_league
@@ -23,7 +23,7 @@ EVIL = {"Host": "evil.example"}
 
 
 def qr_of(url: str) -> bytes:
-    """The SVG the app serves for a QR code of ``url`` (same options as scorekeeper.web)."""
+    """The SVG the app serves for a QR code of ``url`` (as scorekeeper.web.responses)."""
     buffer = io.BytesIO()
     code = segno.make(url, error="m")
     code.save(buffer, kind="svg", scale=8, border=2, dark="#000", light="#fff")
@@ -124,9 +124,11 @@ def test_this_machines_own_addresses_are_trusted(
     client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(
-        reach, "local_interfaces", lambda: [reach.Interface("wlan0", "192.168.1.20", True)]
+        public_url,
+        "local_interfaces",
+        lambda: [public_url.Interface("wlan0", "192.168.1.20", True)],
     )
-    reach.own_host_names.cache_clear()
+    public_url.own_host_names.cache_clear()
     try:
         game = start_game(client, ["Ann", "Bob"])
         page = client.get(f"/g/{game}", headers={"Host": "192.168.1.20:5000"})
@@ -136,7 +138,7 @@ def test_this_machines_own_addresses_are_trusted(
         assert "10.9.9.9" not in spoofed.get_data(as_text=True)
         assert "192.168.1.20" in spoofed.get_data(as_text=True)
     finally:
-        reach.own_host_names.cache_clear()
+        public_url.own_host_names.cache_clear()
 
 
 @pytest.mark.parametrize("value", ["scores.example.org", "ftp://x.example", "https://a b"])
@@ -150,7 +152,7 @@ def test_a_public_url_that_is_no_address_is_refused_at_start(
         pass
 
 
-If = reach.Interface
+If = public_url.Interface
 
 
 @pytest.mark.parametrize(
@@ -170,9 +172,9 @@ If = reach.Interface
     ],
 )
 def test_the_lan_address_is_chosen_from_the_interfaces(
-    interfaces: list[reach.Interface], chosen: str | None
+    interfaces: list[public_url.Interface], chosen: str | None
 ) -> None:
-    assert reach.choose_lan_address(interfaces) == chosen
+    assert public_url.choose_lan_address(interfaces) == chosen
 
 
 @pytest.mark.parametrize(
@@ -191,4 +193,4 @@ def test_the_lan_address_is_chosen_from_the_interfaces(
     ],
 )
 def test_only_this_machines_plain_names_are_its_own(host: str, own: bool) -> None:
-    assert reach.host_is_own(host) is own
+    assert public_url.host_is_own(host) is own

@@ -11,7 +11,7 @@ from pathlib import Path
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from scorekeeper.assets import build
+from scorekeeper.web.static_files import build
 from tests.web.helpers import start_game
 
 

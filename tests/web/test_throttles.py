@@ -2,7 +2,7 @@
 starting games, import previews (seconds of CPU for a big file), per address and from every
 address together; and a cap on the previews kept in instance/imports.
 
-The counts named here are those of throttle.py: raising a limit there makes a test fail."""
+The counts named here are those of rate_limits.py: raising a limit there makes a test fail."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from limits import parse
 
-from scorekeeper import throttle
 from scorekeeper.extensions import limiter
+from scorekeeper.web import rate_limits
 from tests.conftest import running_app
 from tests.web.helpers import setup_data, start_game
 from tests.web.league_helpers import PASSPHRASE, start_league, unlock
@@ -47,9 +47,9 @@ def spend_everyone(app: Flask, limit: str, scope: str) -> None:
 
 
 def test_the_limits_are_what_the_tests_count() -> None:
-    assert throttle.NEW_LEAGUE_LIMIT == "10 per hour"
-    assert throttle.NEW_GAME_LIMIT == "60 per hour"
-    assert throttle.IMPORT_LIMIT == "20 per hour"
+    assert rate_limits.NEW_LEAGUE_LIMIT == "10 per hour"
+    assert rate_limits.NEW_GAME_LIMIT == "60 per hour"
+    assert rate_limits.IMPORT_LIMIT == "20 per hour"
 
 
 def new_league(client: FlaskClient, number: int, **environ: str) -> int:
@@ -82,7 +82,7 @@ def test_starting_leagues_is_limited_per_address(limited_app: Flask) -> None:
 
 
 def test_starting_leagues_is_limited_for_every_address_together(limited_app: Flask) -> None:
-    spend_everyone(limited_app, throttle.ALL_NEW_LEAGUES, "leagues.new_league")
+    spend_everyone(limited_app, rate_limits.ALL_NEW_LEAGUES, "leagues.new_league")
     response = limited_app.test_client().post(
         "/leagues/new", data={"name": "Club", "passphrase": PASSPHRASE}, environ_base=address(3)
     )
@@ -112,7 +112,7 @@ def test_starting_games_is_limited_per_address_play_again_included(limited_app: 
 
 
 def test_starting_games_is_limited_for_every_address_together(limited_app: Flask) -> None:
-    spend_everyone(limited_app, throttle.ALL_NEW_GAMES, "all-new-games")
+    spend_everyone(limited_app, rate_limits.ALL_NEW_GAMES, "all-new-games")
     response = limited_app.test_client().post("/games/new", data=setup_data(["Ann", "Bob"]))
     assert response.status_code == 429
     assert "Many games are being started on this server just now" in response.get_data(as_text=True)

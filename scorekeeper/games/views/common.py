@@ -19,12 +19,12 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper.boundary import is_write_request, locks_for_writing
 from scorekeeper.games import access, kept, league_tables, services
 from scorekeeper.games.board_view import board_header
 from scorekeeper.games.words import RoundWords
 from scorekeeper.games.words import round_words as _round_words
 from scorekeeper.models import Game
+from scorekeeper.web.transactions import is_write_request, locks_for_writing
 
 bp = Blueprint("games", __name__)
 

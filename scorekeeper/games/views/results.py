@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from flask import Response, render_template, url_for
 
-from scorekeeper.cards import CardLinks
 from scorekeeper.games import kept, results
 from scorekeeper.games.loaded import LoadedGame, load
 from scorekeeper.games.presentation import Scoreboard
 from scorekeeper.games.views.common import bp, game_row_or_404
 from scorekeeper.rules.variants import higher_wins
-from scorekeeper.web import svg_for_version
+from scorekeeper.web.responses import svg_for_version
+from scorekeeper.web.result_cards import CardLinks
 
 
 @bp.app_template_global()

@@ -22,7 +22,6 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper.boundary import defer_write_lock, read_only
 from scorekeeper.games import kept, photos, services
 from scorekeeper.games.forms import (
     round_form,
@@ -31,6 +30,7 @@ from scorekeeper.games.views.common import bp, editor_required, table_editor_req
 from scorekeeper.games.words import round_words
 from scorekeeper.models import Game, Round
 from scorekeeper.rules.round_check import RoundCheck, RoundInput, SeatCheck, SeatInput
+from scorekeeper.web.transactions import defer_write_lock, read_only
 
 # --------------------------------------------------------------------------------------------
 # Entering a round

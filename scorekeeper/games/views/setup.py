@@ -15,7 +15,6 @@ from flask import (
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper import devices, throttle
 from scorekeeper.extensions import limiter
 from scorekeeper.games import access, services, trash
 from scorekeeper.games.forms import (
@@ -25,6 +24,7 @@ from scorekeeper.games.forms import (
 from scorekeeper.games.views.common import bp, game_or_404, may_play_again
 from scorekeeper.games.views.table import organiser_only
 from scorekeeper.rules.variants import VARIANTS
+from scorekeeper.web import devices, rate_limits
 
 # --------------------------------------------------------------------------------------------
 # Start page and setup
@@ -45,20 +45,20 @@ def home() -> str:
 # Starting games (the setup form, "play again"), per address and from every address together;
 # only games made count (a form sent back with a message costs little).
 new_games = limiter.shared_limit(
-    throttle.NEW_GAME_LIMIT,
+    rate_limits.NEW_GAME_LIMIT,
     scope="new-game",
-    key_func=throttle.client,
+    key_func=rate_limits.client,
     methods=["POST"],
-    deduct_when=throttle.made,
-    on_breach=throttle.explain(throttle.BUSY_NEW_GAMES),
+    deduct_when=rate_limits.made,
+    on_breach=rate_limits.explain(rate_limits.BUSY_NEW_GAMES),
 )
 all_new_games = limiter.shared_limit(
-    throttle.ALL_NEW_GAMES,
+    rate_limits.ALL_NEW_GAMES,
     scope="all-new-games",
-    key_func=throttle.everyone,
+    key_func=rate_limits.everyone,
     methods=["POST"],
-    deduct_when=throttle.made,
-    on_breach=throttle.explain(throttle.BUSY_ALL_NEW_GAMES),
+    deduct_when=rate_limits.made,
+    on_breach=rate_limits.explain(rate_limits.BUSY_ALL_NEW_GAMES),
 )
 
 

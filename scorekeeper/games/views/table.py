@@ -17,8 +17,6 @@ from flask_babel import ngettext
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper import devices, throttle
-from scorekeeper.charts import line_chart
 from scorekeeper.extensions import limiter
 from scorekeeper.games import access, guess_limits, kept, services, trash
 from scorekeeper.games.forms import (
@@ -35,8 +33,10 @@ from scorekeeper.games.views.common import (
 from scorekeeper.games.words import round_words
 from scorekeeper.models import Game
 from scorekeeper.rules.variants import higher_wins
-from scorekeeper.safety import csv_text
-from scorekeeper.web import safe_next
+from scorekeeper.web import devices, rate_limits
+from scorekeeper.web.charts import line_chart
+from scorekeeper.web.outside_text import csv_text
+from scorekeeper.web.responses import safe_next
 
 # --------------------------------------------------------------------------------------------
 # The table view and the edit code
@@ -97,19 +97,19 @@ def join(game: Game) -> BaseResponse:
 
 @bp.route("/g/<public_id>/unlock", methods=["GET", "POST"])
 @limiter.limit(
-    throttle.EDIT_CODE_LIMIT,
+    rate_limits.EDIT_CODE_LIMIT,
     key_func=guess_limits.game_and_client,
     methods=["POST"],
-    deduct_when=throttle.refused,
+    deduct_when=rate_limits.refused,
     exempt_when=guess_limits.holds_the_game,
 )
 @limiter.limit(
-    throttle.GUESS_CAP,
+    rate_limits.GUESS_CAP,
     key_func=guess_limits.game_cap_key,
     methods=["POST"],
-    deduct_when=throttle.refused,
+    deduct_when=rate_limits.refused,
     exempt_when=guess_limits.holds_the_game,
-    on_breach=throttle.explain(throttle.GAME_CAP),
+    on_breach=rate_limits.explain(rate_limits.GAME_CAP),
 )
 def unlock(public_id: str) -> str | BaseResponse:
     game = game_or_404(public_id)

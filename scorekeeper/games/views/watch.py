@@ -12,7 +12,7 @@ from flask import (
 from scorekeeper.games import kept, services
 from scorekeeper.games.views.common import bp, game_or_404, game_row_or_404
 from scorekeeper.models import Game
-from scorekeeper.web import qr_svg, unless_unchanged
+from scorekeeper.web.responses import qr_svg, unless_unchanged
 
 # --------------------------------------------------------------------------------------------
 # Following along: the share view

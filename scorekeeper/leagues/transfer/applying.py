@@ -15,7 +15,6 @@ from sqlalchemy import select
 from scorekeeper.extensions import db
 from scorekeeper.leagues import bulk, services
 from scorekeeper.leagues.transfer.plan import ImportPlan
-from scorekeeper.locks import lock_row
 from scorekeeper.models import (
     League,
     LeagueImport,
@@ -25,6 +24,7 @@ from scorekeeper.models import (
 from scorekeeper.rules import HouseRules, engine_schedule
 from scorekeeper.rules.names import name_key
 from scorekeeper.rules.variants import MEXICAN_TRAIN, VARIANTS
+from scorekeeper.web.row_locks import lock_row
 
 PENDING_HOURS = 24
 # What instance/imports keeps at most (previews waiting for their confirmation): the newest

@@ -16,7 +16,7 @@ from scorekeeper.leagues.transfer.export import FORMAT
 from scorekeeper.leagues.transfer.reading import SCORE_COLUMNS
 from scorekeeper.rules import HouseRules
 from scorekeeper.rules.variants import VARIANTS
-from scorekeeper.safety import csv_text
+from scorekeeper.web.outside_text import csv_text
 
 
 class NotAnExport(ValueError):

@@ -29,7 +29,7 @@ from scorekeeper.models import (
 from scorekeeper.rules.placings import game_placings, shown
 from scorekeeper.rules.standings import not_ranked_reason
 from scorekeeper.rules.variants import higher_wins
-from scorekeeper.safety import csv_text
+from scorekeeper.web.outside_text import csv_text
 
 FORMAT = "scorekeeper-league"
 FORMAT_VERSION = 1

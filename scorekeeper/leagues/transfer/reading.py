@@ -13,7 +13,7 @@ from datetime import date
 from flask_babel import format_number
 from flask_babel import gettext as _
 
-from scorekeeper.safety import clean_text, from_spreadsheet_cell
+from scorekeeper.web.outside_text import clean_text, from_spreadsheet_cell
 
 MAX_IMPORT_BYTES = 12 * 1024 * 1024  # the uploaded file
 MAX_MEMBER_BYTES = 12 * 1024 * 1024  # one file inside a .zip, unpacked
@@ -137,7 +137,7 @@ def _lines(text: str) -> Iterator[str]:
 
 class _Rows:
     """The rows of a CSV text, read one at a time: every cell cleaned of control characters and
-    of the ``'`` an export puts in front of a formula-like cell (see scorekeeper.safety)."""
+    of the ``'`` an export puts in front of a formula-like cell (scorekeeper.web.outside_text)."""
 
     def __init__(self, text: str) -> None:
         end = text.find("\n")

@@ -20,13 +20,13 @@ from flask import (
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper import throttle
 from scorekeeper.extensions import limiter
-from scorekeeper.i18n import names_list, use_league_language
 from scorekeeper.leagues import access, services
 from scorekeeper.models import League
 from scorekeeper.rules.placings import game_ordinal, ordinal, shown
 from scorekeeper.rules.standings import METHOD_NAMES, not_ranked_reason
+from scorekeeper.web import rate_limits
+from scorekeeper.web.i18n import names_list, use_league_language
 
 bp = Blueprint("leagues", __name__)
 
@@ -53,7 +53,7 @@ def _league_named() -> League | None:
     per-address budget and the league's cap ask ``holds_the_league`` (as
     ``games.guess_limits`` reads the game of an edit-code guess once)."""
     if "throttle_league" not in g:
-        code = throttle.league_code()
+        code = rate_limits.league_code()
         g.throttle_league = services.load_league(code) if code else None
     return g.throttle_league
 
@@ -61,37 +61,40 @@ def _league_named() -> League | None:
 # One budget for every way of guessing a passphrase (or a link standing for one), per league
 # (however its code is spelled) and address; only refused attempts count.
 passphrase_attempts = limiter.shared_limit(
-    throttle.PASSPHRASE_LIMIT,
+    rate_limits.PASSPHRASE_LIMIT,
     scope="passphrase",
-    key_func=throttle.league_and_client,
+    key_func=rate_limits.league_and_client,
     methods=["POST"],
-    deduct_when=throttle.refused,
+    deduct_when=rate_limits.refused,
     exempt_when=holds_the_league,
 )
 # The signed links (join QR code, organiser link) spend the same budget; they are not
 # passphrase guesses, so the league's cap from every address does not stop them (the organiser
 # lets phones in with the QR code while someone guesses).
 link_attempts = limiter.shared_limit(
-    throttle.PASSPHRASE_LIMIT,
+    rate_limits.PASSPHRASE_LIMIT,
     scope="passphrase",
-    key_func=throttle.league_and_client,
+    key_func=rate_limits.league_and_client,
     methods=["POST"],
-    deduct_when=throttle.refused,
+    deduct_when=rate_limits.refused,
 )
-# Wrong passphrases for one league from every address together (throttle.GUESS_CAP); the
+# Wrong passphrases for one league from every address together (rate_limits.GUESS_CAP); the
 # organiser's phone (and any phone already holding the passphrase) is never stopped.
 passphrase_cap = limiter.shared_limit(
-    throttle.GUESS_CAP,
+    rate_limits.GUESS_CAP,
     scope="passphrase-cap",
-    key_func=throttle.league_cap_key,
+    key_func=rate_limits.league_cap_key,
     methods=["POST"],
-    deduct_when=throttle.refused,
+    deduct_when=rate_limits.refused,
     exempt_when=holds_the_league,
-    on_breach=throttle.explain(throttle.LEAGUE_CAP),
+    on_breach=rate_limits.explain(rate_limits.LEAGUE_CAP),
 )
 # Typing league codes on the join form: a budget per address, whatever the code.
 join_attempts = limiter.limit(
-    throttle.JOIN_LIMIT, key_func=throttle.client, methods=["POST"], deduct_when=throttle.refused
+    rate_limits.JOIN_LIMIT,
+    key_func=rate_limits.client,
+    methods=["POST"],
+    deduct_when=rate_limits.refused,
 )
 
 
@@ -110,7 +113,7 @@ def league_or_404(code: str) -> League:
 def _missed_lookup() -> NoReturn:
     """A league code or public link that leads nowhere: 404, and after too many from one
     address, 429 (guessing codes would find private leagues)."""
-    abort(404 if throttle.lookups.spend(throttle.client()) else 429)
+    abort(404 if rate_limits.lookups.spend(rate_limits.client()) else 429)
 
 
 def _to_unlock(league: League) -> BaseResponse:

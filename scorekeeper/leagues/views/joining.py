@@ -19,8 +19,6 @@ from flask import (
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper import throttle
-from scorekeeper.devices import device_hash
 from scorekeeper.extensions import limiter
 from scorekeeper.games import access as game_access
 from scorekeeper.games.setup import find_game
@@ -42,7 +40,9 @@ from scorekeeper.leagues.views.common import (
     reader_required,
 )
 from scorekeeper.models import League
-from scorekeeper.web import qr_svg
+from scorekeeper.web import rate_limits
+from scorekeeper.web.devices import device_hash
+from scorekeeper.web.responses import qr_svg
 
 # --------------------------------------------------------------------------------------------
 # Leagues on this phone, creating and joining
@@ -58,18 +58,18 @@ def index() -> str:
 
 @bp.route("/leagues/new", methods=["GET", "POST"])
 @limiter.limit(
-    throttle.NEW_LEAGUE_LIMIT,
-    key_func=throttle.client,
+    rate_limits.NEW_LEAGUE_LIMIT,
+    key_func=rate_limits.client,
     methods=["POST"],
-    deduct_when=throttle.made,
-    on_breach=throttle.explain(throttle.BUSY_NEW_LEAGUES),
+    deduct_when=rate_limits.made,
+    on_breach=rate_limits.explain(rate_limits.BUSY_NEW_LEAGUES),
 )
 @limiter.limit(
-    throttle.ALL_NEW_LEAGUES,
-    key_func=throttle.everyone,
+    rate_limits.ALL_NEW_LEAGUES,
+    key_func=rate_limits.everyone,
     methods=["POST"],
-    deduct_when=throttle.made,
-    on_breach=throttle.explain(throttle.BUSY_ALL_NEW_LEAGUES),
+    deduct_when=rate_limits.made,
+    on_breach=rate_limits.explain(rate_limits.BUSY_ALL_NEW_LEAGUES),
 )
 def new_league() -> str | BaseResponse:
     form = NewLeagueForm()

@@ -16,7 +16,6 @@ from flask import (
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper.devices import device_hash
 from scorekeeper.games import trash
 from scorekeeper.leagues import access, services
 from scorekeeper.leagues.forms import (
@@ -36,7 +35,8 @@ from scorekeeper.leagues.views.common import (
     scorer_required,
 )
 from scorekeeper.models import League, Night, Player
-from scorekeeper.web import qr_svg, unless_unchanged
+from scorekeeper.web.devices import device_hash
+from scorekeeper.web.responses import qr_svg, unless_unchanged
 
 # --------------------------------------------------------------------------------------------
 # Nights

@@ -9,7 +9,6 @@ import unicodedata
 from flask import Response, render_template, request
 from flask_babel import gettext as _
 
-from scorekeeper.cards import CardLinks
 from scorekeeper.leagues import results
 from scorekeeper.leagues.standings import NightView, league_table, night_view
 from scorekeeper.leagues.views.common import (
@@ -23,7 +22,8 @@ from scorekeeper.leagues.views.nights import _night_or_404
 from scorekeeper.leagues.views.standings import period_of
 from scorekeeper.models import League
 from scorekeeper.rules.placings import shown
-from scorekeeper.web import svg_for_version
+from scorekeeper.web.responses import svg_for_version
+from scorekeeper.web.result_cards import CardLinks
 
 
 @bp.app_template_global()

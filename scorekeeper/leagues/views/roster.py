@@ -17,7 +17,6 @@ from flask_babel import ngettext
 from werkzeug.wrappers import Response as BaseResponse
 from wtforms import SelectChoice
 
-from scorekeeper.charts import totals_over_time
 from scorekeeper.leagues import services
 from scorekeeper.leagues.forms import (
     ConfirmForm,
@@ -38,6 +37,7 @@ from scorekeeper.leagues.views.common import (
 )
 from scorekeeper.leagues.views.standings import period_of
 from scorekeeper.models import League, Player
+from scorekeeper.web.charts import totals_over_time
 
 LATEST_GAMES = 30  # games listed on a player's page before "Show all"
 

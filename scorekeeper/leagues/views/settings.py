@@ -32,7 +32,7 @@ from scorekeeper.leagues.views.common import (
     public_league,
 )
 from scorekeeper.models import League
-from scorekeeper.web import qr_svg
+from scorekeeper.web.responses import qr_svg
 
 # --------------------------------------------------------------------------------------------
 # Seasons

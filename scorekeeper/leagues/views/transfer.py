@@ -17,8 +17,6 @@ from flask import (
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
-from scorekeeper import throttle
-from scorekeeper.devices import device_hash
 from scorekeeper.extensions import limiter
 from scorekeeper.leagues import transfer
 from scorekeeper.leagues.forms import (
@@ -34,7 +32,9 @@ from scorekeeper.leagues.views.common import (
     reader_required,
 )
 from scorekeeper.models import League
-from scorekeeper.web import attachment
+from scorekeeper.web import rate_limits
+from scorekeeper.web.devices import device_hash
+from scorekeeper.web.responses import attachment
 
 # --------------------------------------------------------------------------------------------
 # Export and import
@@ -74,25 +74,25 @@ def export_zip(league: League) -> Response:
 
 @bp.route("/leagues/<code>/import", methods=["GET", "POST"])
 @limiter.limit(
-    throttle.IMPORT_LIMIT,
-    key_func=throttle.client,
+    rate_limits.IMPORT_LIMIT,
+    key_func=rate_limits.client,
     methods=["POST"],
     exempt_when=not_the_organiser,
-    on_breach=throttle.explain(throttle.BUSY_IMPORTS),
+    on_breach=rate_limits.explain(rate_limits.BUSY_IMPORTS),
 )
 @limiter.limit(
-    throttle.IMPORT_LIMIT,
-    key_func=throttle.league_cap_key,
+    rate_limits.IMPORT_LIMIT,
+    key_func=rate_limits.league_cap_key,
     methods=["POST"],
     exempt_when=not_the_organiser,
-    on_breach=throttle.explain(throttle.BUSY_LEAGUE_IMPORTS),
+    on_breach=rate_limits.explain(rate_limits.BUSY_LEAGUE_IMPORTS),
 )
 @limiter.limit(
-    throttle.IMPORT_LIMIT,
+    rate_limits.IMPORT_LIMIT,
     key_func=lambda: f"phone:{device_hash()}",
     methods=["POST"],
     exempt_when=not_the_organiser,
-    on_breach=throttle.explain(throttle.BUSY_LEAGUE_IMPORTS),
+    on_breach=rate_limits.explain(rate_limits.BUSY_LEAGUE_IMPORTS),
 )
 @organiser_required
 def import_file(league: League) -> Any:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
-from scorekeeper.presentation import and_list
+from scorekeeper.web.page_helpers import and_list
 
 WIDTH = 1080
 MARGIN = 64

@@ -58,7 +58,7 @@ def _whole() -> bool:
     process (its last answer meanwhile); True elsewhere."""
     if db.engine.dialect.name != "sqlite":
         return True
-    kept = current_app.extensions.setdefault("scorekeeper.health", {})
+    kept = current_app.extensions.setdefault("scorekeeper.web.health", {})
     every = current_app.config["HEALTH_FULL_CHECK_SECONDS"]
     now = time.monotonic()
     if "whole" in kept and now - kept["at"] < every:

@@ -30,7 +30,7 @@ from flask import Flask, Request, has_request_context, request
 from flask.globals import _cv_request
 from werkzeug.exceptions import SecurityError
 
-from scorekeeper.web import TemplateEnvironment
+from scorekeeper.web.responses import TemplateEnvironment
 
 log = logging.getLogger(__name__)
 
@@ -212,7 +212,7 @@ def configure(app: Flask) -> None:
 class ReachableFlask(Flask):
     """Flask whose absolute URLs (``url_for(..., _external=True)``, in views and templates)
     start with :func:`public_base`, never with an untrusted ``Host``; its templates read the
-    environment's globals directly (:class:`scorekeeper.web.TemplateEnvironment`)."""
+    environment's globals directly (:class:`scorekeeper.web.responses.TemplateEnvironment`)."""
 
     jinja_environment = TemplateEnvironment
 

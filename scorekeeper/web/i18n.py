@@ -65,7 +65,7 @@ _DECIMALS = (float, Decimal)
 _VARY = "Accept-Language, Cookie"  # i18n: an HTTP header
 
 #: The catalogs: translations/<lang>/LC_MESSAGES/messages.po (scorekeeper/catalogs.py makes them).
-TRANSLATIONS = Path(__file__).resolve().parent / "translations"
+TRANSLATIONS = Path(__file__).resolve().parents[1] / "translations"
 
 
 def _own_name(code: str) -> str:

@@ -1,4 +1,4 @@
-"""The request boundary: one commit per request, roll back on error; security headers.
+"""The request cycle's transactions: one commit per request, roll back on error.
 
 Services only ``flush()``; whatever a successful request changed is committed here, once.
 
@@ -23,16 +23,10 @@ from functools import wraps
 from typing import Any
 
 from flask import Flask, Response, current_app, g, has_request_context, request
-from flask.sessions import SecureCookieSessionInterface
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
 from scorekeeper.extensions import db
-
-CONTENT_SECURITY_POLICY = (
-    "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; "
-    "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
-)  # i18n: HTTP header
 
 
 @event.listens_for(Engine, "connect")
@@ -139,34 +133,3 @@ def init_app(app: Flask) -> None:
     def roll_back_on_error(exc: BaseException | None) -> None:
         if exc is not None:
             db.session.rollback()
-
-    @app.after_request
-    def security_headers(response: Response) -> Response:
-        response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Referrer-Policy", "same-origin")
-        response.headers.setdefault("X-Frame-Options", "DENY")
-        if served_over_https(app):
-            response.headers.setdefault("Strict-Transport-Security", HSTS)
-        return response
-
-    app.session_interface = HttpsAwareSessions()
-
-
-# A year; no includeSubDomains: other sites may share the domain.
-HSTS = "max-age=31536000"  # i18n: HTTP header
-
-
-def served_over_https(app: Flask) -> bool:
-    """HTTPS when the request came over it (X-Forwarded-Proto counts only from a trusted
-    proxy) or when the HTTPS setting says so."""
-    return bool(app.config.get("HTTPS")) or (has_request_context() and request.is_secure)
-
-
-class HttpsAwareSessions(SecureCookieSessionInterface):
-    """The session cookie (it proves which phone may keep score) is Secure on HTTPS, so it is
-    never sent over plain HTTP. It lasts PERMANENT_SESSION_LIFETIME (400 days, the longest a
-    browser keeps a cookie): a table phone stays signed in for a season."""
-
-    def get_cookie_secure(self, app: Flask) -> bool:
-        return bool(app.config.get("SESSION_COOKIE_SECURE")) or served_over_https(app)

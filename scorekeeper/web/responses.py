@@ -14,7 +14,7 @@ import segno
 from flask import Response, make_response, request
 from flask.templating import Environment
 
-from scorekeeper.i18n import chosen as chosen_language
+from scorekeeper.web.i18n import chosen as chosen_language
 
 
 class TemplateEnvironment(Environment):

@@ -27,7 +27,7 @@ from flask import Blueprint, Response, abort, current_app, g, render_template, u
 from flask_babel import gettext as _
 from flask_babel import refresh
 
-from scorekeeper import i18n
+from scorekeeper.web import i18n
 
 bp = Blueprint("pwa", __name__)
 

@@ -18,7 +18,7 @@ from flask import render_template
 from flask_babel import gettext as _
 from markupsafe import Markup
 
-from scorekeeper.presentation import date_in
+from scorekeeper.web.page_helpers import date_in
 
 # After the Okabe-Ito palette (distinguishable with common colour-vision deficiencies), with the
 # lightest colours darkened to keep 3:1 contrast on white.

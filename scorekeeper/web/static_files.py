@@ -98,7 +98,7 @@ COMPRESS_MIMETYPES = [
 
 def security_headers(app: Flask) -> dict[str, str]:
     """The headers every Flask response gets (boundary.py) that make sense on a file."""
-    from scorekeeper.boundary import CONTENT_SECURITY_POLICY
+    from scorekeeper.web.security_headers import CONTENT_SECURITY_POLICY
 
     return {
         "Content-Security-Policy": CONTENT_SECURITY_POLICY,

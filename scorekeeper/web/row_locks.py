@@ -4,7 +4,7 @@ tonight?", "was this import confirmed already?").
 On PostgreSQL ``lock_row`` waits for and takes the row's lock (``SELECT ... FOR UPDATE``), so a
 second phone doing the same thing waits until the first has committed. On SQLite a write
 request already holds the database's one write lock from its first statement (see
-``scorekeeper.boundary``), so the lock costs nothing there.
+``scorekeeper.web.transactions``), so the lock costs nothing there.
 """
 
 from __future__ import annotations

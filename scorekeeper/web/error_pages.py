@@ -8,8 +8,8 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
-from scorekeeper import throttle
 from scorekeeper.extensions import db
+from scorekeeper.web import rate_limits
 
 MESSAGES = {
     400: (_l("Something in that request was not right"), _l("Please go back and try again.")),
@@ -39,7 +39,7 @@ def init_app(app: Flask) -> None:
         code = error.code or 500
         title, detail = MESSAGES.get(code, (error.name, error.description or ""))
         if code == 429:
-            detail = throttle.limit_message() or detail
+            detail = rate_limits.limit_message() or detail
         return render_template("error.html", code=code, title=title, detail=detail), code
 
     @app.errorhandler(500)

@@ -13,8 +13,8 @@ from flask import Flask, current_app, get_template_attribute, has_app_context, r
 from flask_babel import gettext as _
 from markupsafe import Markup
 
-from scorekeeper.i18n import chosen, format_day, names_list
-from scorekeeper.kept_values import KeptValues
+from scorekeeper.web.i18n import chosen, format_day, names_list
+from scorekeeper.web.lru_values import KeptValues
 
 # Pips per column (left, middle, right) for each count, as printed on double-12..18 sets
 # (8 = 3-2-3, 10 = 4-2-4, 11 = 4-3-4, 12 = 4-4-4 ...). 2 and 3 are diagonals.
