@@ -223,10 +223,8 @@ def test_a_late_player_sits_where_they_have_met_the_fewest_people() -> None:
 
 def test_strong_with_strong_cuts_the_ranking_into_tables() -> None:
     ranked = [f"R{i}" for i in range(1, 11)]
-    assert ranked_tables(ranked) == [
-        ["R1", "R2", "R3", "R4"],
-        ["R5", "R6", "R7"],
-        ["R8", "R9", "R10"],
-    ]
+    # Ten players: two tables of five (table_sizes), the top five together.
+    assert ranked_tables(ranked) == [ranked[:5], ranked[5:]]
+    assert ranked_tables(ranked[:7]) == [ranked[:4], ranked[4:7]]
     assert ranked_tables(ranked[:8], 4) == [ranked[:4], ranked[4:8]]
     assert ranked_tables([]) == []
