@@ -172,7 +172,7 @@ class SeatForm(FlaskForm):
         widget=widgets.ListWidget(prefix_label=False),
     )
     size = SelectField(
-        _l("Players a table"),
+        _l("Players per table"),
         choices=[SelectChoice(n, str(n)) for n in (3, 4, 5, 6)],
         coerce=int,
         default=4,

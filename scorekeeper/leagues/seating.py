@@ -167,7 +167,7 @@ def propose(
     """Tonight's tables for the players in ``present``: as few repeated meetings as the
     history allows, or with ``strong`` by the current standings (the top players together)."""
     if table_size not in TABLE_SIZES:
-        raise LeagueError(_("Choose 3 to 6 players a table."))
+        raise LeagueError(_("Choose 3 to 6 players per table."))
     if len(present) < 2:
         raise LeagueError(_("Tick at least two players who are here."))
     if strong:
