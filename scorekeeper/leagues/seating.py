@@ -115,9 +115,16 @@ def night_history(league: League, night: Night) -> list[list[list[str]]]:
     return [list(tables.values()) for tables in nights.values()]
 
 
-def present_keys(league: League, player_ids: Sequence[int], guests: Sequence[str]) -> list[str]:
+def present_keys(
+    league: League,
+    player_ids: Sequence[int],
+    guests: Sequence[str],
+    busy: dict[int, str] | None = None,
+) -> list[str]:
     """Tonight's players as keys: the ticked players, then the guests typed (a name that is a
-    player of the league is that player). Raises LeagueError on a name it refuses."""
+    player of the league is that player). Raises LeagueError on a name it refuses, or on a
+    typed name of a player ``busy`` at a table still playing."""
+    busy = busy or {}
     everyone = league_players(league)
     known = {p.id for p in everyone if p.merged_into_id is None}
     keys: list[str] = []
@@ -130,6 +137,14 @@ def present_keys(league: League, player_ids: Sequence[int], guests: Sequence[str
             continue
         name = player_name(typed)
         player = _same_name(everyone, name)
+        if player is not None and player.id in busy:
+            raise LeagueError(
+                _(
+                    "%(name)s is already playing at %(table)s tonight.",
+                    name=player.name,
+                    table=busy[player.id],
+                )
+            )
         key = member_key(player.id) if player is not None else GUEST + name
         same = any(
             k.startswith(GUEST) and name_key(k[len(GUEST) :]) == name_key(name) for k in keys
@@ -171,8 +186,9 @@ def propose(
     if len(present) < 2:
         raise LeagueError(_("Tick at least two players who are here."))
     if strong:
-        return seating.ranked_tables(_by_standings(league, present), table_size)
-    tables = seating.seat_night(present, night_history(league, night), table_size)
+        tables = seating.ranked_tables(_by_standings(league, present), table_size)
+    else:
+        tables = seating.seat_night(present, night_history(league, night), table_size)
     return [_in_order(table, present) for table in tables]
 
 
@@ -265,6 +281,12 @@ def start_seating(
         guests = [key[len(GUEST) :] for key in table if key.startswith(GUEST)]
         started.append(add_table(league, fresh, "", ids, guests, device))
     return started
+
+
+def started_already(league: League, night: Night, tables: Sequence[Sequence[str]]) -> bool:
+    """Whether every one of ``tables`` is playing at this night already (a form sent twice)."""
+    names = key_names(league, [key for table in tables for key in table])
+    return len(names) == sum(len(t) for t in tables) and _already_started(night, tables, names)
 
 
 def _already_started(

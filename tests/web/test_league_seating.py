@@ -152,7 +152,27 @@ def test_a_stale_proposal_starts_nothing_and_offers_to_propose_again(client: Fla
     assert response.status_code == 409
     assert "Who is here changed" in text_of(response.get_data(as_text=True))
     assert len(_tables_of(client.application, night)) == 1
+    # Players of the proposal seated at another table meanwhile: said so, nothing started.
+    page = _propose(client, code, night, [ids[n] for n in NAMES[:6]])
+    add_table(client, code, night, [ids["Eve"], ids["Fay"]])
+    data = _form(page, [ids[n] for n in NAMES[:6]], action="start")
+    response = client.post(f"/leagues/{code}/nights/{night}/seat", data=data)
+    assert response.status_code == 409
+    text = text_of(response.get_data(as_text=True))
+    assert "seated at another table meanwhile" in text
+    assert len(_tables_of(client.application, night)) == 2
     assert everyone
+
+
+def test_a_typed_name_of_a_busy_player_is_refused(client: FlaskClient) -> None:
+    code, ids, night = _league(client)
+    add_table(client, code, night, [ids["Ann"], ids["Bob"]])
+    data = {"players": [str(ids["Cy"])], "size": "4", "action": "propose", "guest-0": "ann"}
+    response = client.post(f"/leagues/{code}/nights/{night}/seat", data=data)
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert "Ann is already playing at Table 1 tonight." in text_of(page)
+    assert 'value="ann"' in page  # what was typed stays
 
 
 def test_the_same_start_sent_twice_starts_the_tables_once(client: FlaskClient) -> None:

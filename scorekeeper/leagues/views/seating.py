@@ -55,8 +55,10 @@ def seat_tables(league: League, night_id: int) -> Any:
     guests = form.guest_names(request.form)
     if not form.validate():
         return _page(league, night, form, choices, guests)
+    # A player seated at another table meanwhile is here no more (the list shows them busy).
+    form.players.data = [p for p in form.players.data or [] if p in free]
     try:
-        present = seating.present_keys(league, form.players.data or [], guests)
+        present = seating.present_keys(league, form.players.data, guests, choices.busy)
     except LeagueError as error:
         form.form_errors.append(str(error))
         return _page(league, night, form, choices, guests)
@@ -64,8 +66,16 @@ def seat_tables(league: League, night_id: int) -> Any:
     tables = _sent_tables(form)
     if action == "propose" or not tables:
         return _propose(league, night, form, choices, guests, present)
-    if sorted(_sent_keys(form.present.data)) != sorted(present):
+    sent = _sent_keys(form.present.data)
+    if action == "start" and seating.started_already(league, night, tables):
+        flash(_("These tables have started already."), "success")  # the same form sent twice
+        return redirect(url_for("leagues.night", code=league.code, night_id=night.id))
+    if sorted(sent) != sorted(present):
         stale = _("Who is here changed since these tables were proposed: nothing was started.")
+        if any(key == seating.member_key(p) for p in choices.busy for key in sent):
+            stale = _(
+                "Some of these players were seated at another table meanwhile: nothing was started."
+            )
         return _page(league, night, form, choices, guests, tables=tables, stale=stale)
     try:
         tables = seating.check_tables(tables, present)
