@@ -55,15 +55,21 @@ def test_seating_a_night_on_a_small_phone(page: Page, live_server: str, shoot: A
     expect(page.get_by_text("Nobody at this table has met before.")).to_have_count(2)
     shoot("seating-proposed-360")
 
-    # Tap one player, then one at the other table: they swap at once.
-    page.locator("section.table-card").nth(0).locator("label.chip.pick").first.click()
-    page.locator("section.table-card").nth(1).locator("label.chip.pick").first.click()
+    # Tap one player, then another at the same table (the choice moves there), then one at
+    # the other table: those two swap at once.
+    chips = [page.locator("section.table-card").nth(n).locator("label.chip.pick") for n in (0, 1)]
+    chips[0].nth(0).click()
+    chips[0].nth(1).click()
+    expect(chips[0].nth(0).locator("input")).not_to_be_checked()
+    expect(chips[0].nth(1).locator("input")).to_be_checked()
+    chips[1].nth(0).click()
     expect(page.locator("section.table-card").nth(0)).to_contain_text(second[0])
-    expect(page.locator("section.table-card").nth(1)).to_contain_text(first[0])
+    expect(page.locator("section.table-card").nth(1)).to_contain_text(first[1])
     swapped = _table_names(page, 0), _table_names(page, 1)
-    assert first[0] in swapped[1] and second[0] in swapped[0]
+    assert first[1] in swapped[1] and second[0] in swapped[0] and first[0] in swapped[0]
     assert page.evaluate(CHECKS) == []
     shoot("seating-swapped-360")
+    shoot("seating-swapped-screen-360", full_page=False)  # where the page opens: the proposal
 
     # Start these tables: the night lists who sits where, in big type.
     page.get_by_role("button", name="Start these tables").click()
@@ -81,7 +87,20 @@ def test_seating_a_night_on_a_small_phone(page: Page, live_server: str, shoot: A
     page.get_by_role("button", name="Add to a table").click()
     expect(page.get_by_text("Hal joins Table 1 from round 1")).to_be_visible()
     expect(page.locator("ul.seating li").nth(0)).to_contain_text("Hal")
-    for url in (page.url, page.url + "/seat"):
+    night_url = page.url
+
+    # The next week: last night's players come ticked, and the proposal says who met before.
+    page.goto(night_url.rsplit("/nights/", 1)[0] + "/nights/new")
+    page.get_by_label("Date").fill("2099-01-07")
+    page.get_by_role("button", name="Start the night").click()
+    page.get_by_role("link", name="Back to the night").click()
+    page.get_by_role("link", name="Seat tonight's tables").click()
+    for name in [*ROSTER, "Zed"]:
+        expect(page.locator("fieldset label.chip", has_text=name).locator("input")).to_be_checked()
+    page.get_by_role("button", name="Propose tables").click()
+    expect(page.get_by_text("met once before").first).to_be_visible()
+    shoot("seating-met-before-screen-360", full_page=False)
+    for url in (night_url, night_url + "/seat"):
         page.goto(url)
         for details in page.locator("details").all():
             details.evaluate("d => d.open = true")
