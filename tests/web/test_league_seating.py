@@ -11,6 +11,7 @@ import re
 from datetime import date
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
@@ -309,7 +310,10 @@ def test_the_table_phones_and_the_members_link_show_who_sits_where(client: Flask
     assert "Table 2: Ann, Bob, Cy, Di" in page
 
 
-def test_a_seated_night_goes_out_and_comes_back_in_seat_order(client: FlaskClient) -> None:
+@pytest.mark.parametrize("kind", ["json", "zip"])
+def test_a_seated_night_goes_out_and_comes_back_in_seat_order(
+    client: FlaskClient, kind: str
+) -> None:
     code, ids, night = _league(client)
     page = _propose(client, code, night, list(ids.values()), **{"guest-0": "Zed"})
     data = _form(page, list(ids.values()), action="start", **{"guest-0": "Zed"})
@@ -321,7 +325,8 @@ def test_a_seated_night_goes_out_and_comes_back_in_seat_order(client: FlaskClien
     assert [[names[p] for p in game["players"]] for game in exported] == seated
     other = client.application.test_client()
     new_code = start_league(other, "Copy Club")
-    preview = upload(other, new_code, json.dumps(document), "league.json")
+    exported = client.get(f"/leagues/{code}/export.{kind}").data
+    preview = upload(other, new_code, exported, f"league.{kind}")
     assert preview.status_code == 200, preview.get_data(as_text=True)
     assert confirm(other, new_code, preview.get_data(as_text=True)).status_code == 302
     with client.application.app_context():
