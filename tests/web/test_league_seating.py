@@ -337,3 +337,34 @@ def test_a_seated_night_goes_out_and_comes_back_in_seat_order(
         ).one()
         copied = [[seat.player.name for seat in game.seats] for game in copy.games]
     assert copied == seated
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"size": "nine"},
+        {"size": "9"},
+        {"tables": "not json", "action": "start"},
+        {"tables": '{"a": 1}', "action": "swap"},
+        {"tables": '[["p1", 2]]', "action": "start"},
+        {"tables": '[["nobody"]]', "present": '["nobody"]', "action": "start"},
+        {"present": "[", "action": "start"},
+        {"basis": "\x00", "action": "start"},
+        {"pick": ["\u202e", "p0"], "action": "swap"},
+        {"players": ["x", "-1"]},
+        {"guest-0": "\u0000"},
+        {"guest-0": "A" * 500},
+    ],
+)
+def test_odd_input_gets_a_page_never_a_server_error(
+    client: FlaskClient, extra: dict[str, Any]
+) -> None:
+    code, ids, night = _league(client)
+    page = _propose(client, code, night, list(ids.values()))
+    data = _form(page, list(ids.values()), **extra)
+    response = client.post(f"/leagues/{code}/nights/{night}/seat", data=data)
+    assert response.status_code in (200, 409, 422), response.get_data(as_text=True)
+    assert _tables_of(client.application, night) == []
+    for late in ({"player": "x"}, {"player": "999999"}, {"guest": "\u0000"}, {}):
+        response = client.post(f"/leagues/{code}/nights/{night}/late", data=late)
+        assert response.status_code == 302

@@ -129,6 +129,10 @@ def _page(
 ) -> Any:
     """The page, with the proposed ``tables`` (and what they were based on) when there are."""
     keys = [key for table in tables or [] for key in table]
+    names = seating.key_names(league, keys)
+    if any(key not in names for key in keys):  # tables the page never showed
+        form.form_errors.append(_("These tables do not match who is here: propose them again."))
+        tables, keys, stale, refused = None, [], "", True
     if tables:
         form.tables.data = json.dumps(tables)
         if not stale:
@@ -148,7 +152,7 @@ def _page(
         chosen=set(form.players.data or []),
         guests=guests,
         tables=tables or [],
-        names=seating.key_names(league, keys),
+        names=names,
         met=seating.met_before(tables or [], history),
         table_names=_table_names(night, len(tables or [])),
         stale=stale,
