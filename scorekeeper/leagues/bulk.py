@@ -150,10 +150,14 @@ def write_nights(league_id: int, nights: Sequence[NightSpec], device: str) -> Wr
                     "form_token": secrets.token_urlsafe(18),
                 }
             )
+    # No round at all (every table seated, none started yet): an insert of no rows would
+    # insert one empty row instead.
     round_ids = iter(
         db.session.scalars(
             insert(Round).returning(Round.id, sort_by_parameter_order=True), round_rows
         ).all()
+        if round_rows
+        else []
     )
     score_rows = []
     for seats, (_, game) in zip(seats_of_game, game_specs, strict=True):

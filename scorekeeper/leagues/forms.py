@@ -160,6 +160,52 @@ class TableForm(FlaskForm):
         return [form_data.get(f"guest-{i}", "") for i in range(GUEST_FIELDS)]
 
 
+class SeatForm(FlaskForm):
+    """Seat tonight's tables: who is here, how many a table; the proposal it shows comes back
+    in ``tables`` with what it was based on (``present``, ``basis``)."""
+
+    players = SelectMultipleField(
+        _l("Who is here?"),
+        coerce=int,
+        validate_choice=False,
+        option_widget=widgets.CheckboxInput(),
+        widget=widgets.ListWidget(prefix_label=False),
+    )
+    size = SelectField(
+        _l("Players per table"),
+        choices=[SelectChoice(n, str(n)) for n in (3, 4, 5, 6)],
+        coerce=int,
+        default=4,
+    )
+    strong = BooleanField(
+        _l("Strong with strong"),
+        description=_l("Tables by the current standings, the top players together: for a final."),
+    )
+    tables = HiddenField(default="")
+    present = HiddenField(default="")
+    basis = HiddenField(default="")
+
+    def guest_names(self, form_data: Any) -> list[str]:
+        return [form_data.get(f"guest-{i}", "") for i in range(GUEST_FIELDS)]
+
+
+class LateForm(FlaskForm):
+    """A late arrival: a player of the league, or a guest's name."""
+
+    player = SelectField(_l("Who arrived?"), coerce=int, validate_choice=False, default=0)
+    guest = StringField(
+        _l("Or a guest's name"),
+        validators=[
+            Optional(),
+            Length(
+                max=MAX_PLAYER_NAME,
+                message=_l("A name may have at most %(n)s characters.", n=MAX_PLAYER_NAME),
+            ),
+        ],
+        render_kw={"autocomplete": "off", "autocapitalize": "words", "maxlength": False},
+    )
+
+
 # A name longer than the limit is refused with the limit, never cut: no ``maxlength`` on the
 # page (a browser cuts a pasted text at it without a word).
 NAME_TOO_LONG = _l("A name may have at most %(n)s characters.", n=MAX_PLAYER_NAME)

@@ -566,3 +566,34 @@ def _affine_nights(count: int, table_size: int) -> list[list[list[int]]]:
 
 # The largest partial spreads of lines in PG(m - 1, 2): 5 for 16 players (a spread), 9 for 32.
 _SPREAD_GOOD = {16: 5, 32: 9}
+
+
+def late_table(
+    player: str,
+    tables: Sequence[Sequence[str]],
+    history: Sequence[Sequence[Sequence[str]]],
+) -> int | None:
+    """Where a late arrival sits: the index of the table in ``tables`` where ``player`` has met
+    the fewest of the people seated, by ``history``; on a tie, the one with the fewest meetings
+    in all, then the smallest table, then the first. None when there is no table."""
+    if not tables:
+        return None
+    met = meetings(history)
+
+    def key(at: int) -> tuple[int, int, int, int]:
+        people = [name for name in dict.fromkeys(tables[at]) if name != player]
+        counts = [met[frozenset((player, name))] for name in people]
+        return (sum(1 for count in counts if count), sum(counts), len(people), at)
+
+    return min(range(len(tables)), key=key)
+
+
+def ranked_tables(ranked: Sequence[str], table_size: int = 4) -> Night:
+    """ "Strong with strong", for a final night: the players in ranking order (best first) cut
+    into tables of ``table_sizes``, the top players at the first table."""
+    names = list(dict.fromkeys(ranked))
+    tables, at = [], 0
+    for size in table_sizes(len(names), table_size):
+        tables.append(names[at : at + size])
+        at += size
+    return tables

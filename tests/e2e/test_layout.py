@@ -148,6 +148,7 @@ def _seed(app: Flask) -> tuple[str, dict[str, str]]:
         ).first()
         pages["league-standings"] = f"/leagues/{code}"
         pages["league-night"] = f"/leagues/{code}/nights/{night_id}"
+        pages["league-seat"] = f"/leagues/{code}/nights/{night_id}/seat"
         pages["league-player"] = f"/leagues/{code}/players/{players[0].id}"
         pages["league-roster"] = f"/leagues/{code}/players"
     return cookie.value, pages

@@ -10,8 +10,10 @@ from hypothesis import strategies as st
 
 from scorekeeper.rules.seating import (
     counting_bound,
+    late_table,
     meetings,
     plan_season,
+    ranked_tables,
     repeats,
     seat_night,
     table_sizes,
@@ -201,3 +203,28 @@ def test_two_tables_as_good_as_the_best_of_every_split(
         history.append([order[i : i + 4] for i in range(0, count, 4)])
     best = min(_tonight_cost(split, history) for split in _every_split(players))
     assert _tonight_cost(seat_night(players, history), history) == best
+
+
+def test_a_late_player_sits_where_they_have_met_the_fewest_people() -> None:
+    tables = [["Ann", "Bob", "Cy"], ["Di", "Eve", "Fay"], ["Gus", "Hal"]]
+    history = [[["Zoe", "Ann", "Di"], ["Bob", "Gus"]], [["Zoe", "Hal", "Eve", "Fay"]]]
+    # Zoe met Ann (table 1), Di, Eve and Fay (table 2) and Hal (table 3): table 1 and table 3
+    # each hold one person she met; table 3 is the smaller one.
+    assert late_table("Zoe", tables, history) == 2
+    # Fewer people met wins over fewer meetings; on a tie of people, fewer meetings.
+    assert late_table("Zoe", tables[:2], history + [[["Zoe", "Ann"]]]) == 0
+    assert late_table("Zoe", [["Ann", "Di"], ["Bob"]], history + [[["Zoe", "Bob"]]] * 2) == 1
+    assert late_table("Zoe", [["Ann", "Cy"], ["Hal", "Cy"]], history + [[["Zoe", "Hal"]]]) == 0
+    # Nobody met: the smallest table, then the first.
+    assert late_table("Newcomer", tables, history) == 2
+    assert late_table("Newcomer", [["A", "B"], ["C", "D"]], []) == 0
+    assert late_table("Newcomer", [], history) is None
+
+
+def test_strong_with_strong_cuts_the_ranking_into_tables() -> None:
+    ranked = [f"R{i}" for i in range(1, 11)]
+    # Ten players: two tables of five (table_sizes), the top five together.
+    assert ranked_tables(ranked) == [ranked[:5], ranked[5:]]
+    assert ranked_tables(ranked[:7]) == [ranked[:4], ranked[4:7]]
+    assert ranked_tables(ranked[:8], 4) == [ranked[:4], ranked[4:8]]
+    assert ranked_tables([]) == []

@@ -6,7 +6,8 @@ public read-only page lives under /p/<token>/ and offers nothing that changes an
 
 - common: loading a league, the rights decorators, shared page helpers
 - joining: leagues on this phone, creating and joining, the members' link, organiser claim
-- standings, nights (nights and their tables), roster (players), settings (seasons, settings,
+- standings, nights (nights and their tables), seating (seat tonight's tables, late
+  arrivals), roster (players), settings (seasons, settings,
   passphrase, public page), transfer (export and import), results (a night's card, print views)
 """
 
@@ -15,6 +16,7 @@ from scorekeeper.leagues.views import (  # noqa: F401  (each registers its route
     nights,
     results,
     roster,
+    seating,
     settings,
     standings,
     transfer,
