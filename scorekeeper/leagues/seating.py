@@ -27,10 +27,10 @@ from scorekeeper.leagues.nights import add_table, load_night, playing_tonight
 from scorekeeper.leagues.roster import _same_name, league_players, player_name, roster_counts
 from scorekeeper.leagues.setup import LeagueError
 from scorekeeper.leagues.standings import league_table
-from scorekeeper.locks import lock_row
 from scorekeeper.models import Game, League, Night, Player, Seat
 from scorekeeper.rules import seating
 from scorekeeper.rules.names import name_key
+from scorekeeper.web.row_locks import lock_row
 
 GUEST = "g:"
 TABLE_SIZES = (3, 4, 5, 6)

@@ -15,13 +15,13 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper.devices import device_hash
 from scorekeeper.leagues import seating
 from scorekeeper.leagues.forms import GUEST_FIELDS, LateForm, SeatForm
 from scorekeeper.leagues.setup import LeagueError
 from scorekeeper.leagues.views.common import bp, league_form_page, organiser_required
 from scorekeeper.leagues.views.nights import _night_or_404
 from scorekeeper.models import League, Night
+from scorekeeper.web.devices import device_hash
 
 
 def _sent_keys(text: str | None) -> list[Any]:
