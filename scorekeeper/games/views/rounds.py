@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -23,9 +24,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.games import kept, photos, services
-from scorekeeper.games.forms import (
-    round_form,
-)
+from scorekeeper.games.forms import KeepTypedForm, PhotoUploadForm, round_form
 from scorekeeper.games.views.common import bp, editor_required, table_editor_required
 from scorekeeper.games.words import round_words
 from scorekeeper.models import Game, Round
@@ -67,13 +66,10 @@ def _engine_choices(form: Any, state: services.TableState, current: int | None =
     form.engine.choices = {"": _("Choose the double")} | {str(n): f"{n}-{n}" for n in available}
 
 
-PHOTO_ACTIONS = ("read_photo", "use_photo", "keep_typed")
-
-
 def _plain_save() -> bool:
-    """The round form was sent to be saved (not a photo step, which may write before it is
-    saved)."""
-    return request.form.get("action", "").partition(":")[0] not in PHOTO_ACTIONS
+    """The round form was sent to be saved. A page made before the photo steps had their own
+    addresses sends its photo button's ``action`` here: it is shown again, nothing saved."""
+    return not request.form.get("action")
 
 
 @bp.route("/g/<public_id>/round", methods=["GET", "POST"])
@@ -114,68 +110,94 @@ def _round_page(
     loaded: services.LoadedGame, recorded: Round | None, state: services.TableState | None = None
 ) -> str | BaseResponse | tuple[str, int]:
     """Enter the next round (``recorded`` None) or correct a recorded one: the same form, the
-    same checks, the same photo check."""
-    game = loaded.game
+    same checks, the same photo check (the photo steps: ``read_photo``, ``use_photo``,
+    ``keep_typed``)."""
     state = state or kept.state(loaded)
+    form = _form_for(loaded, recorded, state)
+    if request.method != "POST":
+        return _show_round(loaded, recorded, state, form)
+    number = recorded.number if recorded else None
+    if not _plain_save():
+        form.validate()
+        check = services.check_round(loaded, _round_input(form), number=number, partial=True)
+        return _show_round(loaded, recorded, state, form, check=check, photo_step=True)
+    if not form.validate():
+        # Every problem at once: the numbers that could not be read, and the round's own
+        # checks (a player left out, a total no hand makes) on everything else.
+        check = services.check_round(loaded, _round_input(form), number=number)
+        return _show_round(loaded, recorded, state, form, check=check)
+    return _save_and_answer(loaded, recorded, state, form)
+
+
+def _form_for(
+    loaded: services.LoadedGame, recorded: Round | None, state: services.TableState
+) -> Any:
+    """The round form: as sent (a POST), else a fresh one for the next round or one filled
+    with the recorded round's values, saying which round and game version it is for."""
+    game = loaded.game
     posted = request.method == "POST"
     form = round_form(
         loaded, request.form if posted else None, number=recorded.number if recorded else None
     )
     _engine_choices(form, state, current=recorded.engine if recorded else None)
-    number = recorded.number if recorded else None
-    check = None
-    changed: services.RoundChanged | None = None
-    photo_errors: dict[int, str] = {}
-    action, _sep, seat_text = request.form.get("action", "").partition(":")
-    seat_text, _sep, kept_value = seat_text.partition(":")  # "keep_typed:1:90": the value kept
-    photo_step = posted and action in PHOTO_ACTIONS
-    if not posted:
-        if recorded is not None:
-            _prefill(form, game, recorded)
-        form.form_token.data = secrets.token_urlsafe(16)
-        form.round_number.data = str(recorded.number if recorded else state.round_number)
-        form.game_version.data = str(game.version)
-    else:
+    if posted:
         form.form_token.data = form.form_token.data or secrets.token_urlsafe(16)
-        if photo_step and seat_text.isdigit() and int(seat_text) < form.seat_count:
-            error = _photo_action(loaded, form, action, int(seat_text), kept_value)
-            if error:
-                photo_errors[int(seat_text)] = error
-            form.validate()
-            check = services.check_round(loaded, _round_input(form), number=number, partial=True)
-        elif not photo_step and not form.validate():
-            # Every problem at once: the numbers that could not be read, and the round's own
-            # checks (a player left out, a total no hand makes) on everything else.
-            check = services.check_round(loaded, _round_input(form), number=number)
-        elif not photo_step:
-            try:
-                outcome = _save(loaded, form, recorded)
-            except services.RoundTaken as taken:
-                return _round_taken(game, form, taken.saved)
-            except services.RoundChanged as conflict:
-                # Show the phone's values again, now based on what is saved: saving them
-                # replaces the other phone's change knowingly.
-                changed = conflict
-                form.based_on.data = _encode_values(conflict.current)
-            except services.GameError as error:
-                flash(str(error), "info" if recorded else "error")
-                return redirect(url_for("games.scoreboard", public_id=game.public_id))
-            else:
-                if outcome.saved is not None:
-                    # A form saved before (a double tap) writes its photos too: under the lock.
-                    services.lock_game(game)
-                    if tokens := _photo_tokens(form):
-                        photos.settle_photos(game, outcome.saved, tokens)
-                    return _after_save(loaded, outcome, recorded)
-                check = outcome.check
+        return form
+    if recorded is not None:
+        _prefill(form, game, recorded)
+    form.form_token.data = secrets.token_urlsafe(16)
+    form.round_number.data = str(recorded.number if recorded else state.round_number)
+    form.game_version.data = str(game.version)
+    return form
+
+
+def _save_and_answer(
+    loaded: services.LoadedGame, recorded: Round | None, state: services.TableState, form: Any
+) -> str | BaseResponse | tuple[str, int]:
+    """Save the round as sent (or the correction) and answer: the next page after a save, the
+    form again with what stopped it, or what another phone saved first."""
+    game = loaded.game
+    try:
+        outcome = _save(loaded, form, recorded)
+    except services.RoundTaken as taken:
+        return _round_taken(game, form, taken.saved)
+    except services.RoundChanged as conflict:
+        # Show the phone's values again, now based on what is saved: saving them replaces the
+        # other phone's change knowingly.
+        form.based_on.data = _encode_values(conflict.current)
+        return _show_round(loaded, recorded, state, form, changed=conflict)
+    except services.GameError as error:
+        flash(str(error), "info" if recorded else "error")
+        return redirect(url_for("games.scoreboard", public_id=game.public_id))
+    if outcome.saved is None:
+        return _show_round(loaded, recorded, state, form, check=outcome.check)
+    # A form saved before (a double tap) writes its photos too: under the lock.
+    services.lock_game(game)
+    if tokens := _photo_tokens(form):
+        photos.settle_photos(game, outcome.saved, tokens)
+    return _after_save(loaded, outcome, recorded)
+
+
+def _show_round(
+    loaded: services.LoadedGame,
+    recorded: Round | None,
+    state: services.TableState,
+    form: Any,
+    *,
+    check: RoundCheck | None = None,
+    changed: services.RoundChanged | None = None,
+    photo_errors: dict[int, str] | None = None,
+    photo_step: bool = False,
+) -> tuple[str, int]:
+    """The round page: 409 after another phone's change, 422 when the save was refused."""
+    game = loaded.game
     if recorded is not None and not form.based_on.data:
         form.based_on.data = _encode_values(services.round_values(game, recorded))
     # After a photo step nothing was meant to be saved yet, so nothing was refused.
     refused = not photo_step and (bool(form.errors) or (check is not None and not check.ok))
     photo_ok, photo_message = photos.support(loaded.rules.max_pip)
     checks = {s.position: s for s in check.seats} if check else {}
-    photo_views = _photo_views(loaded, form, checks)
-    fresh = not posted and recorded is None
+    fresh = request.method != "POST" and recorded is None
     return render_template(
         "games/enter_round.html",
         seats_html=_fresh_seats(loaded, form, state, photo_ok) if fresh else None,
@@ -190,8 +212,8 @@ def _round_page(
         changed=_changes(loaded, changed) if changed else None,
         photo_ok=photo_ok,
         photo_message=photo_message,
-        photo_views=photo_views,
-        photo_errors=photo_errors,
+        photo_views=_photo_views(loaded, form, checks),
+        photo_errors=photo_errors or {},
     ), (409 if changed else 422 if refused else 200)
 
 
@@ -219,6 +241,8 @@ def _fresh_seats(
         lambda: Markup(
             render_template(
                 "games/_round_seats.html",
+                game=loaded.game,
+                correcting=None,
                 form=form,
                 state=state,
                 rules=loaded.rules,
@@ -333,40 +357,110 @@ def _photo_tokens(form: Any) -> dict[int, str]:
     }
 
 
-def _photo_action(
-    loaded: services.LoadedGame, form: Any, action: str, position: int, kept_value: str = ""
-) -> str | None:
-    """Read a photo, or settle a disagreement between the photo and what was typed.
-    Returns a message for the player when the photo cannot be used."""
-    seat = form.seats[position].form
-    if action == "read_photo":
-        upload = request.files.get(f"seat_{position}-photo")
-        if upload is None or not upload.filename:
-            return _("Take a photo of the tiles (or choose one) first.")
+# --------------------------------------------------------------------------------------------
+# The photo steps: each its own address. The round form is sent there (the step's button has
+# its own ``formaction``) with everything typed; the step changes one seat's fields and the
+# round page comes back, checked as while typing, nothing saved. Photos of a correction go to
+# the same steps under the round's address.
+
+PhotoStep = Callable[[services.LoadedGame, Any, int], str | None]
+
+
+def _photo_step(
+    game: Game, number: int | None, position: int, step: PhotoStep
+) -> str | BaseResponse | tuple[str, int]:
+    """Run ``step`` on seat ``position`` of the form sent (for round ``number``, a correction,
+    or the next round) and show the round page again with its message, if any."""
+    loaded = services.load(game)
+    recorded = None
+    if number is not None:
         try:
-            data = upload.read()
-            upload.close()
-            reading = photos.read_photo(loaded, position, data)
-        except services.GameError as error:
-            return str(error)
-        seat.photo_token.data = reading.token
-        seat.photo_kept.data = ""  # a new photo: nothing chosen over it yet
-        # only a confident reading goes into an empty tiles box: an unsure one is confirmed
-        # first (it may have missed tiles)
-        if reading.confident and not (seat.tiles.data or "").strip():
-            seat.tiles.data = reading.tiles_text
-        return None
+            recorded = services.find_round(game, number)
+        except services.GameError:
+            abort(404)
+    state = kept.state(loaded)
+    form = _form_for(loaded, recorded, state)
+    if position >= form.seat_count:
+        abort(404)
+    error = step(loaded, form.seats[position].form, position)
+    form.validate()
+    check = services.check_round(loaded, _round_input(form), number=number, partial=True)
+    errors = {position: error} if error else {}
+    return _show_round(
+        loaded, recorded, state, form, check=check, photo_errors=errors, photo_step=True
+    )
+
+
+@bp.post("/g/<public_id>/round/seats/<int:position>/photo", defaults={"number": None})
+@bp.post("/g/<public_id>/rounds/<int:number>/seats/<int:position>/photo")
+@table_editor_required
+def read_photo(
+    game: Game, position: int, number: int | None
+) -> str | BaseResponse | tuple[str, int]:
+    """Read the photo sent for a seat (its own form: ``PhotoUploadForm``)."""
+    return _photo_step(game, number, position, _read_photo)
+
+
+@bp.post("/g/<public_id>/round/seats/<int:position>/photo/use", defaults={"number": None})
+@bp.post("/g/<public_id>/rounds/<int:number>/seats/<int:position>/photo/use")
+@table_editor_required
+def use_photo(
+    game: Game, position: int, number: int | None
+) -> str | BaseResponse | tuple[str, int]:
+    """The photo's tiles go in the seat's tiles box (its points are left to them)."""
+    return _photo_step(game, number, position, _use_photo)
+
+
+@bp.post("/g/<public_id>/round/seats/<int:position>/photo/keep", defaults={"number": None})
+@bp.post("/g/<public_id>/rounds/<int:number>/seats/<int:position>/photo/keep")
+@table_editor_required
+def keep_typed(
+    game: Game, position: int, number: int | None
+) -> str | BaseResponse | tuple[str, int]:
+    """What was typed stays over the photo's reading (its own form: ``KeepTypedForm``)."""
+    return _photo_step(game, number, position, _keep_typed)
+
+
+def _read_photo(loaded: services.LoadedGame, seat: Any, position: int) -> str | None:
+    """Read the seat's photo; a message for the player when it cannot be used."""
+    upload = PhotoUploadForm(request.files, prefix=f"seat_{position}").photo.data
+    if upload is None or not upload.filename:
+        return _("Take a photo of the tiles (or choose one) first.")
+    try:
+        data = upload.read()
+        upload.close()
+        reading = photos.read_photo(loaded, position, data)
+    except services.GameError as error:
+        return str(error)
+    seat.photo_token.data = reading.token
+    seat.photo_kept.data = ""  # a new photo: nothing chosen over it yet
+    # only a confident reading goes into an empty tiles box: an unsure one is confirmed
+    # first (it may have missed tiles)
+    if reading.confident and not (seat.tiles.data or "").strip():
+        seat.tiles.data = reading.tiles_text
+    return None
+
+
+def _use_photo(loaded: services.LoadedGame, seat: Any, position: int) -> str | None:
     reading = photos.photo_check(loaded, seat.photo_token.data or "")
     if reading is None:
         return _("That photo is no longer here: take it again.")
-    if action == "use_photo":
-        seat.hand.data = None
-        seat.hand.raw_data = []
-        seat.tiles.data = reading.tiles_text
-    else:
-        if (seat.tiles.data or "").strip() == reading.tiles_text:
-            seat.tiles.data = ""
-        seat.photo_kept.data = kept_value if kept_value.isdigit() else ""
+    seat.hand.data = None
+    seat.hand.raw_data = []
+    seat.tiles.data = reading.tiles_text
+    return None
+
+
+def _keep_typed(loaded: services.LoadedGame, seat: Any, position: int) -> str | None:
+    reading = photos.photo_check(loaded, seat.photo_token.data or "")
+    if reading is None:
+        return _("That photo is no longer here: take it again.")
+    if (seat.tiles.data or "").strip() == reading.tiles_text:
+        seat.tiles.data = ""
+    keep = KeepTypedForm(request.form)
+    seat.photo_kept.data = (
+        str(keep.kept.data) if keep.validate() and keep.kept.data is not None else ""
+    )
     return None
 
 
