@@ -6,12 +6,10 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Callable
 from functools import partial
 from typing import Any
 
 from flask import (
-    Response,
     abort,
     flash,
     redirect,
@@ -24,7 +22,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.games import kept, photos, services
-from scorekeeper.games.forms import KeepTypedForm, PhotoUploadForm, round_form
+from scorekeeper.games.forms import round_form
 from scorekeeper.games.views.common import bp, editor_required, table_editor_required
 from scorekeeper.games.words import round_words
 from scorekeeper.models import Game, Round
@@ -35,7 +33,7 @@ from scorekeeper.web.transactions import defer_write_lock, read_only
 # Entering a round
 
 
-def _round_input(form: Any) -> RoundInput:
+def round_input_of(form: Any) -> RoundInput:
     went_out = form.went_out.data
     seats = [
         SeatInput(
@@ -113,23 +111,23 @@ def _round_page(
     same checks, the same photo check (the photo steps: ``read_photo``, ``use_photo``,
     ``keep_typed``)."""
     state = state or kept.state(loaded)
-    form = _form_for(loaded, recorded, state)
+    form = form_for_round(loaded, recorded, state)
     if request.method != "POST":
-        return _show_round(loaded, recorded, state, form)
+        return show_round_page(loaded, recorded, state, form)
     number = recorded.number if recorded else None
     if not _plain_save():
         form.validate()
-        check = services.check_round(loaded, _round_input(form), number=number, partial=True)
-        return _show_round(loaded, recorded, state, form, check=check, photo_step=True)
+        check = services.check_round(loaded, round_input_of(form), number=number, partial=True)
+        return show_round_page(loaded, recorded, state, form, check=check, photo_step=True)
     if not form.validate():
         # Every problem at once: the numbers that could not be read, and the round's own
         # checks (a player left out, a total no hand makes) on everything else.
-        check = services.check_round(loaded, _round_input(form), number=number)
-        return _show_round(loaded, recorded, state, form, check=check)
+        check = services.check_round(loaded, round_input_of(form), number=number)
+        return show_round_page(loaded, recorded, state, form, check=check)
     return _save_and_answer(loaded, recorded, state, form)
 
 
-def _form_for(
+def form_for_round(
     loaded: services.LoadedGame, recorded: Round | None, state: services.TableState
 ) -> Any:
     """The round form: as sent (a POST), else a fresh one for the next round or one filled
@@ -165,12 +163,12 @@ def _save_and_answer(
         # Show the phone's values again, now based on what is saved: saving them replaces the
         # other phone's change knowingly.
         form.based_on.data = _encode_values(conflict.current)
-        return _show_round(loaded, recorded, state, form, changed=conflict)
+        return show_round_page(loaded, recorded, state, form, changed=conflict)
     except services.GameError as error:
         flash(str(error), "info" if recorded else "error")
         return redirect(url_for("games.scoreboard", public_id=game.public_id))
     if outcome.saved is None:
-        return _show_round(loaded, recorded, state, form, check=outcome.check)
+        return show_round_page(loaded, recorded, state, form, check=outcome.check)
     # A form saved before (a double tap) writes its photos too: under the lock.
     services.lock_game(game)
     if tokens := _photo_tokens(form):
@@ -178,7 +176,7 @@ def _save_and_answer(
     return _after_save(loaded, outcome, recorded)
 
 
-def _show_round(
+def show_round_page(
     loaded: services.LoadedGame,
     recorded: Round | None,
     state: services.TableState,
@@ -283,7 +281,7 @@ def _form_number(form: Any) -> int:
 def _save(loaded: services.LoadedGame, form: Any, recorded: Round | None) -> services.RecordOutcome:
     if recorded is None:
         return services.record_round(
-            loaded, _round_input(form), form.form_token.data, _form_number(form)
+            loaded, round_input_of(form), form.form_token.data, _form_number(form)
         )
     based_on = _decode_values(form.based_on.data)
     if based_on is None:
@@ -291,7 +289,7 @@ def _save(loaded: services.LoadedGame, form: Any, recorded: Round | None) -> ser
             _("That correction form is out of date: nothing was changed. Open the round again.")
         )
     return services.correct_round(
-        loaded, recorded.number, _round_input(form), based_on, note=form.note.data or ""
+        loaded, recorded.number, round_input_of(form), based_on, note=form.note.data or ""
     )
 
 
@@ -305,7 +303,7 @@ def _round_taken(game: Game, form: Any, saved: Round) -> tuple[str, int]:
     """Round N arrived after round N was saved: nothing is saved; the page shows what was
     saved and what this phone typed, and offers to correct round N."""
     saved_values = services.describe_round(game, saved)
-    typed = services.describe_input(game, _round_input(form))
+    typed = services.describe_input(game, round_input_of(form))
     return render_template(
         "games/round_taken.html",
         game=game,
@@ -357,113 +355,6 @@ def _photo_tokens(form: Any) -> dict[int, str]:
     }
 
 
-# --------------------------------------------------------------------------------------------
-# The photo steps: each its own address. The round form is sent there (the step's button has
-# its own ``formaction``) with everything typed; the step changes one seat's fields and the
-# round page comes back, checked as while typing, nothing saved. Photos of a correction go to
-# the same steps under the round's address.
-
-PhotoStep = Callable[[services.LoadedGame, Any, int], str | None]
-
-
-def _photo_step(
-    game: Game, number: int | None, position: int, step: PhotoStep
-) -> str | BaseResponse | tuple[str, int]:
-    """Run ``step`` on seat ``position`` of the form sent (for round ``number``, a correction,
-    or the next round) and show the round page again with its message, if any."""
-    loaded = services.load(game)
-    recorded = None
-    if number is not None:
-        try:
-            recorded = services.find_round(game, number)
-        except services.GameError:
-            abort(404)
-    state = kept.state(loaded)
-    form = _form_for(loaded, recorded, state)
-    if position >= form.seat_count:
-        abort(404)
-    error = step(loaded, form.seats[position].form, position)
-    form.validate()
-    check = services.check_round(loaded, _round_input(form), number=number, partial=True)
-    errors = {position: error} if error else {}
-    return _show_round(
-        loaded, recorded, state, form, check=check, photo_errors=errors, photo_step=True
-    )
-
-
-@bp.post("/g/<public_id>/round/seats/<int:position>/photo", defaults={"number": None})
-@bp.post("/g/<public_id>/rounds/<int:number>/seats/<int:position>/photo")
-@table_editor_required
-def read_photo(
-    game: Game, position: int, number: int | None
-) -> str | BaseResponse | tuple[str, int]:
-    """Read the photo sent for a seat (its own form: ``PhotoUploadForm``)."""
-    return _photo_step(game, number, position, _read_photo)
-
-
-@bp.post("/g/<public_id>/round/seats/<int:position>/photo/use", defaults={"number": None})
-@bp.post("/g/<public_id>/rounds/<int:number>/seats/<int:position>/photo/use")
-@table_editor_required
-def use_photo(
-    game: Game, position: int, number: int | None
-) -> str | BaseResponse | tuple[str, int]:
-    """The photo's tiles go in the seat's tiles box (its points are left to them)."""
-    return _photo_step(game, number, position, _use_photo)
-
-
-@bp.post("/g/<public_id>/round/seats/<int:position>/photo/keep", defaults={"number": None})
-@bp.post("/g/<public_id>/rounds/<int:number>/seats/<int:position>/photo/keep")
-@table_editor_required
-def keep_typed(
-    game: Game, position: int, number: int | None
-) -> str | BaseResponse | tuple[str, int]:
-    """What was typed stays over the photo's reading (its own form: ``KeepTypedForm``)."""
-    return _photo_step(game, number, position, _keep_typed)
-
-
-def _read_photo(loaded: services.LoadedGame, seat: Any, position: int) -> str | None:
-    """Read the seat's photo; a message for the player when it cannot be used."""
-    upload = PhotoUploadForm(request.files, prefix=f"seat_{position}").photo.data
-    if upload is None or not upload.filename:
-        return _("Take a photo of the tiles (or choose one) first.")
-    try:
-        data = upload.read()
-        upload.close()
-        reading = photos.read_photo(loaded, position, data)
-    except services.GameError as error:
-        return str(error)
-    seat.photo_token.data = reading.token
-    seat.photo_kept.data = ""  # a new photo: nothing chosen over it yet
-    # only a confident reading goes into an empty tiles box: an unsure one is confirmed
-    # first (it may have missed tiles)
-    if reading.confident and not (seat.tiles.data or "").strip():
-        seat.tiles.data = reading.tiles_text
-    return None
-
-
-def _use_photo(loaded: services.LoadedGame, seat: Any, position: int) -> str | None:
-    reading = photos.photo_check(loaded, seat.photo_token.data or "")
-    if reading is None:
-        return _("That photo is no longer here: take it again.")
-    seat.hand.data = None
-    seat.hand.raw_data = []
-    seat.tiles.data = reading.tiles_text
-    return None
-
-
-def _keep_typed(loaded: services.LoadedGame, seat: Any, position: int) -> str | None:
-    reading = photos.photo_check(loaded, seat.photo_token.data or "")
-    if reading is None:
-        return _("That photo is no longer here: take it again.")
-    if (seat.tiles.data or "").strip() == reading.tiles_text:
-        seat.tiles.data = ""
-    keep = KeepTypedForm(request.form)
-    seat.photo_kept.data = (
-        str(keep.kept.data) if keep.validate() and keep.kept.data is not None else ""
-    )
-    return None
-
-
 def _photo_views(
     loaded: services.LoadedGame, form: Any, checks: dict[int, SeatCheck]
 ) -> dict[int, tuple[photos.PhotoCheck, photos.Verdict]]:
@@ -484,18 +375,6 @@ def _photo_views(
     return views
 
 
-@bp.get("/g/<public_id>/photos/<token>.jpg")
-@table_editor_required
-def photo(game: Game, token: str) -> Response:
-    data = photos.photo_bytes(game, token)
-    if data is None:
-        abort(404)
-    response = Response(data, mimetype="image/jpeg")
-    response.cache_control.private = True
-    response.cache_control.max_age = 3600
-    return response
-
-
 @bp.post("/g/<public_id>/round/check")
 @table_editor_required
 @read_only
@@ -510,5 +389,5 @@ def check_round(game: Game) -> str:
     # After a refused save the live check looks for everything the save did (a round end not
     # chosen, a player left out), so it can tell when all of it is fixed.
     partial = request.form.get("live") != "strict"
-    check = services.check_round(loaded, _round_input(form), number=number, partial=partial)
+    check = services.check_round(loaded, round_input_of(form), number=number, partial=partial)
     return render_template("games/_round_check.html", form=form, check=check, game=game)
