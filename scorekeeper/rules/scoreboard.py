@@ -127,6 +127,16 @@ def _movement(
     return rank_movement(before, now)
 
 
+def _rounds_won(seats: int, round_wins: Sequence[frozenset[int]]) -> list[int]:
+    """How many rounds each seat won."""
+    won = [0] * seats
+    for wins in round_wins:
+        for seat in wins:
+            if 0 <= seat < seats:
+                won[seat] += 1
+    return won
+
+
 def scoreboard(
     seats: int,
     rounds: Sequence[RoundResult],
@@ -151,22 +161,17 @@ def scoreboard(
     winner of each hand).
     """
     lower = rules.lower_is_better if lower_is_better is None else lower_is_better
-    seat_range = range(seats)
     scores, totals, went_out, running = _tally(seats, rounds, start)
     if round_wins is None:
         round_wins = [frozenset(round_winners(r.present(), r.went_out, rules)) for r in rounds]
-    won = [0] * seats
-    for wins in round_wins:
-        for seat in wins:
-            if 0 <= seat < seats:
-                won[seat] += 1
+    won = _rounds_won(seats, round_wins)
     now = _ranking(totals, scores, went_out, rules, lower)
     movement = _movement(rounds, now, scores, totals, went_out, rules, lower)
     best_of, worst_of = (min, max) if lower else (max, min)
     leader = best_of((s.total for s in now), default=0)
     by_seat = {standing.player: standing for standing in now}
     players = []
-    for seat in seat_range:
+    for seat in range(seats):
         standing = by_seat[seat]
         mine = scores[seat]
         players.append(
