@@ -389,3 +389,50 @@ def test_the_photo_is_chosen_with_a_big_button(client: FlaskClient) -> None:
         r"Or take a photo of Bob’s tiles</label>",
         page,
     )
+
+
+def test_a_correction_reads_its_photo_at_its_rounds_address(
+    client: FlaskClient, fake_reader: dict[str, Any]
+) -> None:
+    public_id = start_game(client, NAMES)
+    data = round_data({0: 0, 1: 22, 2: 9}, went_out=0)
+    data.update(round_form_fields(client, public_id))
+    assert client.post(f"/g/{public_id}/round", data=data).status_code == 302
+    page = client.get(f"/g/{public_id}/rounds/1").get_data(as_text=True)
+    assert f'formaction="/g/{public_id}/rounds/1/seats/1/photo"' in page
+    form: dict[str, Any] = round_data({0: 0, 1: 22, 2: 9}, went_out=0)
+    form.update(round_form_fields(client, public_id, number=1))
+    form["seat_1-photo"] = FileStorage(io.BytesIO(_png()), "hand.jpg", content_type="image/jpeg")
+    boundary, body = encode_multipart(form)
+    response = client.post(
+        f"/g/{public_id}/rounds/1/seats/1/photo",
+        data=body,
+        content_type=f"multipart/form-data; boundary={boundary}",
+    )
+    page = response.get_data(as_text=True)
+    assert response.status_code == 200 and "Photo reads 24, you typed 22." in page
+    # The page is the correction's, its next steps at the round's address; nothing was changed.
+    assert f'formaction="/g/{public_id}/rounds/1/seats/1/photo/keep"' in page
+    assert f'action="/g/{public_id}/rounds/1"' in page
+    assert "5-12, 3-4, 0-0" not in client.get(f"/g/{public_id}/scoreboard").get_data(as_text=True)
+
+
+def test_a_photo_step_for_a_seat_not_at_the_table_is_not_found(client: FlaskClient) -> None:
+    public_id = start_game(client, NAMES)
+    data = round_data({0: 0, 1: 22, 2: 9}, went_out=0)
+    data.update(round_form_fields(client, public_id))
+    assert client.post(f"/g/{public_id}/round/seats/3/photo/use", data=data).status_code == 404
+    assert client.post(f"/g/{public_id}/rounds/1/seats/0/photo/use", data=data).status_code == 404
+
+
+def test_a_photo_button_of_an_older_page_saves_nothing(client: FlaskClient) -> None:
+    """A page made before the photo steps had their own addresses sends ``action`` with the
+    round form: the form comes back, the round is not saved."""
+    public_id = start_game(client, NAMES)
+    data = round_data({0: 0, 1: 22, 2: 9}, went_out=0)
+    data.update(round_form_fields(client, public_id))
+    data["action"] = "read_photo:1"
+    response = client.post(f"/g/{public_id}/round", data=data)
+    assert response.status_code == 200 and 'value="22"' in response.get_data(as_text=True)
+    del data["action"]
+    assert client.post(f"/g/{public_id}/round", data=data).status_code == 302  # saved now
