@@ -217,7 +217,8 @@ function forgetOldGames(cache, newest) {
 // the browser would show an error page and the round would be gone from view; instead the
 // phone goes to the table view with ?unsent=<token>,
 // where offline.js puts the typed round (kept as a draft while typing) in the queue of rounds
-// to send. A photo button needs the server: those posts are never redirected.
+// to send. A photo button needs the server: its step has its own address, which this worker
+// leaves alone (a page made before that sends ``action`` here: never redirected either).
 function saveRound(event) {
   var request = event.request;
   var copy = request.clone();

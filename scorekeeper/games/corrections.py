@@ -211,28 +211,8 @@ def _corrections(game: Game) -> Sequence[Any]:
     return rows.flushed_connection().execute(_CORRECTIONS, {"game_id": game.id}).all()
 
 
-def undo_last_correction(loaded: LoadedGame, batch: int | None = None) -> list[Correction]:
-    """Put back the values of the most recent correction that is not undone yet, onto its own
-    round. ``batch`` is the correction the phone saw as the latest: if another correction came
-    after it, nothing is undone and the phone is told to look again.
-
-    Batch numbers are unique per game because corrections take the game's row lock."""
-    game = loaded.game
-    newest = last_correction_batch(game)
-    if newest is None:
-        raise GameError(_("There is no correction to undo."))
-    if batch is not None and batch != newest:
-        raise GameError(
-            _(
-                "Another correction was saved since you opened this page, so nothing was undone."
-                " Look at the history below and undo again if you still want to."
-            )
-        )
-    changes = [c for c in game.corrections if c.undone_at is None and c.batch == newest]
-    if len({c.round_number for c in changes}) != 1:
-        raise GameError(_("That correction cannot be undone: it spans more than one round."))
-    recorded = find_round(game, changes[0].round_number)
-    current = round_input_of(game, recorded)
+def _values_before(game: Game, current: RoundInput, changes: Sequence[Correction]) -> RoundInput:
+    """The round as typed (``current``) with the old values of ``changes`` put back."""
     positions = {seat.id: seat.position for seat in game.seats}
     seats = {seat.position: seat for seat in current.seats}
     went_out, blocked = current.went_out, current.blocked
@@ -259,13 +239,37 @@ def undo_last_correction(loaded: LoadedGame, batch: int | None = None) -> list[C
             seats[position] = replace(seat, open_doubles=int(old))
         elif change.field == "made":
             seats[position] = replace(seat, made=int(old))
-    restored = RoundInput(
+    return RoundInput(
         seats=list(seats.values()),
         went_out=went_out,
         blocked=blocked,
         on_double=on_double,
         engine=engine,
     )
+
+
+def undo_last_correction(loaded: LoadedGame, batch: int | None = None) -> list[Correction]:
+    """Put back the values of the most recent correction that is not undone yet, onto its own
+    round. ``batch`` is the correction the phone saw as the latest: if another correction came
+    after it, nothing is undone and the phone is told to look again.
+
+    Batch numbers are unique per game because corrections take the game's row lock."""
+    game = loaded.game
+    newest = last_correction_batch(game)
+    if newest is None:
+        raise GameError(_("There is no correction to undo."))
+    if batch is not None and batch != newest:
+        raise GameError(
+            _(
+                "Another correction was saved since you opened this page, so nothing was undone."
+                " Look at the history below and undo again if you still want to."
+            )
+        )
+    changes = [c for c in game.corrections if c.undone_at is None and c.batch == newest]
+    if len({c.round_number for c in changes}) != 1:
+        raise GameError(_("That correction cannot be undone: it spans more than one round."))
+    recorded = find_round(game, changes[0].round_number)
+    restored = _values_before(game, round_input_of(game, recorded), changes)
     check = check_round(loaded, restored, number=recorded.number)
     if not check.ok:
         raise GameError(_("That correction cannot be undone: a later change depends on it."))

@@ -9,6 +9,7 @@ from flask import current_app
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
+from flask_wtf.file import FileField
 from wtforms import (
     BooleanField,
     FieldList,
@@ -439,6 +440,20 @@ def round_form(
         "blocked": _("Blocked round: nobody went out")
     }
     return form
+
+
+class PhotoUploadForm(Form):
+    """The photo step "Read the photo": the photo of one seat's tiles (``seat_N-photo``: made
+    with ``prefix="seat_N"``)."""
+
+    photo = FileField()
+
+
+class KeepTypedForm(Form):
+    """The photo step "Keep 90": the typed value kept over the photo's reading (the button's
+    own value)."""
+
+    kept = IntegerField(validators=[Optional(), NumberRange(min=0)])
 
 
 class JoinForm(FlaskForm):

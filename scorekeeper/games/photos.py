@@ -337,45 +337,17 @@ def compare(
         len(check.marks),
     )
     if not check.marks:
-        entered = tiles_hand if own_tiles and tiles_hand is not None else typed_hand
-        message = _("No tile was found in the photo, so it cannot check this hand.")
-        if entered is not None:
-            message += " " + _("Your %(typed)s stays.", typed=entered)
-        return Verdict(
-            False,
-            message,
-            typed=entered,
-            offer_photo=False,
-        )
-    total = check.total
+        return _nothing_found(tiles_hand if own_tiles and tiles_hand is not None else typed_hand)
     if own_tiles and tiles_hand is not None and tiles_hand != check.total:
-        differs = (
-            _("Photo reads %(read)s, your tiles give %(typed)s.", read=total, typed=tiles_hand)
-            if check.confident
-            else _(
-                "%(question)s They make %(read)s, your tiles give %(typed)s.",
-                question=question,
-                read=total,
-                typed=tiles_hand,
-            )
-        )
+        differs = _differs(check, question, tiles_hand, tiles=True)
         return _kept(check, tiles_hand, kept) or Verdict(False, differs, typed=tiles_hand)
     if typed_hand is not None and typed_hand != check.total:
-        differs = (
-            _("Photo reads %(read)s, you typed %(typed)s.", read=total, typed=typed_hand)
-            if check.confident
-            else _(
-                "%(question)s They make %(read)s, you typed %(typed)s.",
-                question=question,
-                read=total,
-                typed=typed_hand,
-            )
-        )
+        differs = _differs(check, question, typed_hand, tiles=False)
         return _kept(check, typed_hand, kept) or Verdict(False, differs, typed=typed_hand)
     if typed_hand is not None or own_tiles:
         return Verdict(
             True,
-            _("Photo reads %(read)s: it agrees with what you entered.", read=total),
+            _("Photo reads %(read)s: it agrees with what you entered.", read=check.total),
             confirmed=True,
         )
     if not check.confident and not typed_tiles.strip():
@@ -389,4 +361,36 @@ def compare(
             ),
             confirm=True,
         )
-    return Verdict(True, _("Photo reads %(read)s. Its tiles are in the tiles box.", read=total))
+    return Verdict(
+        True, _("Photo reads %(read)s. Its tiles are in the tiles box.", read=check.total)
+    )
+
+
+def _nothing_found(entered: int | None) -> Verdict:
+    """A photo in which no tile was found: it checks nothing, what was entered stays."""
+    message = _("No tile was found in the photo, so it cannot check this hand.")
+    if entered is not None:
+        message += " " + _("Your %(typed)s stays.", typed=entered)
+    return Verdict(False, message, typed=entered, offer_photo=False)
+
+
+def _differs(check: PhotoCheck, question: str, typed: int, *, tiles: bool) -> str:
+    """The photo's total and the typed one (``tiles``: the typed tiles' total) differ."""
+    read = check.total
+    if check.confident and tiles:
+        return _("Photo reads %(read)s, your tiles give %(typed)s.", read=read, typed=typed)
+    if check.confident:
+        return _("Photo reads %(read)s, you typed %(typed)s.", read=read, typed=typed)
+    if tiles:
+        return _(
+            "%(question)s They make %(read)s, your tiles give %(typed)s.",
+            question=question,
+            read=read,
+            typed=typed,
+        )
+    return _(
+        "%(question)s They make %(read)s, you typed %(typed)s.",
+        question=question,
+        read=read,
+        typed=typed,
+    )

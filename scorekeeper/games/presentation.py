@@ -4,7 +4,7 @@ and a round in words for the "already saved from another phone" page."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from flask_babel import gettext as _
 
@@ -111,38 +111,12 @@ def scoreboard(loaded: LoadedGame) -> Scoreboard:
         rules,
         start=[seat.start_total for seat in seats],
     )
-    rows = []
-    for recorded, scores, running, wins in zip(
-        rounds, by_round, board.running, board.round_wins, strict=True
-    ):
-        out = index.get(recorded.went_out_seat_id) if recorded.went_out_seat_id else None
-        cells: list[Cell | None] = []
-        for i in seat_range:
-            score = scores.get(i)
-            cells.append(
-                None
-                if score is None
-                else Cell(
-                    score.points,
-                    score.hand,
-                    score.tiles,
-                    score.markers,
-                    score.made,
-                    i == out,
-                    i in wins,
-                    score.corrected,
-                )
-            )
-        rows.append(
-            BoardRow(
-                recorded.number,
-                recorded.engine,
-                recorded.went_out_seat_id is None,
-                recorded.went_out_on_double,
-                cells,
-                list(running),
-            )
+    rows = [
+        _board_row(recorded, scores, running, wins, index)
+        for recorded, scores, running, wins in zip(
+            rounds, by_round, board.running, board.round_wins, strict=True
         )
+    ]
     players = [
         BoardPlayer(
             p.seat,
@@ -172,6 +146,38 @@ def scoreboard(loaded: LoadedGame) -> Scoreboard:
         round_word=variant.round_word,
         target=variant.target(rules),
         breaks_ties=rules.tie_break in ("chain", "zero_rounds"),
+    )
+
+
+def _board_row(
+    recorded: Any, scores: dict[int, Any], running: Any, wins: frozenset[int], index: dict[int, int]
+) -> BoardRow:
+    """One round of the scoreboard: its cells by seat (None: the seat had not joined yet)."""
+    out = index.get(recorded.went_out_seat_id) if recorded.went_out_seat_id else None
+    cells: list[Cell | None] = []
+    for i in range(len(index)):
+        score = scores.get(i)
+        cells.append(
+            None
+            if score is None
+            else Cell(
+                score.points,
+                score.hand,
+                score.tiles,
+                score.markers,
+                score.made,
+                i == out,
+                i in wins,
+                score.corrected,
+            )
+        )
+    return BoardRow(
+        recorded.number,
+        recorded.engine,
+        recorded.went_out_seat_id is None,
+        recorded.went_out_on_double,
+        cells,
+        list(running),
     )
 
 

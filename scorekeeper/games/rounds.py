@@ -118,22 +118,19 @@ def playing_engine(loaded: LoadedGame) -> int | None:
     return variant.engine_for_round(number, rules) if total is None or number <= total else None
 
 
-def table_state(loaded: LoadedGame) -> TableState:
-    """What the table needs to play the next round (rules.md 2.1-2.3), from the game's rows
-    (``rows.table``)."""
-    game, rules, variant = loaded.game, loaded.rules, loaded.variant
-    total = variant.round_count(rules)
-    table = loaded.rows
+def _starters(
+    loaded: LoadedGame,
+    number: int,
+    engine: int | None,
+    next_engine: int | None,
+    finished: bool,
+) -> tuple[str, str | None]:
+    """Who starts round ``number`` ("" when the game is finished), and who starts the round
+    after it when that is known now (None when it follows from this round's scores)."""
+    game, rules, variant, table = loaded.game, loaded.rules, loaded.variant, loaded.rows
     rounds, seats = table.rounds, table.seats
-    number = len(rounds) + 1
-    more = total is None or number <= total  # a round is left to play
-    finished = game.status == "finished" or not more
+    total = variant.round_count(rules)
     names = [seat.name for seat in seats]
-    available = remaining_engines(rules, [r.engine for r in rounds])
-    engine = playing_engine(loaded)
-    next_engine = (
-        variant.engine_for_round(number + 1, rules) if total is None or number < total else None
-    )
     previous_winner = _round_winner_seat(rounds[-1], seats, rules) if rounds else None
     totals = table.totals() if rules.start_rule == "lowest_total" else None
     starter = (
@@ -149,7 +146,6 @@ def table_state(loaded: LoadedGame) -> TableState:
         if not finished
         else ""
     )
-    plan = variant.deal_plan(len(seats), rules)
     # Who starts the round after this one is known now unless it follows from this round.
     next_known = not variant.uses_engines or rules.start_rule in ("rotate", "engine_holder")
     next_starter = (
@@ -163,6 +159,26 @@ def table_state(loaded: LoadedGame) -> TableState:
         if next_known and not finished and (total is None or number < total)
         else None
     )
+    return starter, next_starter
+
+
+def table_state(loaded: LoadedGame) -> TableState:
+    """What the table needs to play the next round (rules.md 2.1-2.3), from the game's rows
+    (``rows.table``)."""
+    game, rules, variant = loaded.game, loaded.rules, loaded.variant
+    total = variant.round_count(rules)
+    table = loaded.rows
+    rounds, seats = table.rounds, table.seats
+    number = len(rounds) + 1
+    more = total is None or number <= total  # a round is left to play
+    finished = game.status == "finished" or not more
+    available = remaining_engines(rules, [r.engine for r in rounds])
+    engine = playing_engine(loaded)
+    next_engine = (
+        variant.engine_for_round(number + 1, rules) if total is None or number < total else None
+    )
+    starter, next_starter = _starters(loaded, number, engine, next_engine, finished)
+    plan = variant.deal_plan(len(seats), rules)
     return TableState(
         round_number=number if total is None else min(number, total),
         rounds_total=total,
@@ -246,7 +262,7 @@ def record_round(
     is answered again under the lock. The unique (game, number) and form token constraints
     stop whatever gets past them anyway.
     """
-    game, variant, rules = loaded.game, loaded.variant, loaded.rules
+    game = loaded.game
     # The rows of the game's version (``rows.table``) are what the database held at that
     # version: a token saved before is among them (a token of another game is stopped by its
     # unique constraint below). With the row locked that version is the last one committed;
@@ -256,10 +272,40 @@ def record_round(
     existing = next((r for r in table.rounds if r.form_token == form_token), None)
     if existing is not None:
         return RecordOutcome(check=None, saved=_round(existing.id), duplicate=True)
+    _refuse_a_stale_form(loaded, number)
+    check = check_round(loaded, entry, number=number)
+    if not check.ok:
+        return RecordOutcome(check=check)
+    seat_ids = {seat.position: seat.id for seat in table.seats}
+    assert check.engine is not None or not loaded.variant.uses_engines
+    values = {
+        "game_id": game.id,
+        "number": check.number,
+        "engine": check.engine,
+        "went_out_seat_id": None if entry.blocked else seat_ids[entry.went_out],  # type: ignore[index]
+        "went_out_on_double": entry.on_double and not entry.blocked,
+        "form_token": form_token,
+        "recorded_at": datetime.now(UTC),
+    }
+    scores = _score_values(check, entry, seat_ids, loaded.variant.makes_points)
+    # Everything above was read and checked; a save that put its lock off takes it now, and is
+    # answered again under it if another phone wrote first (``boundary.defer_write_lock``).
+    lock_game(game)
+    written = _insert_round(game.id, values, scores, number)
+    if isinstance(written, RecordOutcome):
+        return written
+    recorded = _after_insert(loaded, check, values, scores, written)
+    return RecordOutcome(check=check, saved=recorded)
+
+
+def _refuse_a_stale_form(loaded: LoadedGame, number: int) -> None:
+    """``RoundTaken`` when round ``number`` is saved already, ``GameError`` when the game is
+    over or is at another round than the form's."""
+    table = loaded.rows
     taken = next((r for r in table.rounds if r.number == number), None)
     if taken is not None:
         raise RoundTaken(_round(taken.id))
-    if game.status == "finished":
+    if loaded.game.status == "finished":
         raise GameError(_("This game is over: correct a round from the scoreboard instead."))
     if number != len(table.rounds) + 1:
         raise GameError(
@@ -270,22 +316,13 @@ def record_round(
                 now=len(table.rounds) + 1,
             )
         )
-    check = check_round(loaded, entry, number=number)
-    if not check.ok:
-        return RecordOutcome(check=check)
-    seat_ids = {seat.position: seat.id for seat in table.seats}
-    assert check.engine is not None or not variant.uses_engines
-    values = {
-        "game_id": game.id,
-        "number": check.number,
-        "engine": check.engine,
-        "went_out_seat_id": None if entry.blocked else seat_ids[entry.went_out],  # type: ignore[index]
-        "went_out_on_double": entry.on_double and not entry.blocked,
-        "form_token": form_token,
-        "recorded_at": datetime.now(UTC),
-    }
+
+
+def _score_values(
+    check: RoundCheck, entry: RoundInput, seat_ids: dict[int, int], makes_points: bool
+) -> list[dict[str, Any]]:
+    """Every seat's score row to write, from the round's check and what was typed."""
     typed = {seat.position: seat for seat in entry.seats}
-    makes_points = variant.makes_points
     scores = []
     for seat_check in check.seats:
         assert seat_check.hand is not None and seat_check.points is not None
@@ -302,9 +339,14 @@ def record_round(
                 "corrected": False,
             }
         )
-    # Everything above was read and checked; a save that put its lock off takes it now, and is
-    # answered again under it if another phone wrote first (``boundary.defer_write_lock``).
-    lock_game(game)
+    return scores
+
+
+def _insert_round(
+    game_id: int, values: dict[str, Any], scores: list[dict[str, Any]], number: int
+) -> int | RecordOutcome:
+    """Write the round and its scores: the new round's id, or (only when the lock was bypassed
+    and a constraint stopped the write) the round the same form saved before."""
     try:
         with db.session.begin_nested():
             # Plain statements on the session's connection: the round (its id returned), then
@@ -315,19 +357,34 @@ def record_round(
             connection.execute(_INSERT_SCORE, [{**row, "round_id": round_id} for row in scores])
     except IntegrityError:
         # Only reachable when the lock was bypassed: the constraints still keep one round.
+        form_token = values["form_token"]
         existing = db.session.scalars(select(Round).where(Round.form_token == form_token)).first()
         if existing is not None:
-            if existing.game_id != game.id:
+            if existing.game_id != game_id:
                 raise GameError(
                     _("That form belongs to another game: open this game's round again.")
                 ) from None
             return RecordOutcome(check=None, saved=existing, duplicate=True)
         taken = db.session.scalars(
-            select(Round).where(Round.game_id == game.id, Round.number == number)
+            select(Round).where(Round.game_id == game_id, Round.number == number)
         ).first()
         if taken is not None:
             raise RoundTaken(taken) from None
         raise
+    return round_id
+
+
+def _after_insert(
+    loaded: LoadedGame,
+    check: RoundCheck,
+    values: dict[str, Any],
+    scores: list[dict[str, Any]],
+    round_id: int,
+) -> Round:
+    """After the write: the saved round in the session, the game's new version (finished after
+    its last round) and the rows of that version kept for when the commit succeeds."""
+    game, variant, rules, table = loaded.game, loaded.variant, loaded.rules, loaded.rows
+    seat_ids = {seat.position: seat.id for seat in table.seats}
     # The saved round as an object of the session without reading it back: what was written
     # is known (its scores are read when asked for).
     recorded = Round(id=round_id, **values)
@@ -336,7 +393,7 @@ def record_round(
     if "rounds" in game.__dict__:  # loaded before: it holds the new round too
         set_committed_value(game, "rounds", [*game.rounds, recorded])
     total = variant.round_count(rules)
-    over = (total is not None and number >= total) or (
+    over = (total is not None and values["number"] >= total) or (
         variant.target(rules) is not None
         and variant.game_over(_totals_after(table, check.seats, seat_ids), rules)
     )
@@ -352,7 +409,7 @@ def record_round(
         **{name: values[name] for name in rows.RoundRow._fields if name in values},
     )
     rows.keep_when_committed(game, rows.TableRows(table.seats, (*table.rounds, saved)))
-    return RecordOutcome(check=check, saved=recorded)
+    return recorded
 
 
 def _round(round_id: int) -> Round:

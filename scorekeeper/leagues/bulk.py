@@ -72,31 +72,11 @@ def _code() -> str:
     return "".join(secrets.choice(EDIT_CODE_ALPHABET) for _ in range(6))
 
 
-def write_nights(league_id: int, nights: Sequence[NightSpec], device: str) -> Written:
-    """Insert the nights (or add to existing ones), their games, seats, rounds and scores;
-    store each seat's total and place, and give the league a new standings stamp."""
-    standings_changed(league_id=league_id)
-    new_nights = [spec for spec in nights if spec.night_id is None]
-    if new_nights:
-        ids = db.session.scalars(
-            insert(Night).returning(Night.id, sort_by_parameter_order=True),
-            [
-                {"league_id": league_id, "played_on": spec.played_on, "place": spec.place}
-                for spec in new_nights
-            ],
-        ).all()
-        for spec, night_id in zip(new_nights, ids, strict=True):
-            spec.night_id = night_id
-
-    game_specs: list[tuple[NightSpec, GameSpec]] = [
-        (night, game) for night in nights for game in night.games
-    ]
-    if not game_specs:
-        db.session.flush()
-        return Written(len(new_nights), 0, 0, 0)
+def _insert_games(game_specs: list[tuple[NightSpec, GameSpec]], device: str) -> list[int]:
+    """Insert the games (evening games: 19:00 on the night, a minute apart so they keep their
+    order); their ids, in order."""
     game_rows = []
     for number, (night, game) in enumerate(game_specs):
-        # Evening games: 19:00 on the night, a minute apart so they keep their order.
         when = datetime.combine(night.played_on, time(19, 0), UTC) + timedelta(minutes=number)
         game_rows.append(
             {
@@ -115,10 +95,17 @@ def write_nights(league_id: int, nights: Sequence[NightSpec], device: str) -> Wr
                 "ended_early": game.ended_early,
             }
         )
-    game_ids = db.session.scalars(
-        insert(Game).returning(Game.id, sort_by_parameter_order=True), game_rows
-    ).all()
+    return list(
+        db.session.scalars(
+            insert(Game).returning(Game.id, sort_by_parameter_order=True), game_rows
+        ).all()
+    )
 
+
+def _insert_seats(
+    game_ids: list[int], game_specs: list[tuple[NightSpec, GameSpec]]
+) -> list[list[int]]:
+    """Insert every game's seats; each game's seat ids, in seat order."""
     seat_rows = [
         {
             "game_id": game_id,
@@ -135,8 +122,15 @@ def write_nights(league_id: int, nights: Sequence[NightSpec], device: str) -> Wr
             insert(Seat).returning(Seat.id, sort_by_parameter_order=True), seat_rows
         ).all()
     )
-    seats_of_game = [[next(seat_ids) for _ in game.players] for _, game in game_specs]
+    return [[next(seat_ids) for _ in game.players] for _, game in game_specs]
 
+
+def _insert_rounds(
+    game_ids: list[int],
+    seats_of_game: list[list[int]],
+    game_specs: list[tuple[NightSpec, GameSpec]],
+) -> tuple[int, int]:
+    """Insert every game's rounds, then their scores; how many of each."""
     round_rows = []
     for game_id, seats, (_, game) in zip(game_ids, seats_of_game, game_specs, strict=True):
         for number, spec in enumerate(game.rounds, start=1):
@@ -181,6 +175,34 @@ def write_nights(league_id: int, nights: Sequence[NightSpec], device: str) -> Wr
                 )
     if score_rows:
         db.session.execute(insert(Score), score_rows)
+    return len(round_rows), len(score_rows)
+
+
+def write_nights(league_id: int, nights: Sequence[NightSpec], device: str) -> Written:
+    """Insert the nights (or add to existing ones), their games, seats, rounds and scores;
+    store each seat's total and place, and give the league a new standings stamp."""
+    standings_changed(league_id=league_id)
+    new_nights = [spec for spec in nights if spec.night_id is None]
+    if new_nights:
+        ids = db.session.scalars(
+            insert(Night).returning(Night.id, sort_by_parameter_order=True),
+            [
+                {"league_id": league_id, "played_on": spec.played_on, "place": spec.place}
+                for spec in new_nights
+            ],
+        ).all()
+        for spec, night_id in zip(new_nights, ids, strict=True):
+            spec.night_id = night_id
+
+    game_specs: list[tuple[NightSpec, GameSpec]] = [
+        (night, game) for night in nights for game in night.games
+    ]
+    if not game_specs:
+        db.session.flush()
+        return Written(len(new_nights), 0, 0, 0)
+    game_ids = _insert_games(game_specs, device)
+    seats_of_game = _insert_seats(game_ids, game_specs)
+    rounds, scores = _insert_rounds(game_ids, seats_of_game, game_specs)
     higher = [
         game_id
         for game_id, (_, game) in zip(game_ids, game_specs, strict=True)
@@ -190,4 +212,4 @@ def write_nights(league_id: int, nights: Sequence[NightSpec], device: str) -> Wr
         chunk = set(game_ids[start : start + 1000])
         store_totals_of(sorted(chunk), [game_id for game_id in higher if game_id in chunk])
     db.session.flush()
-    return Written(len(new_nights), len(game_rows), len(round_rows), len(score_rows))
+    return Written(len(new_nights), len(game_ids), rounds, scores)

@@ -95,17 +95,33 @@ def seed_demo(
         night = bulk.NightSpec(played_on=played_on, place=rng.choice(PLACES))
         for table in range(tables):
             at_table = present[table * players : (table + 1) * players]
-            night.games.append(
-                bulk.GameSpec(
-                    table_name=f"Table {table + 1}",
-                    players=at_table,
-                    rounds=[_round(engine, at_table, skill, rng) for engine in schedule],
-                    rules=league.rules,
-                )
-            )
+            night.games.append(_game(table, at_table, league, schedule, skill, rng))
         specs.append(night)
     written = bulk.write_nights(league.id, specs, device)
-    first_year, last_year = start.year, (start + timedelta(weeks=nights - 1)).year
+    _add_seasons(league, start.year, (start + timedelta(weeks=nights - 1)).year)
+    db.session.flush()
+    return DemoLeague(league=league, written=written, passphrase=passphrase)
+
+
+def _game(
+    table: int,
+    at_table: list[int],
+    league: League,
+    schedule: list[int],
+    skill: dict[int, float],
+    rng: random.Random,
+) -> bulk.GameSpec:
+    """A full game of the demo at table number ``table`` (from 0)."""
+    return bulk.GameSpec(
+        table_name=f"Table {table + 1}",
+        players=at_table,
+        rounds=[_round(engine, at_table, skill, rng) for engine in schedule],
+        rules=league.rules,
+    )
+
+
+def _add_seasons(league: League, first_year: int, last_year: int) -> None:
+    """A season a calendar year, from the first night's year to the last's."""
     for year in range(first_year, last_year + 1):
         db.session.add(
             Season(
@@ -115,8 +131,6 @@ def seed_demo(
                 ends_on=date(year, 12, 31),
             )
         )
-    db.session.flush()
-    return DemoLeague(league=league, written=written, passphrase=passphrase)
 
 
 def _round(

@@ -202,33 +202,11 @@ def next_table_name(night: Night) -> str:
     return _("Table %(n)s", n=number)
 
 
-def add_table(
-    league: League,
-    night: Night,
-    table_name: str,
-    player_ids: Sequence[int],
-    guest_names: Sequence[str],
-    device: str,
-    kind: str = "mexican_train",
-) -> Game:
-    """Start a table of the night: a game of ``kind`` under the league's house rules (another
-    game than Mexican Train plays its own usual set and rules over them) with the chosen roster
-    players and guests, in the order given. A guest's name that matches someone in the league
-    seats that player. Refused when someone is already playing at another table tonight.
-
-    The night's row is locked first, so two phones seating the same player at two tables at
-    the same moment cannot both succeed: the second sees the first's table."""
-    lock_row(Night, night.id)
-    name = clean_text(table_name, MAX_TABLE_NAME) or next_table_name(night)
-    busy = {
-        game.table_name.casefold()
-        for game in night.games
-        if game.status == "playing" and game.table_name
-    }
-    if name.casefold() in busy:
-        raise LeagueError(
-            _("%(table)s is still playing tonight: give this table another name.", table=name)
-        )
+def _players_for_table(
+    league: League, night: Night, player_ids: Sequence[int], guest_names: Sequence[str]
+) -> list[Player]:
+    """The chosen roster players, then the guests (a guest's name that matches someone in the
+    league seats that player), each once; refused when one is playing at another table."""
     everyone = league_players(league)
     by_id = {player.id: player for player in everyone if player.merged_into_id is None}
     chosen: list[Player] = []
@@ -260,6 +238,37 @@ def add_table(
                     table=playing[player.id],
                 )
             )
+    return chosen
+
+
+def add_table(
+    league: League,
+    night: Night,
+    table_name: str,
+    player_ids: Sequence[int],
+    guest_names: Sequence[str],
+    device: str,
+    kind: str = "mexican_train",
+) -> Game:
+    """Start a table of the night: a game of ``kind`` under the league's house rules (another
+    game than Mexican Train plays its own usual set and rules over them) with the chosen roster
+    players and guests, in the order given. A guest's name that matches someone in the league
+    seats that player. Refused when someone is already playing at another table tonight.
+
+    The night's row is locked first, so two phones seating the same player at two tables at
+    the same moment cannot both succeed: the second sees the first's table."""
+    lock_row(Night, night.id)
+    name = clean_text(table_name, MAX_TABLE_NAME) or next_table_name(night)
+    busy = {
+        game.table_name.casefold()
+        for game in night.games
+        if game.status == "playing" and game.table_name
+    }
+    if name.casefold() in busy:
+        raise LeagueError(
+            _("%(table)s is still playing tonight: give this table another name.", table=name)
+        )
+    chosen = _players_for_table(league, night, player_ids, guest_names)
     if len(chosen) < 2:
         raise LeagueError(_("Choose at least two players for the table."))
     variant = VARIANTS.get(kind, MEXICAN_TRAIN)

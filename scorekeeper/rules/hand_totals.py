@@ -91,75 +91,82 @@ def impossible_totals(
     found: dict[P, str] = {}
     zeros = [player for player, total in totals.items() if total == 0]
     free = zero_tiles(engine, rules)
-    least = lightest_hand(engine, rules)
     for player, total in totals.items():
         if total == 0 and (one_may_be_out or free):
             continue
-        if hand_can_total(total, engine, rules):
-            continue
-        if total == 0:
-            found[player] = _(
-                "%(player)s did not go out, so %(player)s still holds a tile, and no tile "
-                "counts 0 here (%(why)s)",
-                player=player,
-                why=_zero_words(engine, rules),
-            )
-        elif total < least:
-            found[player] = _(
-                "%(player)s did not go out, so %(player)s still holds a tile: the lightest "
-                "counts %(least)s, so %(total)s cannot be right",
-                player=player,
-                least=least,
-                total=total,
-            )
-        else:
-            found[player] = _(
-                "No hand of tiles counts %(total)s under these rules: %(player)s's total "
-                "cannot be right",
-                total=total,
-                player=player,
-            )
+        if not hand_can_total(total, engine, rules):
+            found[player] = _no_hand_makes(player, total, engine, rules)
     allowed = free + (1 if one_may_be_out else 0)
     if len(zeros) > allowed and (free or one_may_be_out):
-        if free == 0:
-            tiles = _("no tile counts 0 here (%(why)s)", why=_zero_words(engine, rules))
-        elif free == 1:
-            tiles = _("only the 0-0 counts 0")
-        else:
-            tiles = _("only %(num)s tiles count 0", num=free)
-        names = _(
-            "%(some)s and %(last)s",
-            some=", ".join(str(p) for p in zeros[:-1]),
-            last=zeros[-1],
-        )
-        if one_may_be_out and len(zeros) == 2:
-            message = _(
-                "%(names)s both count 0, but only one player goes out and %(why)s: a player "
-                "who did not go out still holds a tile",
-                names=names,
-                why=tiles,
-            )
-        elif one_may_be_out:
-            message = _(
-                "%(names)s all count 0, but only one player goes out and %(why)s: a player "
-                "who did not go out still holds a tile",
-                names=names,
-                why=tiles,
-            )
-        elif len(zeros) == 2:
-            message = _(
-                "%(names)s both count 0, but %(why)s: a player who did not go out still holds "
-                "a tile",
-                names=names,
-                why=tiles,
-            )
-        else:
-            message = _(
-                "%(names)s all count 0, but %(why)s: a player who did not go out still holds "
-                "a tile",
-                names=names,
-                why=tiles,
-            )
+        message = _too_many_zeros(zeros, free, engine, rules, one_may_be_out)
         for player in zeros:
             found.setdefault(player, message)
     return found
+
+
+def _no_hand_makes(player: P, total: int, engine: int | None, rules: HouseRules) -> str:
+    """Why a player who holds a tile cannot count ``total``: no tile counts 0, the lightest
+    tile counts more, or no hand of tiles makes it."""
+    if total == 0:
+        return _(
+            "%(player)s did not go out, so %(player)s still holds a tile, and no tile "
+            "counts 0 here (%(why)s)",
+            player=player,
+            why=_zero_words(engine, rules),
+        )
+    least = lightest_hand(engine, rules)
+    if total < least:
+        return _(
+            "%(player)s did not go out, so %(player)s still holds a tile: the lightest "
+            "counts %(least)s, so %(total)s cannot be right",
+            player=player,
+            least=least,
+            total=total,
+        )
+    return _(
+        "No hand of tiles counts %(total)s under these rules: %(player)s's total cannot be right",
+        total=total,
+        player=player,
+    )
+
+
+def _too_many_zeros(
+    zeros: list[P], free: int, engine: int | None, rules: HouseRules, one_may_be_out: bool
+) -> str:
+    """More players count 0 than there are tiles counting 0 (and a player going out)."""
+    if free == 0:
+        tiles = _("no tile counts 0 here (%(why)s)", why=_zero_words(engine, rules))
+    elif free == 1:
+        tiles = _("only the 0-0 counts 0")
+    else:
+        tiles = _("only %(num)s tiles count 0", num=free)
+    names = _(
+        "%(some)s and %(last)s",
+        some=", ".join(str(p) for p in zeros[:-1]),
+        last=zeros[-1],
+    )
+    if one_may_be_out and len(zeros) == 2:
+        return _(
+            "%(names)s both count 0, but only one player goes out and %(why)s: a player "
+            "who did not go out still holds a tile",
+            names=names,
+            why=tiles,
+        )
+    if one_may_be_out:
+        return _(
+            "%(names)s all count 0, but only one player goes out and %(why)s: a player "
+            "who did not go out still holds a tile",
+            names=names,
+            why=tiles,
+        )
+    if len(zeros) == 2:
+        return _(
+            "%(names)s both count 0, but %(why)s: a player who did not go out still holds a tile",
+            names=names,
+            why=tiles,
+        )
+    return _(
+        "%(names)s all count 0, but %(why)s: a player who did not go out still holds a tile",
+        names=names,
+        why=tiles,
+    )

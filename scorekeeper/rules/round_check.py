@@ -151,34 +151,61 @@ def check_round(entry: RoundInput, context: RoundContext, partial: bool = False)
     """
     rules = context.rules
     arrivals = rules.score_by == "arrivals"
-    number = context.number
     names = dict(context.names)
     seats = {position: SeatCheck(position=position, name=name) for position, name in names.items()}
-    check = RoundCheck(number=number, engine=None, seats=list(seats.values()))
+    check = RoundCheck(number=context.number, engine=None, seats=list(seats.values()))
+    check.engine = _round_engine(entry, context, check.errors)
+    _check_round_end(entry, seats, check.errors, partial)
+    hands = _typed_hands(entry, seats, rules, partial)
+    if check.engine is not None and hands:
+        _run_validator(entry, context, check, seats, hands)
+    if check.engine is not None and not arrivals:
+        _check_possible_totals(entry, check.engine, rules, seats, hands)
+    if check.ok and len(hands) == len(seats):
+        _score(entry, rules, seats, hands)
+    return check
 
-    if rules.order == "highest_available":
-        allowed = context.engines_left
-        if entry.engine is None:
-            check.errors.append(_("Choose which double was the engine this round."))
-        elif entry.engine not in allowed:
-            check.errors.append(
-                _(
-                    "The %(tile)s has already been an engine in this game.",
-                    tile=f"{entry.engine}-{entry.engine}",
-                )
+
+def _round_engine(entry: RoundInput, context: RoundContext, errors: list[str]) -> int | None:
+    """The round's engine: the scheduled one, or under "highest available" the double chosen,
+    which must not have been an engine in another round. None (with an error): none chosen, one
+    already used, or no round left."""
+    if context.rules.order != "highest_available":
+        if context.engine is None:
+            errors.append(_("All rounds of this game have been played."))
+        return context.engine
+    if entry.engine is None:
+        errors.append(_("Choose which double was the engine this round."))
+        return None
+    if entry.engine not in context.engines_left:
+        errors.append(
+            _(
+                "The %(tile)s has already been an engine in this game.",
+                tile=f"{entry.engine}-{entry.engine}",
             )
-        else:
-            check.engine = entry.engine
-    else:
-        check.engine = context.engine
-        if check.engine is None:
-            check.errors.append(_("All rounds of this game have been played."))
+        )
+        return None
+    return entry.engine
 
+
+def _check_round_end(
+    entry: RoundInput, seats: Mapping[int, SeatCheck], errors: list[str], partial: bool
+) -> None:
+    """The end of the round: who went out (a player at the table), or blocked (not needed yet
+    while typing)."""
     if entry.went_out is None and not entry.blocked and not partial:
-        check.errors.append(_("Tap who went out, or tap “Blocked round” if nobody could play."))
+        errors.append(_("Tap who went out, or tap “Blocked round” if nobody could play."))
     if entry.went_out is not None and entry.went_out not in seats:
-        check.errors.append(_("The player marked as going out is not at this table."))
+        errors.append(_("The player marked as going out is not at this table."))
 
+
+def _typed_hands(
+    entry: RoundInput, seats: Mapping[int, SeatCheck], rules: HouseRules, partial: bool
+) -> dict[int, HandEntry]:
+    """Each seat's hand as typed, by position: the tiles parse on this set, markers and open
+    doubles only under a house rule that gives them a penalty; a seat with neither points nor
+    tiles is an error unless its player went out (0) or the hands do not count (arrivals)."""
+    arrivals = rules.score_by == "arrivals"
     hands: dict[int, HandEntry] = {}
     for typed in entry.seats:
         seat = seats.get(typed.position)
@@ -205,65 +232,90 @@ def check_round(entry: RoundInput, context: RoundContext, partial: bool = False)
         )
         if hand is not None:
             hands[typed.position] = hand
+    return hands
 
-    if check.engine is not None and hands:
-        # The validator's messages name the player, so it is given names, not seat numbers.
-        problems = validate_round(
-            {names[position]: hand for position, hand in hands.items()},
-            check.engine,
-            rules,
-            went_out=names.get(entry.went_out) if not entry.blocked else None,  # type: ignore[arg-type]
-            # Under arrivals untyped hands are 0: "same as last round" would say nothing.
-            previous={} if arrivals else {names[p]: v for p, v in context.previous.items()},
+
+def _run_validator(
+    entry: RoundInput,
+    context: RoundContext,
+    check: RoundCheck,
+    seats: Mapping[int, SeatCheck],
+    hands: Mapping[int, HandEntry],
+) -> None:
+    """The validator (rules.md 4, V1-V10) on all hands together, with the previous round's
+    hands for "same score as last round"; each problem goes to its player's seat (round-wide
+    ones to the round), once."""
+    assert check.engine is not None
+    names = dict(context.names)
+    arrivals = context.rules.score_by == "arrivals"
+    # The validator's messages name the player, so it is given names, not seat numbers.
+    problems = validate_round(
+        {names[position]: hand for position, hand in hands.items()},
+        check.engine,
+        context.rules,
+        went_out=names.get(entry.went_out) if not entry.blocked else None,  # type: ignore[arg-type]
+        # Under arrivals untyped hands are 0: "same as last round" would say nothing.
+        previous={} if arrivals else {names[p]: v for p, v in context.previous.items()},
+    )
+    by_name = {name: position for position, name in names.items()}
+    for problem in problems:
+        target = seats.get(by_name[problem.player]) if problem.player is not None else None
+        if target is None:
+            bucket = check.errors if problem.level == "error" else check.warnings
+        else:
+            bucket = target.errors if problem.level == "error" else target.warnings
+        if problem.message not in bucket:
+            bucket.append(problem.message)
+
+
+def _check_possible_totals(
+    entry: RoundInput,
+    engine: int,
+    rules: HouseRules,
+    seats: Mapping[int, SeatCheck],
+    hands: Mapping[int, HandEntry],
+) -> None:
+    """V11: a player who did not go out holds a tile, so the total is one a hand can make."""
+    totals = {
+        seats[position].name: hand.total
+        for position, hand in hands.items()
+        if hand.tiles is None
+        and hand.total is not None
+        and position != entry.went_out
+        and not seats[position].errors
+    }
+    by_name = {seat.name: position for position, seat in seats.items()}
+    for name, message in impossible_totals(
+        totals,
+        engine,
+        rules,
+        one_may_be_out=entry.went_out is None and not entry.blocked,
+    ).items():
+        seats[by_name[name]].errors.append(message)
+
+
+def _score(
+    entry: RoundInput,
+    rules: HouseRules,
+    seats: Mapping[int, SeatCheck],
+    hands: Mapping[int, HandEntry],
+) -> None:
+    """Every player's round score under the house rules, on the seats."""
+    entries = {
+        typed.position: RoundEntry(
+            tiles=hands[typed.position].tiles,
+            total=None if hands[typed.position].tiles is not None else seats[typed.position].hand,
+            markers=typed.markers,
+            open_doubles=typed.open_doubles,
         )
-        by_name = {name: position for position, name in names.items()}
-        for problem in problems:
-            target = seats.get(by_name[problem.player]) if problem.player is not None else None
-            if target is None:
-                bucket = check.errors if problem.level == "error" else check.warnings
-            else:
-                bucket = target.errors if problem.level == "error" else target.warnings
-            if problem.message not in bucket:
-                bucket.append(problem.message)
-
-    if check.engine is not None and not arrivals:
-        # V11: a player who did not go out holds a tile, so the total is one a hand can make.
-        totals = {
-            names[position]: hand.total
-            for position, hand in hands.items()
-            if hand.tiles is None
-            and hand.total is not None
-            and position != entry.went_out
-            and not seats[position].errors
-        }
-        by_name = {name: position for position, name in names.items()}
-        for name, message in impossible_totals(
-            totals,
-            check.engine,
-            rules,
-            one_may_be_out=entry.went_out is None and not entry.blocked,
-        ).items():
-            seats[by_name[name]].errors.append(message)
-
-    if check.ok and len(hands) == len(seats):
-        entries = {
-            typed.position: RoundEntry(
-                tiles=hands[typed.position].tiles,
-                total=None
-                if hands[typed.position].tiles is not None
-                else seats[typed.position].hand,
-                markers=typed.markers,
-                open_doubles=typed.open_doubles,
-            )
-            for typed in entry.seats
-            if typed.position in hands
-        }
-        points = score_round(
-            entries,
-            rules,
-            went_out=None if entry.blocked else entry.went_out,
-            went_out_on_double=entry.on_double and not entry.blocked,
-        )
-        for position, value in points.items():
-            seats[position].points = value
-    return check
+        for typed in entry.seats
+        if typed.position in hands
+    }
+    points = score_round(
+        entries,
+        rules,
+        went_out=None if entry.blocked else entry.went_out,
+        went_out_on_double=entry.on_double and not entry.blocked,
+    )
+    for position, value in points.items():
+        seats[position].points = value

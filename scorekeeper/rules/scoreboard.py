@@ -79,6 +79,64 @@ def _ranking(
     )
 
 
+def _tally(
+    seats: int, rounds: Sequence[RoundResult], start: Sequence[int] | None
+) -> tuple[list[list[int]], list[int], list[int], list[tuple[int, ...]]]:
+    """One pass over the rounds: each seat's round scores, total and rounds gone out, and the
+    running totals after each round."""
+    scores: list[list[int]] = [[] for _ in range(seats)]
+    totals = list(start) if start is not None else [0] * seats
+    went_out = [0] * seats
+    running = []
+    for result in rounds:
+        points = result.points
+        for seat in range(seats):
+            if (score := points[seat]) is not None:
+                scores[seat].append(score)
+                totals[seat] += score
+        running.append(tuple(totals))
+        if result.went_out is not None and 0 <= result.went_out < seats:
+            went_out[result.went_out] += 1
+    return scores, totals, went_out, running
+
+
+def _movement(
+    rounds: Sequence[RoundResult],
+    now: list[Standing],
+    scores: list[list[int]],
+    totals: list[int],
+    went_out: list[int],
+    rules: HouseRules,
+    lower: bool,
+) -> dict[int, int | None]:
+    """Each seat's move since the ranks before the last round (its scores and going out taken
+    off); none after one round."""
+    if len(rounds) <= 1:
+        return {}
+    last = rounds[-1]
+    before_out = list(went_out)
+    if last.went_out is not None and 0 <= last.went_out < len(went_out):
+        before_out[last.went_out] -= 1
+    before = _ranking(
+        [total - (last.points[seat] or 0) for seat, total in enumerate(totals)],
+        [mine if last.points[seat] is None else mine[:-1] for seat, mine in enumerate(scores)],
+        before_out,
+        rules,
+        lower,
+    )
+    return rank_movement(before, now)
+
+
+def _rounds_won(seats: int, round_wins: Sequence[frozenset[int]]) -> list[int]:
+    """How many rounds each seat won."""
+    won = [0] * seats
+    for wins in round_wins:
+        for seat in wins:
+            if 0 <= seat < seats:
+                won[seat] += 1
+    return won
+
+
 def scoreboard(
     seats: int,
     rounds: Sequence[RoundResult],
@@ -103,48 +161,17 @@ def scoreboard(
     winner of each hand).
     """
     lower = rules.lower_is_better if lower_is_better is None else lower_is_better
-    seat_range = range(seats)
-    # One pass over the rounds: each seat's round scores, total and rounds gone out.
-    scores: list[list[int]] = [[] for _ in seat_range]
-    totals = list(start) if start is not None else [0] * seats
-    went_out = [0] * seats
-    running = []
-    for result in rounds:
-        points = result.points
-        for seat in seat_range:
-            if (score := points[seat]) is not None:
-                scores[seat].append(score)
-                totals[seat] += score
-        running.append(tuple(totals))
-        if result.went_out is not None and 0 <= result.went_out < seats:
-            went_out[result.went_out] += 1
+    scores, totals, went_out, running = _tally(seats, rounds, start)
     if round_wins is None:
         round_wins = [frozenset(round_winners(r.present(), r.went_out, rules)) for r in rounds]
-    won = [0] * seats
-    for wins in round_wins:
-        for seat in wins:
-            if 0 <= seat < seats:
-                won[seat] += 1
+    won = _rounds_won(seats, round_wins)
     now = _ranking(totals, scores, went_out, rules, lower)
-    movement: dict[int, int | None] = {}
-    if len(rounds) > 1:  # the ranks before the last round: its scores and going out taken off
-        last = rounds[-1]
-        before_out = list(went_out)
-        if last.went_out is not None and 0 <= last.went_out < seats:
-            before_out[last.went_out] -= 1
-        before = _ranking(
-            [total - (last.points[seat] or 0) for seat, total in enumerate(totals)],
-            [mine if last.points[seat] is None else mine[:-1] for seat, mine in enumerate(scores)],
-            before_out,
-            rules,
-            lower,
-        )
-        movement = rank_movement(before, now)
+    movement = _movement(rounds, now, scores, totals, went_out, rules, lower)
     best_of, worst_of = (min, max) if lower else (max, min)
     leader = best_of((s.total for s in now), default=0)
     by_seat = {standing.player: standing for standing in now}
     players = []
-    for seat in seat_range:
+    for seat in range(seats):
         standing = by_seat[seat]
         mine = scores[seat]
         players.append(

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
+from scorekeeper.rules import validation_messages as messages
 from scorekeeper.rules.house import HouseRules
 from scorekeeper.rules.scoring import (
     RoundEntry,
@@ -27,7 +28,7 @@ from scorekeeper.rules.scoring import (
     set_score,
 )
 from scorekeeper.rules.tiles import Tile
-from scorekeeper.rules.words import _, ngettext
+from scorekeeper.rules.words import _
 
 ERROR = "error"
 WARNING = "warning"
@@ -136,100 +137,285 @@ def _whole(value: object) -> int | None:
     return None
 
 
-def _names(players: Sequence[Any]) -> str:
-    names = [str(player) for player in players]
-    if len(names) == 1:
-        return names[0]
-    return _("%(some)s and %(last)s", some=", ".join(names[:-1]), last=names[-1])
+def _engine_tile(engine: int | None, rules: HouseRules) -> Tile | None:
+    """The engine double, after checking that it is one of the set (ValueError otherwise)."""
+    max_pip = rules.domino_set.max_pip
+    if engine is None:
+        return None
+    if isinstance(engine, bool) or not isinstance(engine, int) or not 0 <= engine <= max_pip:
+        raise ValueError(f"The engine must be a double from 0 to {max_pip}, got {engine!r}")
+    return Tile(engine, engine)
 
 
-def _number_word(count: int) -> str:
-    """How many copies of the set, in words: "two" (a number past four)."""
-    words = {1: _("one"), 2: _("two"), 3: _("three"), 4: _("four")}
-    return words.get(count, str(count))
+@dataclass
+class _Round:
+    """What every check of ``validate_round`` reads (the round's entries and facts) and the one
+    thing they write: the problems found so far, in the order found."""
+
+    entries: list[_Hand]
+    engine: int | None
+    engine_tile: Tile | None
+    rules: HouseRules
+    went_out: Any
+    went_out_entered: bool
+    blocked: bool | None
+    previous: Mapping[Any, int] | None
+    problems: list[Problem] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        dominoes = self.rules.domino_set
+        self.max_pip = dominoes.max_pip
+        self.name = dominoes.name  # "double-12", in the player's language
+        self.copies = self.rules.copies
+        self.whole_set = set_score(self.rules)
+        self.counts = {h.player: Counter(h.tiles) for h in self.entries if h.tiles is not None}
+        self.held: Counter[Tile] = Counter()
+        for counts in self.counts.values():
+            self.held.update(counts)
+
+    def report(self, code: str, player: Any, message: str, level: str | None = None) -> None:
+        self.problems.append(Problem(code, level or LEVELS[code], player, message))
+
+    def total(self, hand: _Hand) -> int | None:
+        """The hand's typed total when it is usable (V10 reports the others), else None."""
+        value = _whole(hand.raw_total) if hand.has_total else None
+        if value is None or not 0 <= value <= self.whole_set:
+            return None
+        return value
+
+    def scores(self) -> dict[Any, int]:
+        """Each hand's score, in the order of the entries: its tiles (those on the set) when
+        given, else its usable total; hands with neither have none."""
+        found: dict[Any, int] = {}
+        for hand in self.entries:
+            if hand.tiles is not None:
+                on_set = [t for t in hand.tiles if t.high <= self.max_pip]
+                found[hand.player] = score_hand(on_set, self.rules)
+            elif (total := self.total(hand)) is not None:
+                found[hand.player] = total
+        return found
+
+    def holders(self, tile: Tile) -> list[Any]:
+        return [player for player, counts in self.counts.items() if counts[tile]]
+
+    def in_order(self) -> list[Problem]:
+        """The problems ordered by player (in the order of the entries, round-wide problems
+        last), then by code, then in the order found."""
+        order = {hand.player: index for index, hand in enumerate(self.entries)}
+
+        def key(item: tuple[int, Problem]) -> tuple[int, int, int]:
+            position, problem = item
+            place = len(order) + 1 if problem.player is None else order.get(problem.player)
+            return (len(order) if place is None else place, int(problem.code[1:]), position)
+
+        return [problem for _, problem in sorted(enumerate(self.problems), key=key)]
 
 
-def _too_many(player: Any, tile: Tile, count: int, copies: int) -> str:
-    """V2: a hand holds a tile more often than the set has it."""
-    if copies == 1:
-        if count == 2:
-            return _(
-                "%(player)s has %(tile)s twice: there is only one %(tile)s in the set",
-                player=player,
-                tile=tile,
+def _check_halves(facts: _Round) -> None:
+    """V1: every half between 0 and the set's highest number."""
+    for player, counts in facts.counts.items():
+        for tile in sorted(counts):
+            if tile.high > facts.max_pip:
+                bad = sorted({half for half in tile.halves if half > facts.max_pip})
+                facts.report("V1", player, messages.off_the_set(player, tile, bad, facts.name))
+
+
+def _check_copies_in_a_hand(facts: _Round) -> None:
+    """V2: no tile in one hand more often than the set has it."""
+    for player, counts in facts.counts.items():
+        for tile, count in sorted(counts.items()):
+            if count > facts.copies:
+                facts.report("V2", player, messages.too_many(player, tile, count, facts.copies))
+
+
+def _check_totals(facts: _Round) -> None:
+    """V10: a typed total is a whole number, not negative, not more than the whole set holds."""
+    for hand in facts.entries:
+        if hand.has_total and facts.total(hand) is None:
+            raw = hand.raw_total
+            message = messages.total_unusable(
+                hand.player, raw, _whole(raw), facts.whole_set, facts.name, facts.copies
             )
-        return _(
-            "%(player)s has %(tile)s %(count)s times: there is only one %(tile)s in the set",
-            player=player,
-            tile=tile,
-            count=count,
-        )
-    if count == 2:
-        return _(
-            "%(player)s has %(tile)s twice: there are only %(copies)s %(tile)s tiles",
-            player=player,
-            tile=tile,
-            copies=_number_word(copies),
-        )
-    return _(
-        "%(player)s has %(tile)s %(count)s times: there are only %(copies)s %(tile)s tiles",
-        player=player,
-        tile=tile,
-        count=count,
-        copies=_number_word(copies),
-    )
+            facts.report("V10", hand.player, message)
 
 
-def _cannot_hold(
-    player: Any, count: int, pool: int, name: str, copies: int, engine: Tile | None
-) -> str:
-    """V6: more tiles in a hand than the set has (outside the engine)."""
-    facts = {"player": player, "count": count, "pool": pool, "set": name, "engine": engine}
-    if copies == 1 and engine is not None:
-        return _(
-            "%(player)s cannot hold %(count)s tiles: the %(set)s set has only %(pool)s outside "
-            "the %(engine)s engine",
-            **facts,
-        )
-    if copies == 1:
-        return _(
-            "%(player)s cannot hold %(count)s tiles: the %(set)s set has only %(pool)s", **facts
-        )
-    if engine is not None:
-        return _(
-            "%(player)s cannot hold %(count)s tiles: the two %(set)s sets have only %(pool)s "
-            "outside the %(engine)s engine",
-            **facts,
-        )
-    return _(
-        "%(player)s cannot hold %(count)s tiles: the two %(set)s sets have only %(pool)s", **facts
-    )
+def _check_tiles_agree(facts: _Round) -> None:
+    """V8: tiles and a total both given agree, and so do tiles and a tile count."""
+    for hand in facts.entries:
+        if hand.tiles is None:
+            continue
+        total = facts.total(hand)
+        tiles_sum = score_hand(hand.tiles, facts.rules)
+        if total is not None and total != tiles_sum:
+            facts.report("V8", hand.player, messages.tiles_disagree(hand.player, tiles_sum, total))
+        if hand.tile_count is not None and hand.tile_count != len(hand.tiles):
+            message = messages.count_disagrees(hand.player, len(hand.tiles), hand.tile_count)
+            facts.report("V8", hand.player, message)
 
 
-def _all_hands(together: int, most: int, name: str, copies: int, engine: Tile | None) -> str:
-    """V7: the hands together hold more pips than the set (outside the engine)."""
-    facts = {"pips": together, "most": most, "set": name, "engine": engine}
-    if copies == 1 and engine is not None:
-        return _(
-            "All hands together hold %(pips)s pips, but the %(set)s set holds only %(most)s "
-            "outside the %(engine)s engine",
-            **facts,
+def _check_total_fits(facts: _Round) -> None:
+    """V6: a total without tiles fits the hand: for a known tile count k between the k lightest
+    and the k heaviest tiles other than the engine, otherwise at most the whole set minus the
+    engine."""
+    engine, rules = facts.engine, facts.rules
+    for hand in facts.entries:
+        total = facts.total(hand)
+        if hand.tiles is not None or total is None:
+            continue
+        player, count = hand.player, hand.tile_count
+        if count is None:
+            most = round_capacity(engine, rules)
+            if total > most:
+                message = messages.above_all_tiles(player, total, most, facts.engine_tile)
+                facts.report("V6", player, message)
+            continue
+        pool = hand_pool_size(engine, rules)
+        if count > pool:
+            message = messages.cannot_hold(
+                player, count, pool, facts.name, facts.copies, facts.engine_tile
+            )
+            facts.report("V6", player, message)
+        elif total > (most := hand_capacity(count, engine, rules)):
+            facts.report("V6", player, messages.above_count(player, total, count, most))
+        elif total < (least := hand_floor(count, engine, rules)):
+            facts.report("V6", player, messages.below_count(player, total, count, least))
+
+
+def _check_shared_tiles(facts: _Round) -> None:
+    """V3: no tile in two hands (more often than the set has it), reported for every holder."""
+    for tile in sorted(facts.held):
+        if facts.held[tile] <= facts.copies:
+            continue
+        holders = facts.holders(tile)
+        if len(holders) < 2:
+            continue  # one hand only: that is V2
+        message = messages.shared_tile(holders, tile, facts.held[tile], facts.copies)
+        for holder in holders:
+            facts.report("V3", holder, message)
+
+
+def _check_engine(facts: _Round) -> None:
+    """V4: the engine is in the middle, in no hand (with two copies, at most one in the hands)."""
+    engine = facts.engine_tile
+    if engine is None or facts.held[engine] <= facts.copies - 1:
+        return
+    holders = facts.holders(engine)
+    for holder in holders:
+        message = messages.engine_in_hand(holder, holders, engine, facts.held[engine], facts.copies)
+        facts.report("V4", holder, message)
+
+
+def _check_who_went_out(facts: _Round) -> None:
+    """V5, the player who went out: has an entry, in a round that was not blocked, with no
+    tiles and a total of 0."""
+    out = facts.went_out
+    if out is None:
+        return
+    if not facts.went_out_entered:
+        message = _("%(player)s went out but has no entry in this round", player=out)
+        facts.report("V5", out, message)
+    if facts.blocked:
+        message = _(
+            "The round was blocked, so nobody went out: %(player)s cannot have gone out",
+            player=out,
         )
-    if copies == 1:
-        return _(
-            "All hands together hold %(pips)s pips, but the %(set)s set holds only %(most)s",
-            **facts,
+        facts.report("V5", out, message)
+    hand = next((hand for hand in facts.entries if hand.player == out), None)
+    if hand is None:
+        return
+    if hand.tiles:
+        facts.report("V5", out, messages.went_out_with_tiles(out, len(hand.tiles)))
+    elif hand.tile_count:
+        message = _(
+            "%(player)s went out, so %(player)s has no tiles left, not %(count)s",
+            player=out,
+            count=hand.tile_count,
         )
-    if engine is not None:
-        return _(
-            "All hands together hold %(pips)s pips, but the two %(set)s sets hold only "
-            "%(most)s outside the %(engine)s engine",
-            **facts,
+        facts.report("V5", out, message)
+    if value := (_whole(hand.raw_total) if hand.has_total else None):
+        message = _(
+            "%(player)s went out, so %(player)s's total is 0, not %(total)s",
+            player=out,
+            total=value,
         )
-    return _(
-        "All hands together hold %(pips)s pips, but the two %(set)s sets hold only %(most)s",
-        **facts,
-    )
+        facts.report("V5", out, message)
+
+
+def _check_empty_hands(facts: _Round) -> None:
+    """V5, the empty hands: only the player who went out has one; a single empty hand in a round
+    marked as nobody going out is a warning (an error in a blocked round)."""
+    out = facts.went_out
+    empty = [hand.player for hand in facts.entries if hand.known_empty and hand.player != out]
+    if out is not None:
+        for player in empty:
+            message = _(
+                "%(player)s has no tiles left, but %(out)s went out: only one player can go "
+                "out in a round",
+                player=player,
+                out=out,
+            )
+            facts.report("V5", player, message)
+    elif len(empty) >= 2:
+        message = messages.several_empty(empty)
+        for player in empty:
+            facts.report("V5", player, message)
+    elif empty and facts.blocked:
+        message = _(
+            "%(player)s has no tiles left, but the round was blocked: nobody went out",
+            player=empty[0],
+        )
+        facts.report("V5", empty[0], message)
+    elif empty:
+        message = _(
+            "%(player)s has no tiles left: mark %(player)s as the player who went out",
+            player=empty[0],
+        )
+        facts.report("V5", empty[0], message, WARNING)
+
+
+def _check_all_hands(facts: _Round) -> None:
+    """V7: all hands together hold no more than the set minus the engine (double-12: 1068).
+    Totals V6 already reported stay out."""
+    misfits = {problem.player for problem in facts.problems if problem.code == "V6"}
+    scores = facts.scores()
+    together = sum(score for player, score in scores.items() if player not in misfits)
+    capacity = round_capacity(facts.engine, facts.rules)
+    if together > capacity:
+        message = messages.all_hands(
+            together, capacity, facts.name, facts.copies, facts.engine_tile
+        )
+        facts.report("V7", None, message)
+
+
+def _check_repeats(facts: _Round) -> None:
+    """V9 (warning): a non-zero score identical to the same player's previous round."""
+    if not facts.previous:
+        return
+    for player, score in facts.scores().items():
+        if player != facts.went_out and score and facts.previous.get(player) == score:
+            message = _(
+                "%(player)s scored %(score)s again, the same as last round: is that right?",
+                player=player,
+                score=score,
+            )
+            facts.report("V9", player, message)
+
+
+#: The checks ``validate_round`` runs, in this order, on one shared ``_Round``. A check reads the
+#: round and reports what it finds; only V7 reads what an earlier check found (the V6 totals).
+CHECKS: tuple[Callable[[_Round], None], ...] = (
+    _check_halves,
+    _check_copies_in_a_hand,
+    _check_totals,
+    _check_tiles_agree,
+    _check_total_fits,
+    _check_shared_tiles,
+    _check_engine,
+    _check_who_went_out,
+    _check_empty_hands,
+    _check_all_hands,
+    _check_repeats,
+)
 
 
 def validate_round(
@@ -264,391 +450,20 @@ def validate_round(
     - V10 a total is a whole number, not negative, not more than the whole set holds.
     A value gets either V10 (wrong type, negative, absurd) or V6 (above the hand's capacity).
     """
-    dominoes = rules.domino_set
-    copies = rules.copies
-    if engine is not None and (
-        isinstance(engine, bool)
-        or not isinstance(engine, int)
-        or not 0 <= engine <= dominoes.max_pip
-    ):
-        raise ValueError(
-            f"The engine must be a double from 0 to {dominoes.max_pip}, got {engine!r}"
-        )
-    engine_tile = Tile(engine, engine) if engine is not None else None
-    name = dominoes.name  # "double-12", in the player's language
-    whole_set = set_score(rules)
-    entries = [_as_hand(player, value) for player, value in hands.items()]
-    problems: list[Problem] = []
-
-    def report(code: str, player: Any, message: str, level: str | None = None) -> None:
-        problems.append(Problem(code, level or LEVELS[code], player, message))
-
-    hand_scores: dict[Any, int] = {}
-    misfits: set[Any] = set()  # totals already reported by V6 stay out of V7
-    counts_by_player: dict[Any, Counter[Tile]] = {}
-
-    for hand in entries:
-        player = hand.player
-        total: int | None = None
-
-        if hand.tiles is not None:
-            counts = Counter(hand.tiles)
-            counts_by_player[player] = counts
-            # V1
-            for tile in sorted(counts):
-                if tile.high > dominoes.max_pip:
-                    bad = sorted({h for h in tile.halves if h > dominoes.max_pip})
-                    if len(bad) == 1:
-                        message = _(
-                            "%(player)s's %(tile)s: %(number)s is not on a %(set)s set",
-                            player=player,
-                            tile=tile,
-                            number=bad[0],
-                            set=name,
-                        )
-                    else:
-                        message = _(
-                            "%(player)s's %(tile)s: %(numbers)s are not on a %(set)s set",
-                            player=player,
-                            tile=tile,
-                            numbers=_names(bad),
-                            set=name,
-                        )
-                    report("V1", player, message)
-            # V2
-            for tile, count in sorted(counts.items()):
-                if count > copies:
-                    report("V2", player, _too_many(player, tile, count, copies))
-
-        # V10 and the total's value
-        if hand.has_total:
-            raw = hand.raw_total
-            value = _whole(raw)
-            if raw is None:
-                report("V10", player, _("%(player)s's total is missing", player=player))
-            elif value is None:
-                shown = f'"{raw}"' if isinstance(raw, str) else str(raw)
-                report(
-                    "V10",
-                    player,
-                    _(
-                        "%(player)s's total must be a whole number, not %(value)s",
-                        player=player,
-                        value=shown,
-                    ),
-                )
-            elif value < 0:
-                report(
-                    "V10",
-                    player,
-                    _(
-                        "%(player)s's total cannot be negative (%(value)s)",
-                        player=player,
-                        value=value,
-                    ),
-                )
-            elif value > whole_set:
-                if copies == 1:
-                    message = _(
-                        "%(player)s's total %(total)s is more than the whole of the %(set)s set "
-                        "holds (%(most)s)",
-                        player=player,
-                        total=value,
-                        set=name,
-                        most=whole_set,
-                    )
-                else:
-                    message = _(
-                        "%(player)s's total %(total)s is more than the whole of the two %(set)s "
-                        "sets hold (%(most)s)",
-                        player=player,
-                        total=value,
-                        set=name,
-                        most=whole_set,
-                    )
-                report("V10", player, message)
-            else:
-                total = value
-
-        # V8: tiles and total (or tile count) both given
-        if hand.tiles is not None:
-            tiles_score = score_hand([t for t in hand.tiles if t.high <= dominoes.max_pip], rules)
-            if total is not None and total != score_hand(hand.tiles, rules):
-                report(
-                    "V8",
-                    player,
-                    _(
-                        "%(player)s's tiles add up to %(sum)s, but the total says %(total)s",
-                        player=player,
-                        sum=score_hand(hand.tiles, rules),
-                        total=total,
-                    ),
-                )
-            if hand.tile_count is not None and hand.tile_count != len(hand.tiles):
-                report(
-                    "V8",
-                    player,
-                    ngettext(
-                        "%(player)s has %(num)s tile entered, but the tile count says %(count)s",
-                        "%(player)s has %(num)s tiles entered, but the tile count says %(count)s",
-                        len(hand.tiles),
-                        player=player,
-                        count=hand.tile_count,
-                    ),
-                )
-            hand_scores[player] = tiles_score
-        elif total is not None:
-            # V6: total only
-            before = len(problems)
-            k = hand.tile_count
-            if k is not None:
-                pool = hand_pool_size(engine, rules)
-                if k > pool:
-                    report("V6", player, _cannot_hold(player, k, pool, name, copies, engine_tile))
-                else:
-                    most = hand_capacity(k, engine, rules)
-                    least = hand_floor(k, engine, rules)
-                    if total > most:
-                        report(
-                            "V6",
-                            player,
-                            ngettext(
-                                "%(player)s's total %(total)s is more than %(num)s tile can "
-                                "hold (at most %(most)s)",
-                                "%(player)s's total %(total)s is more than %(num)s tiles can "
-                                "hold (at most %(most)s)",
-                                k,
-                                player=player,
-                                total=total,
-                                most=most,
-                            ),
-                        )
-                    elif total < least:
-                        report(
-                            "V6",
-                            player,
-                            ngettext(
-                                "%(player)s's total %(total)s is less than %(num)s tile can "
-                                "hold (at least %(least)s)",
-                                "%(player)s's total %(total)s is less than %(num)s tiles can "
-                                "hold (at least %(least)s)",
-                                k,
-                                player=player,
-                                total=total,
-                                least=least,
-                            ),
-                        )
-            else:
-                most = round_capacity(engine, rules)
-                if total > most:
-                    if engine_tile:
-                        message = _(
-                            "%(player)s's total %(total)s is more than all the tiles outside "
-                            "the %(engine)s engine hold (%(most)s)",
-                            player=player,
-                            total=total,
-                            engine=engine_tile,
-                            most=most,
-                        )
-                    else:
-                        message = _(
-                            "%(player)s's total %(total)s is more than all the tiles hold "
-                            "(%(most)s)",
-                            player=player,
-                            total=total,
-                            most=most,
-                        )
-                    report("V6", player, message)
-            if len(problems) > before:
-                misfits.add(player)
-            hand_scores[player] = total
-
-    # V3: a tile in two hands
-    held: Counter[Tile] = Counter()
-    for counts in counts_by_player.values():
-        held.update(counts)
-    for tile in sorted(held):
-        if held[tile] <= copies:
-            continue
-        holders = [p for p, counts in counts_by_player.items() if counts[tile]]
-        if len(holders) < 2:
-            continue  # one hand only: that is V2
-        if copies == 1 and len(holders) == 2:
-            message = _(
-                "%(names)s both have %(tile)s: a tile can be in only one hand",
-                names=_names(holders),
-                tile=tile,
-            )
-        elif copies == 1:
-            message = _(
-                "%(names)s all have %(tile)s: a tile can be in only one hand",
-                names=_names(holders),
-                tile=tile,
-            )
-        else:
-            message = _(
-                "%(names)s have %(tile)s %(count)s times between them: there are only "
-                "%(copies)s %(tile)s tiles",
-                names=_names(holders),
-                tile=tile,
-                count=held[tile],
-                copies=_number_word(copies),
-            )
-        for holder in holders:
-            report("V3", holder, message)
-
-    # V4: the engine is in the middle
-    if engine_tile is not None and held[engine_tile] > copies - 1:
-        holders = [p for p, counts in counts_by_player.items() if counts[engine_tile]]
-        for holder in holders:
-            if copies == 1:
-                message = _(
-                    "The %(tile)s is this round's engine: it is in the middle, not in "
-                    "%(player)s's hand",
-                    tile=engine_tile,
-                    player=holder,
-                )
-            else:
-                message = _(
-                    "The %(tile)s is this round's engine: one is in the middle, so only one can "
-                    "be in a hand (%(names)s have %(count)s)",
-                    tile=engine_tile,
-                    names=_names(holders),
-                    count=held[engine_tile],
-                )
-            report("V4", holder, message)
-
-    # V5: who went out
-    if went_out is not None:
-        if went_out not in hands:
-            report(
-                "V5",
-                went_out,
-                _("%(player)s went out but has no entry in this round", player=went_out),
-            )
-        if blocked:
-            report(
-                "V5",
-                went_out,
-                _(
-                    "The round was blocked, so nobody went out: %(player)s cannot have gone out",
-                    player=went_out,
-                ),
-            )
-    by_player = {hand.player: hand for hand in entries}
-    if went_out is not None and went_out in by_player:
-        hand = by_player[went_out]
-        if hand.tiles:
-            report(
-                "V5",
-                went_out,
-                ngettext(
-                    "%(player)s went out, so %(player)s has no tiles left, but %(num)s tile is "
-                    "entered",
-                    "%(player)s went out, so %(player)s has no tiles left, but %(num)s tiles "
-                    "are entered",
-                    len(hand.tiles),
-                    player=went_out,
-                ),
-            )
-        elif hand.tile_count:
-            report(
-                "V5",
-                went_out,
-                _(
-                    "%(player)s went out, so %(player)s has no tiles left, not %(count)s",
-                    player=went_out,
-                    count=hand.tile_count,
-                ),
-            )
-        value = _whole(hand.raw_total) if hand.has_total else None
-        if value:
-            report(
-                "V5",
-                went_out,
-                _(
-                    "%(player)s went out, so %(player)s's total is 0, not %(total)s",
-                    player=went_out,
-                    total=value,
-                ),
-            )
-    empty = [hand.player for hand in entries if hand.known_empty and hand.player != went_out]
-    if went_out is not None:
-        for player in empty:
-            report(
-                "V5",
-                player,
-                _(
-                    "%(player)s has no tiles left, but %(out)s went out: only one player can go "
-                    "out in a round",
-                    player=player,
-                    out=went_out,
-                ),
-            )
-    elif len(empty) >= 2:
-        if len(empty) == 2:
-            message = _(
-                "%(names)s both have no tiles left: only one player can go out in a round",
-                names=_names(empty),
-            )
-        else:
-            message = _(
-                "%(names)s all have no tiles left: only one player can go out in a round",
-                names=_names(empty),
-            )
-        for player in empty:
-            report("V5", player, message)
-    elif empty:
-        player = empty[0]
-        if blocked:
-            report(
-                "V5",
-                player,
-                _(
-                    "%(player)s has no tiles left, but the round was blocked: nobody went out",
-                    player=player,
-                ),
-            )
-        else:
-            report(
-                "V5",
-                player,
-                _(
-                    "%(player)s has no tiles left: mark %(player)s as the player who went out",
-                    player=player,
-                ),
-                WARNING,
-            )
-
-    # V7: all hands together
-    together = sum(score for player, score in hand_scores.items() if player not in misfits)
-    capacity = round_capacity(engine, rules)
-    if together > capacity:
-        report("V7", None, _all_hands(together, capacity, name, copies, engine_tile))
-
-    # V9: same score as last round
-    if previous:
-        for player, score in hand_scores.items():
-            if player != went_out and score and previous.get(player) == score:
-                report(
-                    "V9",
-                    player,
-                    _(
-                        "%(player)s scored %(score)s again, the same as last round: is that right?",
-                        player=player,
-                        score=score,
-                    ),
-                )
-
-    order = {hand.player: index for index, hand in enumerate(entries)}
-
-    def sort_key(item: tuple[int, Problem]) -> tuple[int, int, int]:
-        position, problem = item
-        # Round-wide problems (player None) come last.
-        place = len(order) + 1 if problem.player is None else order.get(problem.player, len(order))
-        return (place, int(problem.code[1:]), position)
-
-    return [problem for _, problem in sorted(enumerate(problems), key=sort_key)]
+    engine_tile = _engine_tile(engine, rules)
+    facts = _Round(
+        entries=[_as_hand(player, value) for player, value in hands.items()],
+        engine=engine,
+        engine_tile=engine_tile,
+        rules=rules,
+        went_out=went_out,
+        went_out_entered=went_out in hands,
+        blocked=blocked,
+        previous=previous,
+    )
+    for check in CHECKS:
+        check(facts)
+    return facts.in_order()
 
 
 def errors(problems: Sequence[Problem]) -> list[Problem]:

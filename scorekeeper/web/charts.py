@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
 
@@ -235,6 +235,42 @@ class DotChart:
     trend_colour: str
 
 
+def _name_places(
+    series: Sequence[tuple[str, Sequence[float]]], sy: Callable[[float], float], height: float
+) -> tuple[list[tuple[float, int]], list[float]]:
+    """Where the names at the line ends go: the lines by their last value, highest first, and
+    the y of each one's name, below the names above it and never below the chart's edge."""
+    label_slots: list[tuple[float, float]] = []
+    ends = sorted(
+        ((values[-1] if values else 0, index) for index, (_, values) in enumerate(series)),
+        reverse=True,
+    )
+    for end_value, index in ends:
+        name_lines = _name_lines(series[index][0])
+        # A name takes 16 px a line; it starts below the names above it (slots: first line's
+        # y, last line's y).
+        y = sy(end_value) + 5
+        for first, last in label_slots:
+            if y > first - 16 * len(name_lines) and y < last + 16:
+                y = last + 16
+        label_slots.append((y, y + 16 * (len(name_lines) - 1)))
+    # Names pushed below the chart's bottom edge move up together, keeping their order.
+    lowest = max((last for _first, last in label_slots), default=0)
+    lift = max(lowest - (height - 6), 0)
+    return ends, [y - lift for y, _last in label_slots]
+
+
+def _line_markers(prefix: str, count: int) -> tuple[tuple[str, Marker], ...]:
+    """Each line's marker, by its id (``prefix`` and the line's index)."""
+    return tuple(
+        (
+            f"{prefix}{index}",
+            Marker(MARKERS[index % len(MARKERS)], 0, 0, LINE_COLOURS[index % len(LINE_COLOURS)]),
+        )
+        for index in range(count)
+    )
+
+
 def plan_line_chart(
     series: Sequence[tuple[str, Sequence[float]]],
     x_labels: Sequence[str],
@@ -244,16 +280,14 @@ def plan_line_chart(
 ) -> LineChart:
     """Where everything of ``line_chart`` goes (``y_label``: "Total" unless told)."""
     y_label = y_label or _("Total")
+    # Room for the names at the line ends (bold 15 px, about 9.5 px a character).
+    longest = max((len(line) for name, _ in series for line in _name_lines(name)), default=4)
     frame = _Frame.fit(
         [v for _, values in series for v in values],
         width=440,
         height=336,
         left=48,
-        # Room for the names at the line ends (bold 15 px, about 9.5 px a character).
-        right=int(
-            34
-            + 9.5 * max((len(line) for name, _ in series for line in _name_lines(name)), default=4)
-        ),
+        right=int(34 + 9.5 * longest),
         top=16,
         bottom=52 if x_label else 36,
     )
@@ -278,33 +312,10 @@ def plan_line_chart(
     base = sy(0)
     # Marker ids of their own for each chart, the same every time it is drawn.
     prefix = f"m{zlib.crc32(title.encode()):x}-"
-    markers = tuple(
-        (
-            f"{prefix}{index}",
-            Marker(MARKERS[index % len(MARKERS)], 0, 0, LINE_COLOURS[index % len(LINE_COLOURS)]),
-        )
-        for index in range(len(series))
-    )
-    label_slots: list[tuple[float, float]] = []
-    ends = sorted(
-        ((values[-1] if values else 0, index) for index, (_, values) in enumerate(series)),
-        reverse=True,
-    )
-    for end_value, index in ends:
-        name_lines = _name_lines(series[index][0])
-        # A name takes 16 px a line; it starts below the names above it (slots: first line's
-        # y, last line's y).
-        y = sy(end_value) + 5
-        for first, last in label_slots:
-            if y > first - 16 * len(name_lines) and y < last + 16:
-                y = last + 16
-        label_slots.append((y, y + 16 * (len(name_lines) - 1)))
-    # Names pushed below the chart's bottom edge move up together, keeping their order.
-    lowest = max((last for _first, last in label_slots), default=0)
-    lift = max(lowest - (frame.height - 6), 0)
+    markers = _line_markers(prefix, len(series))
+    ends, label_ys = _name_places(series, sy, frame.height)
     lines = []
-    for (_end, index), (y, _last) in zip(ends, label_slots, strict=True):
-        y -= lift
+    for (_end, index), y in zip(ends, label_ys, strict=True):
         name, values = series[index]
         colour = LINE_COLOURS[index % len(LINE_COLOURS)]
         last_x = xs[len(values) - 1] if values else left

@@ -258,7 +258,7 @@
   window.addEventListener("submit", function (event) {
     if (!form || event.target !== form) { return; }
     var button = event.submitter;
-    var photo = button && button.name === "action" && button.value && button.value !== "save";
+    var photo = button && button.hasAttribute("data-photo-step");  // sent to its own address
     if (newRound) {
       saveDraft();
       // The round being saved (takeFailedSave: a save the server answers with an error).

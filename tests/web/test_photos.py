@@ -69,14 +69,13 @@ def fake_reader(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
 def _upload(client: FlaskClient, public_id: str, data: bytes, seat: int = 1, **fields: Any) -> Any:
     form = round_data(fields.pop("points", {}), went_out=fields.pop("went_out", None), **fields)
     form.setdefault("form_token", form_token(client, public_id))
-    form["action"] = f"read_photo:{seat}"
     form[f"seat_{seat}-photo"] = FileStorage(
         io.BytesIO(data), "hand.jpg", content_type="image/jpeg"
     )
     # Encoded in memory: the test client would spool a big body to a file it never closes.
     boundary, body = encode_multipart(form)
     return client.post(
-        f"/g/{public_id}/round",
+        f"/g/{public_id}/round/seats/{seat}/photo",
         data=body,
         content_type=f"multipart/form-data; boundary={boundary}",
     )
@@ -141,11 +140,10 @@ def test_disagreement_with_a_typed_total_lets_the_player_pick(
     assert 'value="22"' in page  # never silently replaced
     token = _hidden(page, "seat_1-photo_token")
     data = round_data({0: 0, 1: 22, 2: 9}, tiles={1: "5-12, 3-4, 0-0"}, went_out=0)
-    data.update({"seat_1-photo_token": token, "form_token": "t", "action": "use_photo:1"})
-    page = client.post(f"/g/{public_id}/round", data=data).get_data(as_text=True)
+    data.update({"seat_1-photo_token": token, "form_token": "t"})
+    page = client.post(f"/g/{public_id}/round/seats/1/photo/use", data=data).get_data(as_text=True)
     assert 'value="22"' not in page and "5-12, 3-4, 0-0</textarea>" in page
-    data["action"] = "keep_typed:1"
-    page = client.post(f"/g/{public_id}/round", data=data).get_data(as_text=True)
+    page = client.post(f"/g/{public_id}/round/seats/1/photo/keep", data=data).get_data(as_text=True)
     assert 'value="22"' in page and "5-12, 3-4, 0-0</textarea>" not in page
 
 
@@ -177,10 +175,9 @@ def test_an_unsure_reading_asks_and_is_not_saved_by_one_tap(
         {
             "seat_1-photo_token": _hidden(page, "seat_1-photo_token"),
             "form_token": "t",
-            "action": "use_photo:1",
         }
     )
-    page = client.post(f"/g/{public_id}/round", data=data).get_data(as_text=True)
+    page = client.post(f"/g/{public_id}/round/seats/1/photo/use", data=data).get_data(as_text=True)
     assert "1-2, 0-1, 1-1</textarea>" in page
     assert "Photo reads 6. Its tiles are in the tiles box." in page
 
@@ -321,7 +318,8 @@ def test_keeping_what_was_typed_is_the_main_choice(
     use = page.index(">Use the photo: 24</button>")
     assert keep < use  # the typed value comes first, in the main button's style
     assert re.search(
-        r'<button type="submit" class="secondary" name="action" value="use_photo', page
+        r'<button type="submit" class="secondary" formaction="/g/[\w-]+/round/seats/1/photo/use"',
+        page,
     )
 
 
@@ -355,17 +353,19 @@ def test_keeping_the_typed_value_is_confirmed_and_not_asked_again(
 ) -> None:
     public_id = start_game(client, NAMES)
     page = _upload(client, public_id, _png(), points={1: 22}).get_data(as_text=True)
-    assert 'value="keep_typed:1:22"' in page
+    keep = f'name="kept" value="22" formaction="/g/{public_id}/round/seats/1/photo/keep"'
+    assert keep in page
     data = round_data({0: 0, 1: 22, 2: 9}, went_out=0)
     data.update(round_form_fields(client, public_id))
     data["seat_1-photo_token"] = _hidden(page, "seat_1-photo_token")
-    data["action"] = "keep_typed:1:22"
-    page = client.post(f"/g/{public_id}/round", data=data).get_data(as_text=True)
+    data["kept"] = "22"
+    page = client.post(f"/g/{public_id}/round/seats/1/photo/keep", data=data).get_data(as_text=True)
     assert "Kept: your 22. The photo’s 24 is not used." in page
     assert "Use the photo" not in page and ">Keep 22</button>" not in page
     assert _hidden(page, "seat_1-photo_kept") == "22"
     # The choice holds while 22 is what is entered; a new value is compared again.
-    data.update({"seat_1-photo_kept": "22", "action": "", "seat_1-hand": "23"})
+    data.update({"seat_1-photo_kept": "22", "seat_1-hand": "23"})
+    data.pop("kept")
     data.pop("went_out")  # refused: the page is shown again with the photo
     page = client.post(f"/g/{public_id}/round", data=data).get_data(as_text=True)
     assert "Photo reads 24, you typed 23." in page and ">Keep 23</button>" in page
@@ -389,3 +389,50 @@ def test_the_photo_is_chosen_with_a_big_button(client: FlaskClient) -> None:
         r"Or take a photo of Bob’s tiles</label>",
         page,
     )
+
+
+def test_a_correction_reads_its_photo_at_its_rounds_address(
+    client: FlaskClient, fake_reader: dict[str, Any]
+) -> None:
+    public_id = start_game(client, NAMES)
+    data = round_data({0: 0, 1: 22, 2: 9}, went_out=0)
+    data.update(round_form_fields(client, public_id))
+    assert client.post(f"/g/{public_id}/round", data=data).status_code == 302
+    page = client.get(f"/g/{public_id}/rounds/1").get_data(as_text=True)
+    assert f'formaction="/g/{public_id}/rounds/1/seats/1/photo"' in page
+    form: dict[str, Any] = round_data({0: 0, 1: 22, 2: 9}, went_out=0)
+    form.update(round_form_fields(client, public_id, number=1))
+    form["seat_1-photo"] = FileStorage(io.BytesIO(_png()), "hand.jpg", content_type="image/jpeg")
+    boundary, body = encode_multipart(form)
+    response = client.post(
+        f"/g/{public_id}/rounds/1/seats/1/photo",
+        data=body,
+        content_type=f"multipart/form-data; boundary={boundary}",
+    )
+    page = response.get_data(as_text=True)
+    assert response.status_code == 200 and "Photo reads 24, you typed 22." in page
+    # The page is the correction's, its next steps at the round's address; nothing was changed.
+    assert f'formaction="/g/{public_id}/rounds/1/seats/1/photo/keep"' in page
+    assert f'action="/g/{public_id}/rounds/1"' in page
+    assert "5-12, 3-4, 0-0" not in client.get(f"/g/{public_id}/scoreboard").get_data(as_text=True)
+
+
+def test_a_photo_step_for_a_seat_not_at_the_table_is_not_found(client: FlaskClient) -> None:
+    public_id = start_game(client, NAMES)
+    data = round_data({0: 0, 1: 22, 2: 9}, went_out=0)
+    data.update(round_form_fields(client, public_id))
+    assert client.post(f"/g/{public_id}/round/seats/3/photo/use", data=data).status_code == 404
+    assert client.post(f"/g/{public_id}/rounds/1/seats/0/photo/use", data=data).status_code == 404
+
+
+def test_a_photo_button_of_an_older_page_saves_nothing(client: FlaskClient) -> None:
+    """A page made before the photo steps had their own addresses sends ``action`` with the
+    round form: the form comes back, the round is not saved."""
+    public_id = start_game(client, NAMES)
+    data = round_data({0: 0, 1: 22, 2: 9}, went_out=0)
+    data.update(round_form_fields(client, public_id))
+    data["action"] = "read_photo:1"
+    response = client.post(f"/g/{public_id}/round", data=data)
+    assert response.status_code == 200 and 'value="22"' in response.get_data(as_text=True)
+    del data["action"]
+    assert client.post(f"/g/{public_id}/round", data=data).status_code == 302  # saved now

@@ -10,7 +10,6 @@ from functools import partial
 from typing import Any
 
 from flask import (
-    Response,
     abort,
     flash,
     redirect,
@@ -23,9 +22,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.games import kept, photos, services
-from scorekeeper.games.forms import (
-    round_form,
-)
+from scorekeeper.games.forms import round_form
 from scorekeeper.games.views.common import bp, editor_required, table_editor_required
 from scorekeeper.games.words import round_words
 from scorekeeper.models import Game, Round
@@ -36,7 +33,7 @@ from scorekeeper.web.transactions import defer_write_lock, read_only
 # Entering a round
 
 
-def _round_input(form: Any) -> RoundInput:
+def round_input_of(form: Any) -> RoundInput:
     went_out = form.went_out.data
     seats = [
         SeatInput(
@@ -67,13 +64,10 @@ def _engine_choices(form: Any, state: services.TableState, current: int | None =
     form.engine.choices = {"": _("Choose the double")} | {str(n): f"{n}-{n}" for n in available}
 
 
-PHOTO_ACTIONS = ("read_photo", "use_photo", "keep_typed")
-
-
 def _plain_save() -> bool:
-    """The round form was sent to be saved (not a photo step, which may write before it is
-    saved)."""
-    return request.form.get("action", "").partition(":")[0] not in PHOTO_ACTIONS
+    """The round form was sent to be saved. A page made before the photo steps had their own
+    addresses sends its photo button's ``action`` here: it is shown again, nothing saved."""
+    return not request.form.get("action")
 
 
 @bp.route("/g/<public_id>/round", methods=["GET", "POST"])
@@ -114,68 +108,94 @@ def _round_page(
     loaded: services.LoadedGame, recorded: Round | None, state: services.TableState | None = None
 ) -> str | BaseResponse | tuple[str, int]:
     """Enter the next round (``recorded`` None) or correct a recorded one: the same form, the
-    same checks, the same photo check."""
-    game = loaded.game
+    same checks, the same photo check (the photo steps: ``read_photo``, ``use_photo``,
+    ``keep_typed``)."""
     state = state or kept.state(loaded)
+    form = form_for_round(loaded, recorded, state)
+    if request.method != "POST":
+        return show_round_page(loaded, recorded, state, form)
+    number = recorded.number if recorded else None
+    if not _plain_save():
+        form.validate()
+        check = services.check_round(loaded, round_input_of(form), number=number, partial=True)
+        return show_round_page(loaded, recorded, state, form, check=check, photo_step=True)
+    if not form.validate():
+        # Every problem at once: the numbers that could not be read, and the round's own
+        # checks (a player left out, a total no hand makes) on everything else.
+        check = services.check_round(loaded, round_input_of(form), number=number)
+        return show_round_page(loaded, recorded, state, form, check=check)
+    return _save_and_answer(loaded, recorded, state, form)
+
+
+def form_for_round(
+    loaded: services.LoadedGame, recorded: Round | None, state: services.TableState
+) -> Any:
+    """The round form: as sent (a POST), else a fresh one for the next round or one filled
+    with the recorded round's values, saying which round and game version it is for."""
+    game = loaded.game
     posted = request.method == "POST"
     form = round_form(
         loaded, request.form if posted else None, number=recorded.number if recorded else None
     )
     _engine_choices(form, state, current=recorded.engine if recorded else None)
-    number = recorded.number if recorded else None
-    check = None
-    changed: services.RoundChanged | None = None
-    photo_errors: dict[int, str] = {}
-    action, _sep, seat_text = request.form.get("action", "").partition(":")
-    seat_text, _sep, kept_value = seat_text.partition(":")  # "keep_typed:1:90": the value kept
-    photo_step = posted and action in PHOTO_ACTIONS
-    if not posted:
-        if recorded is not None:
-            _prefill(form, game, recorded)
-        form.form_token.data = secrets.token_urlsafe(16)
-        form.round_number.data = str(recorded.number if recorded else state.round_number)
-        form.game_version.data = str(game.version)
-    else:
+    if posted:
         form.form_token.data = form.form_token.data or secrets.token_urlsafe(16)
-        if photo_step and seat_text.isdigit() and int(seat_text) < form.seat_count:
-            error = _photo_action(loaded, form, action, int(seat_text), kept_value)
-            if error:
-                photo_errors[int(seat_text)] = error
-            form.validate()
-            check = services.check_round(loaded, _round_input(form), number=number, partial=True)
-        elif not photo_step and not form.validate():
-            # Every problem at once: the numbers that could not be read, and the round's own
-            # checks (a player left out, a total no hand makes) on everything else.
-            check = services.check_round(loaded, _round_input(form), number=number)
-        elif not photo_step:
-            try:
-                outcome = _save(loaded, form, recorded)
-            except services.RoundTaken as taken:
-                return _round_taken(game, form, taken.saved)
-            except services.RoundChanged as conflict:
-                # Show the phone's values again, now based on what is saved: saving them
-                # replaces the other phone's change knowingly.
-                changed = conflict
-                form.based_on.data = _encode_values(conflict.current)
-            except services.GameError as error:
-                flash(str(error), "info" if recorded else "error")
-                return redirect(url_for("games.scoreboard", public_id=game.public_id))
-            else:
-                if outcome.saved is not None:
-                    # A form saved before (a double tap) writes its photos too: under the lock.
-                    services.lock_game(game)
-                    if tokens := _photo_tokens(form):
-                        photos.settle_photos(game, outcome.saved, tokens)
-                    return _after_save(loaded, outcome, recorded)
-                check = outcome.check
+        return form
+    if recorded is not None:
+        _prefill(form, game, recorded)
+    form.form_token.data = secrets.token_urlsafe(16)
+    form.round_number.data = str(recorded.number if recorded else state.round_number)
+    form.game_version.data = str(game.version)
+    return form
+
+
+def _save_and_answer(
+    loaded: services.LoadedGame, recorded: Round | None, state: services.TableState, form: Any
+) -> str | BaseResponse | tuple[str, int]:
+    """Save the round as sent (or the correction) and answer: the next page after a save, the
+    form again with what stopped it, or what another phone saved first."""
+    game = loaded.game
+    try:
+        outcome = _save(loaded, form, recorded)
+    except services.RoundTaken as taken:
+        return _round_taken(game, form, taken.saved)
+    except services.RoundChanged as conflict:
+        # Show the phone's values again, now based on what is saved: saving them replaces the
+        # other phone's change knowingly.
+        form.based_on.data = _encode_values(conflict.current)
+        return show_round_page(loaded, recorded, state, form, changed=conflict)
+    except services.GameError as error:
+        flash(str(error), "info" if recorded else "error")
+        return redirect(url_for("games.scoreboard", public_id=game.public_id))
+    if outcome.saved is None:
+        return show_round_page(loaded, recorded, state, form, check=outcome.check)
+    # A form saved before (a double tap) writes its photos too: under the lock.
+    services.lock_game(game)
+    if tokens := _photo_tokens(form):
+        photos.settle_photos(game, outcome.saved, tokens)
+    return _after_save(loaded, outcome, recorded)
+
+
+def show_round_page(
+    loaded: services.LoadedGame,
+    recorded: Round | None,
+    state: services.TableState,
+    form: Any,
+    *,
+    check: RoundCheck | None = None,
+    changed: services.RoundChanged | None = None,
+    photo_errors: dict[int, str] | None = None,
+    photo_step: bool = False,
+) -> tuple[str, int]:
+    """The round page: 409 after another phone's change, 422 when the save was refused."""
+    game = loaded.game
     if recorded is not None and not form.based_on.data:
         form.based_on.data = _encode_values(services.round_values(game, recorded))
     # After a photo step nothing was meant to be saved yet, so nothing was refused.
     refused = not photo_step and (bool(form.errors) or (check is not None and not check.ok))
     photo_ok, photo_message = photos.support(loaded.rules.max_pip)
     checks = {s.position: s for s in check.seats} if check else {}
-    photo_views = _photo_views(loaded, form, checks)
-    fresh = not posted and recorded is None
+    fresh = request.method != "POST" and recorded is None
     return render_template(
         "games/enter_round.html",
         seats_html=_fresh_seats(loaded, form, state, photo_ok) if fresh else None,
@@ -190,8 +210,8 @@ def _round_page(
         changed=_changes(loaded, changed) if changed else None,
         photo_ok=photo_ok,
         photo_message=photo_message,
-        photo_views=photo_views,
-        photo_errors=photo_errors,
+        photo_views=_photo_views(loaded, form, checks),
+        photo_errors=photo_errors or {},
     ), (409 if changed else 422 if refused else 200)
 
 
@@ -219,6 +239,8 @@ def _fresh_seats(
         lambda: Markup(
             render_template(
                 "games/_round_seats.html",
+                game=loaded.game,
+                correcting=None,
                 form=form,
                 state=state,
                 rules=loaded.rules,
@@ -259,7 +281,7 @@ def _form_number(form: Any) -> int:
 def _save(loaded: services.LoadedGame, form: Any, recorded: Round | None) -> services.RecordOutcome:
     if recorded is None:
         return services.record_round(
-            loaded, _round_input(form), form.form_token.data, _form_number(form)
+            loaded, round_input_of(form), form.form_token.data, _form_number(form)
         )
     based_on = _decode_values(form.based_on.data)
     if based_on is None:
@@ -267,7 +289,7 @@ def _save(loaded: services.LoadedGame, form: Any, recorded: Round | None) -> ser
             _("That correction form is out of date: nothing was changed. Open the round again.")
         )
     return services.correct_round(
-        loaded, recorded.number, _round_input(form), based_on, note=form.note.data or ""
+        loaded, recorded.number, round_input_of(form), based_on, note=form.note.data or ""
     )
 
 
@@ -281,7 +303,7 @@ def _round_taken(game: Game, form: Any, saved: Round) -> tuple[str, int]:
     """Round N arrived after round N was saved: nothing is saved; the page shows what was
     saved and what this phone typed, and offers to correct round N."""
     saved_values = services.describe_round(game, saved)
-    typed = services.describe_input(game, _round_input(form))
+    typed = services.describe_input(game, round_input_of(form))
     return render_template(
         "games/round_taken.html",
         game=game,
@@ -333,43 +355,6 @@ def _photo_tokens(form: Any) -> dict[int, str]:
     }
 
 
-def _photo_action(
-    loaded: services.LoadedGame, form: Any, action: str, position: int, kept_value: str = ""
-) -> str | None:
-    """Read a photo, or settle a disagreement between the photo and what was typed.
-    Returns a message for the player when the photo cannot be used."""
-    seat = form.seats[position].form
-    if action == "read_photo":
-        upload = request.files.get(f"seat_{position}-photo")
-        if upload is None or not upload.filename:
-            return _("Take a photo of the tiles (or choose one) first.")
-        try:
-            data = upload.read()
-            upload.close()
-            reading = photos.read_photo(loaded, position, data)
-        except services.GameError as error:
-            return str(error)
-        seat.photo_token.data = reading.token
-        seat.photo_kept.data = ""  # a new photo: nothing chosen over it yet
-        # only a confident reading goes into an empty tiles box: an unsure one is confirmed
-        # first (it may have missed tiles)
-        if reading.confident and not (seat.tiles.data or "").strip():
-            seat.tiles.data = reading.tiles_text
-        return None
-    reading = photos.photo_check(loaded, seat.photo_token.data or "")
-    if reading is None:
-        return _("That photo is no longer here: take it again.")
-    if action == "use_photo":
-        seat.hand.data = None
-        seat.hand.raw_data = []
-        seat.tiles.data = reading.tiles_text
-    else:
-        if (seat.tiles.data or "").strip() == reading.tiles_text:
-            seat.tiles.data = ""
-        seat.photo_kept.data = kept_value if kept_value.isdigit() else ""
-    return None
-
-
 def _photo_views(
     loaded: services.LoadedGame, form: Any, checks: dict[int, SeatCheck]
 ) -> dict[int, tuple[photos.PhotoCheck, photos.Verdict]]:
@@ -390,18 +375,6 @@ def _photo_views(
     return views
 
 
-@bp.get("/g/<public_id>/photos/<token>.jpg")
-@table_editor_required
-def photo(game: Game, token: str) -> Response:
-    data = photos.photo_bytes(game, token)
-    if data is None:
-        abort(404)
-    response = Response(data, mimetype="image/jpeg")
-    response.cache_control.private = True
-    response.cache_control.max_age = 3600
-    return response
-
-
 @bp.post("/g/<public_id>/round/check")
 @table_editor_required
 @read_only
@@ -416,5 +389,5 @@ def check_round(game: Game) -> str:
     # After a refused save the live check looks for everything the save did (a round end not
     # chosen, a player left out), so it can tell when all of it is fixed.
     partial = request.form.get("live") != "strict"
-    check = services.check_round(loaded, _round_input(form), number=number, partial=partial)
+    check = services.check_round(loaded, round_input_of(form), number=number, partial=partial)
     return render_template("games/_round_check.html", form=form, check=check, game=game)

@@ -29,7 +29,8 @@ from scorekeeper.leagues.transfer.applying import (
     start_confirmed_import,
 )
 from scorekeeper.leagues.transfer.checking import check_scores, read_upload
-from scorekeeper.leagues.transfer.export import export_document, export_zip
+from scorekeeper.leagues.transfer.csv_export import export_zip
+from scorekeeper.leagues.transfer.export import export_document
 from scorekeeper.leagues.transfer.plan import (
     ImportPlan,
     PlannedGame,

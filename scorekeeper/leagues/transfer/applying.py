@@ -8,13 +8,14 @@ import re
 import secrets
 import time
 from pathlib import Path
+from typing import Any
 
 from flask import current_app
 from sqlalchemy import select
 
 from scorekeeper.extensions import db
 from scorekeeper.leagues import bulk, services
-from scorekeeper.leagues.transfer.plan import ImportPlan
+from scorekeeper.leagues.transfer.plan import ImportPlan, PlannedGame, PlannedScore
 from scorekeeper.models import (
     League,
     LeagueImport,
@@ -50,8 +51,29 @@ def apply_import(
     """Write a checked plan: new players, nights, games, rounds and scores (bulk inserts), and
     record the preview token so the same confirmation can never write twice."""
     assert not plan.problems and plan.fatal is None
+    ids = _write_players(league, plan)
+    for name, starts_on, ends_on in plan.seasons:
+        db.session.add(Season(league_id=league.id, name=name, starts_on=starts_on, ends_on=ends_on))
+    rules = services.league_rules(league)
+    specs = []
+    for night in plan.nights:
+        spec = bulk.NightSpec(
+            played_on=night.played_on, place=night.place, night_id=night.existing_id
+        )
+        spec.games.extend(_game_spec(game, rules, ids) for game in night.games)
+        specs.append(spec)
+    written = bulk.write_nights(league.id, specs, device)
+    db.session.add(
+        LeagueImport(league_id=league.id, token=token, filename=filename[:200], games=written.games)
+    )
+    db.session.flush()
+    return written
+
+
+def _write_players(league: League, plan: ImportPlan) -> dict[str, int]:
+    """The plan's new players (in the roster file's order, the rest after them, as the file
+    met them) and merged entries written: every name's player id, by its folded name."""
     ids = dict(plan.player_ids)
-    # New players in the roster file's order (the rest after them, as the file met them).
     new = [(name, name.casefold() in plan.guests) for name in plan.new_players]
     new += [(name, False) for name in plan.roster_only] + [(name, False) for name, _ in plan.merged]
     place = {key: index for index, key in reversed(list(enumerate(plan.order)))}
@@ -68,83 +90,78 @@ def apply_import(
             for p in services.league_players(league)
             if p.merged_into_id is None and name_key(p.name) == name_key(into)
         )
-    for name, starts_on, ends_on in plan.seasons:
-        db.session.add(Season(league_id=league.id, name=name, starts_on=starts_on, ends_on=ends_on))
-    rules = services.league_rules(league)
-    specs = []
-    for night in plan.nights:
-        spec = bulk.NightSpec(
-            played_on=night.played_on, place=night.place, night_id=night.existing_id
-        )
-        for game in night.games:
-            players = game.players
-            variant = VARIANTS[game.kind]
-            game_rules = rules if variant is MEXICAN_TRAIN else variant.adopt(rules)
-            if game.rules is not None:  # the rules the game was played under (an export's)
-                game_rules = HouseRules.from_dict(game.rules)
-            engines = engine_schedule(game_rules)
-            rounds = []
-            for number in sorted(game.rounds):
-                scores = game.rounds[number]
-                out = [i for i, p in enumerate(players) if p in scores and scores[p].went_out]
-                if not any(s.went_out is not None for s in scores.values()):
-                    # A round's only 0 went out; in a points game a 0 says nothing of that.
-                    zeros = [
-                        i for i, p in enumerate(players) if p in scores and scores[p].points == 0
-                    ]
-                    out = zeros if len(zeros) == 1 and variant.lower_is_better else []
-                engine = next(iter(scores.values())).engine
-                rounds.append(
-                    bulk.RoundSpec(
-                        engine=engine
-                        if engine is not None or not variant.uses_engines
-                        else engines[(number - 1) % len(engines)],
-                        went_out=out[0] if out else None,
-                        on_double=bool(out) and scores[players[out[0]]].on_double,
-                        scores=[
-                            None
-                            if p not in scores
-                            else bulk.ScoreSpec(
-                                points=scores[p].points,
-                                hand=scores[p].hand,
-                                tiles=scores[p].tiles,
-                                markers=scores[p].markers,
-                                open_doubles=scores[p].open_doubles,
-                                made=scores[p].made,
-                            )
-                            for p in players
-                        ],
-                    )
-                )
-            spec.games.append(
-                bulk.GameSpec(
-                    table_name=game.table,
-                    players=[ids[p.casefold()] for p in players],
-                    rounds=rounds,
-                    rules=game_rules.to_dict(),
-                    status="finished" if game.finished else "playing",
-                    ended_early=game.finished and game.ended_early,
-                    kind=variant.name,
-                    starts={
-                        position: (
-                            min(
-                                (n for n in game.rounds if p in game.rounds[n]),
-                                default=len(game.rounds) + 1,  # seated, no round yet
-                            ),
-                            game.starts[p],
-                        )
-                        for position, p in enumerate(players)
-                        if p in game.starts
-                    },
-                )
+    return ids
+
+
+def _game_spec(game: PlannedGame, rules: HouseRules, ids: dict[str, int]) -> bulk.GameSpec:
+    """One planned game as the bulk writer takes it, played by its own rules (an export's) or
+    the league's."""
+    players = game.players
+    variant = VARIANTS[game.kind]
+    game_rules = rules if variant is MEXICAN_TRAIN else variant.adopt(rules)
+    if game.rules is not None:  # the rules the game was played under (an export's)
+        game_rules = HouseRules.from_dict(game.rules)
+    engines = engine_schedule(game_rules)
+    return bulk.GameSpec(
+        table_name=game.table,
+        players=[ids[p.casefold()] for p in players],
+        rounds=[
+            _round_spec(game.rounds[number], number, players, variant, engines)
+            for number in sorted(game.rounds)
+        ],
+        rules=game_rules.to_dict(),
+        status="finished" if game.finished else "playing",
+        ended_early=game.finished and game.ended_early,
+        kind=variant.name,
+        starts={
+            position: (
+                min(
+                    (n for n in game.rounds if p in game.rounds[n]),
+                    default=len(game.rounds) + 1,  # seated, no round yet
+                ),
+                game.starts[p],
             )
-        specs.append(spec)
-    written = bulk.write_nights(league.id, specs, device)
-    db.session.add(
-        LeagueImport(league_id=league.id, token=token, filename=filename[:200], games=written.games)
+            for position, p in enumerate(players)
+            if p in game.starts
+        },
     )
-    db.session.flush()
-    return written
+
+
+def _round_spec(
+    scores: dict[str, PlannedScore],
+    number: int,
+    players: list[str],
+    variant: Any,
+    engines: list[int],
+) -> bulk.RoundSpec:
+    """One planned round: who went out (a round's only 0 when the file does not say), its
+    engine (the schedule's when the file does not say), every seat's score."""
+    out = [i for i, p in enumerate(players) if p in scores and scores[p].went_out]
+    if not any(s.went_out is not None for s in scores.values()):
+        # A round's only 0 went out; in a points game a 0 says nothing of that.
+        zeros = [i for i, p in enumerate(players) if p in scores and scores[p].points == 0]
+        out = zeros if len(zeros) == 1 and variant.lower_is_better else []
+    engine = next(iter(scores.values())).engine
+    return bulk.RoundSpec(
+        engine=engine
+        if engine is not None or not variant.uses_engines
+        else engines[(number - 1) % len(engines)],
+        went_out=out[0] if out else None,
+        on_double=bool(out) and scores[players[out[0]]].on_double,
+        scores=[
+            None
+            if p not in scores
+            else bulk.ScoreSpec(
+                points=scores[p].points,
+                hand=scores[p].hand,
+                tiles=scores[p].tiles,
+                markers=scores[p].markers,
+                open_doubles=scores[p].open_doubles,
+                made=scores[p].made,
+            )
+            for p in players
+        ],
+    )
 
 
 # --------------------------------------------------------------------------------------------

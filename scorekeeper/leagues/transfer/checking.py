@@ -7,17 +7,16 @@ import csv
 import io
 import json
 import zipfile
-from collections import defaultdict
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, TypeVar
 
 from flask_babel import gettext as _
-from sqlalchemy import select
 
-from scorekeeper.extensions import db
 from scorekeeper.leagues import services
 from scorekeeper.leagues.transfer.document import NotAnExport, read_document
+from scorekeeper.leagues.transfer.game_checks import check_whole_games
 from scorekeeper.leagues.transfer.plan import (
     ImportPlan,
     PlannedGame,
@@ -40,9 +39,7 @@ from scorekeeper.leagues.transfer.reading import (
 )
 from scorekeeper.leagues.transfer.rows import _Cells, _read_row, _sentence
 from scorekeeper.models import (
-    Game,
     League,
-    Night,
     Player,
 )
 from scorekeeper.rules import (
@@ -248,8 +245,44 @@ def check_scores(
 def _check_scores(
     league: League, text: str, month_first: bool, game_rules: dict[GameKey, dict[str, Any]]
 ) -> ImportPlan:
-    plan = ImportPlan()
     rows = _reader(text)
+    at = _columns(rows)
+    if isinstance(at, ImportPlan):
+        return at
+    rules = services.league_rules(league)
+    reading = _Reading(at, rules, len(engine_schedule(rules)), month_first, game_rules)
+    plan, problems = reading.plan, reading.plan.problems
+    line = 1
+    try:
+        for raw in rows:
+            line = rows.line_num  # type: ignore[attr-defined]
+            if any(value.strip() for value in raw):
+                reading.add(line, raw)
+    except csv.Error as error:
+        problems.append(
+            Problem(line, _("this line cannot be read as CSV (%(error)s).", error=error))
+        )
+
+    if plan.rows == 0 and not problems:
+        return ImportPlan(fatal=_("The file has a header row but no scores."))
+
+    # Names lead to the live entry first; an old name of a merged entry leads to its survivor.
+    everyone = sorted(services.league_players(league), key=lambda p: p.merged_into_id is not None)
+    by_name: dict[str, Player] = {}
+    for player in everyone:
+        by_name.setdefault(name_key(player.name), player)
+
+    nights = list(reading.nights.values())
+    check_whole_games(league, nights, rules, by_name, problems, reading.refused)
+    problems.sort(key=lambda problem: problem.line)
+    plan.nights = sorted(nights, key=lambda night: (night.played_on, night.place))
+    _sort_players(plan, by_name, reading.guests_marked)
+    return plan
+
+
+def _columns(rows: Any) -> dict[str, int] | ImportPlan:
+    """Where each column of the format is in the file (from its header row), or a plan that
+    says why the file cannot be read (no header, a required column missing)."""
     try:
         header_row = next(rows)
     except (StopIteration, csv.Error):
@@ -266,284 +299,115 @@ def _check_scores(
                 found=found or _("nothing"),
             )
         )
-    at = {name: header.index(name) for name in SCORE_COLUMNS if name in header}
-    rules = services.league_rules(league)
-    rounds = len(engine_schedule(rules))
-    has_went_out = "went_out" in at
+    return {name: header.index(name) for name in SCORE_COLUMNS if name in header}
 
-    nights: dict[tuple[date, str], PlannedNight] = {}
-    games: dict[GameKey, PlannedGame] = {}
-    guests_marked: set[str] = set()
-    refused: set[tuple[str, str, str]] = set()  # (table, player, round) of unreadable lines
-    problems = plan.problems
 
-    line = 1
-    try:
-        for raw in rows:
-            line = rows.line_num  # type: ignore[attr-defined]
-            if not any(value.strip() for value in raw):
-                continue
-            plan.rows += 1
-            cell = _Cells(at, raw)
-            row, reasons = _read_row(cell, rules, rounds, month_first)
-            if row is None:
-                problems.append(Problem(line, _sentence(reasons)))
-                # Its game will miss this score: that is this line's problem, said once here.
-                refused.add((cell("table").casefold(), cell("player").casefold(), cell("round")))
-                continue
-            place = services.clean_text(cell("place"), services.MAX_PLACE)
-            night = nights.setdefault(
-                (row.played_on, place.casefold()),
-                PlannedNight(played_on=row.played_on, place=place),
-            )
-            key = (row.played_on, place.casefold(), row.table.casefold(), row.game_number)
-            game = games.get(key)
-            if game is None:
-                game = PlannedGame(
-                    table=row.table,
-                    number=row.game_number,
-                    first_line=line,
-                    kind=row.kind,
-                    rules=game_rules.get(key),
-                )
-                games[key] = game
-                night.games.append(game)
-            elif game.kind != row.kind:
-                problems.append(
-                    Problem(
-                        line,
-                        _(
-                            "this row is from a game of %(game)s, but %(table)s played "
-                            "%(other)s (line %(line)s).",
-                            game=VARIANTS[row.kind].label,
-                            table=row.table,
-                            other=VARIANTS[game.kind].label,
-                            line=game.first_line,
-                        ),
-                    )
-                )
-                continue
-            if "finished" in at:
-                game.finished = game.finished and row.flags.get("finished", True)
-            if "ended_early" in at:
-                game.ended_early = game.ended_early or row.flags.get("ended_early", False)
-            folded = row.name.casefold()
-            if folded not in {p.casefold() for p in game.players}:
-                game.players.append(row.name)
-            real = next((p for p in game.players if p.casefold() == folded), row.name)
-            if row.number is None or row.points is None:  # seated, no round yet
-                if row.flags.get("guest"):
-                    guests_marked.add(folded)
-                game.starts[real] = row.start or 0
-                continue
-            scores = game.rounds.setdefault(row.number, {})
-            if real in scores:
-                problems.append(
-                    Problem(
-                        line,
-                        _(
-                            "%(name)s already has a score for round %(n)s at %(table)s on "
-                            "%(day)s (line %(line)s).",
-                            name=row.name,
-                            n=row.number,
-                            table=row.table,
-                            day=services.day_text(row.played_on),
-                            line=scores[real].line,
-                        ),
-                    )
-                )
-                continue
+@dataclass
+class _Reading:
+    """The scores file read so far: its nights and games, the names marked as guests, the
+    (table, player, round) of the lines that could not be read, and the plan's problems."""
+
+    at: dict[str, int]
+    rules: HouseRules
+    rounds: int
+    month_first: bool
+    game_rules: dict[GameKey, dict[str, Any]]
+    plan: ImportPlan = field(default_factory=ImportPlan)
+    nights: dict[tuple[date, str], PlannedNight] = field(default_factory=dict)
+    games: dict[GameKey, PlannedGame] = field(default_factory=dict)
+    guests_marked: set[str] = field(default_factory=set)
+    refused: set[tuple[str, str, str]] = field(default_factory=set)
+
+    def add(self, line: int, raw: list[str]) -> None:
+        """One line of scores (or a seat without a round yet) into its game."""
+        self.plan.rows += 1
+        cell = _Cells(self.at, raw)
+        row, reasons = _read_row(cell, self.rules, self.rounds, self.month_first)
+        if row is None:
+            self.plan.problems.append(Problem(line, _sentence(reasons)))
+            # Its game will miss this score: that is this line's problem, said once here.
+            self.refused.add((cell("table").casefold(), cell("player").casefold(), cell("round")))
+            return
+        game = self._game(line, row, services.clean_text(cell("place"), services.MAX_PLACE))
+        if game is None:
+            return
+        if "finished" in self.at:
+            game.finished = game.finished and row.flags.get("finished", True)
+        if "ended_early" in self.at:
+            game.ended_early = game.ended_early or row.flags.get("ended_early", False)
+        folded = row.name.casefold()
+        if folded not in {p.casefold() for p in game.players}:
+            game.players.append(row.name)
+        real = next((p for p in game.players if p.casefold() == folded), row.name)
+        if row.number is None or row.points is None:  # seated, no round yet
             if row.flags.get("guest"):
-                guests_marked.add(folded)
-            if row.start is not None:  # 0 too: a late joiner may start with nothing
-                game.starts[real] = row.start
-            scores[real] = PlannedScore(
-                line=line,
-                points=row.points,
-                hand=row.hand,
-                tiles=row.tiles,
-                markers=row.markers,
-                went_out=row.flags.get("went_out") if has_went_out else None,
-                on_double=row.flags.get("on_double", False),
-                engine=row.engine,
-                open_doubles=row.open_doubles,
-                made=row.made,
-            )
-    except csv.Error as error:
-        problems.append(
-            Problem(line, _("this line cannot be read as CSV (%(error)s).", error=error))
+                self.guests_marked.add(folded)
+            game.starts[real] = row.start or 0
+            return
+        self._score(line, row, game, real)
+
+    def _game(self, line: int, row: Any, place: str) -> PlannedGame | None:
+        """The row's game (new on its first row); None when the row's kind is not its game's."""
+        night = self.nights.setdefault(
+            (row.played_on, place.casefold()),
+            PlannedNight(played_on=row.played_on, place=place),
         )
-
-    if plan.rows == 0 and not problems:
-        return ImportPlan(fatal=_("The file has a header row but no scores."))
-
-    # Names lead to the live entry first; an old name of a merged entry leads to its survivor.
-    everyone = sorted(services.league_players(league), key=lambda p: p.merged_into_id is not None)
-    by_name: dict[str, Player] = {}
-    for player in everyone:
-        by_name.setdefault(name_key(player.name), player)
-
-    _check_whole_games(league, list(nights.values()), rules, by_name, problems, refused)
-    problems.sort(key=lambda problem: problem.line)
-    plan.nights = sorted(nights.values(), key=lambda night: (night.played_on, night.place))
-    _sort_players(plan, by_name, guests_marked)
-    return plan
-
-
-def _check_whole_games(
-    league: League,
-    nights: list[PlannedNight],
-    rules: HouseRules,
-    by_name: dict[str, Player],
-    problems: list[Problem],
-    refused: set[tuple[str, str, str]],
-) -> None:
-    """Whole games: not already imported, every player in every round, rounds 1..n, a playable
-    number of players, at most one player out a round, one engine a round. A score missing
-    because its own line could not be read is not reported again (``refused``)."""
-    existing_nights = {
-        (night.played_on, night.place.casefold()): night
-        for night in db.session.scalars(select(Night).where(Night.league_id == league.id))
-    }
-    existing_tables: dict[int, set[str]] = defaultdict(set)
-    for night_id, table_name in db.session.execute(
-        select(Game.night_id, Game.table_name)
-        .join(Night, Night.id == Game.night_id)
-        .where(Night.league_id == league.id)
-    ):
-        existing_tables[night_id].add((table_name or "").casefold())
-
-    for night in nights:
-        found = existing_nights.get((night.played_on, night.place.casefold()))
-        night.existing_id = found.id if found is not None else None
-        for game in night.games:
-            where = _(
-                "%(table)s on %(day)s", table=game.table, day=services.day_text(night.played_on)
+        key = (row.played_on, place.casefold(), row.table.casefold(), row.game_number)
+        game = self.games.get(key)
+        if game is None:
+            game = PlannedGame(
+                table=row.table,
+                number=row.game_number,
+                first_line=line,
+                kind=row.kind,
+                rules=self.game_rules.get(key),
             )
-            if found is not None and game.table.casefold() in existing_tables[found.id]:
-                problems.append(
-                    Problem(
-                        game.first_line,
-                        _(
-                            "%(game)s is already in this league (was this file imported before?).",
-                            game=where,
-                        ),
-                    )
-                )
-            _check_game(game, where, rules, by_name, problems, refused)
-
-
-def _check_game(
-    game: PlannedGame,
-    where: str,
-    rules: HouseRules,
-    by_name: dict[str, Player],
-    problems: list[Problem],
-    refused: set[tuple[str, str, str]],
-) -> None:
-    numbers = sorted(game.rounds)
-    if numbers != list(range(1, len(numbers) + 1)):
-        gap = next(n for n in range(1, len(numbers) + 2) if n not in game.rounds)
-        problems.append(
-            Problem(game.first_line, _("%(game)s: round %(n)s is missing.", game=where, n=gap))
+            self.games[key] = game
+            night.games.append(game)
+            return game
+        if game.kind == row.kind:
+            return game
+        message = _(
+            "this row is from a game of %(game)s, but %(table)s played %(other)s (line %(line)s).",
+            game=VARIANTS[row.kind].label,
+            table=row.table,
+            other=VARIANTS[game.kind].label,
+            line=game.first_line,
         )
-    if len(game.players) < 2:
-        problems.append(Problem(game.first_line, _("%(game)s has only one player.", game=where)))
-    else:
-        variant = VARIANTS[game.kind]
-        game_rules = rules if variant is MEXICAN_TRAIN else variant.adopt(rules)
-        if game.rules is not None:
-            game_rules = HouseRules.from_dict(game.rules)
-        try:
-            variant.deal_plan(len(game.players), game_rules)
-        except ValueError:
-            problems.append(
-                Problem(
-                    game.first_line,
-                    _(
-                        "%(game)s has %(n)s players, too many for the set of %(variant)s.",
-                        game=where,
-                        n=len(game.players),
-                        variant=variant.label,
-                    ),
-                )
+        self.plan.problems.append(Problem(line, message))
+        return None
+
+    def _score(self, line: int, row: Any, game: PlannedGame, real: str) -> None:
+        """The row's round score for player ``real`` (once a round)."""
+        scores = game.rounds.setdefault(row.number, {})
+        if real in scores:
+            message = _(
+                "%(name)s already has a score for round %(n)s at %(table)s on "
+                "%(day)s (line %(line)s).",
+                name=row.name,
+                n=row.number,
+                table=row.table,
+                day=services.day_text(row.played_on),
+                line=scores[real].line,
             )
-    resolved: dict[int, str] = {}
-    for player_name in game.players:
-        match = by_name.get(name_key(player_name))
-        if match is not None and match.merged_into_id is not None:
-            match = services.surviving(match)
-        if match is not None and match.id in resolved:
-            problems.append(
-                Problem(
-                    game.first_line,
-                    _(
-                        "%(game)s: %(one)s and %(other)s are the same player in this league "
-                        "(merged).",
-                        game=where,
-                        one=resolved[match.id],
-                        other=player_name,
-                    ),
-                )
-            )
-        if match is not None:
-            resolved[match.id] = player_name
-    # A late joiner (the file gives their start, as the export does) has no score before the
-    # round they sat down in, and sits after the players who were there before them.
-    joined = {
-        player: min((n for n in numbers if player in game.rounds[n]), default=len(numbers) + 1)
-        for player in game.players
-    }
-    order = [joined.get(player, 1) for player in game.players]
-    if order != sorted(order):
-        problems.append(
-            Problem(
-                game.first_line,
-                _("%(game)s: a player who joined late is listed before others.", game=where),
-            )
+            self.plan.problems.append(Problem(line, message))
+            return
+        if row.flags.get("guest"):
+            self.guests_marked.add(row.name.casefold())
+        if row.start is not None:  # 0 too: a late joiner may start with nothing
+            game.starts[real] = row.start
+        scores[real] = PlannedScore(
+            line=line,
+            points=row.points,
+            hand=row.hand,
+            tiles=row.tiles,
+            markers=row.markers,
+            went_out=row.flags.get("went_out") if "went_out" in self.at else None,
+            on_double=row.flags.get("on_double", False),
+            engine=row.engine,
+            open_doubles=row.open_doubles,
+            made=row.made,
         )
-    for number in numbers:
-        scores = game.rounds[number]
-        first = min(score.line for score in scores.values())
-        absent = [
-            p
-            for p in game.players
-            if p not in scores
-            and not (p in game.starts and number < joined.get(p, 1))
-            and (game.table.casefold(), p.casefold(), str(number)) not in refused
-        ]
-        if absent:
-            problems.append(
-                Problem(
-                    first,
-                    _(
-                        "round %(n)s at %(game)s has no score for %(names)s.",
-                        n=number,
-                        game=where,
-                        names=", ".join(absent),
-                    ),
-                )
-            )
-        out = [p for p, s in scores.items() if s.went_out]
-        if len(out) > 1:
-            problems.append(
-                Problem(
-                    first,
-                    _(
-                        "round %(n)s at %(game)s: %(names)s cannot both go out.",
-                        n=number,
-                        game=where,
-                        names=_("%(first)s and %(last)s", first=", ".join(out[:-1]), last=out[-1]),
-                    ),
-                )
-            )
-        if len({s.engine for s in scores.values()}) > 1:
-            problems.append(
-                Problem(
-                    first,
-                    _("round %(n)s at %(game)s has different engines.", n=number, game=where),
-                )
-            )
 
 
 def _sort_players(plan: ImportPlan, by_name: dict[str, Player], guests_marked: set[str]) -> None:

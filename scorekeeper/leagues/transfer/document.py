@@ -53,6 +53,53 @@ def read_document(
         raise _refused() from None
 
 
+def _game_rows(
+    game: dict[str, Any], where: list[Any], kind: str, players: dict[Any, Any]
+) -> list[list[Any]]:
+    """One game of the document as rows of scores.csv (``where``: its night, place, table and
+    number at the table), with a row for each player seated without a round yet."""
+    played_on, place, table, number = where
+    found: list[list[Any]] = []
+    starts = {j["player"]: j["start"] for j in game.get("late_joiners", [])}
+    for recorded in game["rounds"]:
+        for score in recorded["scores"]:
+            player = score["player"]
+            found.append(
+                [
+                    played_on,
+                    place,
+                    table,
+                    number,
+                    str(players[player]["name"]),
+                    _yes(players[player].get("guest")),
+                    recorded["number"],
+                    "" if recorded.get("engine") is None else recorded["engine"],
+                    _yes(recorded.get("went_out") == player),
+                    _yes(recorded.get("on_double")),
+                    "" if score.get("hand") is None else score["hand"],
+                    score.get("tiles") or "",
+                    score.get("markers", 0),
+                    score["points"],
+                    _yes(game.get("status") == "finished"),
+                    kind,
+                    score.get("made", 0),
+                    score.get("open_doubles", 0),
+                    starts.get(player, 0),
+                    _yes(game.get("ended_early")),
+                ]
+            )
+    scored = {s["player"] for r in game["rounds"] for s in r["scores"]}
+    for player in game["players"]:
+        if player not in scored:  # seated, no round yet
+            found.append(
+                [played_on, place, table, number, str(players[player]["name"]),
+                 _yes(players[player].get("guest")), "", "", "no", "no", "", "", "",
+                 "", _yes(game.get("status") == "finished"), kind, "", "",
+                 starts.get(player, 0), _yes(game.get("ended_early"))]
+            )  # fmt: skip
+    return found
+
+
 def _read(
     document: dict[str, Any],
 ) -> tuple[str, list[tuple[str, str, str]], list[tuple[str, date, date]], dict[Any, Any]]:
@@ -94,41 +141,6 @@ def _read(
             if game.get("rules") is not None:
                 VARIANTS[kind].deal_plan(2, HouseRules.from_dict(game["rules"]))  # or refused
                 game_rules[key] = game["rules"]
-            starts = {j["player"]: j["start"] for j in game.get("late_joiners", [])}
-            for recorded in game["rounds"]:
-                for score in recorded["scores"]:
-                    player = score["player"]
-                    rows.append(
-                        [
-                            played_on.isoformat(),
-                            place,
-                            table,
-                            number,
-                            names[player],
-                            _yes(players[player].get("guest")),
-                            recorded["number"],
-                            "" if recorded.get("engine") is None else recorded["engine"],
-                            _yes(recorded.get("went_out") == player),
-                            _yes(recorded.get("on_double")),
-                            "" if score.get("hand") is None else score["hand"],
-                            score.get("tiles") or "",
-                            score.get("markers", 0),
-                            score["points"],
-                            _yes(game.get("status") == "finished"),
-                            kind,
-                            score.get("made", 0),
-                            score.get("open_doubles", 0),
-                            starts.get(player, 0),
-                            _yes(game.get("ended_early")),
-                        ]
-                    )
-            scored = {s["player"] for r in game["rounds"] for s in r["scores"]}
-            for player in game["players"]:
-                if player not in scored:  # seated, no round yet
-                    rows.append(
-                        [played_on.isoformat(), place, table, number, names[player],
-                         _yes(players[player].get("guest")), "", "", "no", "no", "", "", "",
-                         "", _yes(game.get("status") == "finished"), kind, "", "",
-                         starts.get(player, 0), _yes(game.get("ended_early"))]
-                    )  # fmt: skip
+            where = [played_on.isoformat(), place, table, number]
+            rows.extend(_game_rows(game, where, kind, players))
     return csv_text(rows), roster, seasons, game_rules

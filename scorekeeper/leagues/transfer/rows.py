@@ -121,26 +121,10 @@ def _read_engine(
     return engine
 
 
-def _read_row(
-    cell: _Cells, rules: HouseRules, rounds: int, month_first: bool
-) -> tuple[_Row | None, list[str]]:
-    """The values of one row, or every reason it cannot be used. A row of another game than
-    Mexican Train (column ``kind``) is read under that game's rules."""
-    reasons: list[str] = []
-    variant = _variant(cell, reasons)
-    if variant is not MEXICAN_TRAIN:
-        rules = variant.adopt(rules)
-        count = variant.round_count(rules)
-        rounds = count if count is not None else 100
-    played_on = _read_date(cell("night"), month_first, reasons)
-    _read_text(cell("place"), services.MAX_PLACE, "place", reasons)
-    table = _read_text(cell("table"), services.MAX_TABLE_NAME, "table", reasons)
-    if not cell("table"):
-        reasons.append(_("the table is missing"))
-    name = _read_name(cell("player"), reasons)
-    # An export lists a player seated without a round yet (a table just started, a late
-    # joiner before their first round) with a start and no round and score.
-    seat_only = bool(cell("start")) and not cell("round") and not cell("score")
+def _read_round_score(
+    cell: _Cells, seat_only: bool, reasons: list[str]
+) -> tuple[int | None, int | None]:
+    """The row's round number and score (none for a seat without a round yet)."""
     number = _whole(cell("round"))
     if not seat_only and (number is None or not 1 <= number <= 100):
         reasons.append(
@@ -158,11 +142,13 @@ def _read_row(
         )
     elif not -100 <= points <= 5000:
         reasons.append(_("the score %(n)s is not possible", n=points))
-    game_text = cell("game") or "1"
-    game_number = _whole(game_text)
-    if game_number is None or not 1 <= game_number <= 50:
-        reasons.append(_("the game “%(text)s” is not a number like 1 or 2", text=game_text[:20]))
-    flags = _read_flags(cell, reasons)
+    return number, points
+
+
+def _read_hand(
+    cell: _Cells, rules: HouseRules, reasons: list[str]
+) -> tuple[int | None, int, str | None]:
+    """The row's hand (points left), markers and tiles, each when given."""
     hand = None
     if cell("hand"):
         hand = _whole(cell("hand"))
@@ -186,10 +172,11 @@ def _read_row(
             tiles = format_hand(parse_hand(cell("tiles"), max_pip=rules.max_pip))
         except HandError as error:
             reasons.append(_("tiles: %(problem)s", problem=error))
-    if not variant.uses_engines and cell("engine"):
-        reasons.append(_("%(game)s has no engine double", game=variant.label))
-    engine = _read_engine(cell, number, rules, rounds, reasons)
-    open_doubles, made = _read_other_game(cell, variant, reasons)
+    return hand, markers, tiles
+
+
+def _read_start(cell: _Cells, reasons: list[str]) -> int | None:
+    """What a late joiner started with, when given."""
     start = None
     if cell("start"):
         start = _whole(cell("start"))
@@ -197,6 +184,41 @@ def _read_row(
             reasons.append(
                 _("the start “%(text)s” is not a whole number from 0", text=cell("start")[:20])
             )
+    return start
+
+
+def _read_row(
+    cell: _Cells, rules: HouseRules, rounds: int, month_first: bool
+) -> tuple[_Row | None, list[str]]:
+    """The values of one row, or every reason it cannot be used. A row of another game than
+    Mexican Train (column ``kind``) is read under that game's rules."""
+    reasons: list[str] = []
+    variant = _variant(cell, reasons)
+    if variant is not MEXICAN_TRAIN:
+        rules = variant.adopt(rules)
+        count = variant.round_count(rules)
+        rounds = count if count is not None else 100
+    played_on = _read_date(cell("night"), month_first, reasons)
+    _read_text(cell("place"), services.MAX_PLACE, "place", reasons)
+    table = _read_text(cell("table"), services.MAX_TABLE_NAME, "table", reasons)
+    if not cell("table"):
+        reasons.append(_("the table is missing"))
+    name = _read_name(cell("player"), reasons)
+    # An export lists a player seated without a round yet (a table just started, a late
+    # joiner before their first round) with a start and no round and score.
+    seat_only = bool(cell("start")) and not cell("round") and not cell("score")
+    number, points = _read_round_score(cell, seat_only, reasons)
+    game_text = cell("game") or "1"
+    game_number = _whole(game_text)
+    if game_number is None or not 1 <= game_number <= 50:
+        reasons.append(_("the game “%(text)s” is not a number like 1 or 2", text=game_text[:20]))
+    flags = _read_flags(cell, reasons)
+    hand, markers, tiles = _read_hand(cell, rules, reasons)
+    if not variant.uses_engines and cell("engine"):
+        reasons.append(_("%(game)s has no engine double", game=variant.label))
+    engine = _read_engine(cell, number, rules, rounds, reasons)
+    open_doubles, made = _read_other_game(cell, variant, reasons)
+    start = _read_start(cell, reasons)
     if reasons:
         return None, reasons
     assert played_on is not None and game_number is not None
