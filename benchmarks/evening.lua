@@ -10,8 +10,8 @@
 -- sent at once and its latency counts from when it was due, so a slow server shows in the
 -- percentiles (no "coordinated omission"). Answers in the first WARMUP seconds are not counted.
 -- Each thread writes what it measured (the latencies in ms of the requests due in the
--- SECONDS after the warm-up, the answers' statuses) to EVENING_OUT/thread-N.json as soon as
--- it sees an answer to a request due after them (wrk runs a few seconds longer for that: its
+-- SECONDS after the warm-up and answered before their end, the answers' statuses) to
+-- EVENING_OUT/thread-N.json with the first answer it gets after them (wrk runs a few seconds longer for that: its
 -- own thread:get() of a table crashes the wrk Debian ships); bench_evening.py reads them.
 
 local ffi = require("ffi")
@@ -101,10 +101,22 @@ local function encode(value)
   end))
 end
 
+-- The phones join over the first (WARMUP - POLL) seconds, one after the other (at an
+-- evening's start they do not all open the share view in the same second), so every phone
+-- has polled once, with its first full answer, a whole POLL before the measured time.
+local function joined()
+  local ramp = warmup - poll
+  if ramp <= 0 then return #phones end
+  local share = (now() - started) / ramp
+  return math.max(1, math.min(#phones, math.floor(#phones * share)))
+end
+
 local function poll_request()
+  local active = joined()
+  if next_phone > active then next_phone = 1 end
   local phone = phones[next_phone]
   next_phone = next_phone % #phones + 1
-  next_poll = next_poll + poll_gap
+  next_poll = next_poll + poll / active
   current = { kind = "poll", phone = phone, due = math.min(due, now()) }
   local headers = { ["X-Forwarded-For"] = phone.address }
   if phone.etag then headers["If-None-Match"] = phone.etag end
@@ -195,9 +207,10 @@ function response(status, headers, body)
   elseif answered.kind == "save" then
     keep_cookie(answered.game, headers)
   end
+  if dumped then return end
   local at = answered.due - started
-  if at >= warmup + seconds then
-    if not dumped then dump() end
+  if now() - started >= warmup + seconds then
+    dump() -- the measured time is over: what is still behind schedule was not answered in it
     dumped = true
   elseif at >= warmup then
     table.insert(times[answered.kind], (now() - answered.due) * 1000)
