@@ -222,11 +222,17 @@ def _measured(args, server, port, path, seconds, env, lua) -> tuple[float, float
     return server_cpu, wrk_cpu, text
 
 
+def _threads(args, tables: int) -> int:
+    """wrk threads (one connection each): at least 8 phones each, so that none sits idle
+    longer than gunicorn keeps a connection open (2 s)."""
+    return max(1, min(args.connections, tables * args.phones // 8))
+
+
 def _step(args, server, port: int, games: Path, tables: int) -> Step:
     with tempfile.TemporaryDirectory() as out:
         env = {
             "EVENING_GAMES": str(games), "EVENING_TABLES": str(tables), "EVENING_OUT": out,
-            "EVENING_THREADS": str(min(args.connections, tables)), "EVENING_POLL": str(args.poll),
+            "EVENING_THREADS": str(_threads(args, tables)), "EVENING_POLL": str(args.poll),
             "EVENING_SAVE": str(args.save), "EVENING_PHONES": str(args.phones),
             "EVENING_WARMUP": str(args.warmup), "EVENING_SECONDS": str(args.seconds),
         }  # fmt: skip

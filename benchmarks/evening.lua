@@ -116,7 +116,11 @@ local function poll_request()
   if next_phone > active then next_phone = 1 end
   local phone = phones[next_phone]
   next_phone = next_phone % #phones + 1
-  next_poll = next_poll + poll / active
+  -- While the phones join, a thread's few phones ask at least every 0.5 s, so its connection
+  -- is never idle long enough for gunicorn to close it (its keep-alive: 2 s).
+  local gap = poll / active
+  if active < #phones then gap = math.min(gap, 0.5) end
+  next_poll = next_poll + gap
   current = { kind = "poll", phone = phone, due = math.min(due, now()) }
   local headers = { ["X-Forwarded-For"] = phone.address }
   if phone.etag then headers["If-None-Match"] = phone.etag end
