@@ -225,8 +225,7 @@ def test_what_was_typed_survives_a_failed_save_and_a_reload(
             lambda route: route.abort() if route.request.method == "POST" else route.continue_(),
         )
         page.get_by_role("button", name="Save round 1").click()
-        page.wait_for_url(re.compile("^chrome-error"))
-        page.wait_for_timeout(300)
+        page.wait_for_url(re.compile("^chrome-error"))  # waits for the error page's load
         # Back from the browser's error page lands on the table view (as in the issue);
         # the round form has everything that was typed.
         page.go_back()
