@@ -115,8 +115,10 @@ class Step:
         bad = {k: n for k, n in self.result["statuses"].items() if not _expected(k)}
         if self.result["silent"]:
             why.append(f"{self.result['silent']} wrk threads had no answer after the measured time")
-        if bad or self.result["errors"]:
-            why.append(f"errors {bad or ''} {self.result['errors'] or ''}".strip())
+        if bad:
+            why.append(f"unexpected answers {bad}")
+        if self.result["errors"]:
+            why.append(f"wrk's socket errors {self.result['errors']}")
         if self.answered < 0.95 * self.planned(args):
             why.append(f"only {self.answered} of {self.planned(args):.0f} requests answered")
         return why
@@ -247,7 +249,9 @@ def _step(args, server, port: int, games: Path, tables: int) -> Step:
     errors = re.search(
         r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", text
     )
-    result["errors"] = sum(int(n) for n in errors.groups()) if errors else 0
+    names = ("connect", "read", "write", "timeout (10 s)")
+    counts = zip(names, errors.groups() if errors else (), strict=False)
+    result["errors"] = {name: int(n) for name, n in counts if int(n)}
     # CPU as the cores used on average over wrk's whole run (warm-up included).
     return Step(tables, result, args.seconds, server_cpu / total, wrk_cpu / total)
 
