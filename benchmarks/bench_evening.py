@@ -306,7 +306,8 @@ def _search(args, server, port: int, games: Path) -> tuple[int, list[Step]]:
             break
         good, tables = tables, tables * 2
     for _ in range(args.refine if bad else 0):
-        tables = (good + bad) // 2 // 50 * 50
+        grain = 50 if bad - good >= 200 else 1  # round figures, unless the steps are close
+        tables = (good + bad) // 2 // grain * grain
         if tables <= good or tables >= bad:
             break
         step = _step(args, server, port, games, tables)
