@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 export FLASK_APP := scorekeeper
 
-.PHONY: run lan test lint format bench clean messages translations new-language
+.PHONY: run lan test test-fast lint format bench clean messages translations new-language
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit("scorekeeper needs Python 3.11 or newer") if sys.version_info < (3, 11) else None'
@@ -55,6 +55,15 @@ test: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# The suite without the tests marked slow (those that start a process: a server, redis-server,
+# Caddy, a wheel build, the browser; CONTRIBUTING.md): minutes instead of the whole run.
+# `make test` (and CI) still runs everything.
+test-fast: $(VENV)/.installed-test
+	$(BIN)/python -m scorekeeper.catalogs compile
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/python -m pytest -m "not slow" $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .

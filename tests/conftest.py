@@ -2,11 +2,16 @@
 
 The database is a temporary SQLite file, or ``TEST_DATABASE_URL`` (CI runs the suite again on
 PostgreSQL). The schema is built once per run by the migrations, then emptied after each test.
+
+Two checks on every test: what the package keeps for the life of the process (functools caches,
+kept values) is emptied before it, so no test sees what another left; and a test that starts a
+process must be marked ``slow`` (``make test-fast`` leaves those out), or it fails here.
 """
 
 from __future__ import annotations
 
 import os
+import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -19,6 +24,41 @@ from sqlalchemy import text
 from scorekeeper import create_app
 from scorekeeper.extensions import db
 from tests.database import fresh_schema
+from tests.process_caches import clear_process_caches
+
+E2E = os.path.join(os.path.dirname(__file__), "e2e")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every browser test is ``e2e`` and ``slow`` (it drives Chromium, a process of its own)."""
+    for item in items:
+        if str(item.path).startswith(E2E + os.sep):
+            item.add_marker(pytest.mark.e2e)
+            item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_process_caches() -> None:
+    clear_process_caches()
+
+
+@pytest.fixture(autouse=True)
+def _processes_only_in_slow_tests(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A test not marked ``slow`` that starts a process (subprocess.run, Popen, asyncio's
+    subprocesses: all go through Popen) fails with the reason."""
+    if request.node.get_closest_marker("slow") is not None:
+        return
+
+    def refuse(self: subprocess.Popen, args: Any, *rest: Any, **options: Any) -> None:
+        pytest.fail(
+            f"{request.node.nodeid} starts a process ({args!r}): mark it @pytest.mark.slow "
+            "(make test-fast leaves slow tests out)",
+            pytrace=False,
+        )
+
+    monkeypatch.setattr(subprocess.Popen, "__init__", refuse)
 
 
 @pytest.fixture(scope="session")

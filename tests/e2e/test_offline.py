@@ -225,8 +225,7 @@ def test_what_was_typed_survives_a_failed_save_and_a_reload(
             lambda route: route.abort() if route.request.method == "POST" else route.continue_(),
         )
         page.get_by_role("button", name="Save round 1").click()
-        page.wait_for_url(re.compile("^chrome-error"))
-        page.wait_for_timeout(300)
+        page.wait_for_url(re.compile("^chrome-error"))  # waits for the error page's load
         # Back from the browser's error page lands on the table view (as in the issue);
         # the round form has everything that was typed.
         page.go_back()
@@ -387,35 +386,45 @@ def test_the_table_view_follows_another_phone(
     expect(page.locator("#share")).to_have_attribute("open", "")
 
 
+HIDE = """() => {
+  Object.defineProperty(document, 'visibilityState', {get: () => 'hidden'});
+  document.dispatchEvent(new Event('visibilitychange'));
+}"""
+# Counts, in the page, every request the page's scripts send (fetch, and htmx's
+# XMLHttpRequest), at the moment they send it.
+COUNT_REQUESTS = """() => {
+  window.__asked = 0;
+  const fetch = window.fetch;
+  window.fetch = (...args) => { window.__asked += 1; return fetch(...args); };
+  const send = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.send = function (...args) {
+    window.__asked += 1;
+    return send.apply(this, args);
+  };
+}"""
+
+
 def test_polling_stops_while_the_page_is_hidden(page: Page, live_server: str) -> None:
+    """Playwright's clock moves the pages' timers on (no test time spent waiting): hidden, the
+    table view and the share view ask nothing; visible, they ask."""
+    page.clock.install()
     public_id = _start_game(page, live_server, NAMES)
-    asked: list[str] = []
-    page.on("request", lambda r: asked.append(r.url) if "state.json" in r.url else None)
-    page.evaluate(
-        """() => {
-          Object.defineProperty(document, 'visibilityState', {get: () => 'hidden'});
-          document.dispatchEvent(new Event('visibilitychange'));
-        }"""
-    )
-    asked.clear()
-    page.wait_for_timeout(6000)
-    assert asked == []
+    page.evaluate(COUNT_REQUESTS)
+    page.evaluate(HIDE)
+    page.clock.run_for(6000)  # more than one poll's interval (4.5 s)
+    assert page.evaluate("window.__asked") == 0
     page.goto(f"{live_server}/g/{public_id}")
-    page.wait_for_timeout(5000)
-    assert asked, "the visible table view asks for the game's state"
+    with page.expect_request(lambda r: "state.json" in r.url):
+        page.clock.run_for(5000)
 
     # The share view's own polling (htmx, every 4 s) pauses the same way.
-    page.on("request", lambda r: asked.append(r.url) if "/watch/board" in r.url else None)
     page.goto(f"{live_server}/g/{public_id}/watch")
-    page.evaluate(
-        """() => {
-          Object.defineProperty(document, 'visibilityState', {get: () => 'hidden'});
-          document.dispatchEvent(new Event('visibilitychange'));
-        }"""
-    )
-    asked.clear()
-    page.wait_for_timeout(5000)
-    assert asked == []
+    with page.expect_request(lambda r: "/watch/board" in r.url):
+        page.clock.run_for(5000)
+    page.evaluate(COUNT_REQUESTS)
+    page.evaluate(HIDE)
+    page.clock.run_for(5000)
+    assert page.evaluate("window.__asked") == 0
 
 
 def test_a_kept_round_with_a_problem_opens_again_to_fix(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import shutil
 import threading
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -78,10 +79,14 @@ class Tables:
             thread.start()
         return self
 
-    def wait_for(self, count: int) -> None:
-        deadline = threading.Event()
+    def wait_for(self, count: int, seconds: float = 60) -> None:
+        """Until ``count`` rounds are saved (or a writer failed); 60 s at most."""
+        deadline = time.monotonic() + seconds
+        pause = threading.Event()
         while len(self.saved) < count and not self.errors:
-            deadline.wait(0.01)  # the writers run on their own; nothing to wait on but them
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{len(self.saved)} rounds saved in {seconds} s, not {count}")
+            pause.wait(0.01)  # the writers run on their own; nothing to wait on but them
 
     def __exit__(self, *exc: object) -> None:
         self.stop.set()
@@ -120,6 +125,7 @@ def backed_up_under_writes(app: Flask, folder: Path, fresh_url: str) -> None:
     assert set(rounds_in(fresh_url)) == everything == set(rounds_in(app.config["DATABASE_URL"]))
 
 
+@pytest.mark.slow  # writers against a backup
 def test_sqlite_backup_under_writes_restores_every_round(tmp_path: Path) -> None:
     live = f"sqlite:///{tmp_path / 'live.sqlite'}"
     app = make_app(live)
@@ -146,6 +152,7 @@ def fresh_postgres(postgres_url: str) -> Iterator[str]:  # noqa: F811
         admin.dispose()
 
 
+@pytest.mark.slow  # writers; pg_dump
 def test_postgresql_backup_under_writes_restores_every_round(
     postgres_url: str,  # noqa: F811
     fresh_postgres: str,

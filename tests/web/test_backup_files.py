@@ -88,6 +88,7 @@ def test_the_nightly_timer_keeps_the_newest_14_and_the_docs_say_so() -> None:
     assert "keeps the 14 newest" in deploying
 
 
+@pytest.mark.slow  # runs the script
 def test_the_server_command_runs_flask_as_scorekeeper_with_the_servers_settings(
     migrated_database: str, tmp_path: Path
 ) -> None:

@@ -37,6 +37,8 @@ from flask.testing import FlaskClient
 from tests.web.helpers import start_game
 from tests.web.test_lan import free_port, wait_for_port
 
+pytestmark = pytest.mark.slow  # runs Caddy and the server in subprocesses
+
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
 NAME = "clubhouse.test"

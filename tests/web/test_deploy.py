@@ -46,6 +46,7 @@ def test_the_example_settings_are_read_by_the_app(monkeypatch: pytest.MonkeyPatc
     assert app.config["RATELIMIT_STORAGE_URI"] == "redis://127.0.0.1:6379/0"
 
 
+@pytest.mark.slow  # runs bash
 def test_the_deploy_script_parses_migrates_restarts_and_checks_health() -> None:
     script = DEPLOY / "deploy.sh"
     assert os.access(script, os.X_OK)
@@ -55,6 +56,7 @@ def test_the_deploy_script_parses_migrates_restarts_and_checks_health() -> None:
     assert "/healthz" in text
 
 
+@pytest.mark.slow  # runs caddy
 @pytest.mark.parametrize("name", ["Caddyfile", "Caddyfile.lan"])
 def test_caddy_accepts_the_caddyfiles(name: str, tmp_path: Path) -> None:
     caddy = shutil.which("caddy")
@@ -76,6 +78,7 @@ def test_caddy_accepts_the_caddyfiles(name: str, tmp_path: Path) -> None:
     assert '"upstreams":[{"dial":"127.0.0.1:8000"}]' in adapted.stdout
 
 
+@pytest.mark.slow  # runs the script
 def test_without_systemd_the_deploy_script_stops_before_changing_anything(
     tmp_path: Path,
 ) -> None:
@@ -108,6 +111,7 @@ def test_without_systemd_the_deploy_script_stops_before_changing_anything(
     assert not calls.exists(), calls.read_text()
 
 
+@pytest.mark.slow  # runs caddy
 def test_one_port_setting_for_gunicorn_caddy_and_the_health_check(tmp_path: Path) -> None:
     unit = (DEPLOY / "scorekeeper.service").read_text()
     assert "--bind 127.0.0.1:${SCOREKEEPER_PORT}" in unit

@@ -18,12 +18,15 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
 import segno
 from flask.testing import FlaskClient
 
 from scorekeeper.web import public_url
 from tests.web.helpers import start_game
 from tests.web.test_reach import qr_of
+
+pytestmark = pytest.mark.slow  # runs the server in a subprocess
 
 ROOT = Path(__file__).resolve().parents[2]
 

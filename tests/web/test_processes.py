@@ -39,6 +39,8 @@ from tests.throwaway_postgres import PostgresUnavailable, throwaway_postgres
 from tests.web.helpers import hidden_fields, setup_data
 from tests.web.test_rate_limit_storage import redis_url  # noqa: F401  (the shared fixture)
 
+pytestmark = pytest.mark.slow  # runs gunicorn processes (and PostgreSQL, Redis)
+
 ROOT = Path(__file__).resolve().parents[2]
 IN_CI = os.environ.get("CI") == "true"
 

@@ -21,6 +21,8 @@ import pytest
 from tests.conftest import running_app
 from tests.web.helpers import start_game
 
+pytestmark = pytest.mark.slow  # runs redis-server and other Python processes
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -63,6 +63,7 @@ def test_waitress_keeps_the_proxy_headers_only_behind_a_trusted_proxy(
     assert serve_with(monkeypatch, [], TRUSTED_PROXIES=0)["clear_untrusted_proxy_headers"] is True
 
 
+@pytest.mark.slow  # runs make
 @pytest.mark.parametrize("target", ["run", "lan"])
 def test_make_passes_port_on(target: str) -> None:
     make = shutil.which("make")

@@ -13,9 +13,12 @@ pytest.importorskip("onnxruntime")
 
 PHOTOS = Path(__file__).resolve().parents[3].parent / "shared" / "photos"
 
-pytestmark = pytest.mark.skipif(
-    not (PHOTOS / "manifest.json").is_file(), reason="development photos not present"
-)
+pytestmark = [
+    pytest.mark.skipif(
+        not (PHOTOS / "manifest.json").is_file(), reason="development photos not present"
+    ),
+    pytest.mark.slow,  # the evaluation runs in a process of its own
+]
 
 
 def _evaluate(folder: Path, *options: str) -> dict:

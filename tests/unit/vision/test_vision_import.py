@@ -59,6 +59,7 @@ def test_what_a_player_reads_goes_through_the_translator(shouting):
     json.dumps(stored)  # plain text, nothing lazy left
 
 
+@pytest.mark.slow  # a fresh interpreter
 def test_import_does_not_load_heavy_dependencies():
     code = (
         "import sys, scorekeeper.vision as v; "
@@ -128,6 +129,7 @@ except v.VisionUnavailable as err:
 """
 
 
+@pytest.mark.slow  # a fresh interpreter
 def test_without_the_extra_in_a_fresh_interpreter():
     out = subprocess.run(
         [sys.executable, "-W", "error", "-c", BLOCKER], capture_output=True, text=True, check=True

@@ -140,6 +140,7 @@ def test_an_outline_around_a_bar_is_kept_before_a_faces():
     assert all(t.confidence >= reader_mod.SURE_TILE for t in reading.tiles)
 
 
+@pytest.mark.slow  # a fresh interpreter
 def test_counting_many_halves_keeps_little_memory():
     # the training mix of 100 photos (tiles cut by the frame) peaked at 400 MB, the limit:
     # 720 halves counted 256 at a time left ONNX Runtime holding 92 MB more for good (its

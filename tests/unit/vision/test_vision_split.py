@@ -29,6 +29,7 @@ def test_each_stage_of_the_reader_is_a_module_of_short_functions(name):
     assert long == []
 
 
+@pytest.mark.slow  # a fresh interpreter
 def test_reading_a_photo_loads_no_render_or_training_code():
     pytest.importorskip("cv2")
     pytest.importorskip("onnxruntime")
