@@ -13,6 +13,7 @@ from scorekeeper.vision import bars as bars_mod  # noqa: E402
 from scorekeeper.vision import checks as checks_mod  # noqa: E402
 from scorekeeper.vision import detect as detect_mod  # noqa: E402
 from scorekeeper.vision import (  # noqa: E402
+    faces,  # noqa: E402
     missed,  # noqa: E402
     read_hand,
     synth_modes,
@@ -56,7 +57,7 @@ def _trapezoid_tile():
 
 def test_the_face_outline_fits_a_trapezoid():
     img, bar, corners = _trapezoid_tile()
-    blob = detect_mod.fit_blob(img, bar)
+    blob = faces.fit_blob(img, bar)
     assert blob is not None
     c = blob.corners
     err = min(float(np.abs(c - corners).max()), float(np.abs(c[[2, 3, 0, 1]] - corners).max()))
@@ -71,7 +72,7 @@ def test_the_face_outline_is_not_fitted_to_the_table():
     img = np.full((400, 400, 3), (235, 235, 228), np.uint8)  # all "face": no tile shape
     cv2.line(img, (172, 200), (243, 200), (20, 20, 20), 4)
     bar = bars_mod.Bar(np.array([207.0, 200.0]), np.array([1.0, 0.0]), 71.0, 4.0, 1.0)
-    assert detect_mod.fit_blob(img, bar) is None
+    assert faces.fit_blob(img, bar) is None
 
 
 def test_a_glare_patch_outside_the_tiles_read():

@@ -96,8 +96,11 @@ def test_a_steep_tilt_that_hides_a_tile_is_not_confident(i):
 def test_a_tile_near_a_steeply_tilted_camera_is_read_from_a_short_outline(i):
     # tilt_30_45-007: read 33 for 43 before short outlines (a large near tile missed)
     scene = synth_modes.benchmark_scene("tilt_30_45", i)
-    reading = read_hand(scene.jpeg)
+    # read to the end: within the app's budget a loaded machine gives up on it, and says so
+    reading = reader_mod.read_bytes(scene.jpeg, budget=60.0)
     assert reading.total == scene.total
+    budgeted = read_hand(scene.jpeg)  # never sure and wrong
+    assert budgeted.total == scene.total or not budgeted.confident
 
 
 def test_short_outlines_fit_a_foreshortened_tile():
