@@ -8,7 +8,7 @@ touching) on a wooden table with ``scorekeeper.vision.synth``, reads it with the
 and writes the photo with every tile outlined and labelled (``overlay.draw_overlay``).
 With ``--touching`` it renders one of the benchmark's failure modes instead (issue 27): a row
 or L-shaped chain of touching double-12 tiles with spinner pins
-(``synth.render_mode(..., "touching")``). Only synthetic pictures go into the repository.
+(``synth_modes.render_mode(..., "touching")``). Only synthetic pictures go into the repository.
 """
 
 from __future__ import annotations
@@ -24,7 +24,11 @@ sys.path.insert(0, str(ROOT))
 
 from PIL import Image  # noqa: E402
 
-from scorekeeper.vision import read_hand, synth  # noqa: E402
+from scorekeeper.vision import (  # noqa: E402
+    read_hand,
+    synth,
+    synth_modes,  # noqa: E402
+)
 from scorekeeper.vision.images import open_upright  # noqa: E402
 from scorekeeper.vision.overlay import draw_overlay  # noqa: E402
 
@@ -42,7 +46,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     if args.touching:
         args.out = args.out or ROOT / "docs" / "photo-reading-touching.png"
-        scene = synth.render_mode(np.random.default_rng(args.seed), "touching")
+        scene = synth_modes.render_mode(np.random.default_rng(args.seed), "touching")
         return _write(scene, args, max_pip=12)
     args.out = args.out or ROOT / "docs" / "photo-reading-example.png"
     scene = synth.render_hand(

@@ -42,12 +42,16 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from scorekeeper.vision import synth, tilenet  # noqa: E402
+from scorekeeper.vision import (  # noqa: E402
+    synth,
+    synth_modes,  # noqa: E402
+    tilenet,
+)
 
 CROP = 192  # training crops of the photo at NET_SIDE (fully convolutional: any size at run time)
 CROPS_PER_SCENE = 2
 # what each rendered photo is: the training mix most often, each failure mode of issue 27 too
-KINDS = ("mix", "mix", "mix_tilted", "mix_tilted", *synth.FAILURE_MODES[1:])
+KINDS = ("mix", "mix", "mix_tilted", "mix_tilted", *synth_modes.FAILURE_MODES[1:])
 
 
 def _scene(seed: int, k: int) -> synth.Scene:
@@ -62,7 +66,7 @@ def _scene(seed: int, k: int) -> synth.Scene:
             tilt_deg=float(rng.uniform(20, 48)),
             tile_width=float(rng.uniform(0.03, 0.2)),
         )
-    return synth.render_mode(rng, kind)
+    return synth_modes.render_mode(rng, kind)
 
 
 def _maps(seed: int, k: int) -> list[tuple[np.ndarray, np.ndarray]]:

@@ -217,6 +217,22 @@ def face_on_both_sides(
     return ok, score
 
 
+def _without_pips(mask: np.ndarray, d: float) -> np.ndarray:
+    """``mask`` without the round blobs about ``d`` pixels across (pips): what is left of a
+    bar that pips touch."""
+    r = max(2, int(round(0.65 * d)))
+    disk = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (r, r))
+    # pips often have a highlight in the middle (pale pips look like rings): fill holes
+    # up to the size of a pip before looking for blobs
+    n, lab, st, _ = cv2.connectedComponentsWithStats(1 - mask, connectivity=4)
+    small = np.zeros(n, bool)
+    small[1:] = st[1:, cv2.CC_STAT_AREA] < 0.8 * d * d
+    filled = mask | small[lab].astype(np.uint8)
+    blobs = cv2.morphologyEx(filled, cv2.MORPH_OPEN, disk)
+    blobs = cv2.dilate(blobs, np.ones((3, 3), np.uint8))
+    return mask & (1 - blobs)
+
+
 def find_bars(rgb: np.ndarray, deadline: Deadline | None = None, faint: bool = False) -> list[Bar]:
     """Dark thin straight marks that could be the bar of a tile (or a piece of one);
     ``faint``: also marks only somewhat darker than their surroundings (see dark_mask)."""
@@ -231,19 +247,7 @@ def find_bars(rgb: np.ndarray, deadline: Deadline | None = None, faint: bool = F
     diam = (L[roundish] + T[roundish]) / 2
     found = comps
     if len(diam) >= 4:
-        d = float(np.median(diam))
-        r = max(2, int(round(0.65 * d)))
-        disk = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (r, r))
-        # pips often have a highlight in the middle (pale pips look like rings): fill holes
-        # up to the size of a pip before looking for blobs
-        n, lab, st, _ = cv2.connectedComponentsWithStats(1 - mask, connectivity=4)
-        small = np.zeros(n, bool)
-        small[1:] = st[1:, cv2.CC_STAT_AREA] < 0.8 * d * d
-        filled = mask | small[lab].astype(np.uint8)
-        blobs = cv2.morphologyEx(filled, cv2.MORPH_OPEN, disk)
-        blobs = cv2.dilate(blobs, np.ones((3, 3), np.uint8))
-        thin = mask & (1 - blobs)
-        found = _concat(comps, _components(thin, rel))
+        found = _concat(comps, _components(_without_pips(mask, float(np.median(diam))), rel))
     deadline.check()
     L, T, A = found["length"], found["thickness"], found["area"]
     # (a thin bar with the ring of a spinner pin on it fills less of its box)
@@ -328,7 +332,12 @@ def _extend_all(bars: list[Bar], rel: np.ndarray, v: np.ndarray) -> list[Bar]:
         idx = np.arange(k)[None, :]
         lastk = np.where(dark & (idx < stop[:, None]), idx, -1).max(axis=1)
         ends.append(np.where(lastk >= 0, L / 2 + lastk + 1.0, L / 2))
-    lo, hi = -ends[0], ends[1]
+    return _lengthened(bars, u, -ends[0], ends[1])
+
+
+def _lengthened(bars: list[Bar], u: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> list[Bar]:
+    """Each bar reaching from ``lo`` to ``hi`` along its direction ``u`` (from its centre)
+    where that is longer than it was."""
     out = []
     for i, b in enumerate(bars):
         if hi[i] - lo[i] <= b.length + 1:

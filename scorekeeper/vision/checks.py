@@ -10,13 +10,6 @@ import numpy as np
 from scorekeeper.vision import bars
 
 CUT_MARGIN = 0.02  # an outline closer than this (x its width) to the frame: maybe cut off
-# an outline around a bar that no tile read covers counts as a missed tile when it is this
-# clean, or when the counter gives it this much "is a tile"
-UNREAD_EDGE = 1.0
-UNREAD_TILE = 0.1
-UNREAD_BESIDE = 0.25  # ... for an outline fitted where a neighbour of a tile read would lie
-
-
 MAX_SPREAD = 2.0  # the most the size of the tiles read may widen what a missed tile's can be
 
 
@@ -97,118 +90,6 @@ def _touching(quads: list[np.ndarray]) -> bool:
     return False
 
 
-def _unexplained(small: np.ndarray, quads: list[np.ndarray]) -> tuple[int, int, bool]:
-    """Face-coloured areas the size of a tile that no tile read explains: a tile that was
-    not found (bar hidden by glare, ...). Returns (how many inside the frame, how many at its
-    edge (tiles cut off), whether the surface itself has the colour of the tiles, so missing
-    tiles cannot be ruled out)."""
-    if not quads:
-        return 0, 0, False
-    h, w = small.shape[:2]
-    widths = [float(np.linalg.norm(q[1] - q[0])) for q in quads]
-    W = float(np.median(widths))
-    tile_area = 2 * W * W
-    lab = cv2.cvtColor(small, cv2.COLOR_RGB2LAB).astype(np.float32)
-    inner = np.zeros((h, w), np.uint8)
-    cover = np.zeros((h, w), np.uint8)
-    for q in quads:
-        cv2.fillConvexPoly(inner, _grow(q, 0.75).astype(np.int32), 1)
-        cv2.fillConvexPoly(cover, _grow(q, 1.12).astype(np.int32), 1)
-    if inner.sum() < 10:
-        return 0, 0, False
-    face = np.median(lab[inner > 0][::7], axis=0)
-    # brightness varies across a photo (light falloff, shading), the colour of the faces less
-    wts = np.array([0.4, 1.6, 1.6], np.float32)
-    dist = bars.colour_distance(lab, face, wts)
-    # a shadow next to the tiles can have their colour; it is darker, and a strip (it does
-    # not survive an opening half a tile wide)
-    like = (dist < 30) & (lab[..., 0] > 0.85 * face[0])
-    like = (like | (bars.darkest(small) >= 250)).astype(np.uint8)
-    like[cover > 0] = 0
-    k = max(3, int(0.5 * W)) | 1
-    like = cv2.morphologyEx(
-        like, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    )
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(like, connectivity=8)
-    if n <= 1:
-        return 0, 0, False
-    st = stats[1:]
-    # tile-shaped: a filled rectangle about a tile wide and long (the shadow of a thick tile,
-    # or light falling between tiles, is a strip or a patch)
-    # ... and not lying mostly right beside a tile read, where its shadow falls
-    r = max(3, int(1.2 * W)) | 1
-    ring = cv2.dilate(cover, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (r, r)))
-    shaped = np.zeros(n - 1, bool)  # a whole tile
-    part = np.zeros(n - 1, bool)  # a tile cut off by the frame
-    for i in np.nonzero(st[:, cv2.CC_STAT_AREA] >= 0.15 * tile_area)[0]:
-        ys, xs = np.nonzero(labels == i + 1)
-        (_, _), (rw, rh), _ = cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))
-        fill = len(xs) / max(rw * rh, 1.0)
-        # at the frame edge, the rest of a tile cut off may lie right beside what was read
-        part[i] = min(rw, rh) >= 0.5 * W and fill >= 0.7
-        if ring[ys, xs].mean() > 0.7:
-            continue
-        shaped[i] = part[i] and min(rw, rh) >= 0.75 * W and max(rw, rh) >= 1.4 * W
-    # a tile has an outline: where the patch ends, the brightness changes sharply (the edge
-    # of the tile, its side or its shadow). A patch of surface (light cloth, paper beside a
-    # shadow) ends where its colour drifts past the limit, with no edge there.
-    if (shaped | part).any():
-        idx = np.nonzero(shaped | part)[0]
-        crisp = np.ones(n - 1, bool)
-        crisp[idx] = _outline_contrast(small, labels, idx + 1, quads)
-        shaped &= crisp
-        part &= crisp
-    areas = st[:, cv2.CC_STAT_AREA]
-    x0, y0 = st[:, cv2.CC_STAT_LEFT], st[:, cv2.CC_STAT_TOP]
-    x1, y1 = x0 + st[:, cv2.CC_STAT_WIDTH], y0 + st[:, cv2.CC_STAT_HEIGHT]
-    at_edge = (x0 <= 1) | (y0 <= 1) | (x1 >= w - 1) | (y1 >= h - 1)
-    similar = bool((areas > 4 * tile_area).any() or areas.sum() > 0.25 * h * w)
-    if similar:
-        return 0, 0, True
-    missed = int((~at_edge & shaped & (areas >= 0.5 * tile_area)).sum())
-    cut = int((at_edge & part & (areas >= 0.15 * tile_area) & (areas <= 1.5 * tile_area)).sum())
-    return missed, cut, False
-
-
-PATCH_EDGE = 0.5  # a tile-like patch needs this much of the read tiles' outline contrast
-
-
-def _edge_strength(small: np.ndarray) -> np.ndarray:
-    """Gradient magnitude of the brightness, widened by a pixel each way (an outline found
-    by thresholding colour can sit a pixel or two off the true edge)."""
-    g = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_RGB2GRAY).astype(np.float32), (0, 0), 1.0)
-    mag = cv2.magnitude(cv2.Sobel(g, cv2.CV_32F, 1, 0), cv2.Sobel(g, cv2.CV_32F, 0, 1))
-    return cv2.dilate(mag, np.ones((5, 5), np.uint8))
-
-
-def _outline_contrast(
-    small: np.ndarray, labels: np.ndarray, ids: np.ndarray, quads: list[np.ndarray]
-) -> np.ndarray:
-    """For each patch ``ids`` of ``labels``: whether its border (away from the frame) is as
-    sharp as a tile's: its median edge strength at least PATCH_EDGE x the median along the
-    outlines of the tiles read."""
-    h, w = labels.shape
-    mag = _edge_strength(small)
-    ring = np.zeros((h, w), np.uint8)
-    for q in quads:
-        cv2.polylines(ring, [np.round(q).astype(np.int32)], True, 1, 1)
-    ring[:2], ring[-2:], ring[:, :2], ring[:, -2:] = 0, 0, 0, 0
-    if not ring.any():
-        return np.ones(len(ids), bool)
-    tile_edge = float(np.median(mag[ring > 0]))
-    out = np.zeros(len(ids), bool)
-    k3 = np.ones((3, 3), np.uint8)
-    for n, i in enumerate(ids):
-        m = (labels == i).astype(np.uint8)
-        border = m - cv2.erode(m, k3)
-        border[:2], border[-2:], border[:, :2], border[:, -2:] = 0, 0, 0, 0
-        if border.sum() < 8:
-            out[n] = True  # nothing but the frame edge to judge by
-            continue
-        out[n] = float(np.median(mag[border > 0])) >= PATCH_EDGE * tile_edge
-    return out
-
-
 FACE_AT_FRAME = 0.3  # part of the frame's edge inside an outline that must be face
 
 
@@ -248,110 +129,6 @@ def _face_at_frame(rgb: np.ndarray, corners: np.ndarray) -> bool:
     return float(like.mean()) >= FACE_AT_FRAME
 
 
-STRAY_PIPS = 2  # pips outside every tile read, on face-coloured ground: a tile not found
-STRAY_CHROMA = 30  # ... a coloured pip is at least this far from grey (CIE Lab a, b)
-
-
-def _stray_pips(
-    small: np.ndarray, quads: list[np.ndarray], where: list | None = None
-) -> tuple[int, int]:
-    """Round marks the size of the pips on the tiles read, lying on ground of the
-    faces' colour, outside every tile read: the pips of a tile that was not found (its bar
-    hidden, or out of the frame). Returns (how many further than a tile width from the frame's
-    edge, how many nearer: a tile cut off). Dark pips (in the brightest channel) and clearly
-    coloured ones (STRAY_CHROMA) count; with fewer than three pips on the tiles read there is
-    nothing to compare with. ``where`` (when given) gets the centre of each."""
-    if not quads:
-        return 0, 0
-    h, w = small.shape[:2]
-    mask, _ = bars.dark_mask(small)
-    # coloured pips too (pink, orange, pale: not dark in the brightest channel): clearly
-    # coloured small marks; a coloured surface is one big mark, not pip-sized and round, and
-    # its ground is not the faces' colour
-    lab0 = cv2.cvtColor(small, cv2.COLOR_RGB2LAB)
-    chroma = np.hypot(lab0[..., 1].astype(np.float32) - 128, lab0[..., 2].astype(np.float32) - 128)
-    mask = mask | (chroma > STRAY_CHROMA).astype(np.uint8)
-    n, labels, st, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    if n <= 1:
-        return 0, 0
-    bw, bh = st[1:, cv2.CC_STAT_WIDTH], st[1:, cv2.CC_STAT_HEIGHT]
-    area = st[1:, cv2.CC_STAT_AREA].astype(np.float64)
-    c = cents[1:]
-    roundish = (
-        (area >= 6) & (np.maximum(bw, bh) <= 1.5 * np.minimum(bw, bh)) & (area >= 0.55 * bw * bh)
-    )
-    on = np.zeros((h, w), np.uint8)
-    near = np.zeros((h, w), np.uint8)
-    inner = np.zeros((h, w), np.uint8)
-    for q in quads:
-        cv2.fillConvexPoly(on, np.round(_grow(q, 0.95)).astype(np.int32), 1)
-        cv2.fillConvexPoly(near, np.round(_grow(q, 1.15)).astype(np.int32), 1)
-        cv2.fillConvexPoly(inner, np.round(_grow(q, 0.75)).astype(np.int32), 1)
-    cx = np.clip(np.round(c[:, 0]).astype(int), 0, w - 1)
-    cy = np.clip(np.round(c[:, 1]).astype(int), 0, h - 1)
-    on_tile = on[cy, cx] > 0
-    near_tile = near[cy, cx] > 0
-    pips = roundish & on_tile
-    if pips.sum() < 3 or inner.sum() < 10:
-        return 0, 0
-    size = float(np.median(np.sqrt(area[pips])))
-    spread = _spread([np.linalg.norm(q[1] - q[0]) for q in quads])
-    cand = (
-        roundish
-        & ~near_tile
-        & (np.sqrt(area) >= 0.6 * size / spread)
-        & (np.sqrt(area) <= 1.6 * size * spread)
-    )
-    if not cand.any():
-        return 0, 0
-    lab = cv2.cvtColor(small, cv2.COLOR_RGB2LAB).astype(np.float32)
-    face_px = lab[inner > 0]
-    top = np.percentile(face_px[:, 0], 75)
-    face = np.median(face_px[face_px[:, 0] >= 0.85 * top], axis=0)
-    wts = np.array([0.4, 1.6, 1.6], np.float32)
-    ang = np.linspace(0, 2 * np.pi, 12, endpoint=False)
-    ring = np.column_stack([np.cos(ang), np.sin(ang)])
-    W = float(np.median([np.linalg.norm(q[1] - q[0]) for q in quads]))
-    inside = at_edge = 0
-    for k in np.nonzero(cand)[0]:
-        r = 1.3 * max(bw[k], bh[k])
-        pts = np.clip(np.round(c[k] + r * ring).astype(int), 0, [w - 1, h - 1])
-        px = lab[pts[:, 1], pts[:, 0]]
-        like = (np.sqrt((((px - face) * wts) ** 2).sum(axis=1)) < 30) & (px[:, 0] > 0.85 * face[0])
-        if like.sum() < 8:
-            continue
-        x, y = c[k]
-        if min(x, y, w - 1 - x, h - 1 - y) < W and _face_runs_out(lab, face, wts, x, y, W):
-            at_edge += 1
-        else:
-            inside += 1
-        if where is not None:
-            where.append((float(x), float(y)))
-    return inside, at_edge
-
-
-def _face_runs_out(
-    lab: np.ndarray, face: np.ndarray, wts: np.ndarray, x: float, y: float, W: float
-) -> bool:
-    """Whether the faces' colour reaches the frame's edge next to a pip at (x, y) near it:
-    the tile around that pip runs out of the photo (cut off). A tile that was not found but
-    lies whole inside the frame ends before the edge: it is a missed tile, not a cut one."""
-    h, w = lab.shape[:2]
-    d = {"left": x, "top": y, "right": w - 1 - x, "bottom": h - 1 - y}
-    side = min(d, key=d.get)
-    r = int(max(2, W * 0.6))
-    if side in ("left", "right"):
-        col = 0 if side == "left" else w - 1
-        ys = np.arange(max(0, int(y) - r), min(h, int(y) + r + 1))
-        px = lab[ys, col]
-    else:
-        row = 0 if side == "top" else h - 1
-        xs = np.arange(max(0, int(x) - r), min(w, int(x) + r + 1))
-        px = lab[row, xs]
-    like = (np.sqrt((((px - face) * wts) ** 2).sum(axis=1)) < 30) & (px[:, 0] > 0.8 * face[0])
-    return float(like.mean()) >= FACE_AT_FRAME
-
-
 def _glare_fraction(rgb: np.ndarray, corners: np.ndarray) -> float:
     """Fraction of a tile's face (inner 90 %) covered by a highlight: blown out to white while
     the rest of the face is not (a face that is all near white is just brightly lit). The
@@ -380,41 +157,6 @@ def _glare_fraction(rgb: np.ndarray, corners: np.ndarray) -> float:
         return 0.0
     blown = (lo >= 250) & (mask > 0)
     return float(blown.sum()) / area
-
-
-def _unread_outlines(cands: list, kept: list[int], edge: np.ndarray, is_tile: np.ndarray) -> int:
-    """Bars with a tile outline around them, the size of the tiles read, that no tile read
-    covers and that look somewhat like a tile: a tile the counter could not read."""
-    if not kept:
-        return 0
-    quads = [_grow(cands[i].corners, 1.15).astype(np.float32) for i in kept]
-    widths = [float(np.linalg.norm(cands[i].corners[1] - cands[i].corners[0])) for i in kept]
-    width = float(np.median(widths))
-    spread = _spread(widths)
-    kept_groups = {cands[i].group for i in kept}
-    groups = set()
-    for i, c in enumerate(cands):
-        if c.group in kept_groups or c.group in groups:
-            continue
-        # something of a tile: a clean outline, or halves the counter half believes in (an
-        # outline fitted beside a tile read, where a neighbour would lie, shares that tile's
-        # edge, and lies on plain surface as often as not: only a clearer belief counts there)
-        beside = getattr(c, "neighbour", False)
-        clean = edge[i] >= UNREAD_EDGE and not beside
-        if not clean and is_tile[i] < (UNREAD_BESIDE if beside else UNREAD_TILE):
-            continue
-        w_i = float(np.linalg.norm(c.corners[1] - c.corners[0]))
-        bar = c.bar.length * w_i / max(c.width, 1e-6)  # in pixels of the tiles' outlines
-        # (down to half the width: the outline around one piece of a bar split by a spinner
-        # pin is too small, and that tile is not read either)
-        lo, hi = width / spread, width * spread
-        if not 0.5 * lo <= w_i <= 1.4 * hi or not 0.4 * lo <= bar <= 1.05 * hi:
-            continue
-        centre = tuple(float(v) for v in c.corners.mean(axis=0))
-        if any(cv2.pointPolygonTest(q, centre, False) >= 0 for q in quads):
-            continue
-        groups.add(c.group)
-    return len(groups)
 
 
 BUSY_EDGES = 0.05  # part of the surface (outside the tiles) with edges: a busy surface
@@ -461,29 +203,6 @@ def _glare_patch(small: np.ndarray, quads: list[np.ndarray]) -> bool:
     return bool(n > 1 and stats[1:, cv2.CC_STAT_AREA].max() >= GLARE_PATCH * W * W)
 
 
-def _stray_bars(found: list[bars.Bar], quads: list[np.ndarray]) -> int:
-    """Bars (``found``, all the bars the bar finder kept, in the pixels of ``quads``) of the
-    length of a tile's bar that lie outside every tile read (``quads``): the bar of a tile
-    that was not read. A bar is 0.4 to 1.05 of its tile's width long (the longer dark marks
-    beside tiles on a light surface are their sides and shadows, a tile's length long); the
-    tiles read may differ in size under a tilt (``_spread``)."""
-    if not quads:
-        return len(found)
-    widths = [float(np.linalg.norm(q[1] - q[0])) for q in quads]
-    width, spread = float(np.median(widths)), _spread(widths)
-    lo, hi = width / spread, width * spread
-    grown = [np.float32(_grow(q, 1.15)) for q in quads]
-    n = 0
-    for b in found:
-        if not 0.4 * lo <= b.length <= 1.05 * hi:
-            continue
-        centre = (float(b.centre[0]), float(b.centre[1]))
-        if any(cv2.pointPolygonTest(q, centre, False) >= 0 for q in grown):
-            continue
-        n += 1
-    return n
-
-
 PIP_RIM = 0.07  # pips lie at least this far (x the tile's width) inside a tile's outline
 SIDE_ON_FRAME = 0.05  # a side this near the frame's edge (x the width) may be that edge
 PAST_FRAME = 0.05  # ... an outline reaching this far past it was fitted to the tile's edges
@@ -527,6 +246,16 @@ def _frame_hides_no_pip(
     near = inside < SIDE_ON_FRAME * W  # corner x frame edge
     if (near & np.roll(near, -1, axis=0)).any() or inside.min() > -PAST_FRAME * W:
         return False
+    return _pips_in_frame(c, W, long, (w, h), halves)
+
+
+def _pips_in_frame(
+    c: np.ndarray, W: float, long: float, size: tuple[int, int], halves: tuple[int, int]
+) -> bool:
+    """Whether every place a pip can lie on the tile ``c`` (W wide, ``long`` long) is in
+    an image of ``size``, or, beyond its frame, on a half read as blank whose half-turn is
+    in it."""
+    w, h = size
     # points of each half where a pip can lie: s across the tile (0..1), t from end A (0) to
     # end B (1); a half is t in 0..0.5 or 0.5..1
     rs, rt = PIP_RIM, PIP_RIM * W / long

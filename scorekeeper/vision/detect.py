@@ -100,18 +100,46 @@ def fit_short_tiles(rgb: np.ndarray, bar: Bar, k: int = 2) -> list[Candidate]:
     return fits
 
 
-def _fit_tiles(
-    rgb: np.ndarray, bar: Bar, k: int, shear: float, estimate: bool = False, short: bool = False
-) -> tuple[list[Candidate], float]:
-    """Fit up to ``k`` tile outlines around ``bar``, best first, and (with ``estimate``) the
-    shear its long sides seem to have (0.0 when square to the bar, or not estimated).
+@dataclass
+class _Patch:
+    """The patch around a bar that its outlines are fitted in: ``A`` maps patch pixels to
+    image pixels, ``S`` patch pixels per image pixel, (``cx``, ``cy``) the bar's centre,
+    ``rgb`` the patch, ``a_lo``..``a_hi`` the half-widths a tile may have (image pixels),
+    ``lb`` the bar's length (patch pixels). Only two bands of it are looked at in Lab
+    (``band``): rows across the bar's middle (``rows``, the face beside the bar and the
+    tile's long sides) and columns along it (``cols``, the tile's ends): about half of
+    the patch, and half of the time."""
 
-    The outline is a parallelogram: two sides along the bar, two along ``u * shear + n``
-    (``u`` the bar's direction, ``n`` square to it; a rectangle when ``shear`` is 0). The face
-    colour is taken beside the bar; the four sides are placed where the colour changes away
-    from the face colour going outwards, consistently along the side (median over the side,
-    so pips and texture do not count).
-    """
+    A: np.ndarray
+    S: float
+    cx: float
+    cy: float
+    rgb: np.ndarray
+    a_lo: float
+    a_hi: float
+    lb: float
+
+    def __post_init__(self):
+        a_lo, S, cx, cy, lbS = self.a_lo, self.S, self.cx, self.cy, self.lb
+        self.rows = slice(max(0, int(cy - 1.6 * a_lo * S)), int(cy + 1.6 * a_lo * S) + 1)
+        self.cols = slice(max(0, int(cx - 0.75 * a_lo * S)), int(cx + 0.75 * a_lo * S) + 1)
+        # the face is sampled between these rows beside the bar, and their mirror image
+        self.r0, self.r1 = int(cy + 0.12 * lbS), int(cy + 0.45 * lbS) + 1
+        self.top = min(self.rows.start, int(2 * cy) - self.r1)  # the band's first row
+        bottom = max(self.rows.stop, self.r1)
+        self.lab_rows = _lab(self.rgb[self.top : bottom])
+
+    def band(self, rows: slice) -> np.ndarray:
+        """Rows ``rows`` of the patch in Lab (within the band across the bar)."""
+        return self.lab_rows[rows.start - self.top : rows.stop - self.top]
+
+
+def _lab(rgb: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(np.ascontiguousarray(rgb), cv2.COLOR_RGB2LAB).astype(np.float32)
+
+
+def _patch(rgb: np.ndarray, bar: Bar, shear: float) -> _Patch:
+    """The bar's surroundings warped upright: the bar along x, the long sides along y."""
     u = bar.direction
     nvec = np.array([-u[1], u[0]])
     along = nvec + shear * u  # the direction of the long sides
@@ -134,71 +162,87 @@ def _fit_tiles(
         flags=cv2.WARP_INVERSE_MAP | cv2.INTER_AREA,
         borderMode=cv2.BORDER_REPLICATE,
     )
-    lab = cv2.cvtColor(patch, cv2.COLOR_RGB2LAB).astype(np.float32)
-    lbS = lb * S
-    r0, r1 = int(cy + 0.12 * lbS), int(cy + 0.45 * lbS) + 1
+    return _Patch(A, S, cx, cy, patch, a_lo, a_hi, lb * S)
+
+
+def _face_beside_bar(p: _Patch) -> np.ndarray | None:
+    """The face's colour (Lab) beside the bar, or None when it is something dark."""
+    cx, cy, lbS, r0, r1 = p.cx, p.cy, p.lb, p.r0, p.r1
     c0, c1 = int(cx - 0.4 * lbS), int(cx + 0.4 * lbS) + 1
     sample = np.concatenate(
         [
-            lab[r0:r1, c0:c1].reshape(-1, 3),
-            lab[int(2 * cy) - r1 : int(2 * cy) - r0, c0:c1].reshape(-1, 3),
+            p.band(slice(r0, r1))[:, c0:c1].reshape(-1, 3),
+            p.band(slice(int(2 * cy) - r1, int(2 * cy) - r0))[:, c0:c1].reshape(-1, 3),
         ]
     )
     if len(sample) < 4:
-        return [], 0.0
+        return None
     face = np.median(sample, axis=0)
     if face[0] < 90:
         # a half packed with dark pips (the navy or purple 9-12 halves of a double-12 set)
         # has more pip than face beside the bar: the face colour from the brighter samples
         face = face_colour(sample, 80, 0.85)
     if face[0] < 90:  # faces are white or ivory; this is something dark
-        return [], 0.0
-    wts = np.array([1.0, 1.6, 1.6], np.float32)
-    D = bars.colour_distance(lab, face, wts)
-    dl = max(1, int(round(0.035 * a_lo * S)))
-    rows = slice(max(0, int(cy - 1.6 * a_lo * S)), int(cy + 1.6 * a_lo * S) + 1)
-    cols = slice(max(0, int(cx - 0.75 * a_lo * S)), int(cx + 0.75 * a_lo * S) + 1)
-    Dr = D[rows, :]
-    Dc = D[:, cols]
-    # prof_x[i] = outward colour change across column i + dl (positive: face on the left)
-    prof_x = np.zeros(pw, np.float32)
-    prof_x[dl : pw - dl] = np.median(Dr[:, 2 * dl :] - Dr[:, : -2 * dl], axis=0)
-    prof_y = np.zeros(ph, np.float32)
-    prof_y[dl : ph - dl] = np.median(Dc[2 * dl :, :] - Dc[: -2 * dl, :], axis=1)
-    base = float(np.median(np.abs(np.concatenate([prof_x, prof_y])))) + 2.0
-    tol = max(1, int(round(0.04 * a_lo * S)))
+        return None
+    return face
 
-    # best (signed) edge strength within +-tol of every position, looked up below
-    win = 2 * tol + 1
-    tables = {}
-    for name, prof in (("x", prof_x), ("y", prof_y)):
-        for sign in (-1, 1):
-            if prof.size >= win:
-                view = np.lib.stride_tricks.sliding_window_view(prof * sign, win)
-                j = np.argmax(view, axis=1)
-                tables[name, sign] = (view[np.arange(len(j)), j], j)
-            else:
-                tables[name, sign] = (np.zeros(0), np.zeros(0, int))
 
-    def look(name, pos, sign):
+class _Edges:
+    """Where the colour changes away from the face going outwards, across the patch's
+    columns (``x``) and rows (``y``), and the best (signed) change within +-``tol`` of every
+    position (``look``)."""
+
+    def __init__(self, p: _Patch, face: np.ndarray):
+        wts = np.array([1.0, 1.6, 1.6], np.float32)
+        ph, pw = p.rgb.shape[:2]
+        a_lo, S = p.a_lo, p.S
+        self.dl = dl = max(1, int(round(0.035 * a_lo * S)))
+        self.rows = p.rows
+        self.Dr = Dr = bars.colour_distance(p.band(p.rows), face, wts)
+        Dc = bars.colour_distance(_lab(p.rgb[:, p.cols]), face, wts)
+        # prof_x[i] = outward colour change across column i + dl (positive: face on the left)
+        prof_x = np.zeros(pw, np.float32)
+        # (medians along contiguous rows: the same values, in less time)
+        prof_x[dl : pw - dl] = np.median((Dr[:, 2 * dl :] - Dr[:, : -2 * dl]).T.copy(), axis=1)
+        prof_y = np.zeros(ph, np.float32)
+        prof_y[dl : ph - dl] = np.median(Dc[2 * dl :, :] - Dc[: -2 * dl, :], axis=1)
+        self.base = float(np.median(np.abs(np.concatenate([prof_x, prof_y])))) + 2.0
+        self.tol = tol = max(1, int(round(0.04 * a_lo * S)))
+        win = 2 * tol + 1
+        self.tables = {}
+        for name, prof in (("x", prof_x), ("y", prof_y)):
+            for sign in (-1, 1):
+                if prof.size >= win:
+                    view = np.lib.stride_tricks.sliding_window_view(prof * sign, win)
+                    j = np.argmax(view, axis=1)
+                    self.tables[name, sign] = (view[np.arange(len(j)), j], j)
+                else:
+                    self.tables[name, sign] = (np.zeros(0), np.zeros(0, int))
+
+    def look(self, name, pos, sign):
         """Edge strength and refined position for an array of positions."""
-        vals, idx = tables[name, sign]
+        vals, idx = self.tables[name, sign]
         pos = np.asarray(pos, np.float64)
         if len(vals) == 0:
             return np.full(pos.shape, -1.0), pos
-        i0 = np.round(pos).astype(int) - tol
+        i0 = np.round(pos).astype(int) - self.tol
         inside = (i0 >= 0) & (i0 < len(vals))
         ic = np.clip(i0, 0, len(vals) - 1)
         return np.where(inside, vals[ic], -1.0), np.where(inside, ic + idx[ic], pos)
 
+
+def _outlines(p: _Patch, e: _Edges, short: bool) -> tuple[list[tuple], tuple | None]:
+    """Every outline whose sides are seen, as (score, left, right, top, bottom, weakest
+    side) in patch pixels: the usual shapes best first, and the best of the other shapes
+    (None when there is none)."""
     # every half-width at once; the two halves' lengths each within the aspect range (a
     # tilted camera foreshortens a tile, and its nearer half looks a little longer)
-    widths = np.arange(a_lo * S, a_hi * S, max(0.5, 0.012 * a_lo * S))
-    l_s, xl = look("x", cx - widths, -1)
-    r_s, xr = look("x", cx + widths, 1)
+    widths = np.arange(p.a_lo * p.S, p.a_hi * p.S, max(0.5, 0.012 * p.a_lo * p.S))
+    l_s, xl = e.look("x", p.cx - widths, -1)
+    r_s, xr = e.look("x", p.cx + widths, 1)
     aspects = SHORT_ASPECTS if short else ASPECTS
-    t_s, yt = look("y", cy - widths[:, None] * aspects[None, :], -1)
-    b_s, yb = look("y", cy + widths[:, None] * aspects[None, :], 1)
+    t_s, yt = e.look("y", p.cy - widths[:, None] * aspects[None, :], -1)
+    b_s, yb = e.look("y", p.cy + widths[:, None] * aspects[None, :], 1)
     diff = SHORT_HALF_DIFF if short else MAX_HALF_DIFF
     near = np.abs(aspects[:, None] - aspects[None, :]) <= diff  # top x bottom
     # a side a touching neighbour hides (no colour change across a tight seam) may be
@@ -206,21 +250,11 @@ def _fit_tiles(
     # other pair of sides must then both be seen. Only for bars no full outline fits.
     both_lr = np.minimum(l_s, r_s)[:, None, None]
     both_tb = np.minimum(t_s[:, :, None], b_s[:, None, :])
-    one_lr = ONE_SIDE * np.maximum(l_s, r_s)[:, None, None]
-    one_tb = ONE_SIDE * np.maximum(t_s[:, :, None], b_s[:, None, :])
-    lr = np.where(both_lr > 0, both_lr, one_lr)
-    tb = np.where(both_tb > 0, both_tb, one_tb)
+    lr = np.where(both_lr > 0, both_lr, ONE_SIDE * np.maximum(l_s, r_s)[:, None, None])
+    tb = np.where(both_tb > 0, both_tb, ONE_SIDE * np.maximum(t_s[:, :, None], b_s[:, None, :]))
     pos = np.maximum
-    score = (
-        lr
-        + tb
-        + 0.25
-        * (
-            (pos(l_s, 0) + pos(r_s, 0))[:, None, None]
-            + pos(t_s, 0)[:, :, None]
-            + pos(b_s, 0)[:, None, :]
-        )
-    )
+    seen = (pos(l_s, 0) + pos(r_s, 0))[:, None, None] + pos(t_s, 0)[:, :, None]
+    score = lr + tb + 0.25 * (seen + pos(b_s, 0)[:, None, :])
     valid = (both_lr > 0) & (both_tb > 0) & near[None, :, :]
     if not valid.any():  # only when no outline with all four sides seen fits this bar
         valid = (lr > 0) & (tb > 0) & ((both_lr > 0) | (both_tb > 0)) & near[None, :, :]
@@ -232,65 +266,76 @@ def _fit_tiles(
     wide = None  # the best of the other shapes
     if (~usual).any():
         j = int(np.argmax(np.where(usual, -np.inf, score[wi, ti, bi])))
-        wide = (
-            float(score[wi[j], ti[j], bi[j]]),
-            float(xl[wi[j]]),
-            float(xr[wi[j]]),
-            float(yt[wi[j], ti[j]]),
-            float(yb[wi[j], bi[j]]),
-            float(weakest[j]),
-        )
+        w_, t_, b_ = wi[j], ti[j], bi[j]
+        wide = (float(score[w_, t_, b_]), float(xl[w_]), float(xr[w_]))
+        wide += (float(yt[w_, t_]), float(yb[w_, b_]), float(weakest[j]))
     wi, ti, bi, weakest = wi[usual], ti[usual], bi[usual], weakest[usual]
-    fits = list(
-        zip(
-            score[wi, ti, bi].tolist(),
-            xl[wi].tolist(),
-            xr[wi].tolist(),
-            yt[wi, ti].tolist(),
-            yb[wi, bi].tolist(),
-            weakest.tolist(),
-            strict=True,
-        )
-    )
+    cols = (score[wi, ti, bi], xl[wi], xr[wi], yt[wi, ti], yb[wi, bi], weakest)
+    fits = list(zip(*(c.tolist() for c in cols), strict=True))
     fits.sort(key=lambda f: -f[0])
+    return fits, wide
+
+
+def _alike(f: tuple, p: tuple, within: float) -> bool:
+    """Two outlines of about the same width and length (``within`` x the width)."""
+    wf = f[2] - f[1]
+    return (
+        abs(wf - (p[2] - p[1])) < within * wf and abs((f[4] - f[3]) - (p[4] - p[3])) < within * wf
+    )
+
+
+def _pick(fits: list[tuple], wide: tuple | None, k: int, shear: float, lb: float) -> list[tuple]:
+    """Up to ``k`` outlines of different sizes, best first (and, with ``k`` > 1, the best of
+    each range of bar length / tile width and the best other shape)."""
     picked: list[tuple] = []
     for f in fits:
         if len(picked) >= k:
             break
-        wf = f[2] - f[1]
-        if any(
-            abs(wf - (p[2] - p[1])) < 0.07 * wf and abs((f[4] - f[3]) - (p[4] - p[3])) < 0.07 * wf
-            for p in picked
-        ):
-            continue
-        picked.append(f)
+        if not any(_alike(f, p, 0.07) for p in picked):
+            picked.append(f)
     if k > 1 and not shear:
         # also the best fit for each range of bar length / tile width, so that a strong edge
         # next to the tile (a touching neighbour's pips) cannot hide the real size
         for lo, hi in RATIO_BINS:
             for f in fits:
-                ratio = lbS / max(f[2] - f[1], 1e-6)
-                if lo <= ratio < hi:
-                    wf = f[2] - f[1]
-                    if not any(
-                        abs(wf - (p[2] - p[1])) < 0.04 * wf
-                        and abs((f[4] - f[3]) - (p[4] - p[3])) < 0.04 * wf
-                        for p in picked
-                    ):
+                if lo <= lb / max(f[2] - f[1], 1e-6) < hi:
+                    if not any(_alike(f, p, 0.04) for p in picked):
                         picked.append(f)
                     break
     if (k > 1 or shear) and wide is not None and (not fits or wide[0] > fits[0][0]):
         picked.append(wide)
-    M = np.vstack([A, [0, 0, 1]])
+    return picked
+
+
+def _fit_tiles(
+    rgb: np.ndarray, bar: Bar, k: int, shear: float, estimate: bool = False, short: bool = False
+) -> tuple[list[Candidate], float]:
+    """Fit up to ``k`` tile outlines around ``bar``, best first, and (with ``estimate``) the
+    shear its long sides seem to have (0.0 when square to the bar, or not estimated).
+
+    The outline is a parallelogram: two sides along the bar, two along ``u * shear + n``
+    (``u`` the bar's direction, ``n`` square to it; a rectangle when ``shear`` is 0). The face
+    colour is taken beside the bar; the four sides are placed where the colour changes away
+    from the face colour going outwards, consistently along the side (median over the side,
+    so pips and texture do not count).
+    """
+    p = _patch(rgb, bar, shear)
+    face = _face_beside_bar(p)
+    if face is None:
+        return [], 0.0
+    e = _Edges(p, face)
+    fits, wide = _outlines(p, e, short)
+    M = np.vstack([p.A, [0, 0, 1]])
     out = []
-    for _score, xl, xr, yt, yb, weakest in picked:
+    for _score, xl, xr, yt, yb, weakest in _pick(fits, wide, k, shear, p.lb):
         corners_p = np.array([[xl, yt], [xr, yt], [xr, yb], [xl, yb]], np.float64)
         pts = np.column_stack([corners_p, np.ones(4)]) @ M.T
-        out.append(Candidate(pts[:, :2], bar, weakest / base, (xr - xl) / S, (yb - yt) / S))
+        out.append(Candidate(pts[:, :2], bar, weakest / e.base, (xr - xl) / p.S, (yb - yt) / p.S))
     # a slant is looked for only when no rectangle fits well (a tile seen from above has one)
     found_shear = 0.0
     if estimate and (not out or max(c.edge_score for c in out) < SQUARE_FITS):
-        found_shear = _shear(Dr, rows.start, cy, cx, dl, tol, a_lo * S, a_hi * S)
+        w_lo, w_hi = p.a_lo * p.S, p.a_hi * p.S
+        found_shear = _shear(e.Dr, e.rows.start, p.cy, p.cx, e.dl, e.tol, w_lo, w_hi)
     return out, found_shear
 
 
@@ -308,7 +353,8 @@ def _shear(Dr, row0, cy, cx, dl, tol, w_lo, w_hi) -> float:
     idx = np.round(np.arange(w)[None, None, :] + SHEARS[:, None, None] * ys[None, :, None])
     Ds = Dr[np.arange(h)[None, :, None], np.clip(idx.astype(int), 0, w - 1)]  # slant x row x col
     prof = np.zeros((len(SHEARS), w), np.float32)
-    prof[:, dl : w - dl] = np.median(Ds[:, :, 2 * dl :] - Ds[:, :, : -2 * dl], axis=1)
+    change = (Ds[:, :, 2 * dl :] - Ds[:, :, : -2 * dl]).transpose(0, 2, 1).copy()
+    prof[:, dl : w - dl] = np.median(change, axis=2)  # (along contiguous rows: faster)
     # the weaker of the two long sides (left: face on its right) at each half-width
     widths = np.arange(w_lo, w_hi, max(0.5, 0.02 * w_lo))
     offs = np.arange(-tol, tol + 1)
@@ -352,280 +398,4 @@ def find_candidates(
         for c in fits:
             c.group = g
             out.append(c)
-    return out
-
-
-# A tile near the camera under a steep tilt is a trapezoid (its nearer half longer, its
-# nearer end wider) that no rectangle or parallelogram centred on its bar fits. Its face is
-# then taken as the face-coloured area around its bar (pips and bar filled in), and the
-# outline is that area's four corners: for bars left unread when a tile may be missing.
-BLOB_REACH = 3.0  # the area is looked for within this many bar lengths of the bar's centre
-BLOB_SIDE = 200  # ... in a patch this many pixels across
-BLOB_COLOUR = 28.0  # colour distance (Lab, chroma weighted) still counted as the face
-BLOB_ASPECT = (1.1, 3.5)  # length / width of the outlines kept
-
-
-def fit_blob(rgb: np.ndarray, bar: Bar) -> Candidate | None:
-    """The outline of the face-coloured area around ``bar`` (four corners, first two on
-    the end of half A, as for every candidate), or None when that area is not a
-    four-sided tile about the bar's size."""
-    h, w = rgb.shape[:2]
-    R = BLOB_REACH * bar.length
-    S = min(1.0, BLOB_SIDE / (2 * R))
-    x0, y0 = int(max(0, bar.centre[0] - R)), int(max(0, bar.centre[1] - R))
-    x1, y1 = int(min(w, bar.centre[0] + R + 1)), int(min(h, bar.centre[1] + R + 1))
-    if x1 - x0 < 8 or y1 - y0 < 8:
-        return None
-    patch = rgb[y0:y1, x0:x1]
-    if S < 1:
-        patch = cv2.resize(
-            patch,
-            (max(1, round(patch.shape[1] * S)), max(1, round(patch.shape[0] * S))),
-            interpolation=cv2.INTER_AREA,
-        )
-    lab = cv2.cvtColor(patch, cv2.COLOR_RGB2LAB).astype(np.float32)
-    c = (bar.centre - [x0, y0]) * S
-    u = bar.direction
-    n = np.array([-u[1], u[0]])
-    L = bar.length * S
-    # the face beside the bar (the brighter samples: a half may be packed with dark pips)
-    t = np.linspace(-0.4, 0.4, 9)[:, None] * L * u
-    pts = np.concatenate([c + t + k * L * n for k in (0.15, 0.3, -0.15, -0.3)])
-    xs = np.clip(np.round(pts[:, 0]).astype(int), 0, lab.shape[1] - 1)
-    ys = np.clip(np.round(pts[:, 1]).astype(int), 0, lab.shape[0] - 1)
-    sample = lab[ys, xs]
-    face = face_colour(sample)
-    if face[0] < 90:
-        return None
-    wts = np.array([0.5, 1.6, 1.6], np.float32)
-    D = bars.colour_distance(lab, face, wts)
-    mask = ((D < BLOB_COLOUR) & (lab[..., 0] > 0.7 * face[0])).astype(np.uint8)
-    # the bar and the pips are holes in the face: close the bar, fill what the face encloses
-    k = max(3, int(round(bar.thickness * S * 1.5)) | 1)
-    mask = cv2.morphologyEx(
-        mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
-    )
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    inside = [
-        cnt for cnt in contours if cv2.pointPolygonTest(cnt, (float(c[0]), float(c[1])), True) > -k
-    ]
-    if not inside:
-        return None
-    hull = cv2.convexHull(max(inside, key=cv2.contourArea))
-    area = cv2.contourArea(hull)
-    # about a tile: the bar covers 45..100 % of its width, it is 1.1..3.5 widths long (a
-    # tile whose width the tilt foreshortens looks longer than from above)
-    if not (0.9 * L**2 <= area <= BLOB_ASPECT[1] * (L / 0.45) ** 2):
-        return None
-    peri = cv2.arcLength(hull, True)
-    quad = None
-    for eps in (0.02, 0.035, 0.05, 0.07, 0.1):
-        approx = cv2.approxPolyDP(hull, eps * peri, True)
-        if len(approx) == 4:
-            quad = approx.reshape(4, 2).astype(np.float64)
-            break
-        if len(approx) < 4:
-            break
-    if quad is None or cv2.contourArea(quad.astype(np.float32)) < 0.85 * area:
-        return None
-    # the face touches the patch's edge: not a whole tile in view (or the surface itself)
-    ph, pw = mask.shape
-    if (
-        quad[:, 0].min() <= 1
-        or quad[:, 1].min() <= 1
-        or quad[:, 0].max() >= pw - 2
-        or quad[:, 1].max() >= ph - 2
-    ):
-        return None
-    # sides 0-1 and 2-3 along the bar (the ends of the tile), 0-1 on half A's end
-    sides = [quad[(i + 1) % 4] - quad[i] for i in range(4)]
-    along = [abs(float(np.dot(s_, u))) / max(float(np.linalg.norm(s_)), 1e-6) for s_ in sides]
-    if along[1] + along[3] > along[0] + along[2]:
-        quad = np.roll(quad, -1, axis=0)
-    centre = quad.mean(axis=0)
-    # the bar crosses the middle of the tile: the centre of the outline lies on its line
-    off = float(np.dot(centre - c, n))
-    length = float(np.linalg.norm((quad[2] + quad[3]) / 2 - (quad[0] + quad[1]) / 2))
-    width = float((np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2)
-    if abs(off) > 0.15 * length or abs(float(np.dot(centre - c, u))) > 0.2 * width:
-        return None
-    if not (0.45 <= L / width <= 1.05 and BLOB_ASPECT[0] <= length / width <= BLOB_ASPECT[1]):
-        return None
-    if np.dot(quad[0] - centre, n) > 0:  # half A's end first, as fit_tiles does (-n side)
-        quad = quad[[2, 3, 0, 1]]
-    e1, e3 = quad[1] - quad[0], quad[3] - quad[0]
-    if e1[0] * e3[1] - e1[1] * e3[0] < 0:  # the same turning as the rectangles
-        quad = quad[[1, 0, 3, 2]]
-    corners = quad / S + [x0, y0]
-    return Candidate(corners, bar, 0.5, width / S, length / S)
-
-
-EDGE_REACH = 0.45  # a long side is looked for this far (x width) either side of the outline's
-EDGE_REACH_END = 0.6  # ... an end this far: a tile's length is less sure than its width
-EDGE_CLOSE = 0.22  # pips and the bar are filled in the face with a disc this wide (x width)
-EDGE_COLOUR = 30.0  # colour distance (Lab, chroma weighted) still counted as the face
-EDGE_POINTS = 13  # points looked for along each side (a line is fitted through them)
-EDGE_WIDTH = 64  # ... in a patch where the tile is at most this many pixels wide
-
-
-def snap_to_face(rgb: np.ndarray, corners: np.ndarray) -> np.ndarray | None:
-    """``corners`` (4x2, pixels of ``rgb``, in outline order) with each side moved onto the
-    edge of the face it lies on: the face's colour (its brighter pixels inside the outline)
-    with pips and bar filled in; along each side, the last face pixel going outwards; a line
-    fitted through those points (robust to a few strays); the corners where the lines meet.
-    A side where too few points are found stays where it was. None when the result is no
-    convex outline near the one given. An outline around a bar, or the tile finder's, can sit
-    off a tile seen at a steep angle and read a half wrong; snapped, it reads as the tile."""
-    q = np.asarray(corners, np.float64)
-    W = float(np.linalg.norm(q[1] - q[0]))
-    if W < 8:
-        return None
-    h, w = rgb.shape[:2]
-    g = EDGE_REACH_END * W + 3
-    x0, y0 = int(max(0, q[:, 0].min() - g)), int(max(0, q[:, 1].min() - g))
-    x1, y1 = int(min(w, q[:, 0].max() + g + 1)), int(min(h, q[:, 1].max() + g + 1))
-    if x1 - x0 < 8 or y1 - y0 < 8:
-        return None
-    patch = rgb[y0:y1, x0:x1]
-    S = min(1.0, EDGE_WIDTH / W)  # patch pixels per image pixel
-    if S < 1:
-        size = (max(1, round((x1 - x0) * S)), max(1, round((y1 - y0) * S)))
-        patch = cv2.resize(patch, size, interpolation=cv2.INTER_AREA)
-    lab = cv2.cvtColor(patch, cv2.COLOR_RGB2LAB).astype(np.float32)
-    ql = (q - [x0, y0]) * S
-    W *= S
-    c = ql.mean(axis=0)
-    inner = np.zeros(lab.shape[:2], np.uint8)
-    cv2.fillConvexPoly(inner, (c + 0.7 * (ql - c)).astype(np.int32), 1)
-    sample = lab[inner > 0]
-    if len(sample) < 10:
-        return None
-    face = face_colour(sample)
-    D = bars.colour_distance(lab, face, np.array([1.0, 1.6, 1.6], np.float32))
-    mask = ((D < EDGE_COLOUR) & (lab[..., 0] > 0.75 * face[0])).astype(np.uint8)
-    k = max(3, int(round(EDGE_CLOSE * W)) | 1)
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, disc).astype(np.float32)
-    fs = np.linspace(0.12, 0.88, EDGE_POINTS)
-    lines = []
-    for side in range(4):
-        p, r = ql[side], ql[(side + 1) % 4]
-        d = r - p
-        u = d / max(float(np.linalg.norm(d)), 1e-6)
-        nrm = np.array([u[1], -u[0]])
-        if np.dot(nrm, (p + r) / 2 - c) < 0:  # outwards
-            nrm = -nrm
-        reach = (EDGE_REACH_END if side % 2 == 0 else EDGE_REACH) * W
-        offs = np.arange(-reach, reach + 0.01, 0.5)
-        P = p + fs[:, None, None] * d + offs[None, :, None] * nrm  # point x offset x (x, y)
-        prof = cv2.remap(
-            mask, P[..., 0].astype(np.float32), P[..., 1].astype(np.float32), cv2.INTER_LINEAR
-        )
-        on = prof >= 0.5
-        start = int(np.argmin(np.abs(offs + 0.1 * W)))  # just inside the outline
-        pts = []
-        for fi in range(EDGE_POINTS):
-            row = on[fi]
-            j = start
-            if not row[j]:  # the outline runs over the face here: back to the face first
-                before = np.nonzero(row[:j])[0]
-                if not len(before):
-                    continue
-                j = int(before[-1])
-            after = np.nonzero(~row[j:])[0]
-            if not len(after):  # the face runs on past the reach: no edge here
-                continue
-            j += int(after[0]) - 1  # the last face pixel
-            pts.append(p + fs[fi] * d + (offs[j] + 0.25) * nrm)
-        if len(pts) < max(4, EDGE_POINTS // 2):
-            lines.append((p, u))
-            continue
-        vx, vy, px, py = cv2.fitLine(np.float32(pts), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-        lines.append((np.array([px, py], np.float64), np.array([vx, vy], np.float64)))
-    out = []
-    for side in range(4):  # corner k is where side k - 1 meets side k
-        (p1, d1), (p2, d2) = lines[side - 1], lines[side]
-        m = np.array([d1, -d2]).T
-        if abs(np.linalg.det(m)) < 1e-6:
-            return None
-        t = np.linalg.solve(m, p2 - p1)
-        out.append(p1 + t[0] * d1)
-    snapped = np.array(out)
-    if np.linalg.norm(snapped - ql, axis=1).max() > (EDGE_REACH_END + 0.1) * W:
-        return None
-    if not cv2.isContourConvex(snapped.astype(np.float32)):
-        return None
-    return snapped / S + [x0, y0]
-
-
-# A tile whose bar is blurred away (a photo out of focus; small tiles) is still a bright
-# four-sided face on the surface. When the bar finder finds nothing there, the faces are
-# looked for as objects: the lighter side of the photo's lightness (Otsu), pips and bar
-# filled in, each area that is a rectangle about two widths long (or a row of them touching
-# end to end, split into tiles) is an outline; the counter reads it like any other.
-FACES_SIDE = 640  # looked for on a copy this size (long side)
-FACE_FILL = 0.8  # the area must fill this much of its enclosing rectangle
-FACE_ASPECT = (1.6, 2.5)  # length / width of one tile
-FACE_MIN_PX = 12  # narrowest face looked for (pixels of the copy)
-FACE_ROW_MAX = 12  # tiles end to end in one area at most
-FACE_GROUP = 300_000  # outline groups of faces start here
-
-
-def along_outline(box: np.ndarray) -> np.ndarray:
-    """A rectangle's four corners (``cv2.boxPoints``) in the order of every outline: 0-1
-    across the face (a short side), 0-3 along it, turning the same way as the fitted ones."""
-    box = np.asarray(box, np.float64)
-    if np.linalg.norm(box[1] - box[0]) > np.linalg.norm(box[3] - box[0]):
-        box = np.roll(box, -1, axis=0)
-    e1, e3 = box[1] - box[0], box[3] - box[0]
-    if e1[0] * e3[1] - e1[1] * e3[0] < 0:
-        box = box[[1, 0, 3, 2]]
-    return box
-
-
-def find_faces(rgb: np.ndarray, skip: list[np.ndarray] | None = None) -> list[Candidate]:
-    """Outlines of bright tile faces (see above), corners in pixels of ``rgb``, first two on
-    the end of half A; areas whose middle lies inside a polygon of ``skip`` are left out."""
-    h, w = rgb.shape[:2]
-    f = min(1.0, FACES_SIDE / max(h, w))
-    small = (
-        cv2.resize(rgb, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
-        if f < 1
-        else rgb
-    )
-    light = cv2.cvtColor(small, cv2.COLOR_RGB2LAB)[..., 0]
-    level, mask = cv2.threshold(light, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    out: list[Candidate] = []
-    skip = [np.float32(q) for q in (skip or [])]
-    for cnt in contours:
-        area = cv2.contourArea(cnt)
-        if area < 1.6 * FACE_MIN_PX**2:
-            continue
-        (cx, cy), (a, b), ang = cv2.minAreaRect(cnt)
-        if min(a, b) < FACE_MIN_PX or area < FACE_FILL * a * b:
-            continue
-        width, length = min(a, b), max(a, b)
-        n = max(1, int(round(length / width / 2.0)))
-        if n > FACE_ROW_MAX or not (FACE_ASPECT[0] <= length / n / width <= FACE_ASPECT[1]):
-            continue
-        box = along_outline(cv2.boxPoints(((cx, cy), (a, b), ang)))
-        step = (box[3] - box[0]) / n
-        for k in range(n):
-            q = np.array(
-                [
-                    box[0] + k * step,
-                    box[1] + k * step,
-                    box[1] + (k + 1) * step,
-                    box[0] + (k + 1) * step,
-                ]
-            )
-            mid = q.mean(axis=0) / f
-            if any(
-                cv2.pointPolygonTest(p, (float(mid[0]), float(mid[1])), False) >= 0 for p in skip
-            ):
-                continue
-            u = (q[1] - q[0]) / max(float(np.linalg.norm(q[1] - q[0])), 1e-6)
-            bar = Bar(mid, u, 0.7 * width / f, 0.05 * width / f, 0.0)
-            out.append(Candidate(q / f, bar, 0.5, width / f, length / n / f, face=True))
     return out

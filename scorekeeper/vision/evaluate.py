@@ -16,7 +16,7 @@ With ``--halves`` it also scores the half counter alone on ``halves[]`` crops.
 cut off by the frame are not counted in the truth) and writes them with a manifest to a
 temporary folder, which is how the confidence thresholds were calibrated.
 ``--synthetic-modes N`` renders N photos of each failure mode seen at real tables
-(``synth.FAILURE_MODES``: dark pips on 9-12 halves, woven dark cloth with a few large tiles,
+(``synth_modes.FAILURE_MODES``: dark pips on 9-12 halves, woven dark cloth with a few large tiles,
 touching rows and L-shaped chains with spinner pins, tilts of 30-45 degrees, tiles 50 px wide,
 near-empty tiles, light surfaces, the training mix, and issue 40's large touching spreads,
 double-12 sets with coloured pips, dark cloth under glare and busy backgrounds) and prints
@@ -185,21 +185,7 @@ def evaluate(
             "confidences": [round(t.confidence, 2) for t in reading.tiles],
         }
         rows.append(row)
-        mark = "OK " if row["total_ok"] else "BAD"
-        print(
-            f"{mark} {hand['file']}: total {reading.total} (truth {true_total}), "
-            f"{'confident' if reading.confident else 'not confident'}, "
-            f"CPU {cpu:.2f}s (wall {dt:.2f}s)",
-            file=out,
-        )
-        print(f"    truth: {' '.join(f'{a}|{b}' for a, b in sorted(truth))}", file=out)
-        print(
-            f"    read:  {' '.join(f'{a}|{b}' for a, b in sorted(read))}  "
-            f"conf {row['confidences']}",
-            file=out,
-        )
-        for p in reading.problems:
-            print(f"    problem: {p}", file=out)
+        _print_row(row, reading, out)
         if overlays is not None:
             _write_overlay(overlays, hand["file"], data, reading, row)
     top = [r for r in rows if not r["side_view"]]
@@ -208,8 +194,34 @@ def evaluate(
     summary["peak_rss_mb"] = _peak_rss_mb()
     if halves and manifest.get("halves"):
         summary["half_crop_accuracy"] = _halves(directory, manifest["halves"])
+    _print_summaries(summary, bool(top and side), overlays, out)
+    return {"summary": summary, "photos": rows}
+
+
+def _print_row(row: dict, reading, out) -> None:
+    """One photo's line: its total against the truth, then the tiles and problems."""
+    mark = "OK " if row["total_ok"] else "BAD"
+    print(
+        f"{mark} {row['file']}: total {reading.total} (truth {row['true_total']}), "
+        f"{'confident' if reading.confident else 'not confident'}, "
+        f"CPU {row['cpu']:.2f}s (wall {row['seconds']:.2f}s)",
+        file=out,
+    )
+    print(f"    truth: {' '.join(f'{a}|{b}' for a, b in sorted(row['truth']))}", file=out)
+    print(
+        f"    read:  {' '.join(f'{a}|{b}' for a, b in sorted(row['read']))}  "
+        f"conf {row['confidences']}",
+        file=out,
+    )
+    for p in reading.problems:
+        print(f"    problem: {p}", file=out)
+
+
+def _print_summaries(summary: dict, both: bool, overlays: Path | None, out) -> None:
+    """The summary of all photos (and, with ``both``, of those from above and the side
+    views apart), peak memory and what 'confident' means."""
     _print_summary("all photos", summary["all"], out)
-    if top and side:
+    if both:
         _print_summary("taken from above", summary["top_down"], out)
         _print_summary("side views (tiles standing on edge)", summary["side_view"], out)
     print(f"\npeak memory of the process (RSS): {summary['peak_rss_mb']:.0f} MB", file=out)
@@ -225,7 +237,6 @@ def evaluate(
         print(f"half crops (counter alone): {summary['half_crop_accuracy']:.1%}", file=out)
     if overlays is not None:
         print(f"overlays: {overlays}/", file=out)
-    return {"summary": summary, "photos": rows}
 
 
 def _write_overlay(folder: Path, name: str, data: bytes, reading, row: dict) -> None:
@@ -299,14 +310,14 @@ def write_synthetic(directory: Path, n: int, seed: int, difficulty: float = 1.0)
 
 def write_modes(directory: Path, n: int, seed: int) -> list[str]:
     """Render ``n`` photos of each failure mode into ``directory``/MODE with a manifest."""
-    from scorekeeper.vision import synth
+    from scorekeeper.vision import synth_modes
 
-    for mode in synth.FAILURE_MODES:
+    for mode in synth_modes.FAILURE_MODES:
         folder = directory / mode
         folder.mkdir(parents=True, exist_ok=True)
         hands = []
         for i in range(n):
-            scene = synth.benchmark_scene(mode, i, seed)
+            scene = synth_modes.benchmark_scene(mode, i, seed)
             name = f"{mode}-{i:03d}.jpg"
             if scene.jpeg is None:
                 ok, buf = _jpeg(scene.image)
@@ -315,7 +326,7 @@ def write_modes(directory: Path, n: int, seed: int) -> list[str]:
             tiles = [sorted((t.a, t.b)) for t in scene.tiles]
             hands.append({"file": name, "tiles": tiles, "pip_total": sum(a + b for a, b in tiles)})
         (folder / "manifest.json").write_text(json.dumps({"about": mode, "hands": hands}))
-    return list(synth.FAILURE_MODES)
+    return list(synth_modes.FAILURE_MODES)
 
 
 def _jpeg(rgb) -> tuple[bool, bytes]:
@@ -433,7 +444,7 @@ def main(argv=None) -> int:
         type=int,
         default=0,
         metavar="N",
-        help="benchmark N synthetic photos of each failure mode (synth.FAILURE_MODES)",
+        help="benchmark N synthetic photos of each failure mode (synth_modes.FAILURE_MODES)",
     )
     ap.add_argument(
         "--baseline", help="with --synthetic-modes: also read them with git revision REF first"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from scorekeeper.vision import bars, detect, tilenet
+from scorekeeper.vision import bars, detect, faces, tilenet
 from scorekeeper.vision.checks import _grow
 
 SMALL_TILE_PX = 48  # tiles narrower than this (detection pixels) get a closer look
@@ -212,7 +212,7 @@ def _faint_search(
     found = detect.find_candidates(crop, per_bar=HYPOTHESES, deadline=deadline, faint=True)
     # (a tile read as a face, without its bar, may have its bar here)
     covered = [np.float32(_grow(cands[j].corners * s, 1.1)) for j in kept if not cands[j].face]
-    group = max((c.group for c in cands if c.group < detect.FACE_GROUP), default=0) + 1
+    group = max((c.group for c in cands if c.group < faces.FACE_GROUP), default=0) + 1
     moved: dict[int, bars.Bar] = {}
     out = []
     off = np.array([x0, y0], np.float64)
@@ -260,10 +260,10 @@ def _faces(
     s: float,
     skip: list[np.ndarray],
     finder: tilenet.Finder,
-    first: int = detect.FACE_GROUP,
+    first: int = faces.FACE_GROUP,
 ) -> list[detect.Candidate]:
     """The tiles of ``small`` found as objects, without their bar (the tile finder's outlines,
-    ``tilenet.find_tiles``, and the bright faces, ``detect.find_faces``; bars in its pixels,
+    ``tilenet.find_tiles``, and the bright faces, ``faces.find_faces``; bars in its pixels,
     corners in pixels of the photo read at ``1 / s``) whose middle lies in no outline of
     ``skip`` (pixels of the photo read); the outlines of one tile share a group."""
     grown = [_grow(q * s, 1.1) for q in skip]
@@ -274,7 +274,7 @@ def _faces(
     groups = [c.group for c in out]
     polys = [np.float32(c.corners) for c in out]
     alone = max(groups, default=-1) + 1
-    for c in detect.find_faces(small, grown):
+    for c in faces.find_faces(small, grown):
         mid = (float(c.corners[:, 0].mean()), float(c.corners[:, 1].mean()))
         on = [k for k, p in enumerate(polys) if cv2.pointPolygonTest(p, mid, False) >= 0]
         out.append(c)

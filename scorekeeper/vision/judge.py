@@ -17,16 +17,18 @@ from scorekeeper.rules.words import lazy
 from scorekeeper.vision import agree, bars, counting, detect, tilenet
 from scorekeeper.vision.checks import (
     CUT_MARGIN,
-    STRAY_PIPS,
     _blur_sigma,
     _busy_surface,
     _face_at_frame,
     _frame_hides_no_pip,
     _glare_fraction,
     _glare_patch,
+    _touching,
+)
+from scorekeeper.vision.missed import (
+    STRAY_PIPS,
     _stray_bars,
     _stray_pips,
-    _touching,
     _unexplained,
     _unread_outlines,
 )

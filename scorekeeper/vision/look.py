@@ -266,7 +266,7 @@ def read_once(
     """One look at ``rgb`` (see reader.read_rgb). Not ``thorough`` (the smaller looks, which
     stand alone only when nothing at all is wrong): a touching neighbour is looked for only
     where it would lie in line, and short outlines only in a photo that looks tilted.
-    ``faces_only``: the outlines are the bright faces of the photo (``detect.find_faces``),
+    ``faces_only``: the outlines are the bright faces of the photo (``faces.find_faces``),
     not fitted around bars: a photo so blurred that no bar was found."""
     t0 = time.perf_counter()
     look = Look(rgb, max_pip, deadline, thorough, faint, faces_only)

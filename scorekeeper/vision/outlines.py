@@ -11,7 +11,7 @@ import copy
 import cv2
 import numpy as np
 
-from scorekeeper.vision import bars, counting, detect, tilenet
+from scorekeeper.vision import bars, counting, detect, faces, tilenet
 from scorekeeper.vision.checks import _grow
 from scorekeeper.vision.judge import TILTED_SPREAD
 from scorekeeper.vision.reading import SURE_TILE
@@ -64,7 +64,7 @@ def _short_outlines(
     out: list[detect.Candidate] = []
     for g in sorted(bars_left)[:SHORT_BARS]:
         # and the outline of the face-coloured area around the bar (a trapezoid)
-        blob = detect.fit_blob(small, bars_left[g])
+        blob = faces.fit_blob(small, bars_left[g])
         for cand in detect.fit_short_tiles(small, bars_left[g], 2) + ([blob] if blob else []):
             cand.short = True
             cand.corners = cand.corners / s
@@ -102,7 +102,7 @@ def _face_outlines(
     finder: tilenet.Finder,
 ) -> list[detect.Candidate]:
     """In a photo that looks steeply tilted, the outline of the face-coloured area around
-    the bar (``detect.fit_blob``: a trapezoid fits) of every tile read less sure than
+    the bar (``faces.fit_blob``: a trapezoid fits) of every tile read less sure than
     FACE_BELOW, and the tile finder's outlines lying on it, as other outlines of the same bar
     (the counter keeps the outline it reads best). A tile read from one is a tile read from
     a short outline: the reading says the angle is steep."""
@@ -112,7 +112,7 @@ def _face_outlines(
     found: list[detect.Candidate] | None = None
     for i in _less_sure(cands, kept, is_tile, counts, FACE_BELOW):
         c = cands[i]
-        blob = detect.fit_blob(small, c.bar)
+        blob = faces.fit_blob(small, c.bar)
         more = [] if blob is None else [blob]
         # ... and the tile finder's outlines lying on it (its own four corners fit a
         # trapezoid too)
@@ -147,7 +147,7 @@ def _snapped(
 ) -> list[detect.Candidate]:
     """For every tile read not sure (SURE_TILE; amber): its outline, and the tile finder's
     outlines whose middle lies within SNAP_NEAR of a width from its middle, snapped to the
-    face's edges (``detect.snap_to_face``, pixels of ``rgb``), as other outlines of the same
+    face's edges (``faces.snap_to_face``, pixels of ``rgb``), as other outlines of the same
     tile (its group; a face tile's stay face outlines). The finder's outlines go in as they
     are too. Marked ``snapped``: a tile read from one is not sure."""
     unsure = _less_sure(cands, kept, is_tile, counts, SURE_TILE, counting.FACE_TRUST)
@@ -162,7 +162,7 @@ def _snapped(
             for t in found
             if float(np.linalg.norm(t.corners.mean(axis=0) / s - mid)) < SNAP_NEAR * W
         ]
-        snaps = [detect.snap_to_face(rgb, q) for q in [c.corners, *near]]
+        snaps = [faces.snap_to_face(rgb, q) for q in [c.corners, *near]]
         for corners in [q for q in snaps if q is not None] + near:
             o = copy.copy(c)
             o.corners = corners

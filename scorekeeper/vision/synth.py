@@ -18,12 +18,11 @@ import cv2
 import numpy as np
 
 from scorekeeper.vision.synth_faces import (
-    PIP_COLOURS,
     TileStyle,
-    _jitter_colour,
     random_style,
     render_face,
 )
+from scorekeeper.vision.synth_surfaces import render_background
 
 
 @dataclass
@@ -48,157 +47,6 @@ class Scene:
     def total(self) -> int:
         """The face-value pips of every tile drawn: what a right reading totals."""
         return sum(t.a + t.b for t in self.tiles)
-
-
-# ---------------------------------------------------------------------------------------------
-# Backgrounds
-
-SURFACES = [
-    (30, 30, 32),
-    (15, 15, 15),
-    (70, 45, 30),
-    (110, 75, 45),
-    (150, 110, 70),
-    (40, 110, 60),
-    (20, 80, 45),
-    (30, 170, 190),
-    (40, 60, 120),
-    (120, 120, 125),
-    (170, 170, 165),
-    (200, 195, 185),
-    (225, 222, 215),
-    (90, 30, 30),
-    (60, 60, 70),
-    (190, 160, 120),
-    (236, 232, 230),  # white paper
-    (245, 238, 238),  # pinkish white paper
-    (205, 165, 115),  # light wood
-    (235, 225, 200),  # cream tablecloth
-]
-
-
-SURFACE_KINDS = ("plain", "wood", "cloth", "fibre", "smooth", "threads", "woven")
-# "threads" (a coarse weave of thousands of thin dark strokes, the worst case for the bar
-# finder) is drawn only when asked for: the training mix picks among the first five.
-
-
-def _draw_threads(rng: np.random.Generator, img: np.ndarray, h: int, w: int) -> None:
-    """Thousands of short, thin, dark straight strokes in two main directions, like the
-    shadows between the threads of a coarse tablecloth or the pores of wood."""
-    long_side = max(h, w)
-    n = int(rng.integers(4000, 12000) * (h * w) / 4e6)
-    base = rng.uniform(0, np.pi)
-    for _ in range(n):
-        ang = base + (np.pi / 2 if rng.random() < 0.5 else 0) + rng.normal(0, 0.08)
-        ln = rng.uniform(0.004, 0.03) * long_side
-        x, y = rng.uniform(0, w), rng.uniform(0, h)
-        dx, dy = np.cos(ang) * ln / 2, np.sin(ang) * ln / 2
-        shade = float(rng.uniform(0.35, 0.75))
-        cv2.line(
-            img,
-            (int(x - dx), int(y - dy)),
-            (int(x + dx), int(y + dy)),
-            (img[int(y), int(x)] * shade).tolist(),
-            int(rng.integers(1, 4)),
-            cv2.LINE_AA,
-        )
-
-
-def _draw_woven(rng: np.random.Generator, img: np.ndarray, h: int, w: int) -> None:
-    """A coarse basket weave of a dark cloth: bright threads a few pixels wide crossing
-    darker gaps, the threads' highlights passing for tile face on both sides of a dark line
-    (the worst case for a bar finder sized to the image rather than to the tiles)."""
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    ang = rng.uniform(0, np.pi / 2)
-    u = xx * np.cos(ang) + yy * np.sin(ang)
-    v = -xx * np.sin(ang) + yy * np.cos(ang)
-    p = rng.uniform(6, 14) * max(h, w) / 1280  # thread pitch
-    cu, cv_ = np.floor(u / p), np.floor(v / p)
-    fu, fv = (u / p) % 1, (v / p) % 1
-    over = ((cu + cv_) % 2) == 0  # which thread is on top in this cell
-    # a thread is brightest along its middle and dark in the gap between threads
-    across = np.where(over, fv, fu)
-    thread = np.sin(np.pi * across) ** 0.6
-    bright = rng.uniform(1.0, 1.8)
-    img *= (0.3 + bright * thread)[..., None]
-    # a few bright fibres
-    for _ in range(int(rng.integers(50, 200) * h * w / 1.6e6)):
-        x, y = rng.uniform(0, w), rng.uniform(0, h)
-        a = ang + rng.choice([0, np.pi / 2]) + rng.normal(0, 0.1)
-        ln = rng.uniform(0.5, 2.5) * p
-        cv2.line(
-            img,
-            (int(x), int(y)),
-            (int(x + np.cos(a) * ln), int(y + np.sin(a) * ln)),
-            (img[int(y), int(x)] * 1.6 + 30).tolist(),
-            1,
-            cv2.LINE_AA,
-        )
-
-
-def render_background(
-    rng: np.random.Generator,
-    h: int,
-    w: int,
-    kind: str | None = None,
-    colour: tuple[int, int, int] | None = None,
-) -> np.ndarray:
-    """A table surface: ``kind`` is one of SURFACE_KINDS, ``colour`` its RGB colour (random
-    when None)."""
-    base = _jitter_colour(rng, SURFACES[rng.integers(len(SURFACES))], 15)
-    if colour is not None:
-        base = np.array(colour, np.float32)
-    img = np.empty((h, w, 3), np.float32)
-    img[:] = base
-    k = rng.integers(5)
-    kind = SURFACE_KINDS.index(kind) if kind is not None else k
-    if kind == 1:  # wood grain
-        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-        ang = rng.uniform(0, np.pi)
-        u = xx * np.cos(ang) + yy * np.sin(ang)
-        v = -xx * np.sin(ang) + yy * np.cos(ang)
-        f = rng.uniform(0.02, 0.08)
-        grain = np.sin(u * f + 3 * np.sin(v * 0.004 + rng.uniform(0, 6))) * 0.5 + 0.5
-        img *= (1 - rng.uniform(0.08, 0.25) * grain)[..., None]
-        if rng.random() < 0.5:  # dark streaks of the grain
-            streak = (np.sin(u * f * rng.uniform(3, 7) + 5 * np.sin(v * 0.01)) > 0.93).astype(
-                np.float32
-            )
-            img *= (1 - rng.uniform(0.15, 0.45) * streak)[..., None]
-    elif kind == 2:  # cloth weave
-        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-        p = rng.uniform(3, 8)
-        weave = (np.sin(xx * 2 * np.pi / p) * np.sin(yy * 2 * np.pi / p)) * 0.5 + 0.5
-        img *= (1 - rng.uniform(0.04, 0.3) * weave)[..., None]
-    elif kind == 3:  # coarse fibres, terry, felt: many small dark marks
-        fib = rng.normal(0, 1, (h, w)).astype(np.float32)
-        fib = cv2.GaussianBlur(fib, (0, 0), rng.uniform(0.7, 2.0))
-        fib /= max(float(fib.std()), 1e-6)
-        img *= (1 - rng.uniform(0.05, 0.2) * np.clip(fib, 0, 4))[..., None]
-    if kind == SURFACE_KINDS.index("threads"):
-        _draw_threads(rng, img, h, w)
-    if kind == SURFACE_KINDS.index("woven"):
-        _draw_woven(rng, img, h, w)
-    # low-frequency mottling and fine noise
-    small = rng.normal(0, 1, (max(2, h // 64), max(2, w // 64), 1)) * np.ones(3)
-    small += rng.normal(0, 0.3, small.shape)  # mostly brightness, a little colour
-    mott = cv2.resize(small.astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
-    img += mott * rng.uniform(2, 12)
-    if rng.random() < 0.3:  # a straight edge (table edge, cloth seam)
-        p1 = (int(rng.uniform(0, w)), 0)
-        p2 = (int(rng.uniform(0, w)), h)
-        if rng.random() < 0.5:
-            p1, p2 = (0, int(rng.uniform(0, h))), (w, int(rng.uniform(0, h)))
-        other = _jitter_colour(rng, SURFACES[rng.integers(len(SURFACES))], 15)
-        poly = np.array([p1, p2, (w, h), (w, 0) if p1[1] == 0 else (0, h)], np.int32)
-        m = np.zeros((h, w), np.uint8)
-        cv2.fillPoly(m, [poly], 1)
-        img[m > 0] = other
-    return img
-
-
-# ---------------------------------------------------------------------------------------------
-# Scene
 
 
 def _tile_quad(cx, cy, ang, W, L):
@@ -312,6 +160,183 @@ def _visible_fraction(quad, w, h):
     return float(inter / area) if area > 0 else 0.0
 
 
+def _layout(rng, tiles, size, max_pip, mode, tile_width, style, allow_cut, gap):
+    """The photo's size, the tiles, their set's look and where they lie (flat, before the
+    camera): (size, tiles, style, tile width, mode, outlines)."""
+    if size is None:
+        long_side = int(rng.choice([1024, 1280, 1600]))
+        short = int(long_side * rng.choice([0.75, 0.5625, 0.8]))
+        size = (long_side, short) if rng.random() < 0.5 else (short, long_side)
+    w, h = size
+    if tiles is None:
+        n = int(rng.integers(1, 15))
+        max_pip = int(rng.choice([6, 9, 12], p=[0.3, 0.2, 0.5])) if max_pip == 12 else max_pip
+        tiles = [
+            (int(rng.integers(0, max_pip + 1)), int(rng.integers(0, max_pip + 1))) for _ in range(n)
+        ]
+    n = len(tiles)
+    style = style or random_style(rng, max_pip)
+    long_side = max(w, h)
+    if tile_width is None:
+        # bigger tiles when there are few of them
+        hi = 0.16 if n <= 4 else 0.12 if n <= 8 else 0.09
+        tile_width = rng.uniform(0.05, hi) if rng.random() < 0.8 else rng.uniform(0.03, 0.05)
+    W = tile_width * long_side
+    L = W * style.aspect
+    if mode is None:
+        mode = str(rng.choice(["scatter", "scatter", "grid", "row", "chain"]))
+    quads = _place_tiles(rng, n, w, h, W, L, mode, inside=not allow_cut, gap=gap)
+    if not allow_cut:
+        quads = [q for q in quads if _visible_fraction(q, w, h) > 0.999]
+    return size, tiles[: len(quads)], style, W, mode, quads
+
+
+def _camera(rng, size, quads, d: float, tilt_deg: float | None):
+    """The camera: slight jitter, and often a real tilt of up to 30 degrees (the phone not
+    held flat): the homography of a camera turned about its centre, H = K R K^-1. Returns
+    (H, tilt in radians)."""
+    w, h = size
+    long_side = max(w, h)
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    dst = (src + rng.normal(0, 0.025 * d, (4, 2)) * [w, h]).astype(np.float32)
+    H = cv2.getPerspectiveTransform(src, dst)
+    if tilt_deg is None:
+        tilt = float(rng.uniform(0, np.radians(30)) * d) if rng.random() < 0.5 else 0.0
+    else:
+        tilt = float(np.radians(tilt_deg))
+    if tilt > 0:
+        f = long_side * rng.uniform(0.75, 1.1)
+        K = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]])
+        axis = rng.uniform(0, 2 * np.pi)
+        rvec = np.array([np.cos(axis), np.sin(axis), 0.0]) * tilt
+        R, _ = cv2.Rodrigues(rvec)
+        T = K @ R @ np.linalg.inv(K) @ H
+        # keep the tiles where they were and about the same size: move and scale the tilted
+        # view so the tiles' centre stays put
+        c = np.mean([q.mean(axis=0) for q in quads], axis=0) if quads else np.array([w / 2, h / 2])
+        pts = cv2.perspectiveTransform(
+            np.float32([[c, c + [1, 0], c + [0, 1]]]).reshape(1, -1, 2), T
+        )[0]
+        e1, e2 = pts[1] - pts[0], pts[2] - pts[0]
+        jac = abs(float(e1[0] * e2[1] - e1[1] * e2[0]))
+        k = 1 / np.sqrt(max(jac, 1e-6))
+        S = np.array([[k, 0, c[0] - k * pts[0][0]], [0, k, c[1] - k * pts[0][1]], [0, 0, 1]])
+        H = S @ T
+    return H, tilt
+
+
+def _draw_face(img, face, mask, q, W):
+    """A tile's face (``face``, ``mask``) drawn into ``img`` on the outline ``q``."""
+    h, w = img.shape[:2]
+    fh, fw = mask.shape
+    srcq = np.float32([[0, 0], [fw, 0], [fw, fh], [0, fh]])
+    M = cv2.getPerspectiveTransform(srcq, q.astype(np.float32))
+    x0, y0 = np.floor(q.min(0)).astype(int) - 2
+    x1, y1 = np.ceil(q.max(0)).astype(int) + 2
+    x0c, y0c, x1c, y1c = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+    if x1c > x0c and y1c > y0c:
+        T = np.array([[1, 0, -x0c], [0, 1, -y0c], [0, 0, 1]], np.float64)
+        MM = T @ M
+        roi = (x1c - x0c, y1c - y0c)
+        wf = cv2.warpPerspective(
+            face, MM, roi, flags=cv2.INTER_AREA if fw > W else cv2.INTER_LINEAR
+        )
+        wm = cv2.warpPerspective(mask.astype(np.float32) / 255.0, MM, roi, flags=cv2.INTER_LINEAR)
+        sub = img[y0c:y1c, x0c:x1c]
+        sub[:] = sub * (1 - wm[..., None]) + wf * wm[..., None]
+
+
+def _draw_tiles(rng, img, tiles, imgq, style, W, d) -> list[TileTruth]:
+    """The tiles' shadows (all of them first), then their bodies and faces."""
+    h, w = img.shape[:2]
+    thick = rng.uniform(0.12, 0.3) * W * (0.5 + d)
+    tdir = rng.normal(0, 1, 2)
+    tdir = tdir / (np.linalg.norm(tdir) + 1e-9) * thick * rng.uniform(0.1, 0.6)
+    shadow_dir = rng.normal(0, 1, 2)
+    shadow_dir = shadow_dir / (np.linalg.norm(shadow_dir) + 1e-9) * thick * rng.uniform(0.2, 1.0)
+    truths = []
+    shadow = np.zeros((h, w), np.float32)
+    for q in imgq:
+        cv2.fillConvexPoly(shadow, (q + shadow_dir).astype(np.int32), 1.0, cv2.LINE_AA)
+    k = int(max(3, W * 0.15)) | 1
+    shadow = cv2.GaussianBlur(shadow, (k, k), 0)
+    img *= (1 - rng.uniform(0.2, 0.6) * shadow)[..., None]
+    face_px = int(np.clip(W * 1.5, 24, 400))
+    for (a, b), q in zip(tiles, imgq, strict=True):
+        body = np.concatenate([q, q + tdir]).astype(np.float32)
+        hull = cv2.convexHull(body).astype(np.int32)
+        side = style.face * rng.uniform(0.6, 0.85)
+        cv2.fillConvexPoly(img, hull, side.tolist(), cv2.LINE_AA)
+        face, mask = render_face(a, b, style, face_px, rng)
+        _draw_face(img, face, mask, q, W)
+        truths.append(TileTruth(a, b, q.astype(np.float64), _visible_fraction(q, w, h)))
+    return truths
+
+
+def _lighting(rng, img, d: float, glare: bool | None) -> bool:
+    """Light falloff, vignette, colour cast, sometimes a broad soft shadow (a phone, a
+    hand) and a lamp's glare (by chance when ``glare`` is None). Returns whether there is
+    glare."""
+    h, w = img.shape[:2]
+    long_side = max(w, h)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    g = rng.normal(0, 0.12 * d, 2)
+    light = 1 + g[0] * (xx / w - 0.5) + g[1] * (yy / h - 0.5)
+    r2 = (xx / w - 0.5) ** 2 + (yy / h - 0.5) ** 2
+    light *= 1 - rng.uniform(0, 0.35) * d * r2
+    exposure = rng.uniform(0.7, 1.1) if d > 0 else 1.0
+    img *= (light * exposure)[..., None]
+    cast = 1 + rng.normal(0, 0.03 * d, 3)
+    img *= cast.astype(np.float32)
+    if rng.random() < 0.25 * d:
+        m = np.zeros((h, w), np.float32)
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+        axes = (int(rng.uniform(0.1, 0.5) * w), int(rng.uniform(0.1, 0.4) * h))
+        cv2.ellipse(m, (int(cx), int(cy)), axes, rng.uniform(0, 180), 0, 360, 1.0, -1)
+        m = cv2.GaussianBlur(m, (0, 0), 0.05 * long_side)
+        img *= (1 - rng.uniform(0.2, 0.5) * m)[..., None]
+    drawn = rng.random() < 0.3 * d
+    glare = drawn if glare is None else glare
+    if glare:
+        m = np.zeros((h, w), np.float32)
+        for _ in range(int(rng.integers(1, 3))):
+            cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+            ax = rng.uniform(0.02, 0.12) * long_side
+            axes = (int(ax), int(ax * rng.uniform(0.2, 1)))
+            cv2.ellipse(m, (int(cx), int(cy)), axes, rng.uniform(0, 180), 0, 360, 1.0, -1)
+        m = cv2.GaussianBlur(m, (0, 0), 0.01 * long_side + 1)
+        img += (m * rng.uniform(60, 200))[..., None]
+    return glare
+
+
+def _optics(rng, img, d: float) -> tuple[np.ndarray, bool]:
+    """Lens blur (sometimes a photo out of focus), motion blur and sensor noise: (the
+    picture, whether it is out of focus)."""
+    long_side = max(img.shape[:2])
+    sigma = rng.uniform(0, 1.2) * d * (long_side / 1280)
+    blurred = rng.random() < 0.08 * d
+    if blurred:
+        sigma = rng.uniform(2.5, 5) * long_side / 1280
+    if sigma > 0.3:
+        img = cv2.GaussianBlur(img, (0, 0), sigma)
+    if rng.random() < 0.15 * d:
+        klen = int(rng.integers(3, 9))
+        k = np.zeros((klen, klen), np.float32)
+        k[klen // 2, :] = 1.0 / klen
+        R = cv2.getRotationMatrix2D((klen / 2 - 0.5, klen / 2 - 0.5), rng.uniform(0, 180), 1)
+        k = cv2.warpAffine(k, R, (klen, klen))
+        k /= max(k.sum(), 1e-6)
+        img = cv2.filter2D(img, -1, k)
+    img += rng.normal(0, rng.uniform(0.5, 5) * d + 0.5, img.shape).astype(np.float32)
+    return np.clip(img, 0, 255).astype(np.uint8), blurred
+
+
+def _in_frame(q: np.ndarray, H: np.ndarray, w: int, h: int) -> bool:
+    """Whether the outline ``q``, seen through the camera ``H``, lies wholly in the frame."""
+    qi = cv2.perspectiveTransform(q.reshape(1, -1, 2).astype(np.float32), H)[0]
+    return _visible_fraction(qi, w, h) > 0.999
+
+
 def render_hand(
     rng: np.random.Generator,
     tiles: list[tuple[int, int]] | None = None,
@@ -343,184 +368,23 @@ def render_hand(
     scene has ``image`` (RGB) and, when ``jpeg_quality`` is set or chosen, ``jpeg`` bytes of
     the same picture.
     """
-    if size is None:
-        long_side = int(rng.choice([1024, 1280, 1600]))
-        short = int(long_side * rng.choice([0.75, 0.5625, 0.8]))
-        size = (long_side, short) if rng.random() < 0.5 else (short, long_side)
-    w, h = size
-    if tiles is None:
-        n = int(rng.integers(1, 15))
-        max_pip = int(rng.choice([6, 9, 12], p=[0.3, 0.2, 0.5])) if max_pip == 12 else max_pip
-        tiles = [
-            (int(rng.integers(0, max_pip + 1)), int(rng.integers(0, max_pip + 1))) for _ in range(n)
-        ]
-    n = len(tiles)
-    style = style or random_style(rng, max_pip)
-    long_side = max(w, h)
-    if tile_width is None:
-        # bigger tiles when there are few of them
-        hi = 0.16 if n <= 4 else 0.12 if n <= 8 else 0.09
-        tile_width = rng.uniform(0.05, hi) if rng.random() < 0.8 else rng.uniform(0.03, 0.05)
-    W = tile_width * long_side
-    L = W * style.aspect
-    if mode is None:
-        mode = str(rng.choice(["scatter", "scatter", "grid", "row", "chain"]))
-    quads = _place_tiles(rng, n, w, h, W, L, mode, inside=not allow_cut, gap=gap)
-    if not allow_cut:
-        quads = [q for q in quads if _visible_fraction(q, w, h) > 0.999]
-    tiles = tiles[: len(quads)]
-
-    # camera tilt: slight jitter, and often a real tilt of up to 30 degrees (the phone not
-    # held flat): the homography of a camera turned about its centre, H = K R K^-1
-    d = difficulty
-    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    dst = (src + rng.normal(0, 0.025 * d, (4, 2)) * [w, h]).astype(np.float32)
-    H = cv2.getPerspectiveTransform(src, dst)
-    if tilt_deg is None:
-        tilt = float(rng.uniform(0, np.radians(30)) * d) if rng.random() < 0.5 else 0.0
-    else:
-        tilt = float(np.radians(tilt_deg))
-    if tilt > 0:
-        f = long_side * rng.uniform(0.75, 1.1)
-        K = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]])
-        axis = rng.uniform(0, 2 * np.pi)
-        rvec = np.array([np.cos(axis), np.sin(axis), 0.0]) * tilt
-        R, _ = cv2.Rodrigues(rvec)
-        T = K @ R @ np.linalg.inv(K) @ H
-        # keep the tiles where they were and about the same size: move and scale the tilted
-        # view so the tiles' centre stays put
-        c = np.mean([q.mean(axis=0) for q in quads], axis=0) if quads else np.array([w / 2, h / 2])
-        pts = cv2.perspectiveTransform(
-            np.float32([[c, c + [1, 0], c + [0, 1]]]).reshape(1, -1, 2), T
-        )[0]
-        e1, e2 = pts[1] - pts[0], pts[2] - pts[0]
-        jac = abs(float(e1[0] * e2[1] - e1[1] * e2[0]))
-        k = 1 / np.sqrt(max(jac, 1e-6))
-        S = np.array([[k, 0, c[0] - k * pts[0][0]], [0, k, c[1] - k * pts[0][1]], [0, 0, 1]])
-        H = S @ T
-    if not allow_cut:
-        keep = []
-        for q in quads:
-            qi = cv2.perspectiveTransform(q.reshape(1, -1, 2).astype(np.float32), H)[0]
-            keep.append(_visible_fraction(qi, w, h) > 0.999)
-        quads = [q for q, k in zip(quads, keep, strict=True) if k]
-        tiles = tiles[: len(quads)]
-
-    img = render_background(rng, h, w, surface, surface_colour)
-    thick = rng.uniform(0.12, 0.3) * W * (0.5 + d)
-    tdir = rng.normal(0, 1, 2)
-    tdir = tdir / (np.linalg.norm(tdir) + 1e-9) * thick * rng.uniform(0.1, 0.6)
-    shadow_dir = rng.normal(0, 1, 2)
-    shadow_dir = shadow_dir / (np.linalg.norm(shadow_dir) + 1e-9) * thick * rng.uniform(0.2, 1.0)
-    truths = []
-    imgq = [cv2.perspectiveTransform(q.reshape(1, -1, 2).astype(np.float32), H)[0] for q in quads]
-    # shadows first (all tiles), then bodies and faces
-    shadow = np.zeros((h, w), np.float32)
-    for q in imgq:
-        cv2.fillConvexPoly(shadow, (q + shadow_dir).astype(np.int32), 1.0, cv2.LINE_AA)
-    k = int(max(3, W * 0.15)) | 1
-    shadow = cv2.GaussianBlur(shadow, (k, k), 0)
-    img *= (1 - rng.uniform(0.2, 0.6) * shadow)[..., None]
-    face_px = int(np.clip(W * 1.5, 24, 400))
-    for (a, b), q in zip(tiles, imgq, strict=True):
-        body = np.concatenate([q, q + tdir]).astype(np.float32)
-        hull = cv2.convexHull(body).astype(np.int32)
-        side = style.face * rng.uniform(0.6, 0.85)
-        cv2.fillConvexPoly(img, hull, side.tolist(), cv2.LINE_AA)
-        face, mask = render_face(a, b, style, face_px, rng)
-        fh, fw = mask.shape
-        srcq = np.float32([[0, 0], [fw, 0], [fw, fh], [0, fh]])
-        M = cv2.getPerspectiveTransform(srcq, q.astype(np.float32))
-        x0, y0 = np.floor(q.min(0)).astype(int) - 2
-        x1, y1 = np.ceil(q.max(0)).astype(int) + 2
-        x0c, y0c, x1c, y1c = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
-        if x1c > x0c and y1c > y0c:
-            T = np.array([[1, 0, -x0c], [0, 1, -y0c], [0, 0, 1]], np.float64)
-            MM = T @ M
-            roi = (x1c - x0c, y1c - y0c)
-            wf = cv2.warpPerspective(
-                face, MM, roi, flags=cv2.INTER_AREA if fw > W else cv2.INTER_LINEAR
-            )
-            wm = cv2.warpPerspective(
-                mask.astype(np.float32) / 255.0, MM, roi, flags=cv2.INTER_LINEAR
-            )
-            sub = img[y0c:y1c, x0c:x1c]
-            sub[:] = sub * (1 - wm[..., None]) + wf * wm[..., None]
-        truths.append(TileTruth(a, b, q.astype(np.float64), _visible_fraction(q, w, h)))
-
-    # lighting: gradient, vignette, colour cast
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    g = rng.normal(0, 0.12 * d, 2)
-    light = 1 + g[0] * (xx / w - 0.5) + g[1] * (yy / h - 0.5)
-    r2 = (xx / w - 0.5) ** 2 + (yy / h - 0.5) ** 2
-    light *= 1 - rng.uniform(0, 0.35) * d * r2
-    exposure = rng.uniform(0.7, 1.1) if d > 0 else 1.0
-    img *= (light * exposure)[..., None]
-    cast = 1 + rng.normal(0, 0.03 * d, 3)
-    img *= cast.astype(np.float32)
-    # a broad soft shadow (phone, hand) sometimes
-    if rng.random() < 0.25 * d:
-        m = np.zeros((h, w), np.float32)
-        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
-        cv2.ellipse(
-            m,
-            (int(cx), int(cy)),
-            (int(rng.uniform(0.1, 0.5) * w), int(rng.uniform(0.1, 0.4) * h)),
-            rng.uniform(0, 180),
-            0,
-            360,
-            1.0,
-            -1,
-        )
-        m = cv2.GaussianBlur(m, (0, 0), 0.05 * long_side)
-        img *= (1 - rng.uniform(0.2, 0.5) * m)[..., None]
-    drawn = rng.random() < 0.3 * d
-    glare = drawn if glare is None else glare
-    if glare:
-        m = np.zeros((h, w), np.float32)
-        for _ in range(int(rng.integers(1, 3))):
-            cx, cy = rng.uniform(0, w), rng.uniform(0, h)
-            ax = rng.uniform(0.02, 0.12) * long_side
-            cv2.ellipse(
-                m,
-                (int(cx), int(cy)),
-                (int(ax), int(ax * rng.uniform(0.2, 1))),
-                rng.uniform(0, 180),
-                0,
-                360,
-                1.0,
-                -1,
-            )
-        m = cv2.GaussianBlur(m, (0, 0), 0.01 * long_side + 1)
-        img += (m * rng.uniform(60, 200))[..., None]
-    # optics and sensor
-    sigma = rng.uniform(0, 1.2) * d * (long_side / 1280)
-    blurred = rng.random() < 0.08 * d
-    if blurred:
-        sigma = rng.uniform(2.5, 5) * long_side / 1280
-    if sigma > 0.3:
-        img = cv2.GaussianBlur(img, (0, 0), sigma)
-    if rng.random() < 0.15 * d:
-        klen = int(rng.integers(3, 9))
-        k = np.zeros((klen, klen), np.float32)
-        k[klen // 2, :] = 1.0 / klen
-        R = cv2.getRotationMatrix2D((klen / 2 - 0.5, klen / 2 - 0.5), rng.uniform(0, 180), 1)
-        k = cv2.warpAffine(k, R, (klen, klen))
-        k /= max(k.sum(), 1e-6)
-        img = cv2.filter2D(img, -1, k)
-    img += rng.normal(0, rng.uniform(0.5, 5) * d + 0.5, img.shape).astype(np.float32)
-    out = np.clip(img, 0, 255).astype(np.uint8)
-    scene = Scene(
-        out,
-        truths,
-        meta={
-            "mode": mode,
-            "glare": glare,
-            "blurred": blurred,
-            "tile_width": W,
-            "tilt_deg": round(float(np.degrees(tilt)), 1),
-        },
+    size, tiles, style, W, mode, quads = _layout(
+        rng, tiles, size, max_pip, mode, tile_width, style, allow_cut, gap
     )
+    w, h = size
+    d = difficulty
+    H, tilt = _camera(rng, size, quads, d, tilt_deg)
+    if not allow_cut:
+        quads = [q for q in quads if _in_frame(q, H, w, h)]
+        tiles = tiles[: len(quads)]
+    img = render_background(rng, h, w, surface, surface_colour)
+    imgq = [cv2.perspectiveTransform(q.reshape(1, -1, 2).astype(np.float32), H)[0] for q in quads]
+    truths = _draw_tiles(rng, img, tiles, imgq, style, W, d)
+    glare = _lighting(rng, img, d, glare)
+    out, blurred = _optics(rng, img, d)
+    meta = {"mode": mode, "glare": glare, "blurred": blurred, "tile_width": W}
+    meta["tilt_deg"] = round(float(np.degrees(tilt)), 1)
+    scene = Scene(out, truths, meta=meta)
     q = jpeg_quality
     if q is None and d > 0:
         q = int(rng.integers(60, 96))
@@ -536,204 +400,3 @@ def render_hand(
 def encode_png(rgb: np.ndarray) -> bytes:
     ok, buf = cv2.imencode(".png", cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR))
     return buf.tobytes()
-
-
-# ---------------------------------------------------------------------------------------------
-# The failure modes seen at real tables (issue 27), one kind of photo each, for the benchmark
-# (``python -m scorekeeper.vision.evaluate --synthetic-modes N``). Every tile lies inside the
-# frame, so the truth is every tile drawn.
-
-FAILURE_MODES = (
-    "mix",
-    "dark_pips",
-    "woven_cloth",
-    "touching",
-    "tilt_30_45",
-    "small_50px",
-    "near_empty",
-    "light_surface",
-    # issue 40: the misses left on photos of real tables
-    "large_spread",
-    "coloured_12",
-    "dark_glare",
-    "busy",
-)
-DARK_PIP_COLOURS = [(70, 40, 100), (20, 30, 80), (110, 40, 150), (20, 80, 40), (90, 20, 40)]
-
-
-def _tiles(rng, n, max_pip=12):
-    return [
-        (int(rng.integers(0, max_pip + 1)), int(rng.integers(0, max_pip + 1))) for _ in range(n)
-    ]
-
-
-def benchmark_scene(mode: str, i: int, seed: int = 7) -> Scene:
-    """Photo ``i`` of failure mode ``mode`` as the synthetic benchmark renders it for ``seed``
-    (``evaluate.write_modes``: MODE/MODE-00i.jpg)."""
-    return render_mode(np.random.default_rng([seed, FAILURE_MODES.index(mode), i]), mode)
-
-
-def render_mode(rng: np.random.Generator, mode: str) -> Scene:
-    """One synthetic photo of failure mode ``mode`` (one of FAILURE_MODES; "mix" is the
-    training mix, every tile inside the frame)."""
-    size = (1280, 960) if rng.random() < 0.5 else (960, 1280)
-    if mode == "mix":
-        return render_hand(rng, allow_cut=False)
-    if mode == "dark_pips":
-        # double-12 halves of 9 to 12 packed with dark coloured pips (purple, navy, ...)
-        style = random_style(rng, 12)
-        for v in range(9, 13):
-            c = DARK_PIP_COLOURS[int(rng.integers(len(DARK_PIP_COLOURS)))]
-            style.palette[v] = _jitter_colour(rng, c, 8)
-        n = int(rng.integers(3, 8))
-        tiles = [(int(rng.integers(9, 13)), int(rng.integers(0, 13))) for _ in range(n)]
-        tiles[0] = (9, 9) if rng.random() < 0.5 else tiles[0]
-        return render_hand(
-            rng, tiles, size=size, allow_cut=False, difficulty=0.5, style=style, tilt_deg=5
-        )
-    if mode == "woven_cloth":
-        # a close-up of the last few tiles, large, on a woven dark cloth
-        colour = [(30, 30, 35), (45, 30, 60), (25, 45, 35), (50, 35, 25)][int(rng.integers(4))]
-        n = int(rng.integers(1, 5))
-        return render_hand(
-            rng,
-            _tiles(rng, n),
-            size=size,
-            allow_cut=False,
-            difficulty=0.5,
-            surface="woven",
-            surface_colour=colour,
-            tile_width=float(rng.uniform(0.13, 0.2)),
-            mode="scatter",
-            tilt_deg=5,
-        )
-    if mode == "touching":
-        style = random_style(rng, 12)
-        style.spinner = True
-        n = int(rng.integers(3, 8))
-        return render_hand(
-            rng,
-            _tiles(rng, n),
-            size=size,
-            allow_cut=False,
-            difficulty=0.5,
-            style=style,
-            mode=str(rng.choice(["row", "chain", "lchain"])),
-            gap=0.0,
-            tile_width=float(rng.uniform(0.05, 0.09)),
-            tilt_deg=5,
-        )
-    if mode == "tilt_30_45":
-        return render_hand(
-            rng,
-            _tiles(rng, int(rng.integers(2, 8))),
-            size=size,
-            allow_cut=False,
-            difficulty=0.5,
-            mode="scatter",
-            tilt_deg=float(rng.uniform(30, 45)),
-            tile_width=float(rng.uniform(0.06, 0.1)),
-        )
-    if mode == "small_50px":
-        return render_hand(
-            rng,
-            _tiles(rng, int(rng.integers(6, 15))),
-            size=size,
-            allow_cut=False,
-            difficulty=0.5,
-            mode=str(rng.choice(["scatter", "grid"])),
-            tile_width=50 / max(size),
-            tilt_deg=5,
-        )
-    if mode == "near_empty":
-        near = [(0, 0), (0, 1), (1, 1)]
-        tiles = [near[int(rng.integers(3))] for _ in range(int(rng.integers(2, 5)))]
-        tiles += _tiles(rng, int(rng.integers(0, 3)))
-        rng.shuffle(tiles)
-        return render_hand(
-            rng, tiles, size=size, allow_cut=False, difficulty=0.5, mode="scatter", tilt_deg=5
-        )
-    if mode == "light_surface":
-        colour = [(236, 232, 230), (245, 240, 235), (235, 225, 200), (225, 222, 215)][
-            int(rng.integers(4))
-        ]
-        return render_hand(
-            rng,
-            _tiles(rng, int(rng.integers(2, 8))),
-            size=size,
-            allow_cut=False,
-            difficulty=0.5,
-            surface=str(rng.choice(["plain", "cloth", "smooth"])),
-            surface_colour=colour,
-            mode="scatter",
-            tilt_deg=5,
-        )
-    if mode in ("large_spread", "coloured_12", "dark_glare", "busy"):
-        return _render_issue_40(rng, mode, size)
-    raise ValueError(f"unknown failure mode {mode!r}")
-
-
-BUSY_SURFACES = ("threads", "fibre", "wood", "woven")
-
-
-def _render_issue_40(rng: np.random.Generator, mode: str, size: tuple[int, int]) -> Scene:
-    """The modes of issue 40: a large spread of 20-30 tiles touching in rows; 8-12
-    double-12 tiles with coloured pips (a colour-coded set); a few large tiles on a dark
-    cloth under a lamp's glare; a few tiles on a busy, patterned surface."""
-    if mode == "large_spread":
-        n = int(rng.integers(20, 31))
-        return render_hand(
-            rng,
-            _tiles(rng, n),
-            size=size,
-            allow_cut=False,
-            difficulty=0.4,
-            mode="rows",
-            tile_width=float(rng.uniform(0.05, 0.07)),
-            tilt_deg=5,
-        )
-    if mode == "coloured_12":
-        style = random_style(rng, 12)
-        # a colour for each number (random_style gives one colour for all a third of the time)
-        idx = rng.permutation(len(PIP_COLOURS))
-        style.palette = {
-            v: _jitter_colour(rng, PIP_COLOURS[idx[v % len(idx)]], 10) for v in range(13)
-        }
-        return render_hand(
-            rng,
-            _tiles(rng, int(rng.integers(8, 13))),
-            size=size,
-            allow_cut=False,
-            difficulty=0.5,
-            style=style,
-            mode="scatter",
-            tilt_deg=5,
-        )
-    if mode == "dark_glare":
-        colour = [(30, 30, 35), (45, 30, 60), (25, 45, 35), (20, 25, 50)][int(rng.integers(4))]
-        return render_hand(
-            rng,
-            _tiles(rng, int(rng.integers(2, 5))),
-            size=size,
-            allow_cut=False,
-            difficulty=0.5,
-            surface="cloth",
-            surface_colour=colour,
-            tile_width=float(rng.uniform(0.1, 0.16)),
-            mode="scatter",
-            tilt_deg=5,
-            glare=True,
-        )
-    colour = tuple(int(x) for x in rng.integers(60, 200, 3))
-    return render_hand(
-        rng,
-        _tiles(rng, int(rng.integers(3, 7))),
-        size=size,
-        allow_cut=False,
-        difficulty=0.5,
-        surface=str(rng.choice(BUSY_SURFACES)),
-        surface_colour=colour,
-        tile_width=float(rng.uniform(0.06, 0.1)),
-        mode="scatter",
-        tilt_deg=5,
-    )

@@ -17,7 +17,8 @@ import cv2
 import numpy as np
 
 from scorekeeper.vision.bars import Bar
-from scorekeeper.vision.detect import Candidate, along_outline
+from scorekeeper.vision.detect import Candidate
+from scorekeeper.vision.faces import along_outline
 from scorekeeper.vision.onnx import Model
 
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "tiles.onnx"

@@ -12,7 +12,12 @@ pytest.importorskip("onnxruntime")
 from scorekeeper.vision import bars as bars_mod  # noqa: E402
 from scorekeeper.vision import checks as checks_mod  # noqa: E402
 from scorekeeper.vision import detect as detect_mod  # noqa: E402
-from scorekeeper.vision import read_hand, synth  # noqa: E402
+from scorekeeper.vision import (  # noqa: E402
+    faces,  # noqa: E402
+    missed,  # noqa: E402
+    read_hand,
+    synth_modes,
+)
 from scorekeeper.vision import reader as reader_mod  # noqa: E402
 
 
@@ -21,7 +26,7 @@ def test_a_touching_tile_out_of_line_with_its_neighbour_is_found(i):
     # touching-008 (seed 7): a row of seven, the one beside a sure tile a little out of line
     # and packed with pips at a quarter width from its bar (read 45 for 81); touching-002: the
     # corner tile of an L-shaped chain, its bar off the line of the tile it touches (38 for 50)
-    scene = synth.benchmark_scene("touching", i)
+    scene = synth_modes.benchmark_scene("touching", i)
     reading = read_hand(scene.jpeg)
     assert reading.total == scene.total
 
@@ -30,7 +35,7 @@ def test_a_near_tile_seen_as_a_trapezoid_is_read():
     # tilt_30_45-003 (seed 7): a large near tile, its nearer end wider and its sides slanted,
     # fitted by no rectangle or parallelogram (read 12 for 19); read from the outline of its
     # face, and the reading says the angle is steep
-    scene = synth.benchmark_scene("tilt_30_45", 3)
+    scene = synth_modes.benchmark_scene("tilt_30_45", 3)
     reading = read_hand(scene.jpeg)
     assert reading.total == scene.total
     assert not reading.confident
@@ -52,7 +57,7 @@ def _trapezoid_tile():
 
 def test_the_face_outline_fits_a_trapezoid():
     img, bar, corners = _trapezoid_tile()
-    blob = detect_mod.fit_blob(img, bar)
+    blob = faces.fit_blob(img, bar)
     assert blob is not None
     c = blob.corners
     err = min(float(np.abs(c - corners).max()), float(np.abs(c[[2, 3, 0, 1]] - corners).max()))
@@ -67,7 +72,7 @@ def test_the_face_outline_is_not_fitted_to_the_table():
     img = np.full((400, 400, 3), (235, 235, 228), np.uint8)  # all "face": no tile shape
     cv2.line(img, (172, 200), (243, 200), (20, 20, 20), 4)
     bar = bars_mod.Bar(np.array([207.0, 200.0]), np.array([1.0, 0.0]), 71.0, 4.0, 1.0)
-    assert detect_mod.fit_blob(img, bar) is None
+    assert faces.fit_blob(img, bar) is None
 
 
 def test_a_glare_patch_outside_the_tiles_read():
@@ -86,7 +91,7 @@ def test_a_tile_washed_out_by_glare_is_not_confidently_left_out():
     # mix-006 (seed 11): a 1|11 under a lamp's glare, its bar and pips washed out, was left
     # out of a confident reading (124 for 136). The tile finder now finds it and reads it
     # amber; the glare spot under it still counts as glare outside the tiles read
-    scene = synth.benchmark_scene("mix", 6, seed=11)
+    scene = synth_modes.benchmark_scene("mix", 6, seed=11)
     reading = read_hand(scene.jpeg)
     assert not reading.confident
     assert reader_mod.PROBLEM_GLARE in reading.problems
@@ -98,19 +103,19 @@ def test_an_outline_beside_a_tile_read_counts_as_unread_only_when_the_counter_be
     read = detect_mod.Candidate(quad, bar, 3.0, 50.0, 100.0, group=0)
     beside = detect_mod.Candidate(quad + [52.0, 0.0], bar, 1.5, 50.0, 100.0, group=1)
     edge, is_tile = np.array([3.0, 1.5]), np.array([0.99, 0.02])
-    assert checks_mod._unread_outlines([read, beside], [0], edge, is_tile) == 1
+    assert missed._unread_outlines([read, beside], [0], edge, is_tile) == 1
     beside.neighbour = True  # fitted where a touching neighbour of the tile read would lie
-    assert checks_mod._unread_outlines([read, beside], [0], edge, is_tile) == 0
+    assert missed._unread_outlines([read, beside], [0], edge, is_tile) == 0
     is_tile[1] = 0.17  # plain surface beside a tile can look a little like a half
-    assert checks_mod._unread_outlines([read, beside], [0], edge, is_tile) == 0
+    assert missed._unread_outlines([read, beside], [0], edge, is_tile) == 0
     is_tile[1] = 0.3
-    assert checks_mod._unread_outlines([read, beside], [0], edge, is_tile) == 1
+    assert missed._unread_outlines([read, beside], [0], edge, is_tile) == 1
 
 
 def test_a_blurred_photo_in_which_no_bar_stands_out_is_read():
     # mix-004 (seed 7): three tiles in a blurred photo, their thin bars spread out by the
     # blur below the darkness a bar needs: "no tile found" (0 for 44)
-    scene = synth.benchmark_scene("mix", 4)
+    scene = synth_modes.benchmark_scene("mix", 4)
     reading = read_hand(scene.jpeg)
     assert reading.total == scene.total
 

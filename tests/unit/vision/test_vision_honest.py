@@ -9,7 +9,14 @@ np = pytest.importorskip("numpy")
 cv2 = pytest.importorskip("cv2")
 pytest.importorskip("onnxruntime")
 
-from scorekeeper.vision import CAPTURE_ADVICE, SURE_TILE, read_hand, synth  # noqa: E402
+from scorekeeper.vision import (  # noqa: E402
+    CAPTURE_ADVICE,
+    SURE_TILE,
+    missed,  # noqa: E402
+    read_hand,
+    synth,
+    synth_modes,
+)
 from scorekeeper.vision import checks as checks_mod  # noqa: E402
 from scorekeeper.vision import reader as reader_mod  # noqa: E402
 
@@ -78,19 +85,19 @@ def _board(with_second_near_edge: bool, touch_edge: bool) -> tuple[np.ndarray, l
 
 def test_pips_of_a_missed_tile_near_the_frame_are_not_a_cut_tile():
     img, quads = _board(True, touch_edge=False)
-    inside, at_edge = checks_mod._stray_pips(img, quads)
-    assert at_edge == 0 and inside >= checks_mod.STRAY_PIPS
+    inside, at_edge = missed._stray_pips(img, quads)
+    assert at_edge == 0 and inside >= missed.STRAY_PIPS
 
 
 def test_pips_of_a_tile_running_out_of_the_frame_are_a_cut_tile():
     img, quads = _board(True, touch_edge=True)
-    inside, at_edge = checks_mod._stray_pips(img, quads)
-    assert at_edge >= checks_mod.STRAY_PIPS
+    inside, at_edge = missed._stray_pips(img, quads)
+    assert at_edge >= missed.STRAY_PIPS
 
 
 def test_a_close_up_of_large_tiles_on_woven_cloth_is_read():
     # failure mode 2: the first look (tuned for smaller tiles) found no tile at all
-    scene = synth.benchmark_scene("woven_cloth", 0)
+    scene = synth_modes.benchmark_scene("woven_cloth", 0)
     reading = read_hand(scene.jpeg)
     assert reading.total == scene.total
     assert reading.confident
@@ -99,7 +106,7 @@ def test_a_close_up_of_large_tiles_on_woven_cloth_is_read():
 def test_bars_with_a_spinner_among_dark_pips_are_found():
     # failure mode 1/3: a spinner pin widened the bar's measured thickness and three of the
     # five tiles (packed navy and purple 9-12 halves) were never found
-    scene = synth.benchmark_scene("dark_pips", 2)
+    scene = synth_modes.benchmark_scene("dark_pips", 2)
     reading = read_hand(scene.jpeg)
     assert reading.total == scene.total
 
@@ -110,15 +117,15 @@ def test_coloured_pips_of_a_missed_tile_count_as_stray():
     cv2.rectangle(img, (400, 200), (600, 300), (240, 240, 235), -1)
     for x in (430, 470, 530, 570):
         cv2.circle(img, (x, 250), 4, (240, 140, 30), -1)
-    inside, _ = checks_mod._stray_pips(img, quads)
-    assert inside >= checks_mod.STRAY_PIPS
+    inside, _ = missed._stray_pips(img, quads)
+    assert inside >= missed.STRAY_PIPS
 
 
 def test_a_tile_under_glare_with_pale_pips_is_not_confidently_left_out():
     # issue 27: "a clean photo ... read confidently as 3, missing the 1|2". Here the 8|12 with
     # pink and orange pips lies in a lamp's glare; its bar is barely seen and it is not read,
     # but its coloured pips outside every tile read say a tile was missed.
-    scene = synth.benchmark_scene("tilt_30_45", 12)
+    scene = synth_modes.benchmark_scene("tilt_30_45", 12)
     reading = read_hand(scene.jpeg)
     if reading.confident:
         assert reading.total == scene.total
@@ -127,7 +134,7 @@ def test_a_tile_under_glare_with_pale_pips_is_not_confidently_left_out():
 def test_a_camera_tilted_40_degrees_reads_every_tile():
     # failure mode 4: under a steep tilt the nearer tiles look longer than 2.24 widths, and
     # the outline fitter, trying only the shapes of a tilt up to about 30 degrees, lost one
-    scene = synth.benchmark_scene("tilt_30_45", 19)
+    scene = synth_modes.benchmark_scene("tilt_30_45", 19)
     assert scene.meta["tilt_deg"] >= 30
     reading = read_hand(scene.jpeg)
     assert reading.total == scene.total

@@ -1,5 +1,5 @@
 """Issue 27, sixth step: tiles whose bar a blurred photo has taken are found as bright faces
-(``detect.find_faces``) and read on a sharpened copy, never as a confident reading. Found on
+(``faces.find_faces``) and read on a sharpened copy, never as a confident reading. Found on
 the check set (seed 11), where main's reader found no tile at all in three photos of small
 tiles out of focus."""
 
@@ -11,7 +11,14 @@ np = pytest.importorskip("numpy")
 cv2 = pytest.importorskip("cv2")
 pytest.importorskip("onnxruntime")
 
-from scorekeeper.vision import counting, detect, finding, read_hand, synth, tilenet  # noqa: E402
+from scorekeeper.vision import (  # noqa: E402
+    counting,
+    faces,
+    finding,
+    read_hand,
+    synth_modes,  # noqa: E402
+    tilenet,
+)
 from scorekeeper.vision import reader as reader_mod  # noqa: E402
 
 
@@ -32,7 +39,7 @@ def _faces_on_cloth() -> tuple[np.ndarray, list[np.ndarray]]:
 
 def test_faces_are_found_as_objects_and_a_touching_row_is_split_into_tiles():
     img, true = _faces_on_cloth()
-    found = detect.find_faces(img)
+    found = faces.find_faces(img)
     assert len(found) == len(true)
     for q in true:
         centre = q.mean(axis=0)
@@ -45,7 +52,7 @@ def test_faces_are_found_as_objects_and_a_touching_row_is_split_into_tiles():
 
 def test_a_face_inside_an_outline_already_read_is_left_out():
     img, true = _faces_on_cloth()
-    found = detect.find_faces(img, skip=[true[0]])
+    found = faces.find_faces(img, skip=[true[0]])
     assert len(found) == len(true) - 1
 
 
@@ -57,7 +64,7 @@ def test_a_face_inside_an_outline_already_read_is_left_out():
     ],
 )
 def test_small_tiles_out_of_focus_are_found_as_faces_and_read(i, what):
-    scene = synth.benchmark_scene("small_50px", i, seed=11)
+    scene = synth_modes.benchmark_scene("small_50px", i, seed=11)
     reading = read_hand(scene.jpeg)
     assert len(reading.tiles) == len(scene.tiles), what
     assert reading.total == scene.total, what
@@ -69,7 +76,7 @@ def test_small_tiles_out_of_focus_are_found_as_faces_and_read(i, what):
 def test_a_tile_whose_bar_the_blur_took_is_found_beside_tiles_read():
     # near_empty-019 (seed 11): 1|1, 1|1 and a 4|9 in a blurred photo; main's reader read the
     # two 1|1 and left the 4|9 out (4 for 17)
-    scene = synth.benchmark_scene("near_empty", 19, seed=11)
+    scene = synth_modes.benchmark_scene("near_empty", 19, seed=11)
     reading = read_hand(scene.jpeg)
     assert reading.total == scene.total
     assert not reading.confident
@@ -78,14 +85,14 @@ def test_a_tile_whose_bar_the_blur_took_is_found_beside_tiles_read():
 def test_faces_whose_pips_the_blur_washed_out_are_never_a_sure_reading():
     # small_50px-017 (seed 11): eleven tiles so blurred that their pale pips are gone; the
     # faces are found, and read mostly as blanks
-    scene = synth.benchmark_scene("small_50px", 17, seed=11)
+    scene = synth_modes.benchmark_scene("small_50px", 17, seed=11)
     reading = read_hand(scene.jpeg)
     assert not reading.confident
 
 
 def test_sharpening_undoes_part_of_a_blur():
     img, true = _faces_on_cloth()
-    cands = detect.find_faces(img)
+    cands = faces.find_faces(img)
     sharp = counting._sharpened(img, cands)
     edge = lambda a: float(np.abs(np.diff(a.astype(np.float32)[:, :, 0], axis=1)).max())  # noqa: E731
     assert edge(sharp) > 1.3 * edge(img)
@@ -105,7 +112,7 @@ def test_a_sharp_tile_whose_bar_was_not_found_is_found_as_a_face_and_read_unsure
     # near_empty-002 (seed 11): a 9|10 with a spinner pin, navy and yellow pips pressed
     # against its bar (the bar's pieces fail the "face on both sides" test); main's reader
     # left it out and the reading was unsure only because its tiles are small (10 for 29)
-    scene = synth.benchmark_scene("near_empty", 2, seed=11)
+    scene = synth_modes.benchmark_scene("near_empty", 2, seed=11)
     reading = _read_unhurried(scene.jpeg)
     assert reading.total == scene.total
     assert not reading.confident
@@ -134,7 +141,7 @@ def test_an_outline_around_a_bar_is_kept_before_a_faces():
     # sure from its bar (a face's is amber). (The reading as a whole is no longer sure: the
     # pale, blurred pips of its three 9s show no dark spots and the tile finder does not see
     # the same twelve tiles, so no independent check agrees, see test_vision_agree.)
-    scene = synth.benchmark_scene("mix", 16, seed=11)
+    scene = synth_modes.benchmark_scene("mix", 16, seed=11)
     reading = _read_unhurried(scene.jpeg)
     assert reading.total == scene.total
     assert all(t.confidence >= reader_mod.SURE_TILE for t in reading.tiles)
@@ -197,7 +204,7 @@ def test_beside_tiles_read_only_faces_of_their_size_are_looked_at():
     assert all(
         cv2.pointPolygonTest(np.float32(true[0]), tuple(map(float, m)), False) < 0 for m in middles
     )
-    scene = synth.benchmark_scene("tilt_30_45", 19, seed=7)
+    scene = synth_modes.benchmark_scene("tilt_30_45", 19, seed=7)
     reading = _read_unhurried(scene.jpeg)
     assert reading.total == scene.total
     assert reading.confident

@@ -10,7 +10,12 @@ np = pytest.importorskip("numpy")
 cv2 = pytest.importorskip("cv2")
 pytest.importorskip("onnxruntime")
 
-from scorekeeper.vision import counting, detect, synth, tilenet  # noqa: E402
+from scorekeeper.vision import (  # noqa: E402
+    counting,
+    faces,
+    synth_modes,  # noqa: E402
+    tilenet,
+)
 from scorekeeper.vision import look as look_mod  # noqa: E402
 from scorekeeper.vision import reader as reader_mod  # noqa: E402
 from scorekeeper.vision.images import open_upright  # noqa: E402
@@ -36,13 +41,13 @@ def test_an_outline_off_a_tilted_tile_is_snapped_onto_its_face(seed, i, how):
     # tilt_30_45 renders (41-42 degrees): every tile's outline, made wrong, comes back to
     # within a tenth of a width of the tile's corners, on average under a twentieth (measured:
     # 0.6-7 %, at most 4 % on average for one photo and one way of being wrong)
-    scene = synth.benchmark_scene("tilt_30_45", i, seed=seed)
+    scene = synth_modes.benchmark_scene("tilt_30_45", i, seed=seed)
     errors = []
     for t in scene.tiles:
         q = np.asarray(t.corners, float)
         W = float(np.linalg.norm(q[1] - q[0]))
         off = _off(q, how)
-        snapped = detect.snap_to_face(scene.image, off)
+        snapped = faces.snap_to_face(scene.image, off)
         assert snapped is not None
         before = float(np.linalg.norm(off - q, axis=1).mean()) / W
         after = float(np.linalg.norm(snapped - q, axis=1).mean()) / W
@@ -56,7 +61,7 @@ def test_an_outline_on_a_plain_surface_stays_where_it_was():
     # no face edge within reach on any side: nothing to snap to
     img = np.full((300, 400, 3), (40, 90, 50), np.uint8)
     q = np.array([[100.0, 100.0], [160.0, 100.0], [160.0, 220.0], [100.0, 220.0]])
-    snapped = detect.snap_to_face(img, q)
+    snapped = faces.snap_to_face(img, q)
     assert snapped is not None
     assert np.abs(snapped - q).max() < 1e-6
 
@@ -76,7 +81,7 @@ def _read_unhurried(data: bytes):
 )
 def test_a_tilted_tile_misread_unsure_is_read_from_its_snapped_outline(seed, i, what):
     # the previous step's reader read these wrong (unsure): now exact, and still unsure
-    scene = synth.benchmark_scene("tilt_30_45", i, seed=seed)
+    scene = synth_modes.benchmark_scene("tilt_30_45", i, seed=seed)
     reading = _read_unhurried(scene.jpeg)
     assert reading.total == scene.total, what
     assert not reading.confident, what
@@ -87,7 +92,7 @@ def test_a_snapped_outline_that_reads_no_clearer_is_left_out(monkeypatch):
     # near_empty-009 (seed 11): a 4|11 found as a face read 11|4 at 0.33; a snapped outline
     # of it read 0|4 at 0.38. Between two outlines read about as unsure, the counter's
     # choice is a coin toss: a snapped outline counts only when read at SNAP_SURE or more
-    scene = synth.benchmark_scene("near_empty", 9, seed=11)
+    scene = synth_modes.benchmark_scene("near_empty", 9, seed=11)
     reading = _read_unhurried(scene.jpeg)
     assert reading.total == scene.total
     monkeypatch.setattr(look_mod, "SNAP_SURE", 0.0)
@@ -103,7 +108,7 @@ def test_the_tile_finder_runs_once_however_often_a_look_asks(monkeypatch):
         return real(rgb)
 
     monkeypatch.setattr(tilenet, "maps", counting)
-    scene = synth.benchmark_scene("tilt_30_45", 8, seed=19)
+    scene = synth_modes.benchmark_scene("tilt_30_45", 8, seed=19)
     finder = tilenet.Finder(scene.image)
     first = finder.tiles()
     assert [c.group for c in finder.tiles()] == [c.group for c in first]
@@ -143,7 +148,7 @@ def test_snapping_any_outline_on_any_image_gives_an_outline_or_none(corners, see
         if flat
         else rng.integers(0, 256, (200, 300, 3), dtype=np.uint8)
     )
-    out = detect.snap_to_face(img, np.array(corners, float))
+    out = faces.snap_to_face(img, np.array(corners, float))
     assert out is None or (out.shape == (4, 2) and np.isfinite(out).all())
 
 
@@ -151,7 +156,7 @@ def test_a_tile_read_from_a_snapped_outline_never_makes_a_reading_sure(monkeypat
     # tilt_30_45-008 (seed 19): its only unsure tile, a 5|12, is read from a snapped outline.
     # Even if such a tile kept its full confidence (FACE_TRUST 1), the reading is not sure
     monkeypatch.setattr(counting, "FACE_TRUST", 1.0)
-    scene = synth.benchmark_scene("tilt_30_45", 8, seed=19)
+    scene = synth_modes.benchmark_scene("tilt_30_45", 8, seed=19)
     up = open_upright(scene.jpeg, max_side=reader_mod.CROP_SIDE)
     debug: dict = {}
     reading = reader_mod.read_rgb(

@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 
 VISION = Path(__file__).resolve().parents[3] / "scorekeeper" / "vision"
-# the reader's stages: the looks, one look, finding tiles, other outlines, reading the
-# halves, deciding how sure
-STAGES = ("reader", "look", "finding", "outlines", "counting", "judge")
+# every module of the package: the reader's stages (the looks, one look, finding tiles,
+# other outlines, reading the halves, deciding how sure), what they use, and the tools
+MODULES = sorted(p.stem for p in VISION.glob("*.py"))
 
 
-@pytest.mark.parametrize("name", STAGES)
-def test_each_stage_of_the_reader_is_a_module_of_short_functions(name):
+@pytest.mark.parametrize("name", MODULES)
+def test_each_module_of_the_reader_is_short_with_short_functions(name):
     text = (VISION / f"{name}.py").read_text()
     assert len(text.splitlines()) <= 500
     long = [
@@ -50,6 +50,6 @@ def test_reading_a_photo_loads_no_render_or_training_code():
     ).stdout.split()
     vision = {m for m in out if m.startswith("scorekeeper.vision.")}
     assert "scorekeeper.vision.look" in vision  # the photo was read
-    for tool in ("synth", "synth_faces", "evaluate", "overlay"):
+    for tool in ("synth", "synth_faces", "synth_modes", "synth_surfaces", "evaluate", "overlay"):
         assert f"scorekeeper.vision.{tool}" not in vision
     assert not {"torch", "onnx"} & set(out)

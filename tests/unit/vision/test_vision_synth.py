@@ -7,7 +7,11 @@ import pytest
 np = pytest.importorskip("numpy")
 pytest.importorskip("cv2")
 
-from scorekeeper.vision import synth, synth_faces  # noqa: E402
+from scorekeeper.vision import (  # noqa: E402
+    synth,
+    synth_faces,
+    synth_modes,  # noqa: E402
+)
 from scorekeeper.vision.evaluate import match_tiles  # noqa: E402
 from scorekeeper.vision.halves import HALF_PX, CropSource, half_quads, normalise  # noqa: E402
 
@@ -72,7 +76,7 @@ def test_match_tiles():
 def test_the_render_modes_of_issue_40():
     # a large spread of 20-30 tiles touching in rows, every tile in the frame
     for i in range(3):
-        scene = synth.benchmark_scene("large_spread", i, seed=43)
+        scene = synth_modes.benchmark_scene("large_spread", i, seed=43)
         assert 20 <= len(scene.tiles) <= 30
         assert scene.meta["mode"] == "rows"
         h, w = scene.image.shape[:2]
@@ -80,7 +84,9 @@ def test_the_render_modes_of_issue_40():
             assert (t.corners >= 0).all() and (t.corners[:, 0] < w).all()
             assert (t.corners[:, 1] < h).all()
     # a dark cloth always under a lamp's glare
-    assert all(synth.benchmark_scene("dark_glare", i, seed=43).meta["glare"] for i in range(3))
+    assert all(
+        synth_modes.benchmark_scene("dark_glare", i, seed=43).meta["glare"] for i in range(3)
+    )
     # double-12 with a colour for each number
-    scene = synth.benchmark_scene("coloured_12", 0, seed=43)
+    scene = synth_modes.benchmark_scene("coloured_12", 0, seed=43)
     assert 8 <= len(scene.tiles) <= 12

@@ -10,7 +10,12 @@ np = pytest.importorskip("numpy")
 cv2 = pytest.importorskip("cv2")
 pytest.importorskip("onnxruntime")
 
-from scorekeeper.vision import detect, judge, synth, tilenet  # noqa: E402
+from scorekeeper.vision import (  # noqa: E402
+    faces,
+    judge,
+    synth_modes,  # noqa: E402
+    tilenet,
+)
 from scorekeeper.vision import look as look_mod  # noqa: E402
 from scorekeeper.vision import reader as reader_mod  # noqa: E402
 
@@ -107,7 +112,7 @@ def test_an_outline_inside_a_tile_read_is_left_out():
 )
 def test_the_tile_finder_finds_the_tiles_of_photos_it_was_not_trained_on(mode, i, what):
     # renders of the benchmark's check set (seed 11): the finder was trained on other renders
-    scene = synth.benchmark_scene(mode, i, seed=11)
+    scene = synth_modes.benchmark_scene(mode, i, seed=11)
     found = tilenet.find_tiles(scene.image)
     assert _hits(found, scene) == len(scene.tiles), what
     assert len({c.group for c in found}) <= len(scene.tiles) + 1, what
@@ -116,8 +121,8 @@ def test_the_tile_finder_finds_the_tiles_of_photos_it_was_not_trained_on(mode, i
 def test_the_tile_finder_finds_tiles_where_one_brightness_threshold_does_not():
     # light_surface-001 (seed 11): tiles on a light table; the bright faces (one threshold
     # for the whole photo) run into the table
-    scene = synth.benchmark_scene("light_surface", 1, seed=11)
-    assert _hits(detect.find_faces(scene.image), scene) < len(scene.tiles)
+    scene = synth_modes.benchmark_scene("light_surface", 1, seed=11)
+    assert _hits(faces.find_faces(scene.image), scene) < len(scene.tiles)
     assert _hits(tilenet.find_tiles(scene.image), scene) == len(scene.tiles)
 
 
@@ -138,7 +143,7 @@ def _read_unhurried(data: bytes):
 def test_tiles_the_bars_did_not_lead_to_are_read_from_the_finders_outlines_unsure(
     seed, mode, i, what
 ):
-    scene = synth.benchmark_scene(mode, i, seed=seed)
+    scene = synth_modes.benchmark_scene(mode, i, seed=seed)
     reading = _read_unhurried(scene.jpeg)
     # (a double blank found only as a face is not counted: "could not be read")
     assert reading.total == scene.total, what
@@ -183,7 +188,7 @@ def test_a_tile_found_as_a_face_near_the_frame_is_cut_off_only_when_its_face_run
     from scorekeeper.vision import bars
     from scorekeeper.vision.images import open_upright
 
-    scene = synth.benchmark_scene("woven_cloth", 19, seed=11)
+    scene = synth_modes.benchmark_scene("woven_cloth", 19, seed=11)
     up = open_upright(scene.jpeg, max_side=reader_mod.CROP_SIDE)
     rgb = reader_mod.expose(np.asarray(up.image))
     reading = reader_mod.read_once(
@@ -207,7 +212,7 @@ def test_a_tile_the_finder_sees_as_a_parallelogram_keeps_a_tilted_photo_from_bei
     # 70 for 72. (The eighth step reads the 4|1 from its snapped outline, amber, see
     # test_vision_snapped; without it, this check is what keeps the reading unsure.)
     monkeypatch.setattr(look_mod, "_snapped", lambda *a, **k: [])
-    scene = synth.benchmark_scene("tilt_30_45", 15, seed=17)
+    scene = synth_modes.benchmark_scene("tilt_30_45", 15, seed=17)
     reading = _read_unhurried(scene.jpeg)
     assert reading.total != scene.total  # still misread ...
     assert not reading.confident  # ... but never sure
