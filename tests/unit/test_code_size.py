@@ -35,8 +35,6 @@ OWNED_ELSEWHERE = (
     # The "standings" helper (item 2: a standings method is one declaration).
     "rules/standings.py",
     "leagues/standings.py",
-    # The photo check's own step (vision/reader.py and its neighbours are split there).
-    "vision/*",
     # The "web" helper (item 5: Flask-Babel's and Jinja's own i18n).
     "web/i18n.py",
 )
