@@ -24,6 +24,7 @@ from scorekeeper.games import services as games
 from scorekeeper.leagues import rating
 from scorekeeper.leagues.services import league_method
 from scorekeeper.models import Game, League, Night, Player, Seat
+from scorekeeper.rules.games import WHO_WINS_RULES, higher_wins
 from scorekeeper.rules.history import PlayedGame, Rivalry, games_of, head_to_head, night_results
 from scorekeeper.rules.placings import SeatResult, placings
 from scorekeeper.rules.standings import (
@@ -34,7 +35,6 @@ from scorekeeper.rules.standings import (
     player_lines,
     standings,
 )
-from scorekeeper.rules.variants import WHO_WINS_RULES, higher_wins
 from scorekeeper.web.i18n import chosen
 from scorekeeper.web.lru_values import KeptValues
 

@@ -17,6 +17,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import NamedTuple
 
+from scorekeeper.rules.games import DEFAULT_KIND
 from scorekeeper.rules.words import _
 
 DEFAULT_PLACEMENT_POINTS = (5, 3, 2, 1)
@@ -38,7 +39,7 @@ class SeatResult(NamedTuple):
     total: int
     rounds: int = 0
     went_out: int = 0
-    kind: str = "mexican_train"
+    kind: str = DEFAULT_KIND
     higher_wins: bool = False
     whole: bool = True  # False: the table ended the game before its last round (or target)
 

@@ -49,8 +49,8 @@ from scorekeeper.rules import (
     HouseRules,
     engine_schedule,
 )
+from scorekeeper.rules.games import VARIANTS, default_game
 from scorekeeper.rules.names import NameRefused, clean_name, name_key
-from scorekeeper.rules.variants import MEXICAN_TRAIN, VARIANTS
 
 Row = TypeVar("Row")
 #: A game of a file: its night, place and table (folded) and its number at that table.
@@ -203,7 +203,7 @@ def _rules_rows(text: str) -> dict[GameKey, dict[str, Any]]:
                 int(cells.get("game", "1").strip() or "1"),
             )
             rules = json.loads(cells.get("rules", ""))
-            variant = VARIANTS[cells.get("kind", "").strip() or MEXICAN_TRAIN.name]
+            variant = VARIANTS[cells.get("kind", "").strip() or default_game().name]
             variant.deal_plan(2, HouseRules.from_dict(rules))
         except (ValueError, TypeError, KeyError, AttributeError):
             raise ArchiveRefused(
@@ -451,7 +451,7 @@ def _check_game(
         problems.append(Problem(game.first_line, _("%(game)s has only one player.", game=where)))
     else:
         variant = VARIANTS[game.kind]
-        game_rules = rules if variant is MEXICAN_TRAIN else variant.adopt(rules)
+        game_rules = rules if variant is default_game() else variant.adopt(rules)
         if game.rules is not None:
             game_rules = HouseRules.from_dict(game.rules)
         try:

@@ -26,9 +26,9 @@ from scorekeeper.models import (
     Score,
     Seat,
 )
+from scorekeeper.rules.games import higher_wins
 from scorekeeper.rules.placings import game_placings, shown
 from scorekeeper.rules.standings import not_ranked_reason
-from scorekeeper.rules.variants import higher_wins
 from scorekeeper.web.outside_text import csv_text
 
 FORMAT = "scorekeeper-league"

@@ -1,22 +1,20 @@
-"""The parts of a house rule's declaration (``house_rules.HOUSE_RULES``): the ``HouseRule``
-class, the constants the rules name, and the functions that word a rule's "Rules in play" line.
+"""The constants the house rules name (the deal presets, the penalties, the limits) and the
+functions that word the common rules' "Rules in play" lines (``common``).
 
-A line function takes the game's ``house.HouseRules``; it is typed ``Rules`` (``Any``) here
-because ``house`` imports this module, never the other way round.
+A line function takes the game's ``stored.HouseRules``; it is typed ``Rules`` (``Any``) here
+because ``stored`` imports this module, never the other way round.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from scorekeeper.rules.deal_sheets import SHEET_NAMES, sheet_for, sheet_words
 from scorekeeper.rules.tiles import set_name
 from scorekeeper.rules.words import LazyText, _, lazy, ngettext
 
-#: A ``house.HouseRules`` (see the module docstring).
+#: A ``stored.HouseRules`` (see the module docstring).
 Rules = Any
 
 #: Named deal sheets for a double-12 set: players -> tiles each (rules.md 2.3). "standard" is the
@@ -48,96 +46,7 @@ PRESET_DESCRIPTIONS: Mapping[str, LazyText] = MappingProxyType(
 END_ON_DOUBLE_PENALTY = 50
 
 
-#: The games scored by the pips left in hand, where the Mexican Train house rules apply.
-PIP_GAMES = ("mexican_train", "chicken_foot")
-#: The games where points are made during play and a target ends the game (rules.md 5).
-POINT_GAMES = ("all_fives", "fives_and_threes", "draw", "block")
-
-
-@dataclass(frozen=True)
-class Wording:
-    """How a rule reads in one game where the common wording does not fit it: its label, the
-    choices offered there (a rule's other values stay valid for games stored with them, but
-    are not offered), and its "Rules in play" line (None: the common line)."""
-
-    label: LazyText
-    options: tuple[tuple[Any, LazyText], ...]
-    in_play: Callable[[Rules], str | None] | None = None
-
-
-@dataclass(frozen=True)
-class HouseRule:
-    """A house rule, declared once: its name (the ``HouseRules`` field and the key in the JSON
-    stored with each game), its label, the allowed values each with a one-line explanation (the
-    rule book's default first), where the setup form shows it, how it changes the score (""
-    when it does not), and its line in "Rules in play" (``in_play``; None when another rule's
-    line covers it). The setup form, the league settings, validation, the stored JSON and
-    "Rules in play" all read this declaration."""
-
-    name: str
-    label: LazyText  # declared with ``lazy``: worded when shown
-    options: tuple[tuple[Any, LazyText], ...]
-    section: str  # "set", "schedule", "scoring", "play", "ties"
-    in_play: Callable[[Rules], str | None]
-    scoring: LazyText | str = ""
-    #: False for max_pip, first_engine and deal_table: checked apart (any set size the rules
-    #: know; a double of the set; a preset or a custom deal).
-    fixed: bool = True
-    #: The games (``rules.variants`` names) the rule belongs to; None: every game.
-    games: tuple[str, ...] | None = PIP_GAMES
-    #: The games where the rule reads differently or offers other choices (``Wording``).
-    worded: Mapping[str, Wording] = field(default_factory=lambda: MappingProxyType({}))
-
-    def applies_to(self, game: str) -> bool:
-        """True when the rule is part of ``game`` (shown at its setup and in its "Rules in
-        play")."""
-        return self.games is None or game in self.games
-
-    @property
-    def default(self) -> Any:
-        return self.options[0][0]
-
-    @property
-    def values(self) -> tuple[Any, ...]:
-        """Every value the rule takes in some game (what a stored game may hold)."""
-        values = [value for value, _ in self.options]
-        for wording in self.worded.values():
-            values += [value for value, _ in wording.options if value not in values]
-        return tuple(values)
-
-    def label_in(self, game: str) -> str:
-        """The rule's label in ``game``, in the language of the moment."""
-        wording = self.worded.get(game)
-        return str(wording.label if wording else self.label)
-
-    def options_in(self, game: str) -> tuple[tuple[Any, str], ...]:
-        """The choices ``game`` offers, each with its one-line explanation (default first), in
-        the language of the moment."""
-        wording = self.worded.get(game)
-        options = wording.options if wording else self.options
-        return tuple((value, str(text)) for value, text in options)
-
-    def default_in(self, game: str) -> Any:
-        """The rule book's choice in ``game``."""
-        return self.options_in(game)[0][0]
-
-    def line_in(self, game: str, rules: Rules) -> str | None:
-        """The rule's "Rules in play" line in ``game``."""
-        wording = self.worded.get(game)
-        if wording is not None and wording.in_play is not None:
-            return wording.in_play(rules)
-        return self.in_play(rules)
-
-    def parse(self, text: object) -> Any:
-        """The value a form sent (text) as the rule's own type; raises ValueError when it is
-        not one of the choices."""
-        for value in self.values:
-            if str(value) == str(text):
-                return value
-        raise ValueError(f"{text!r} is not a choice for {self.label.lower()}")
-
-
-def _set_line(rules: Rules) -> str:
+def set_line(rules: Rules) -> str:
     name = set_name(rules.max_pip)
     if rules.copies == 1:
         return _("Set: %(set)s", set=name)
@@ -149,7 +58,7 @@ def _tile(number: int) -> str:
     return f"{number}-{number}"
 
 
-def _engines_line(rules: Rules) -> str:
+def engines_line(rules: Rules) -> str:
     top = rules.highest_engine
     cycle = rules.engine_cycle
     shortened = top < rules.max_pip
@@ -249,7 +158,7 @@ MAX_ROUNDS = 200
 MAX_TARGET = 1000
 
 
-def _blanks_line(rules: Rules) -> str:
+def blanks_line(rules: Rules) -> str:
     half = rules.blank_half
     if half:
         if rules.double_blank_on_top and rules.double_blank:
@@ -289,7 +198,7 @@ OPEN_DOUBLE_PENALTIES: Mapping[str, tuple[int, int]] = MappingProxyType(
 )
 
 
-def _open_double_line(rules: Rules) -> str:
+def open_double_line(rules: Rules) -> str:
     added, times = OPEN_DOUBLE_PENALTIES[rules.open_double_penalty]
     if added:
         return _(
@@ -301,7 +210,7 @@ def _open_double_line(rules: Rules) -> str:
     return _("Double left open at round end: no penalty")
 
 
-def _deal_line(rules: Rules) -> str:
+def deal_line(rules: Rules) -> str:
     if not isinstance(rules.deal_table, str):
         numbers = ", ".join(
             _("%(players)s players %(tiles)s", players=p, tiles=t)
@@ -318,60 +227,3 @@ def _deal_line(rules: Rules) -> str:
         "Deal: standard table (the %(sheet)s sheet is for one double-12 set)",
         sheet=rules.deal_table,
     )
-
-
-def game_deal_line(game: str) -> Callable[[Rules], str]:
-    """The "Rules in play" deal line of a game that deals from its own sheets
-    (``deal_sheets``): the sheet for the set in play, or the computed suggestion where the
-    game has no sheet for it. A Mexican Train sheet or a custom deal chosen for the game reads
-    as it does in Mexican Train."""
-
-    def line(rules: Rules) -> str:
-        if not isinstance(rules.deal_table, str) or rules.deal_table != "standard":
-            return _deal_line(rules)
-        name = str(SHEET_NAMES[game])
-        sheet = sheet_for(game, rules.max_pip, rules.copies)
-        if rules.copies > 1:
-            return _("Deal: computed suggestion (the %(sheet)s is for one set)", sheet=name)
-        dominoes = set_name(rules.max_pip)
-        if not sheet:
-            return _(
-                "Deal: computed suggestion (the %(sheet)s has no numbers for a %(set)s set)",
-                sheet=name,
-                set=dominoes,
-            )
-        return _(
-            "Deal: %(sheet)s for a %(set)s set, %(numbers)s",
-            sheet=name,
-            set=dominoes,
-            numbers=sheet_words(sheet),
-        )
-
-    return line
-
-
-def deal_sheet_line(game: str, used: str, rules: Rules) -> str:
-    """The sheet a round's deal comes from, for the table view ("Why 15 each?"): the
-    standard table or a named sheet with its numbers, the game's own sheet as "Rules in play"
-    names it, the group's own numbers, or a computed suggestion. ``used`` is the deal plan's
-    source (``schedule.deal_plan``)."""
-    if used == "computed":
-        return _("No published sheet gives a number for this table: the app computes one")
-    if used in PRESET_DESCRIPTIONS:
-        return str(PRESET_DESCRIPTIONS[used])
-    if used == "table" and game not in SHEET_NAMES:
-        if rules.max_pip == PRESET_MAX_PIP and rules.copies == 1:
-            return str(PRESET_DESCRIPTIONS["standard"])
-        return _("Deal: standard table")
-    return game_deal_line(game)(rules) if game in SHEET_NAMES else _deal_line(rules)
-
-
-def _line(lines: Mapping[Any, LazyText | None], name: str) -> Callable[[Rules], str | None]:
-    """The "Rules in play" line of a rule that is one sentence per value (declared with
-    ``lazy``, worded in the language of whoever looks)."""
-
-    def line(rules: Rules) -> str | None:
-        text = lines[getattr(rules, name)]
-        return None if text is None else str(text)
-
-    return line

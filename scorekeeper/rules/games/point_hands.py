@@ -1,5 +1,5 @@
 """A hand of a points game (rules.md 5) as typed, and the hands of a game as a scoreboard:
-the checks and scores of ``point_games`` applied to what the table typed. Standard library
+the checks and scores of ``points`` applied to what the table typed. Standard library
 only."""
 
 from __future__ import annotations
@@ -7,15 +7,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from scorekeeper.rules.house import HouseRules
-from scorekeeper.rules.point_games import (
-    GAMES,
+from scorekeeper.rules.games.points import (
+    PointGame,
     hand_needs_pips,
     hand_winner,
+    point_game_of,
     score_points_hand,
     side_of,
     target,
 )
+from scorekeeper.rules.house import HouseRules
 from scorekeeper.rules.round_check import (
     RoundCheck,
     RoundContext,
@@ -36,7 +37,9 @@ def _pip_rules(rules: HouseRules) -> HouseRules:
     return HouseRules(max_pip=rules.max_pip, copies=rules.copies)
 
 
-def check_hand(game: str, entry: RoundInput, context: RoundContext, partial: bool) -> RoundCheck:
+def check_hand(
+    game: str | PointGame, entry: RoundInput, context: RoundContext, partial: bool
+) -> RoundCheck:
     """Check one hand as typed and work out every player's score (rules.md 5).
 
     - The end of the hand: who went out, or blocked.
@@ -49,7 +52,7 @@ def check_hand(game: str, entry: RoundInput, context: RoundContext, partial: boo
       it are lost (a warning says so).
     """
     rules = context.rules
-    spec = GAMES[game]
+    spec = point_game_of(game)
     names = dict(context.names)
     seats = {position: SeatCheck(position=position, name=name) for position, name in names.items()}
     check = RoundCheck(number=context.number, engine=None, seats=list(seats.values()))
@@ -70,8 +73,8 @@ def check_hand(game: str, entry: RoundInput, context: RoundContext, partial: boo
             seat.errors.append(_("Points made cannot be below 0."))
         elif points and not spec.makes_points:
             seat.errors.append(_("%(game)s makes no points during play.", game=spec.label))
-        elif points and game == "all_fives" and rules.all_fives_scale == "face" and points % 5:
-            seat.errors.append(_("All Fives scores in fives: the points made are 5, 10, 15 …"))
+        elif points and (error := spec.made_error(points, rules)):
+            seat.errors.append(error)
         made[typed.position] = points
         parsed, tiles = typed_tiles(seat, typed, rules.max_pip)
         if not parsed:
@@ -111,7 +114,7 @@ def check_hand(game: str, entry: RoundInput, context: RoundContext, partial: boo
                 else None
                 for position, hand in hands.items()
             }
-            if game == "block" and rules.block_tie == "lightest_tile"
+            if spec.tie_by_lightest(rules)
             else None
         )
         out = None if entry.blocked else entry.went_out
@@ -180,7 +183,7 @@ class HandResult(RoundResult):
 
 
 def points_scoreboard(
-    game: str,
+    game: str | PointGame,
     seats: int,
     rounds: Sequence[RoundResult],
     rules: HouseRules,
@@ -204,7 +207,7 @@ def points_scoreboard(
             )
             continue
         winner = hand_winner(pips, result.went_out) if pips or result.went_out is not None else None
-        if winner is None and pips and game == "block" and rules.block_tie == "lightest_tile":
+        if winner is None and pips and point_game_of(game).tie_by_lightest(rules):
             # A blocked tie decided by the lightest tile: the tied player who scored won it.
             scored = [
                 seat
