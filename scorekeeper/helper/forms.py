@@ -9,6 +9,7 @@ from wtforms import IntegerField, SelectField, TextAreaField
 from wtforms.validators import InputRequired, NumberRange, Optional
 
 from scorekeeper.rules import HOUSE_RULES
+from scorekeeper.rules.games import DEFAULT_KIND, VARIANTS, GameVariant, variant_or_default
 
 
 def _offered(name: str, *, leave_out: tuple[object, ...] = ()) -> object:
@@ -23,6 +24,11 @@ class HelperForm(FlaskForm):
     class Meta:
         csrf = False
 
+    game = SelectField(
+        _l("Which game?"),
+        choices=lambda: {name: str(variant.label) for name, variant in VARIANTS.items()},
+        default=DEFAULT_KIND,
+    )
     max_pip = SelectField(_l("Set"), choices=_offered("max_pip"), coerce=int, default=12)
     players = IntegerField(
         _l("Players"),
@@ -50,3 +56,8 @@ class HelperForm(FlaskForm):
     double_blank = SelectField(
         _l("Double blank"), choices=_offered("double_blank"), coerce=int, default=0
     )
+
+    @property
+    def variant(self) -> GameVariant:
+        """The game chosen (the default game for anything else)."""
+        return variant_or_default(self.game.data)

@@ -1,7 +1,8 @@
 """A new game is one declaration (issue 38, item 1): a toy game declared in this file alone,
 registered for the test and taken out after, is offered on the new-game page, set up, shown
 at the table, scored hand by hand, on the scoreboard and the summary, carried by the league
-export and rebuilt by the import, worded in "Rules in play", with nothing else touched."""
+export and rebuilt by the import, dealt by the table helper, worded in "Rules in play", with
+nothing else touched."""
 
 from __future__ import annotations
 
@@ -131,3 +132,10 @@ def test_the_toy_in_a_league_export_and_import(client: FlaskClient, toy: GameVar
     assert [game["kind"] for game in games] == ["toy_sevens"]
     assert sorted(score["points"] for score in games[0]["rounds"][0]["scores"]) == [0, 7]
     assert "toy_sevens" in _text(client, f"/leagues/{code}/import")
+
+
+def test_the_toy_in_the_table_helper(client: FlaskClient, toy: GameVariant) -> None:
+    assert "Toy Sevens" in _text(client, "/helper")
+    page = _text(client, "/helper?game=toy_sevens&max_pip=6&players=3")
+    assert "Shuffle, deal 6 each; 10 stay face down" in page
+    assert "Round schedule" not in page and "Take out the" not in page
