@@ -63,7 +63,7 @@ class RoundChanged(GameError):
 
 
 def variant_of(game: Game) -> GameVariant:
-    """The game played at this table (``rules.variants``): what its rounds, checks and
+    """The game played at this table (``rules.games``): what its rounds, checks and
     scoreboard are."""
     return variant_named(game.kind)
 
@@ -283,7 +283,7 @@ def create_game(
     keep_photos: bool = False,
     kind: str = DEFAULT_KIND,
 ) -> Game:
-    """Start a game of ``kind`` (a ``rules.variants`` name) with the players in seat order and
+    """Start a game of ``kind`` (a ``rules.games`` name) with the players in seat order and
     the rules stored with it.
 
     Raises GameError when the set cannot seat that many players.

@@ -82,7 +82,7 @@ def seat_results(league_id: int, period: Period = Period()) -> list[SeatResult]:
     the seats of a game are read only when this process has not kept that version of it
     (``_GAME_RESULTS``): the first look reads every game's seats in a query or two, the first
     look after a change reads only the changed games. Who wins each game (``higher_wins``)
-    comes from the few stored house rules that say so (``rules.variants.WHO_WINS_RULES``, read
+    comes from the few stored house rules that say so (``rules.games.WHO_WINS_RULES``, read
     from the JSON by the database: no game's whole rules are decoded)."""
     finished = (Night.league_id == league_id, Game.status == "finished")
     in_period = []

@@ -28,7 +28,7 @@ MAX_PLACEMENT_VALUE = 1000
 class SeatResult(NamedTuple):
     """One player's finished game: ``total`` points over ``rounds`` rounds, ``went_out`` of them
     gone out, at ``game`` on ``night`` (``played_on``). ``kind`` is the game played (a
-    ``rules.variants`` name); ``higher_wins`` says the highest total won that game (the points
+    ``rules.games`` name); ``higher_wins`` says the highest total won that game (the points
     games, arrivals scoring); ``whole`` is False for a game the table ended before its last
     round (its total covers fewer rounds: the average leaves it out)."""
 

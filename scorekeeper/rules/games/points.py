@@ -236,7 +236,7 @@ def game_over(game: str | PointGame, totals: Sequence[int], rules: HouseRules) -
 
 def deal_plan(game: str | PointGame, players: int, rules: HouseRules) -> DealPlan:
     """Tiles each and the boneyard: the group's own number, the game's sheet for the set
-    (``deal_sheets``: double-6 for every game; Block also double-9 for 5-7 players and
+    (each game's ``sheets``: double-6 for every game; Block also double-9 for 5-7 players and
     double-12 for 8-10), or the computed suggestion elsewhere. No engine is held out."""
     spec = point_game_of(game)
     if isinstance(players, bool) or not isinstance(players, int) or players < 2:
