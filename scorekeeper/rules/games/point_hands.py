@@ -51,7 +51,6 @@ def check_hand(
     - Scores: points made plus the winner's bonus; under an exact target points that would pass
       it are lost (a warning says so).
     """
-    rules = context.rules
     spec = point_game_of(game)
     names = dict(context.names)
     seats = {position: SeatCheck(position=position, name=name) for position, name in names.items()}
@@ -60,7 +59,23 @@ def check_hand(
         check.errors.append(_("Tap who went out, or tap “Blocked” if nobody could play."))
     if entry.went_out is not None and entry.went_out not in seats:
         check.errors.append(_("The player marked as going out is not at this table."))
-    needs_pips = hand_needs_pips(game, rules)
+    made, hands = _typed_seats(spec, entry, context.rules, seats, partial)
+    if hands:
+        _validate_hands(check, seats, names, hands, entry, context.rules)
+    if check.ok and len(hands) == len(seats):
+        _score(spec, check, seats, made, hands, entry, context)
+    return check
+
+
+def _typed_seats(
+    spec: PointGame,
+    entry: RoundInput,
+    rules: HouseRules,
+    seats: Mapping[int, SeatCheck],
+    partial: bool,
+) -> tuple[dict[int, int], dict[int, HandEntry]]:
+    """Each seat's points made during play (checked) and its hand as typed."""
+    needs_pips = hand_needs_pips(spec, rules)
     pip_rules = _pip_rules(rules)
     hands: dict[int, HandEntry] = {}
     made: dict[int, int] = {}
@@ -90,53 +105,75 @@ def check_hand(
         )
         if hand is not None:
             hands[typed.position] = hand
-    if hands:
-        problems = validate_round(
-            {names[position]: hand for position, hand in hands.items()},
-            None,
-            pip_rules,
-            went_out=names.get(entry.went_out) if not entry.blocked else None,  # type: ignore[arg-type]
-        )
-        by_name = {name: position for position, name in names.items()}
-        for problem in problems:
-            if problem.level != "error":
-                continue
-            target_seat = seats.get(by_name[problem.player]) if problem.player else None
-            bucket = target_seat.errors if target_seat is not None else check.errors
-            if problem.message not in bucket:
-                bucket.append(problem.message)
-    if check.ok and len(hands) == len(seats):
-        pips = {position: seats[position].hand or 0 for position in hands}
-        lightest = (
-            {
-                position: min((tile.pips for tile in hand.tiles), default=None)
-                if hand.tiles is not None
-                else None
-                for position, hand in hands.items()
-            }
-            if spec.tie_by_lightest(rules)
+    return made, hands
+
+
+def _validate_hands(
+    check: RoundCheck,
+    seats: Mapping[int, SeatCheck],
+    names: Mapping[int, str],
+    hands: Mapping[int, HandEntry],
+    entry: RoundInput,
+    rules: HouseRules,
+) -> None:
+    """The tiles typed, checked together like Mexican Train hands (no tile twice, ...)."""
+    problems = validate_round(
+        {names[position]: hand for position, hand in hands.items()},
+        None,
+        _pip_rules(rules),
+        went_out=names.get(entry.went_out) if not entry.blocked else None,  # type: ignore[arg-type]
+    )
+    by_name = {name: position for position, name in names.items()}
+    for problem in problems:
+        if problem.level != "error":
+            continue
+        target_seat = seats.get(by_name[problem.player]) if problem.player else None
+        bucket = target_seat.errors if target_seat is not None else check.errors
+        if problem.message not in bucket:
+            bucket.append(problem.message)
+
+
+def _score(
+    spec: PointGame,
+    check: RoundCheck,
+    seats: Mapping[int, SeatCheck],
+    made: Mapping[int, int],
+    hands: Mapping[int, HandEntry],
+    entry: RoundInput,
+    context: RoundContext,
+) -> None:
+    """Every seat's score for the hand; points lost past an exact target are said."""
+    rules = context.rules
+    pips = {position: seats[position].hand or 0 for position in hands}
+    lightest = (
+        {
+            position: min((tile.pips for tile in hand.tiles), default=None)
+            if hand.tiles is not None
             else None
-        )
-        out = None if entry.blocked else entry.went_out
-        sides = {position: side_of(position) for position in pips} if rules.partners else None
-        scores, lost = score_points_hand(
-            game, made, pips, out, rules, totals=context.totals, sides=sides, lightest=lightest
-        )
-        if lightest is not None and out is None:
-            _ask_for_tied_tiles(check, seats, pips, lightest, sides)
-        goal = target(game, rules)
-        for position, value in scores.items():
-            seats[position].points = value
-            if position in lost:
-                seats[position].warnings.append(
-                    _(
-                        "%(points)s points would take %(player)s past %(target)s: they are lost",
-                        points=lost[position],
-                        player=seats[position].name,
-                        target=goal,
-                    )
+            for position, hand in hands.items()
+        }
+        if spec.tie_by_lightest(rules)
+        else None
+    )
+    out = None if entry.blocked else entry.went_out
+    sides = {position: side_of(position) for position in pips} if rules.partners else None
+    scores, lost = score_points_hand(
+        spec, made, pips, out, rules, totals=context.totals, sides=sides, lightest=lightest
+    )
+    if lightest is not None and out is None:
+        _ask_for_tied_tiles(check, seats, pips, lightest, sides)
+    goal = target(spec, rules)
+    for position, value in scores.items():
+        seats[position].points = value
+        if position in lost:
+            seats[position].warnings.append(
+                _(
+                    "%(points)s points would take %(player)s past %(target)s: they are lost",
+                    points=lost[position],
+                    player=seats[position].name,
+                    target=goal,
                 )
-    return check
+            )
 
 
 def _ask_for_tied_tiles(

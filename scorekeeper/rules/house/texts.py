@@ -58,35 +58,81 @@ def _tile(number: int) -> str:
     return f"{number}-{number}"
 
 
+def _fixed_line(rules: Rules, cycle: list[int], words: str) -> str | None:
+    """The engines' line of a game of a set number of rounds other than one pass (None: one
+    pass of the schedule)."""
+    count = rules.rounds
+    if count > len(cycle):
+        return ngettext(
+            "Engines: %(order)s, then again from the %(first)s; %(num)s round",
+            "Engines: %(order)s, then again from the %(first)s; %(num)s rounds",
+            count,
+            order=words,
+            first=_tile(cycle[0]),
+        )
+    if count < len(cycle):
+        last = _tile(cycle[count - 1])
+        if rules.order in ("up_and_back", "down_and_up"):
+            return ngettext(
+                "Engines: %(order)s, stopping after the %(last)s; %(num)s round",
+                "Engines: %(order)s, stopping after the %(last)s; %(num)s rounds",
+                count,
+                order=words,
+                last=last,
+            )
+        first = _tile(cycle[0])
+        if rules.order == "descending":
+            return ngettext(
+                "Engines: %(first)s down to %(last)s, %(num)s round (stops early)",
+                "Engines: %(first)s down to %(last)s, %(num)s rounds (stops early)",
+                count,
+                first=first,
+                last=last,
+            )
+        return ngettext(
+            "Engines: %(first)s up to %(last)s, %(num)s round (stops early)",
+            "Engines: %(first)s up to %(last)s, %(num)s rounds (stops early)",
+            count,
+            first=first,
+            last=last,
+        )
+    return None
+
+
+def _highest_available_line(rules: Rules, cycle: list[int], shortened: bool) -> str:
+    count = rules.rounds if rules.length == "fixed" and rules.rounds else len(cycle)
+    if count < len(cycle):
+        return ngettext(
+            "Engines: each round the highest double anyone holds that has not been an "
+            "engine yet, %(num)s round (stops early)",
+            "Engines: each round the highest double anyone holds that has not been an "
+            "engine yet, %(num)s rounds (stops early)",
+            count,
+        )
+    if shortened:
+        return ngettext(
+            "Engines: each round the highest double anyone holds that has not been an "
+            "engine yet, %(num)s round (shortened game)",
+            "Engines: each round the highest double anyone holds that has not been an "
+            "engine yet, %(num)s rounds (shortened game)",
+            count,
+        )
+    return ngettext(
+        "Engines: each round the highest double anyone holds that has not been an "
+        "engine yet, %(num)s round",
+        "Engines: each round the highest double anyone holds that has not been an "
+        "engine yet, %(num)s rounds",
+        count,
+    )
+
+
 def engines_line(rules: Rules) -> str:
+    """The engines' line: the order, how many rounds, a shortened game or one that stops early."""
     top = rules.highest_engine
     cycle = rules.engine_cycle
     shortened = top < rules.max_pip
     if rules.order == "highest_available":
-        count = rules.rounds if rules.length == "fixed" and rules.rounds else len(cycle)
-        if count < len(cycle):
-            return ngettext(
-                "Engines: each round the highest double anyone holds that has not been an "
-                "engine yet, %(num)s round (stops early)",
-                "Engines: each round the highest double anyone holds that has not been an "
-                "engine yet, %(num)s rounds (stops early)",
-                count,
-            )
-        if shortened:
-            return ngettext(
-                "Engines: each round the highest double anyone holds that has not been an "
-                "engine yet, %(num)s round (shortened game)",
-                "Engines: each round the highest double anyone holds that has not been an "
-                "engine yet, %(num)s rounds (shortened game)",
-                count,
-            )
-        return ngettext(
-            "Engines: each round the highest double anyone holds that has not been an "
-            "engine yet, %(num)s round",
-            "Engines: each round the highest double anyone holds that has not been an "
-            "engine yet, %(num)s rounds",
-            count,
-        )
+        return _highest_available_line(rules, cycle, shortened)
     high = _tile(top)
     words = {
         "descending": lambda: _("%(high)s down to 0-0", high=high),
@@ -102,41 +148,9 @@ def engines_line(rules: Rules) -> str:
             first=_tile(cycle[0]),
         )
     if rules.length == "fixed" and rules.rounds is not None:
-        count = rules.rounds
-        if count > len(cycle):
-            return ngettext(
-                "Engines: %(order)s, then again from the %(first)s; %(num)s round",
-                "Engines: %(order)s, then again from the %(first)s; %(num)s rounds",
-                count,
-                order=words,
-                first=_tile(cycle[0]),
-            )
-        if count < len(cycle):
-            last = _tile(cycle[count - 1])
-            if rules.order in ("up_and_back", "down_and_up"):
-                return ngettext(
-                    "Engines: %(order)s, stopping after the %(last)s; %(num)s round",
-                    "Engines: %(order)s, stopping after the %(last)s; %(num)s rounds",
-                    count,
-                    order=words,
-                    last=last,
-                )
-            first = _tile(cycle[0])
-            if rules.order == "descending":
-                return ngettext(
-                    "Engines: %(first)s down to %(last)s, %(num)s round (stops early)",
-                    "Engines: %(first)s down to %(last)s, %(num)s rounds (stops early)",
-                    count,
-                    first=first,
-                    last=last,
-                )
-            return ngettext(
-                "Engines: %(first)s up to %(last)s, %(num)s round (stops early)",
-                "Engines: %(first)s up to %(last)s, %(num)s rounds (stops early)",
-                count,
-                first=first,
-                last=last,
-            )
+        line = _fixed_line(rules, cycle, words)
+        if line is not None:
+            return line
     if shortened:
         return ngettext(
             "Engines: %(order)s, %(num)s round (shortened game)",
