@@ -250,6 +250,11 @@ class HouseRules:
                     )
                 )
 
+        object.__setattr__(self, "deal_table", self._checked_deal())
+
+    def _checked_deal(self) -> DealTable:
+        """The deal checked: a preset's name, or a custom deal the set can deal with the
+        engine held out."""
         deal = _normalise_deal(self.deal_table)
         if isinstance(deal, str):
             if deal == "custom":
@@ -271,7 +276,7 @@ class HouseRules:
                             has=available + 1,
                         )
                     )
-        object.__setattr__(self, "deal_table", deal)
+        return deal
 
     @property
     def domino_set(self) -> DominoSet:
