@@ -226,7 +226,7 @@ class SetupForm(HouseRuleFields, PointsRuleFields, FlaskForm):  # type: ignore[v
             self.first_engine.data = ""
 
     def _word_for_game(self) -> None:
-        """The rules that read differently in the chosen game (``HouseRule.worded``) get its
+        """The rules that read differently in the chosen game (``HouseRule.worded_in``) get its
         label and offer only its choices: a points game's ties are for the highest total, a
         game's deal is from its own sheets."""
         game = self.kind.data
