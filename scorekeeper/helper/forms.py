@@ -28,6 +28,7 @@ class HelperForm(FlaskForm):
         _l("Which game?"),
         choices=lambda: {name: str(variant.label) for name, variant in VARIANTS.items()},
         default=DEFAULT_KIND,
+        validate_choice=False,  # an unknown game is the default one, as on the new-game page
     )
     max_pip = SelectField(_l("Set"), choices=_offered("max_pip"), coerce=int, default=12)
     players = IntegerField(

@@ -139,3 +139,7 @@ def test_the_toy_in_the_table_helper(client: FlaskClient, toy: GameVariant) -> N
     page = _text(client, "/helper?game=toy_sevens&max_pip=6&players=3")
     assert "Shuffle, deal 6 each; 10 stay face down" in page
     assert "Round schedule" not in page and "Take out the" not in page
+    # A game the app does not know is the default game, as on the new-game page.
+    assert "deal 15 each; 30 stay in the boneyard" in _text(
+        client, "/helper?game=nothing&max_pip=12&players=4"
+    )
