@@ -24,6 +24,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column, query_expression, relationship
 
 from scorekeeper.extensions import db
+from scorekeeper.rules.games import DEFAULT_KIND
 from scorekeeper.rules.standings import METHOD_REGISTRY
 
 
@@ -60,7 +61,7 @@ class Game(db.Model):
     public_id: Mapped[str] = mapped_column(String(16), unique=True)
     edit_code: Mapped[str] = mapped_column(String(12))
     creator_device: Mapped[str] = mapped_column(String(64), index=True)
-    kind: Mapped[str] = mapped_column(String(24), default="mexican_train")
+    kind: Mapped[str] = mapped_column(String(24), default=DEFAULT_KIND)
     rules: Mapped[dict[str, Any]] = mapped_column(JSON)
     first_starter: Mapped[int] = mapped_column(Integer, default=0)
     status: Mapped[str] = mapped_column(String(12), default="playing")

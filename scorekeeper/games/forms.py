@@ -26,6 +26,13 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional, Sto
 
 from scorekeeper.games.loaded import LoadedGame
 from scorekeeper.rules import HouseRules
+from scorekeeper.rules.games import (
+    DEFAULT_KIND,
+    VARIANTS,
+    GameVariant,
+    default_game,
+    variant_named,
+)
 from scorekeeper.rules.house import (
     HOUSE_RULES,
     MAX_ROUNDS,
@@ -34,7 +41,6 @@ from scorekeeper.rules.house import (
     RULE_OPTIONS,
     first_engine_options,
 )
-from scorekeeper.rules.variants import MEXICAN_TRAIN, VARIANTS, GameVariant, variant_named
 
 MAX_SEATS = 14
 FIRST_SEATS = 4
@@ -170,7 +176,7 @@ class SetupForm(HouseRuleFields, PointsRuleFields, FlaskForm):  # type: ignore[v
     )
     tie_break = rule_field("tie_break")
     late_joiner = rule_field("late_joiner")
-    kind = HiddenField(default=MEXICAN_TRAIN.name)
+    kind = HiddenField(default=DEFAULT_KIND)
     target = WholeNumberField(
         _l("Target score (empty: the game's usual target)"),
         validators=[
@@ -201,7 +207,7 @@ class SetupForm(HouseRuleFields, PointsRuleFields, FlaskForm):  # type: ignore[v
         if not self.is_submitted() and kind in VARIANTS:
             self.kind.data = kind
         if self.kind.data not in VARIANTS:
-            self.kind.data = MEXICAN_TRAIN.name
+            self.kind.data = DEFAULT_KIND
         self._word_for_game()
         if not self.is_submitted():
             # The site's default (KEEP_PHOTOS); each game can still choose.
@@ -221,13 +227,13 @@ class SetupForm(HouseRuleFields, PointsRuleFields, FlaskForm):  # type: ignore[v
             self.first_engine.data = ""
 
     def _word_for_game(self) -> None:
-        """The rules that read differently in the chosen game (``HouseRule.worded``) get its
+        """The rules that read differently in the chosen game (``HouseRule.worded_in``) get its
         label and offer only its choices: a points game's ties are for the highest total, a
         game's deal is from its own sheets."""
         game = self.kind.data
         for name in (*self.RULE_FIELDS, "deal_table", "max_pip", "order", "length", "start_rule"):
             rule = HOUSE_RULES[name]
-            if game not in rule.worded:
+            if not rule.worded_in(game):
                 continue
             field = self[name]
             field.label.text = rule.label_in(game)
@@ -241,7 +247,12 @@ class SetupForm(HouseRuleFields, PointsRuleFields, FlaskForm):  # type: ignore[v
     @property
     def variant(self) -> GameVariant:
         """The game being set up."""
-        return variant_named(self.kind.data or MEXICAN_TRAIN.name)
+        return variant_named(self.kind.data or DEFAULT_KIND)
+
+    @property
+    def other_game(self) -> bool:
+        """True when the game set up is not the default game (the page names it)."""
+        return self.variant is not default_game()
 
     def offers(self, name: str) -> bool:
         """Whether the chosen game has house rule ``name``."""

@@ -72,7 +72,7 @@ def corrections(loaded: LoadedGame) -> tuple[list[AuditLine], int | None]:
 
 def in_play(loaded: LoadedGame) -> list[str]:
     """The rules in play, in words."""
-    return for_version(loaded.game, "in_play", lambda: list(loaded.variant.in_play(loaded.rules)))
+    return for_version(loaded.game, "in_play", lambda: list(loaded.variant.describe(loaded.rules)))
 
 
 def joining(loaded: LoadedGame) -> tuple[str, int]:

@@ -24,7 +24,7 @@ from scorekeeper.games.setup import game_rules, variant_of
 from scorekeeper.games.totals import WRITTEN
 from scorekeeper.models import Game
 from scorekeeper.rules import HouseRules
-from scorekeeper.rules.variants import GameVariant
+from scorekeeper.rules.games import GameVariant
 
 
 @dataclass(frozen=True, slots=True, eq=False)

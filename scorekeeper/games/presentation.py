@@ -12,8 +12,8 @@ from scorekeeper.games.loaded import LoadedGame
 from scorekeeper.games.words import round_words
 from scorekeeper.models import Game, Round
 from scorekeeper.rules import HouseRules
+from scorekeeper.rules.games.point_hands import HandResult
 from scorekeeper.rules.house import HOUSE_RULES
-from scorekeeper.rules.point_hands import HandResult
 from scorekeeper.rules.round_check import (
     RoundInput,
 )

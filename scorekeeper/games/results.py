@@ -37,7 +37,7 @@ def rules_line(loaded: LoadedGame) -> str:
     and schedule), then only the rules that differ from this game's book rules."""
     variant = loaded.variant
     lines = list(kept.in_play(loaded))
-    book = set(variant.in_play(variant.new_rules()))
+    book = set(variant.describe(variant.new_rules()))
     changed = [line for line in lines[1:] if line not in book]
     return "; ".join(lines[:1] + (changed or [_("the book's rules")]))
 

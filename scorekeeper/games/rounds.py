@@ -25,13 +25,13 @@ from scorekeeper.rules import (
     HouseRules,
     format_hand,
 )
-from scorekeeper.rules.deal_sheets import SheetSource, deal_sources
+from scorekeeper.rules.games.registry import deal_sources
+from scorekeeper.rules.games.sheets import SheetSource
 from scorekeeper.rules.round_check import (
     RoundCheck,
     RoundContext,
     RoundInput,
 )
-from scorekeeper.rules.rule_text import deal_sheet_line
 from scorekeeper.rules.schedule import DealPlan, deal_text, remaining_engines
 from scorekeeper.rules.scoring import late_joiner_start, round_winners
 
@@ -188,7 +188,7 @@ def table_state(loaded: LoadedGame) -> TableState:
         starter=starter,
         deal=deal_text(plan, rules, engine, hub=variant.hub) if variant.uses_engines else "",
         plan=plan,
-        rules_in_play=variant.in_play(rules),
+        rules_in_play=variant.describe(rules),
         finished=finished,
         round_word=variant.round_word,
         uses_engines=variant.uses_engines,
@@ -201,7 +201,7 @@ def table_state(loaded: LoadedGame) -> TableState:
         if variant.uses_engines
         else "",
         next_starter=next_starter,
-        deal_sheet=deal_sheet_line(variant.name, plan.source, rules),
+        deal_sheet=variant.sheets.used_line(plan.source, rules),
         deal_sources=deal_sources(variant.name, plan.source, rules.max_pip, rules.copies),
     )
 

@@ -22,9 +22,9 @@ from scorekeeper.models import Correction, Game, Night, Player, Round, Seat
 from scorekeeper.rules import (
     HouseRules,
 )
+from scorekeeper.rules.games import DEFAULT_KIND, GameVariant, variant_named
 from scorekeeper.rules.names import MAX_NAME as MAX_NAME  # a name's limit, re-exported
 from scorekeeper.rules.names import NameRefused, clean_name, name_key
-from scorekeeper.rules.variants import GameVariant, variant_named
 from scorekeeper.web.lru_values import KeptValues
 from scorekeeper.web.transactions import ReadAgain, lock_taken, write_lock_deferred
 
@@ -63,7 +63,7 @@ class RoundChanged(GameError):
 
 
 def variant_of(game: Game) -> GameVariant:
-    """The game played at this table (``rules.variants``): what its rounds, checks and
+    """The game played at this table (``rules.games``): what its rounds, checks and
     scoreboard are."""
     return variant_named(game.kind)
 
@@ -281,9 +281,9 @@ def create_game(
     device: str,
     players: Sequence[Player] | None = None,
     keep_photos: bool = False,
-    kind: str = "mexican_train",
+    kind: str = DEFAULT_KIND,
 ) -> Game:
-    """Start a game of ``kind`` (a ``rules.variants`` name) with the players in seat order and
+    """Start a game of ``kind`` (a ``rules.games`` name) with the players in seat order and
     the rules stored with it.
 
     Raises GameError when the set cannot seat that many players.

@@ -22,7 +22,7 @@ from sqlalchemy.orm import aliased
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, League, Night, Round, Score, Seat
-from scorekeeper.rules.variants import higher_wins
+from scorekeeper.rules.games import higher_wins
 
 WRITTEN = "_written_in_this_request"  # set on a Game whose version this request moved on
 

@@ -1,4 +1,5 @@
-"""Forms of the table helper (GET forms: nothing is stored, so no CSRF token)."""
+"""Forms of the table helper (GET forms: nothing is stored, so no CSRF token). The choices
+are the house rules' own, read from their declarations (``rules.house``)."""
 
 from __future__ import annotations
 
@@ -7,31 +8,29 @@ from flask_wtf import FlaskForm
 from wtforms import IntegerField, SelectField, TextAreaField
 from wtforms.validators import InputRequired, NumberRange, Optional
 
-from scorekeeper.games.forms import said
-from scorekeeper.rules import SETS
+from scorekeeper.rules import HOUSE_RULES
+from scorekeeper.rules.games import DEFAULT_KIND, VARIANTS, GameVariant, variant_or_default
 
-SET_CHOICES = {
-    str(n): _l("Double-%(n)s (%(tiles)s tiles)", n=n, tiles=(n + 1) * (n + 2) // 2) for n in SETS
-}
-# WTForms' shorthand: {value: label}, in display order.
-DEAL_CHOICES = {
-    "standard": _l("Standard table"),
-    "cardinal": _l("Cardinal box sheet"),
-    "fundex": _l("Fundex box sheet"),
-    "gamerules": _l("Gamerules sheet"),
-}
-DOUBLE_BLANK_CHOICES = {
-    "0": _l("Double blank counts %(n)s", n=0),
-    "25": _l("Double blank counts %(n)s", n=25),
-    "50": _l("Double blank counts %(n)s", n=50),
-}
+
+def _offered(name: str, *, leave_out: tuple[object, ...] = ()) -> object:
+    """A house rule's choices as its declaration words them (``rules.house``), for a field:
+    {value: explanation} in the language of the request, the rule book's default first."""
+    return lambda: {
+        str(value): str(text) for value, text in HOUSE_RULES[name].options if value not in leave_out
+    }
 
 
 class HelperForm(FlaskForm):
     class Meta:
         csrf = False
 
-    max_pip = SelectField(_l("Set"), choices=said(SET_CHOICES), coerce=int, default=12)
+    game = SelectField(
+        _l("Which game?"),
+        choices=lambda: {name: str(variant.label) for name, variant in VARIANTS.items()},
+        default=DEFAULT_KIND,
+        validate_choice=False,  # an unknown game is the default one, as on the new-game page
+    )
+    max_pip = SelectField(_l("Set"), choices=_offered("max_pip"), coerce=int, default=12)
     players = IntegerField(
         _l("Players"),
         default=4,
@@ -45,7 +44,7 @@ class HelperForm(FlaskForm):
     )
     deal_table = SelectField(
         _l("Deal table (double-12)"),
-        choices=said(DEAL_CHOICES),
+        choices=_offered("deal_table", leave_out=("custom",)),
         default="standard",
         description=_l("Use the sheet that came in your box."),
     )
@@ -56,5 +55,10 @@ class HelperForm(FlaskForm):
         render_kw={"autocomplete": "off", "autocapitalize": "none", "spellcheck": "false"},
     )
     double_blank = SelectField(
-        _l("Double blank"), choices=said(DOUBLE_BLANK_CHOICES), coerce=int, default=0
+        _l("Double blank"), choices=_offered("double_blank"), coerce=int, default=0
     )
+
+    @property
+    def variant(self) -> GameVariant:
+        """The game chosen (the default game for anything else)."""
+        return variant_or_default(self.game.data)

@@ -22,7 +22,7 @@ def table_helper() -> str:
     if not request.args or form.validate():
         try:
             summary = services.summarise_table(
-                form.max_pip.data, form.players.data, form.deal_table.data
+                form.max_pip.data, form.players.data, form.deal_table.data, form.variant.name
             )
         except ValueError as error:
             form.players.errors.append(str(error))

@@ -19,7 +19,7 @@ from scorekeeper.extensions import db
 from scorekeeper.games.setup import EDIT_CODE_ALPHABET
 from scorekeeper.games.totals import standings_changed, store_totals_of
 from scorekeeper.models import Game, Night, Round, Score, Seat
-from scorekeeper.rules.variants import higher_wins
+from scorekeeper.rules.games import DEFAULT_KIND, higher_wins
 
 
 @dataclass
@@ -48,7 +48,7 @@ class GameSpec:
     rules: dict[str, Any]
     status: str = "finished"
     ended_early: bool = False  # finished before its last round (the average leaves it out)
-    kind: str = "mexican_train"
+    kind: str = DEFAULT_KIND
     starts: dict[int, tuple[int, int]] = field(default_factory=dict)  # seat: (joined, start)
 
 

@@ -40,10 +40,10 @@ from scorekeeper.leagues.services import (
     MIN_PASSPHRASE,
 )
 from scorekeeper.rules import HouseRules
+from scorekeeper.rules.games import DEFAULT_KIND, VARIANTS
 from scorekeeper.rules.house import HOUSE_RULES
 from scorekeeper.rules.placings import parse_placement_points
 from scorekeeper.rules.standings import DEFAULT_MIN_GAMES, METHOD_REGISTRY, Method
-from scorekeeper.rules.variants import VARIANTS
 from scorekeeper.web.i18n import LANGUAGES
 
 GUEST_FIELDS = 3
@@ -135,8 +135,9 @@ class TableForm(FlaskForm):
     )
     game = RadioField(
         _l("Which game?"),
-        choices=[SelectChoice(name, variant.label) for name, variant in VARIANTS.items()],
-        default=next(iter(VARIANTS)),
+        # Read when the form is built: every registered game.
+        choices=lambda: [SelectChoice(name, variant.label) for name, variant in VARIANTS.items()],
+        default=DEFAULT_KIND,
     )
     guests = StringField(
         _l("Guests (not on the roster)"),

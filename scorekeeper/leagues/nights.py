@@ -22,7 +22,7 @@ from scorekeeper.leagues.setup import (
     league_rules,
 )
 from scorekeeper.models import Game, League, Night, Player, Seat
-from scorekeeper.rules.variants import MEXICAN_TRAIN, VARIANTS
+from scorekeeper.rules.games import DEFAULT_KIND, default_game, variant_or_default
 from scorekeeper.web.row_locks import lock_row
 
 # --------------------------------------------------------------------------------------------
@@ -248,7 +248,7 @@ def add_table(
     player_ids: Sequence[int],
     guest_names: Sequence[str],
     device: str,
-    kind: str = "mexican_train",
+    kind: str = DEFAULT_KIND,
 ) -> Game:
     """Start a table of the night: a game of ``kind`` under the league's house rules (another
     game than Mexican Train plays its own usual set and rules over them) with the chosen roster
@@ -271,9 +271,9 @@ def add_table(
     chosen = _players_for_table(league, night, player_ids, guest_names)
     if len(chosen) < 2:
         raise LeagueError(_("Choose at least two players for the table."))
-    variant = VARIANTS.get(kind, MEXICAN_TRAIN)
+    variant = variant_or_default(kind)
     rules = league_rules(league)
-    if variant is not MEXICAN_TRAIN:
+    if variant is not default_game():
         rules = variant.adopt(rules)
     try:
         game = games.create_game(

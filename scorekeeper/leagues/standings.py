@@ -24,6 +24,7 @@ from scorekeeper.games import services as games
 from scorekeeper.leagues import rating
 from scorekeeper.leagues.services import league_method
 from scorekeeper.models import Game, League, Night, Player, Seat
+from scorekeeper.rules.games import WHO_WINS_RULES, higher_wins
 from scorekeeper.rules.history import PlayedGame, Rivalry, games_of, head_to_head, night_results
 from scorekeeper.rules.placings import SeatResult, placings
 from scorekeeper.rules.standings import (
@@ -34,7 +35,6 @@ from scorekeeper.rules.standings import (
     player_lines,
     standings,
 )
-from scorekeeper.rules.variants import WHO_WINS_RULES, higher_wins
 from scorekeeper.web.i18n import chosen
 from scorekeeper.web.lru_values import KeptValues
 
@@ -82,7 +82,7 @@ def seat_results(league_id: int, period: Period = Period()) -> list[SeatResult]:
     the seats of a game are read only when this process has not kept that version of it
     (``_GAME_RESULTS``): the first look reads every game's seats in a query or two, the first
     look after a change reads only the changed games. Who wins each game (``higher_wins``)
-    comes from the few stored house rules that say so (``rules.variants.WHO_WINS_RULES``, read
+    comes from the few stored house rules that say so (``rules.games.WHO_WINS_RULES``, read
     from the JSON by the database: no game's whole rules are decoded)."""
     finished = (Night.league_id == league_id, Game.status == "finished")
     in_period = []

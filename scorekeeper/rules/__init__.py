@@ -2,6 +2,7 @@
 validation and rankings (docs: rules.md). Standard library only; no Flask, no database, no I/O.
 """
 
+from scorekeeper.rules.games import VARIANTS, GameVariant, variant_named
 from scorekeeper.rules.house import (
     DEAL_PRESETS,
     HOUSE_RULES,
@@ -66,7 +67,6 @@ from scorekeeper.rules.scoring import (
 )
 from scorekeeper.rules.tiles import SETS, DominoSet, Tile
 from scorekeeper.rules.validation import HandEntry, Problem, validate_round
-from scorekeeper.rules.variants import VARIANTS, GameVariant, variant_named
 
 __all__ = [
     "DEAL_PRESETS",

@@ -17,6 +17,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import NamedTuple
 
+from scorekeeper.rules.games import DEFAULT_KIND
 from scorekeeper.rules.words import _
 
 DEFAULT_PLACEMENT_POINTS = (5, 3, 2, 1)
@@ -27,7 +28,7 @@ MAX_PLACEMENT_VALUE = 1000
 class SeatResult(NamedTuple):
     """One player's finished game: ``total`` points over ``rounds`` rounds, ``went_out`` of them
     gone out, at ``game`` on ``night`` (``played_on``). ``kind`` is the game played (a
-    ``rules.variants`` name); ``higher_wins`` says the highest total won that game (the points
+    ``rules.games`` name); ``higher_wins`` says the highest total won that game (the points
     games, arrivals scoring); ``whole`` is False for a game the table ended before its last
     round (its total covers fewer rounds: the average leaves it out)."""
 
@@ -38,7 +39,7 @@ class SeatResult(NamedTuple):
     total: int
     rounds: int = 0
     went_out: int = 0
-    kind: str = "mexican_train"
+    kind: str = DEFAULT_KIND
     higher_wins: bool = False
     whole: bool = True  # False: the table ended the game before its last round (or target)
 

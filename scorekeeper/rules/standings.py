@@ -37,6 +37,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from scorekeeper.rules.games import DEFAULT_KIND
 from scorekeeper.rules.placings import (
     DEFAULT_PLACEMENT_POINTS,
     Placing,
@@ -442,11 +443,11 @@ def average_kind(results: Iterable[SeatResult]) -> str | None:
     counts = Counter(r.kind for r in results if not r.higher_wins)
     if not counts:
         return None
-    return max(counts, key=lambda kind: (counts[kind], kind == "mexican_train"))
+    return max(counts, key=lambda kind: (counts[kind], kind == DEFAULT_KIND))
 
 
 def _label(kind: str | None) -> str | None:
-    from scorekeeper.rules.variants import VARIANTS  # the variants import the ranking engine
+    from scorekeeper.rules.games import VARIANTS  # the variants import the ranking engine
 
     variant = VARIANTS.get(kind or "")
     return str(variant.label) if variant else None

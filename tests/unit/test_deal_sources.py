@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.rules.deal_sheets import GAME_SHEETS, SHEET_SOURCES, SOURCES, deal_sources
-from scorekeeper.rules.rule_text import DEAL_PRESETS
+from scorekeeper.rules.games import VARIANTS
+from scorekeeper.rules.games.registry import deal_sources, sheet_sources, sources
+from scorekeeper.rules.house import DEAL_PRESETS
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
 
@@ -23,7 +24,7 @@ def _cited() -> dict[str, str]:
 
 def test_each_source_is_the_one_the_docs_cite() -> None:
     cited = _cited()
-    for key, source in SOURCES.items():
+    for key, source in sources().items():
         assert key == source.key and key in cited, key
         if source.url:
             assert source.url in cited[key], (key, source.url)
@@ -31,7 +32,7 @@ def test_each_source_is_the_one_the_docs_cite() -> None:
 
 @pytest.mark.parametrize(
     ("game", "max_pip"),
-    [(game, max_pip) for game, sheets in GAME_SHEETS.items() for max_pip in sheets]
+    [(game, max_pip) for game, v in VARIANTS.items() for max_pip in v.sheets.by_set]
     + [("mexican_train", max_pip) for max_pip in (6, 9, 12, 15, 18)],
 )
 def test_every_sheet_names_its_source(game: str, max_pip: int) -> None:
@@ -48,4 +49,4 @@ def test_the_named_sheets_and_what_has_no_source() -> None:
     assert deal_sources("mexican_train", "custom", 12) == ()
     assert deal_sources("draw", "computed", 12) == ()
     assert deal_sources("mexican_train", "table", 12, copies=2) == ()
-    assert all(keys for keys in SHEET_SOURCES.values())
+    assert all(keys for keys in sheet_sources().values())

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from scorekeeper.rules.games import VARIANTS
 from scorekeeper.rules.house import HOUSE_RULES
-from scorekeeper.rules.variants import VARIANTS
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "rules.md").read_text(encoding="utf-8")
 

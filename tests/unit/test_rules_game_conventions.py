@@ -11,23 +11,22 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.rules import HouseRules
-from scorekeeper.rules.deal_sheets import sheet_words
-from scorekeeper.rules.house import HOUSE_RULES
-from scorekeeper.rules.point_games import (
-    all_fives_bonus,
+from scorekeeper.rules.games import variant_named
+from scorekeeper.rules.games.all_fives import all_fives_bonus, nearest_five
+from scorekeeper.rules.games.fives_and_threes import fives_and_threes_points
+from scorekeeper.rules.games.point_hands import HandResult, points_scoreboard
+from scorekeeper.rules.games.points import (
     exact_target,
-    fives_and_threes_points,
     game_over,
     hand_bonus,
     hand_winner,
-    nearest_five,
     target,
 )
-from scorekeeper.rules.point_hands import HandResult, points_scoreboard
+from scorekeeper.rules.games.sheets import sheet_words
+from scorekeeper.rules.house import HOUSE_RULES
 from scorekeeper.rules.ranking import rank_players
 from scorekeeper.rules.round_check import RoundContext, RoundInput, SeatInput
 from scorekeeper.rules.schedule import engine_schedule, round_count
-from scorekeeper.rules.variants import variant_named
 
 fast = settings(database=None, deadline=None, max_examples=80)
 SIX = HouseRules(max_pip=6)
@@ -365,12 +364,12 @@ def test_a_stored_game_without_a_new_rule_reads_its_default(name: str) -> None:
 
 
 def _sheet_rows() -> list[tuple[str, int, int, int]]:
-    from scorekeeper.rules.deal_sheets import GAME_SHEETS
+    from scorekeeper.rules.games import VARIANTS
 
     return [
         (game, max_pip, players, tiles)
-        for game, sets in GAME_SHEETS.items()
-        for max_pip, sheet in sets.items()
+        for game, variant in VARIANTS.items()
+        for max_pip, sheet in variant.sheets.by_set.items()
         for players, tiles in sheet.items()
     ]
 

@@ -10,21 +10,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.rules import HouseRules
-from scorekeeper.rules.point_games import (
-    all_fives_points,
+from scorekeeper.rules.games import VARIANTS, variant_named
+from scorekeeper.rules.games.all_fives import all_fives_points, nearest_five
+from scorekeeper.rules.games.fives_and_threes import fives_and_threes_points
+from scorekeeper.rules.games.point_hands import HandResult
+from scorekeeper.rules.games.points import (
     deal_plan,
-    fives_and_threes_points,
     game_over,
     hand_bonus,
-    nearest_five,
     score_points_hand,
     starter_text,
     table_notes,
     target,
 )
-from scorekeeper.rules.point_hands import HandResult
 from scorekeeper.rules.round_check import RoundContext, RoundInput, SeatInput
-from scorekeeper.rules.variants import VARIANTS, variant_named
 
 fast = settings(database=None, deadline=None, max_examples=80)
 SIX = HouseRules(max_pip=6)

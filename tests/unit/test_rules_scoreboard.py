@@ -120,7 +120,7 @@ def test_totals_ranks_and_winners_agree(
 
 
 def test_mexican_train_is_the_first_game_variant() -> None:
-    from scorekeeper.rules.variants import VARIANTS, variant_named
+    from scorekeeper.rules.games import VARIANTS, variant_named
 
     train = variant_named("mexican_train")
     assert next(iter(VARIANTS.values())) is train and train.lower_is_better

@@ -10,12 +10,12 @@ from collections.abc import Iterator
 import pytest
 
 from scorekeeper.rules import words
+from scorekeeper.rules.games import VARIANTS
 from scorekeeper.rules.house import HOUSE_RULES, RULE_LABELS, HouseRules
 from scorekeeper.rules.notation import HandError, parse_hand
 from scorekeeper.rules.placings import ordinal
 from scorekeeper.rules.schedule import deal_plan, deal_text
 from scorekeeper.rules.tiles import Tile
-from scorekeeper.rules.variants import VARIANTS
 
 #: A small Spanish catalog, as Flask-Babel would give it: translated text, placeholders unfilled.
 SPANISH = {

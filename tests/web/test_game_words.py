@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from scorekeeper.rules.variants import VARIANTS
+from scorekeeper.rules.games import VARIANTS
 from tests.web.helpers import start_game
 from tests.web.league_helpers import text_of
 

@@ -13,7 +13,7 @@ import segno
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.rules.deal_sheets import SOURCES
+from scorekeeper.rules.games.registry import sources
 from scorekeeper.web import public_url
 from tests.conftest import running_app
 from tests.web.helpers import start_game
@@ -86,7 +86,7 @@ def test_public_url_starts_every_absolute_link(public_app: Flask) -> None:
     assert f"https://scores.example.org/g/{game}/watch" in page
     # The app's own links start with the public address; the others are the published rule
     # pages the deal's "Why 15 each?" cites.
-    cited = {source.url for source in SOURCES.values() if source.url}
+    cited = {source.url for source in sources().values() if source.url}
     assert (
         absolute_links(page)
         <= {link for link in absolute_links(page) if link.startswith("https://scores.example.org/")}

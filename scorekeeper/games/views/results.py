@@ -8,7 +8,7 @@ from scorekeeper.games import kept, results
 from scorekeeper.games.loaded import LoadedGame, load
 from scorekeeper.games.presentation import Scoreboard
 from scorekeeper.games.views.common import bp, game_row_or_404
-from scorekeeper.rules.variants import higher_wins
+from scorekeeper.rules.games import higher_wins
 from scorekeeper.web.responses import svg_for_version
 from scorekeeper.web.result_cards import CardLinks
 

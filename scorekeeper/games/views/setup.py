@@ -23,7 +23,7 @@ from scorekeeper.games.forms import (
 )
 from scorekeeper.games.views.common import bp, game_or_404, may_play_again
 from scorekeeper.games.views.table import organiser_only
-from scorekeeper.rules.variants import VARIANTS
+from scorekeeper.rules.games import VARIANTS
 from scorekeeper.web import devices, rate_limits
 
 # --------------------------------------------------------------------------------------------

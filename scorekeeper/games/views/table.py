@@ -32,7 +32,7 @@ from scorekeeper.games.views.common import (
 )
 from scorekeeper.games.words import round_words
 from scorekeeper.models import Game
-from scorekeeper.rules.variants import higher_wins
+from scorekeeper.rules.games import higher_wins
 from scorekeeper.web import devices, rate_limits
 from scorekeeper.web.charts import line_chart
 from scorekeeper.web.outside_text import csv_text

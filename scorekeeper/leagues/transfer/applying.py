@@ -23,8 +23,8 @@ from scorekeeper.models import (
     Season,
 )
 from scorekeeper.rules import HouseRules, engine_schedule
+from scorekeeper.rules.games import VARIANTS, default_game
 from scorekeeper.rules.names import name_key
-from scorekeeper.rules.variants import MEXICAN_TRAIN, VARIANTS
 from scorekeeper.web.row_locks import lock_row
 
 PENDING_HOURS = 24
@@ -98,7 +98,7 @@ def _game_spec(game: PlannedGame, rules: HouseRules, ids: dict[str, int]) -> bul
     the league's."""
     players = game.players
     variant = VARIANTS[game.kind]
-    game_rules = rules if variant is MEXICAN_TRAIN else variant.adopt(rules)
+    game_rules = rules if variant is default_game() else variant.adopt(rules)
     if game.rules is not None:  # the rules the game was played under (an export's)
         game_rules = HouseRules.from_dict(game.rules)
     engines = engine_schedule(game_rules)

@@ -46,8 +46,8 @@ from scorekeeper.rules import (
     HouseRules,
     engine_schedule,
 )
+from scorekeeper.rules.games import VARIANTS, default_game
 from scorekeeper.rules.names import NameRefused, clean_name, name_key
-from scorekeeper.rules.variants import MEXICAN_TRAIN, VARIANTS
 
 Row = TypeVar("Row")
 #: A game of a file: its night, place and table (folded) and its number at that table.
@@ -200,7 +200,7 @@ def _rules_rows(text: str) -> dict[GameKey, dict[str, Any]]:
                 int(cells.get("game", "1").strip() or "1"),
             )
             rules = json.loads(cells.get("rules", ""))
-            variant = VARIANTS[cells.get("kind", "").strip() or MEXICAN_TRAIN.name]
+            variant = VARIANTS[cells.get("kind", "").strip() or default_game().name]
             variant.deal_plan(2, HouseRules.from_dict(rules))
         except (ValueError, TypeError, KeyError, AttributeError):
             raise ArchiveRefused(

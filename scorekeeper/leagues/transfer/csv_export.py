@@ -18,9 +18,9 @@ from scorekeeper.leagues.standings import league_table
 from scorekeeper.leagues.transfer.export import league_rows
 from scorekeeper.leagues.transfer.reading import SCORE_COLUMNS
 from scorekeeper.models import League
+from scorekeeper.rules.games import higher_wins
 from scorekeeper.rules.placings import game_placings, shown
 from scorekeeper.rules.standings import not_ranked_reason
-from scorekeeper.rules.variants import higher_wins
 from scorekeeper.web.outside_text import csv_text
 
 

@@ -15,7 +15,7 @@ from flask_babel import gettext as _
 from scorekeeper.leagues.transfer.export import FORMAT
 from scorekeeper.leagues.transfer.reading import SCORE_COLUMNS
 from scorekeeper.rules import HouseRules
-from scorekeeper.rules.variants import VARIANTS
+from scorekeeper.rules.games import DEFAULT_KIND, VARIANTS
 from scorekeeper.web.outside_text import csv_text
 
 
@@ -131,7 +131,7 @@ def _read(
             table = str(game.get("table") or "")
             per_table[" ".join(table.split()).casefold()] += 1
             number = per_table[" ".join(table.split()).casefold()]
-            kind = str(game.get("kind") or "mexican_train")
+            kind = str(game.get("kind") or DEFAULT_KIND)
             key = (
                 played_on,
                 " ".join(place.split()).casefold(),

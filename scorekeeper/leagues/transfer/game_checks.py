@@ -14,8 +14,8 @@ from scorekeeper.leagues import services
 from scorekeeper.leagues.transfer.plan import PlannedGame, PlannedNight, Problem
 from scorekeeper.models import Game, League, Night, Player
 from scorekeeper.rules import HouseRules
+from scorekeeper.rules.games import VARIANTS, default_game
 from scorekeeper.rules.names import name_key
-from scorekeeper.rules.variants import MEXICAN_TRAIN, VARIANTS
 
 
 def check_whole_games(
@@ -103,7 +103,7 @@ def _check_table_size(
 ) -> None:
     """The game's set deals to this many players (under the game's own rules, when given)."""
     variant = VARIANTS[game.kind]
-    game_rules = rules if variant is MEXICAN_TRAIN else variant.adopt(rules)
+    game_rules = rules if variant is default_game() else variant.adopt(rules)
     if game.rules is not None:
         game_rules = HouseRules.from_dict(game.rules)
     try:

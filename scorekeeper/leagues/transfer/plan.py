@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from scorekeeper.rules.games import DEFAULT_KIND
+
 # --------------------------------------------------------------------------------------------
 # Import: read and check everything, then write
 
@@ -38,7 +40,7 @@ class PlannedGame:
     first_line: int
     finished: bool = True
     ended_early: bool = False  # the table stopped before the game's last round
-    kind: str = "mexican_train"  # the game played (a rules.variants name)
+    kind: str = DEFAULT_KIND  # the game played (a rules.games name)
     players: list[str] = field(default_factory=list)  # seat order: first appearance
     starts: dict[str, int] = field(default_factory=dict)  # a late joiner's starting total
     rounds: dict[int, dict[str, PlannedScore]] = field(default_factory=dict)

@@ -22,8 +22,8 @@ from scorekeeper.rules import (
     format_hand,
     parse_hand,
 )
+from scorekeeper.rules.games import DEFAULT_KIND, VARIANTS, GameVariant, default_game
 from scorekeeper.rules.names import NameRefused, clean_name
-from scorekeeper.rules.variants import MEXICAN_TRAIN, VARIANTS, GameVariant
 
 
 @dataclass
@@ -42,7 +42,7 @@ class _Row:
     tiles: str | None
     engine: int | None
     open_doubles: int = 0
-    kind: str = "mexican_train"
+    kind: str = DEFAULT_KIND
     made: int = 0
     start: int | None = None  # the total the player started the game with (a late joiner)
 
@@ -194,7 +194,7 @@ def _read_row(
     Mexican Train (column ``kind``) is read under that game's rules."""
     reasons: list[str] = []
     variant = _variant(cell, reasons)
-    if variant is not MEXICAN_TRAIN:
+    if variant is not default_game():
         rules = variant.adopt(rules)
         count = variant.round_count(rules)
         rounds = count if count is not None else 100
@@ -278,13 +278,13 @@ def _read_text(text: str, limit: int, column: str, reasons: list[str]) -> str:
 def _variant(cell: _Cells, reasons: list[str]) -> GameVariant:
     """The game of the row (column ``kind``, as the export writes it): Mexican Train when the
     file does not say."""
-    kind = cell("kind").lower() or MEXICAN_TRAIN.name
+    kind = cell("kind").lower() or default_game().name
     if kind not in VARIANTS:
         known = ", ".join(VARIANTS)
         reasons.append(
             _("the game “%(text)s” is not one of %(known)s", text=kind[:20], known=known)
         )
-        return MEXICAN_TRAIN
+        return default_game()
     return VARIANTS[kind]
 
 

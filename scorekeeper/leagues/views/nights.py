@@ -35,6 +35,7 @@ from scorekeeper.leagues.views.common import (
     scorer_required,
 )
 from scorekeeper.models import League, Night, Player
+from scorekeeper.rules.games import DEFAULT_KIND
 from scorekeeper.web.devices import device_hash
 from scorekeeper.web.responses import qr_svg, unless_unchanged
 
@@ -243,7 +244,7 @@ def new_table(league: League, night_id: int) -> str | BaseResponse:
                     form.seated_ids(),
                     guests,
                     device_hash(),
-                    kind=form.game.data or "mexican_train",
+                    kind=form.game.data or DEFAULT_KIND,
                 )
             except services.LeagueError as error:
                 form.form_errors.append(str(error))

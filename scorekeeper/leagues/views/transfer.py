@@ -16,6 +16,7 @@ from flask import (
 )
 from flask_babel import gettext as _
 from flask_babel import ngettext
+from markupsafe import Markup
 
 from scorekeeper.extensions import limiter
 from scorekeeper.leagues import transfer
@@ -32,6 +33,7 @@ from scorekeeper.leagues.views.common import (
     reader_required,
 )
 from scorekeeper.models import League
+from scorekeeper.rules.games import VARIANTS, default_game
 from scorekeeper.web import rate_limits
 from scorekeeper.web.devices import device_hash
 from scorekeeper.web.responses import attachment
@@ -119,9 +121,20 @@ def import_file(league: League) -> Any:
                 confirm.token.data = f"{token}:{form.dates.data}"
                 return league_page("leagues/import_preview.html", league, plan=plan, form=confirm)
     refused = request.method == "POST"
-    return league_page("leagues/import.html", league, form=form, plan=plan), (
-        422 if refused else 200
-    )
+    return league_page(
+        "leagues/import.html", league, form=form, plan=plan, game_kinds=_game_kinds()
+    ), (422 if refused else 200)
+
+
+def _game_kinds() -> dict[str, Any]:
+    """The names a ``kind`` column takes, for the import page: the default game's (an empty
+    cell), then the others, each as code."""
+    default = default_game().name
+    others = (name for name in VARIANTS if name != default)
+    return {
+        "default": default,
+        "others": Markup(", ").join(Markup("<code>{}</code>").format(name) for name in others),
+    }
 
 
 @bp.post("/leagues/<code>/import/confirm")
@@ -142,7 +155,9 @@ def import_confirm(league: League) -> Any:
     plan = transfer.read_upload(league, filename, content, dates == "month_first")
     if plan.fatal or plan.problems:
         retry = ImportForm(formdata=None)
-        return league_page("leagues/import.html", league, form=retry, plan=plan), 422
+        return league_page(
+            "leagues/import.html", league, form=retry, plan=plan, game_kinds=_game_kinds()
+        ), 422
     written = transfer.apply_import(league, plan, device_hash(), token, filename)
     transfer.drop_pending(league, token)
     flash(

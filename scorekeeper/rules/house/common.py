@@ -1,43 +1,26 @@
-"""Every house rule, declared once (rules.md 2.1-2.4, and the choices of the other games of
-section 5): the setup form, the league settings, validation, the stored JSON and "Rules in
-play" all read ``HOUSE_RULES``."""
+"""The house rules of rules.md 2.1-2.4, declared once each: the rules every game may offer
+(``COMMON``), in the order "Rules in play" lists them. A game offers some of them, worded its
+own way where it needs (``HouseRule.worded_as``), and declares its own in its module
+(``rules.games``)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any
 
-from scorekeeper.rules.deal_sheets import GAME_SHEETS
-from scorekeeper.rules.house_rules_games import (
-    CHICKEN_FOOT_LENGTH,
-    CHICKEN_FOOT_ORDER,
-    CHICKEN_FOOT_START,
-    CHICKEN_FOOT_START_LINES,
-    GAME_RULES,
-    HIGHEST_TIES,
-    LOWEST_JOINS,
-    points_sets,
-    reworded,
-    sheet_choice,
-)
-from scorekeeper.rules.rule_text import (
-    POINT_GAMES,
+from scorekeeper.rules.house.declaration import HouseRule, declare, line_per_value
+from scorekeeper.rules.house.texts import (
     PRESET_DESCRIPTIONS,
-    HouseRule,
-    Wording,
-    _blanks_line,
-    _deal_line,
-    _engines_line,
-    _line,
-    _open_double_line,
-    _set_line,
-    game_deal_line,
+    blanks_line,
+    deal_line,
+    engines_line,
+    open_double_line,
+    set_line,
 )
 from scorekeeper.rules.words import LazyText, _, lazy
 
 #: The engine orders, the round counts and who starts: the choices Mexican Train offers (and
-#: every other game with engines, where ``Wording`` words them its own way).
+#: every other game with engines, which words them its own way).
 ORDER_CHOICES: tuple[tuple[str, LazyText], ...] = (
     ("descending", lazy("Highest double first, down to 0-0")),
     ("ascending", lazy("0-0 first, up to the highest double (house option)")),
@@ -102,106 +85,70 @@ START_LINES: Mapping[str, LazyText] = {
     "lowest_total": lazy("Who starts: the player with the lowest total so far"),
 }
 
-#: Every house rule of rules.md 2.1-2.4, in the order "Rules in play" lists them.
-HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType(
+#: Every common house rule, in the order "Rules in play" lists them (a game's own rules go
+#: between the ties and the late joiner).
+COMMON: Mapping[str, HouseRule] = MappingProxyType(
     {
         rule.name: rule
         for rule in (
             HouseRule(
-                "max_pip",
-                lazy("Set"),
-                (
+                name="max_pip",
+                label=lazy("Set"),
+                options=(
                     (12, lazy("Double-12: 91 tiles, 13 rounds, 5-8 players (up to 10)")),
                     (6, lazy("Double-6: 28 tiles, 7 rounds, 2-4 players")),
                     (9, lazy("Double-9: 55 tiles, 10 rounds, 2-8 players")),
                     (15, lazy("Double-15: 136 tiles, 16 rounds, 9-12 players")),
                     (18, lazy("Double-18: 190 tiles, 19 rounds, 13-16 players")),
                 ),
-                "set",
-                _set_line,
+                section="set",
+                in_play=set_line,
                 fixed=False,  # any set check_max_pip allows; these are the form's choices
-                games=None,
-                worded=MappingProxyType(
-                    {
-                        "chicken_foot": Wording(
-                            lazy("Set"),
-                            (
-                                (
-                                    9,
-                                    lazy(
-                                        "Double-9: 55 tiles, 10 rounds, 2-8 players (the usual set)"
-                                    ),
-                                ),
-                                (6, lazy("Double-6: 28 tiles, 7 rounds, 2-4 players")),
-                                (12, lazy("Double-12: 91 tiles, 13 rounds, for more players")),
-                                (15, lazy("Double-15: 136 tiles, 16 rounds")),
-                                (18, lazy("Double-18: 190 tiles, 19 rounds")),
-                            ),
-                        ),
-                        **{game: points_sets(game) for game in POINT_GAMES},
-                    }
-                ),
             ),
             HouseRule(
-                "copies",
-                lazy("Copies of each tile"),
-                (
+                name="copies",
+                label=lazy("Copies of each tile"),
+                options=(
                     (1, lazy("One set")),
                     (2, lazy("Two identical sets mixed: every tile exists twice")),
                 ),
-                "set",
-                lambda rules: None,  # in the set's line
-                games=None,
+                section="set",
+                in_play=lambda rules: None,  # in the set's line
             ),
             HouseRule(
-                "first_engine",
-                lazy("First engine"),
-                ((None, lazy("The set's highest double (full game)")),),
-                "schedule",
-                lambda rules: None,  # in the engines' line
+                name="first_engine",
+                label=lazy("First engine"),
+                options=((None, lazy("The set's highest double (full game)")),),
+                section="schedule",
+                in_play=lambda rules: None,  # in the engines' line
                 fixed=False,
             ),
             HouseRule(
-                "order",
-                lazy("Engine order"),
-                ORDER_CHOICES,
-                "schedule",
-                _engines_line,
-                worded=MappingProxyType(
-                    {
-                        "chicken_foot": Wording(
-                            lazy("Which double starts each round"),
-                            reworded(ORDER_CHOICES, CHICKEN_FOOT_ORDER),
-                        )
-                    }
-                ),
+                name="order",
+                label=lazy("Engine order"),
+                options=ORDER_CHOICES,
+                section="schedule",
+                in_play=engines_line,
             ),
             HouseRule(
-                "length",
-                lazy("How many rounds"),
-                LENGTH_CHOICES,
-                "schedule",
-                lambda rules: None,  # in the engines' line
-                worded=MappingProxyType(
-                    {
-                        "chicken_foot": Wording(
-                            lazy("How many rounds"), reworded(LENGTH_CHOICES, CHICKEN_FOOT_LENGTH)
-                        )
-                    }
-                ),
+                name="length",
+                label=lazy("How many rounds"),
+                options=LENGTH_CHOICES,
+                section="schedule",
+                in_play=lambda rules: None,  # in the engines' line
             ),
             HouseRule(
-                "rounds",
-                lazy("Number of rounds"),
-                ((None, lazy("One round for each engine")),),
-                "schedule",
-                lambda rules: None,  # in the engines' line
+                name="rounds",
+                label=lazy("Number of rounds"),
+                options=((None, lazy("One round for each engine")),),
+                section="schedule",
+                in_play=lambda rules: None,  # in the engines' line
                 fixed=False,
             ),
             HouseRule(
-                "score_by",
-                lazy("How a round is scored"),
-                (
+                name="score_by",
+                label=lazy("How a round is scored"),
+                options=(
                     ("pips", lazy("Pips left in hand; the lowest total wins")),
                     (
                         "arrivals",
@@ -211,8 +158,8 @@ HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType(
                         ),
                     ),
                 ),
-                "scoring",
-                _line(
+                section="scoring",
+                in_play=line_per_value(
                     {
                         "pips": None,  # the rule book's scoring needs no line
                         "arrivals": lazy(
@@ -228,58 +175,58 @@ HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType(
                 ),
             ),
             HouseRule(
-                "double_blank",
-                lazy("Double blank (0-0) left in hand"),
-                (
+                name="double_blank",
+                label=lazy("Double blank (0-0) left in hand"),
+                options=(
                     (0, lazy("Counts 0, like its pips")),
                     (25, lazy("Counts 25")),
                     (50, lazy("Counts 50")),
                 ),
-                "scoring",
-                _blanks_line,
+                section="scoring",
+                in_play=blanks_line,
                 scoring=lazy("The 0-0 left in hand counts this instead of 0."),
             ),
             HouseRule(
-                "blank_half",
-                lazy("Each blank half left in hand"),
-                (
+                name="blank_half",
+                label=lazy("Each blank half left in hand"),
+                options=(
                     (0, lazy("Counts 0, like its pips")),
                     (5, lazy("Counts 5 (the double blank then counts 10)")),
                     (25, lazy("Counts 25 (the double blank then counts 50)")),
                 ),
-                "scoring",
-                lambda rules: None,  # in the double blank's line
+                section="scoring",
+                in_play=lambda rules: None,  # in the double blank's line
                 scoring=lazy(
                     "Every blank half left in hand counts this; the 0-0 counts it twice "
                     "and the double-blank rule is not added on top unless the next rule says so."
                 ),
             ),
             HouseRule(
-                "double_blank_on_top",
-                lazy("Blank halves and the double-blank penalty"),
-                (
+                name="double_blank_on_top",
+                label=lazy("Blank halves and the double-blank penalty"),
+                options=(
                     (False, lazy("The double blank counts its two blank halves only")),
                     (
                         True,
                         lazy("The double-blank penalty is added on top of its two blank halves"),
                     ),
                 ),
-                "scoring",
-                lambda rules: None,  # in the double blank's line
+                section="scoring",
+                in_play=lambda rules: None,  # in the double blank's line
                 scoring=lazy(
                     "With blank halves counting: the 0-0 counts two blank halves plus the "
                     "double-blank rule's 25 or 50."
                 ),
             ),
             HouseRule(
-                "doubles_count",
-                lazy("Doubles left in hand"),
-                (
+                name="doubles_count",
+                label=lazy("Doubles left in hand"),
+                options=(
                     ("face", lazy("Count their pips, like any tile")),
                     ("twice", lazy("Count twice their pips (a 6-6 counts 24)")),
                 ),
-                "scoring",
-                _line(
+                section="scoring",
+                in_play=line_per_value(
                     {
                         "face": None,  # the rule book's default needs no line
                         "twice": lazy("Doubles left in hand count twice their pips"),
@@ -289,14 +236,14 @@ HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType(
                 scoring=lazy("A double's pips count twice; the 0-0's blank rules are not doubled."),
             ),
             HouseRule(
-                "blocked_round",
-                lazy("Blocked round (nobody goes out)"),
-                (
+                name="blocked_round",
+                label=lazy("Blocked round (nobody goes out)"),
+                options=(
                     ("all_count", lazy("Everyone scores their hand")),
                     ("lowest_zero", lazy("The lowest hand scores 0 (all of them when tied)")),
                 ),
-                "scoring",
-                _line(
+                section="scoring",
+                in_play=line_per_value(
                     {
                         "all_count": lazy("Blocked round: everyone scores their hand"),
                         "lowest_zero": lazy("Blocked round: the lowest hand scores 0"),
@@ -309,15 +256,15 @@ HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType(
                 ),
             ),
             HouseRule(
-                "end_on_double",
-                lazy("Going out on a double"),
-                (
+                name="end_on_double",
+                label=lazy("Going out on a double"),
+                options=(
                     ("allowed", lazy("Allowed, no penalty")),
                     ("penalty", lazy("Allowed, but +50 to the player who does it")),
                     ("double_others", lazy("The other players' round scores are doubled")),
                 ),
-                "scoring",
-                _line(
+                section="scoring",
+                in_play=line_per_value(
                     {
                         "allowed": lazy("Going out on a double: allowed, no penalty"),
                         # END_ON_DOUBLE_PENALTY (50), as the choice above says it.
@@ -332,16 +279,16 @@ HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType(
                 ),
             ),
             HouseRule(
-                "marker_penalty",
-                lazy("Open-train marker still out at round end"),
-                (
+                name="marker_penalty",
+                label=lazy("Open-train marker still out at round end"),
+                options=(
                     (0, lazy("No penalty")),
                     (5, lazy("5 points per marker")),
                     (10, lazy("10 points per marker")),
                     (25, lazy("25 points per marker")),
                 ),
-                "scoring",
-                lambda rules: (
+                section="scoring",
+                in_play=lambda rules: (
                     _(
                         "Open-train markers still out: %(points)s points each",
                         points=rules.marker_penalty,
@@ -350,35 +297,34 @@ HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType(
                     else _("Open-train markers still out: no penalty")
                 ),
                 scoring=lazy("Added for each marker still out (not doubled)."),
-                games=("mexican_train",),  # Chicken Foot has no trains to mark
             ),
             HouseRule(
-                "open_double_penalty",
-                lazy("Double left open (unsatisfied) at round end"),
-                (
+                name="open_double_penalty",
+                label=lazy("Double left open (unsatisfied) at round end"),
+                options=(
                     ("none", lazy("No penalty")),
                     ("plus_5", lazy("5 points for each double the player left open")),
                     ("plus_10", lazy("10 points for each double the player left open")),
                     ("times_3", lazy("That player's hand counts 3 times")),
                     ("times_5", lazy("That player's hand counts 5 times")),
                 ),
-                "scoring",
-                _open_double_line,
+                section="scoring",
+                in_play=open_double_line,
                 scoring=lazy(
                     "The player who left a double open at round end gets the points for "
                     "each one, or their hand counted that many times."
                 ),
             ),
             HouseRule(
-                "going_out_bonus",
-                lazy("Going-out bonus"),
-                (
+                name="going_out_bonus",
+                label=lazy("Going-out bonus"),
+                options=(
                     (0, lazy("None")),
                     (-5, lazy("5 points off for the player who goes out")),
                     (-10, lazy("10 points off for the player who goes out")),
                 ),
-                "scoring",
-                lambda rules: (
+                section="scoring",
+                in_play=lambda rules: (
                     _(
                         "Going-out bonus: %(points)s to the player who goes out",
                         points=rules.going_out_bonus,
@@ -389,42 +335,24 @@ HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType(
                 scoring=lazy("Added to the round score of the player who went out."),
             ),
             HouseRule(
-                "deal_table",
-                lazy("Tiles to deal"),
-                tuple((name, text) for name, text in PRESET_DESCRIPTIONS.items()),
-                "schedule",
-                _deal_line,
+                name="deal_table",
+                label=lazy("Tiles to deal"),
+                options=tuple((name, text) for name, text in PRESET_DESCRIPTIONS.items()),
+                section="schedule",
+                in_play=deal_line,
                 fixed=False,
-                games=None,
-                worded=MappingProxyType(
-                    {
-                        game: Wording(
-                            lazy("Tiles to deal"), sheet_choice(game), game_deal_line(game)
-                        )
-                        for game in GAME_SHEETS
-                    }
-                ),
             ),
             HouseRule(
-                "start_rule",
-                lazy("Who starts a round"),
-                START_CHOICES,
-                "play",
-                _line(START_LINES, "start_rule"),
-                worded=MappingProxyType(
-                    {
-                        "chicken_foot": Wording(
-                            lazy("Who starts a round"),
-                            reworded(START_CHOICES, CHICKEN_FOOT_START, first="engine_holder"),
-                            _line({**START_LINES, **CHICKEN_FOOT_START_LINES}, "start_rule"),
-                        )
-                    }
-                ),
+                name="start_rule",
+                label=lazy("Who starts a round"),
+                options=START_CHOICES,
+                section="play",
+                in_play=line_per_value(START_LINES, "start_rule"),
             ),
             HouseRule(
-                "tie_break",
-                lazy("Tie for the lowest total"),
-                (
+                name="tie_break",
+                label=lazy("Tie for the lowest total"),
+                options=(
                     ("co_winners", lazy("Players tied for the lowest total are co-winners")),
                     (
                         "chain",
@@ -441,8 +369,8 @@ HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType(
                         ),
                     ),
                 ),
-                "ties",
-                _line(
+                section="ties",
+                in_play=line_per_value(
                     {
                         "co_winners": lazy("Ties: co-winners"),
                         "chain": lazy(
@@ -456,14 +384,11 @@ HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType(
                     },
                     "tie_break",
                 ),
-                games=None,
-                worded=MappingProxyType(dict.fromkeys(POINT_GAMES, HIGHEST_TIES)),
             ),
-            *GAME_RULES,
             HouseRule(
-                "late_joiner",
-                lazy("A player who joins late"),
-                (
+                name="late_joiner",
+                label=lazy("A player who joins late"),
+                options=(
                     ("none", lazy("Starts at 0")),
                     (
                         "highest_total",
@@ -473,28 +398,17 @@ HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType(
                         ),
                     ),
                 ),
-                "play",
-                lambda rules: (
+                section="play",
+                in_play=lambda rules: (
                     _("Late joiner: starts at 0")
                     if rules.late_joiner == "none"
                     else _("Late joiner: starts with the highest current total")
                     if rules.lower_is_better
                     else _("Late joiner: starts with the lowest current total")
                 ),
-                games=None,
-                worded=MappingProxyType(dict.fromkeys(POINT_GAMES, LOWEST_JOINS)),
             ),
         )
     }
 )
 
-#: Plain labels for the setup form, by field (read from ``HOUSE_RULES``).
-RULE_LABELS: Mapping[str, LazyText] = MappingProxyType(
-    {name: rule.label for name, rule in HOUSE_RULES.items()}
-)
-#: For each rule field, the allowed values with a one-line explanation (default first), read from
-#: ``HOUSE_RULES``. first_engine also takes any double of the set: see ``first_engine_options``;
-#: deal_table "custom" stands for a mapping players -> tiles typed by the group.
-RULE_OPTIONS: Mapping[str, tuple[tuple[Any, LazyText], ...]] = MappingProxyType(
-    {name: rule.options for name, rule in HOUSE_RULES.items()}
-)
+declare(*COMMON.values())

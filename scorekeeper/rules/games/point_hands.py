@@ -1,5 +1,5 @@
 """A hand of a points game (rules.md 5) as typed, and the hands of a game as a scoreboard:
-the checks and scores of ``point_games`` applied to what the table typed. Standard library
+the checks and scores of ``points`` applied to what the table typed. Standard library
 only."""
 
 from __future__ import annotations
@@ -7,15 +7,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from scorekeeper.rules.house import HouseRules
-from scorekeeper.rules.point_games import (
-    GAMES,
+from scorekeeper.rules.games.points import (
+    PointGame,
     hand_needs_pips,
     hand_winner,
+    point_game_of,
     score_points_hand,
     side_of,
     target,
 )
+from scorekeeper.rules.house import HouseRules
 from scorekeeper.rules.round_check import (
     RoundCheck,
     RoundContext,
@@ -36,7 +37,9 @@ def _pip_rules(rules: HouseRules) -> HouseRules:
     return HouseRules(max_pip=rules.max_pip, copies=rules.copies)
 
 
-def check_hand(game: str, entry: RoundInput, context: RoundContext, partial: bool) -> RoundCheck:
+def check_hand(
+    game: str | PointGame, entry: RoundInput, context: RoundContext, partial: bool
+) -> RoundCheck:
     """Check one hand as typed and work out every player's score (rules.md 5).
 
     - The end of the hand: who went out, or blocked.
@@ -48,8 +51,7 @@ def check_hand(game: str, entry: RoundInput, context: RoundContext, partial: boo
     - Scores: points made plus the winner's bonus; under an exact target points that would pass
       it are lost (a warning says so).
     """
-    rules = context.rules
-    spec = GAMES[game]
+    spec = point_game_of(game)
     names = dict(context.names)
     seats = {position: SeatCheck(position=position, name=name) for position, name in names.items()}
     check = RoundCheck(number=context.number, engine=None, seats=list(seats.values()))
@@ -57,7 +59,23 @@ def check_hand(game: str, entry: RoundInput, context: RoundContext, partial: boo
         check.errors.append(_("Tap who went out, or tap “Blocked” if nobody could play."))
     if entry.went_out is not None and entry.went_out not in seats:
         check.errors.append(_("The player marked as going out is not at this table."))
-    needs_pips = hand_needs_pips(game, rules)
+    made, hands = _typed_seats(spec, entry, context.rules, seats, partial)
+    if hands:
+        _validate_hands(check, seats, names, hands, entry, context.rules)
+    if check.ok and len(hands) == len(seats):
+        _score(spec, check, seats, made, hands, entry, context)
+    return check
+
+
+def _typed_seats(
+    spec: PointGame,
+    entry: RoundInput,
+    rules: HouseRules,
+    seats: Mapping[int, SeatCheck],
+    partial: bool,
+) -> tuple[dict[int, int], dict[int, HandEntry]]:
+    """Each seat's points made during play (checked) and its hand as typed."""
+    needs_pips = hand_needs_pips(spec, rules)
     pip_rules = _pip_rules(rules)
     hands: dict[int, HandEntry] = {}
     made: dict[int, int] = {}
@@ -70,8 +88,8 @@ def check_hand(game: str, entry: RoundInput, context: RoundContext, partial: boo
             seat.errors.append(_("Points made cannot be below 0."))
         elif points and not spec.makes_points:
             seat.errors.append(_("%(game)s makes no points during play.", game=spec.label))
-        elif points and game == "all_fives" and rules.all_fives_scale == "face" and points % 5:
-            seat.errors.append(_("All Fives scores in fives: the points made are 5, 10, 15 …"))
+        elif points and (error := spec.made_error(points, rules)):
+            seat.errors.append(error)
         made[typed.position] = points
         parsed, tiles = typed_tiles(seat, typed, rules.max_pip)
         if not parsed:
@@ -87,53 +105,75 @@ def check_hand(game: str, entry: RoundInput, context: RoundContext, partial: boo
         )
         if hand is not None:
             hands[typed.position] = hand
-    if hands:
-        problems = validate_round(
-            {names[position]: hand for position, hand in hands.items()},
-            None,
-            pip_rules,
-            went_out=names.get(entry.went_out) if not entry.blocked else None,  # type: ignore[arg-type]
-        )
-        by_name = {name: position for position, name in names.items()}
-        for problem in problems:
-            if problem.level != "error":
-                continue
-            target_seat = seats.get(by_name[problem.player]) if problem.player else None
-            bucket = target_seat.errors if target_seat is not None else check.errors
-            if problem.message not in bucket:
-                bucket.append(problem.message)
-    if check.ok and len(hands) == len(seats):
-        pips = {position: seats[position].hand or 0 for position in hands}
-        lightest = (
-            {
-                position: min((tile.pips for tile in hand.tiles), default=None)
-                if hand.tiles is not None
-                else None
-                for position, hand in hands.items()
-            }
-            if game == "block" and rules.block_tie == "lightest_tile"
+    return made, hands
+
+
+def _validate_hands(
+    check: RoundCheck,
+    seats: Mapping[int, SeatCheck],
+    names: Mapping[int, str],
+    hands: Mapping[int, HandEntry],
+    entry: RoundInput,
+    rules: HouseRules,
+) -> None:
+    """The tiles typed, checked together like Mexican Train hands (no tile twice, ...)."""
+    problems = validate_round(
+        {names[position]: hand for position, hand in hands.items()},
+        None,
+        _pip_rules(rules),
+        went_out=names.get(entry.went_out) if not entry.blocked else None,  # type: ignore[arg-type]
+    )
+    by_name = {name: position for position, name in names.items()}
+    for problem in problems:
+        if problem.level != "error":
+            continue
+        target_seat = seats.get(by_name[problem.player]) if problem.player else None
+        bucket = target_seat.errors if target_seat is not None else check.errors
+        if problem.message not in bucket:
+            bucket.append(problem.message)
+
+
+def _score(
+    spec: PointGame,
+    check: RoundCheck,
+    seats: Mapping[int, SeatCheck],
+    made: Mapping[int, int],
+    hands: Mapping[int, HandEntry],
+    entry: RoundInput,
+    context: RoundContext,
+) -> None:
+    """Every seat's score for the hand; points lost past an exact target are said."""
+    rules = context.rules
+    pips = {position: seats[position].hand or 0 for position in hands}
+    lightest = (
+        {
+            position: min((tile.pips for tile in hand.tiles), default=None)
+            if hand.tiles is not None
             else None
-        )
-        out = None if entry.blocked else entry.went_out
-        sides = {position: side_of(position) for position in pips} if rules.partners else None
-        scores, lost = score_points_hand(
-            game, made, pips, out, rules, totals=context.totals, sides=sides, lightest=lightest
-        )
-        if lightest is not None and out is None:
-            _ask_for_tied_tiles(check, seats, pips, lightest, sides)
-        goal = target(game, rules)
-        for position, value in scores.items():
-            seats[position].points = value
-            if position in lost:
-                seats[position].warnings.append(
-                    _(
-                        "%(points)s points would take %(player)s past %(target)s: they are lost",
-                        points=lost[position],
-                        player=seats[position].name,
-                        target=goal,
-                    )
+            for position, hand in hands.items()
+        }
+        if spec.tie_by_lightest(rules)
+        else None
+    )
+    out = None if entry.blocked else entry.went_out
+    sides = {position: side_of(position) for position in pips} if rules.partners else None
+    scores, lost = score_points_hand(
+        spec, made, pips, out, rules, totals=context.totals, sides=sides, lightest=lightest
+    )
+    if lightest is not None and out is None:
+        _ask_for_tied_tiles(check, seats, pips, lightest, sides)
+    goal = target(spec, rules)
+    for position, value in scores.items():
+        seats[position].points = value
+        if position in lost:
+            seats[position].warnings.append(
+                _(
+                    "%(points)s points would take %(player)s past %(target)s: they are lost",
+                    points=lost[position],
+                    player=seats[position].name,
+                    target=goal,
                 )
-    return check
+            )
 
 
 def _ask_for_tied_tiles(
@@ -180,7 +220,7 @@ class HandResult(RoundResult):
 
 
 def points_scoreboard(
-    game: str,
+    game: str | PointGame,
     seats: int,
     rounds: Sequence[RoundResult],
     rules: HouseRules,
@@ -204,7 +244,7 @@ def points_scoreboard(
             )
             continue
         winner = hand_winner(pips, result.went_out) if pips or result.went_out is not None else None
-        if winner is None and pips and game == "block" and rules.block_tie == "lightest_tile":
+        if winner is None and pips and point_game_of(game).tie_by_lightest(rules):
             # A blocked tie decided by the lightest tile: the tied player who scored won it.
             scored = [
                 seat

@@ -1,8 +1,9 @@
-"""House rules (rules.md 2.1-2.4): the choices a group makes before a game.
+"""The house rules of one game as stored (rules.md 2.1-2.4): ``HouseRules``, the choices a
+group makes before a game, one flat value every game shares (which of its fields a game offers
+is in the game's declaration, ``rules.games``).
 
 Every option is stored with each game (``to_dict`` / ``from_dict``) so old games keep their rules,
-and shown on the scoreboard as "Rules in play" (``describe``). ``RULE_OPTIONS`` lists every choice
-with a one-line explanation so the setup form can be generated from the domain.
+and shown on the scoreboard as "Rules in play" (``describe``).
 """
 
 from __future__ import annotations
@@ -11,41 +12,17 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-from scorekeeper.rules.house_rules import HOUSE_RULES, RULE_LABELS, RULE_OPTIONS
-from scorekeeper.rules.rule_text import (
+from scorekeeper.rules.house.declaration import HOUSE_RULES, first_game, offered
+from scorekeeper.rules.house.texts import (
     DEAL_PRESETS,
-    END_ON_DOUBLE_PENALTY,
     MAX_ROUNDS,
     MAX_TARGET,
     OPEN_DOUBLE_PENALTIES,
-    PIP_GAMES,
-    POINT_GAMES,
-    PRESET_DESCRIPTIONS,
-    PRESET_MAX_PIP,
-    HouseRule,
 )
 from scorekeeper.rules.tiles import DominoSet, check_max_pip, set_name
 from scorekeeper.rules.words import _, ngettext
 
-__all__ = [
-    "DEAL_PRESETS",
-    "END_ON_DOUBLE_PENALTY",
-    "HOUSE_RULES",
-    "MAX_ROUNDS",
-    "MAX_TARGET",
-    "OPEN_DOUBLE_PENALTIES",
-    "PIP_GAMES",
-    "POINT_GAMES",
-    "PRESET_DESCRIPTIONS",
-    "PRESET_MAX_PIP",
-    "RULE_LABELS",
-    "RULE_OPTIONS",
-    "CustomDeal",
-    "DealTable",
-    "HouseRule",
-    "HouseRules",
-    "first_engine_options",
-]
+__all__ = ["CustomDeal", "DealTable", "HouseRules", "first_engine_options"]
 
 
 class CustomDeal(Mapping[int, int]):
@@ -273,6 +250,11 @@ class HouseRules:
                     )
                 )
 
+        object.__setattr__(self, "deal_table", self._checked_deal())
+
+    def _checked_deal(self) -> DealTable:
+        """The deal checked: a preset's name, or a custom deal the set can deal with the
+        engine held out."""
         deal = _normalise_deal(self.deal_table)
         if isinstance(deal, str):
             if deal == "custom":
@@ -294,7 +276,7 @@ class HouseRules:
                             has=available + 1,
                         )
                     )
-        object.__setattr__(self, "deal_table", deal)
+        return deal
 
     @property
     def domino_set(self) -> DominoSet:
@@ -369,11 +351,9 @@ class HouseRules:
             raise ValueError(f"Unknown house rules: {', '.join(map(str, unknown))}")
         return cls(**dict(data))
 
-    def describe(self, game: str = "mexican_train") -> list[str]:
+    def describe(self, game: str | None = None) -> list[str]:
         """The "Rules in play" lines shown on the scoreboard, in plain language: the declared
-        line (``HOUSE_RULES``) of each rule of ``game``, in order."""
+        line of each rule ``game`` offers (None: the default game), in its order."""
         return [
-            line
-            for rule in HOUSE_RULES.values()
-            if rule.applies_to(game) and (line := rule.line_in(game, self))
+            line for rule in offered(game or first_game() or "") if (line := rule.in_play(self))
         ]
