@@ -16,6 +16,7 @@ app is measured ``--rounds`` times, in turn; the median is printed with its rati
 from __future__ import annotations
 
 import argparse
+import http.client
 import os
 import re
 import shutil
@@ -54,9 +55,13 @@ def hello_app() -> Flask:
     return hello
 
 
-def poll_app() -> Flask:
-    """The app as gunicorn serves it (``bench_poll:poll_app()``)."""
-    return create_app({**CONFIG, "DATABASE_URL": os.environ["BENCH_DATABASE_URL"]})
+def poll_app(flask_only: bool = False) -> Flask:
+    """The app as gunicorn serves it (``bench_poll:poll_app()``); ``flask_only``: without the
+    304 answered before Flask (``web.unchanged_polls``), every poll a whole Flask request."""
+    app = create_app({**CONFIG, "DATABASE_URL": os.environ["BENCH_DATABASE_URL"]})
+    if flask_only:
+        app.wsgi_app = app.extensions["unchanged_polls"].wsgi_app  # type: ignore[method-assign]
+    return app
 
 
 def _game(app: Flask) -> tuple[str, str]:
@@ -121,6 +126,18 @@ def _children(pid: int) -> list[int]:
     return found
 
 
+def _answers(port: int) -> bool:
+    try:
+        for _ in range(8):
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            connection.request("GET", "/")
+            connection.getresponse().read()
+            connection.close()
+    except OSError:
+        return False
+    return True
+
+
 @contextmanager
 def served(spec: str, env: dict[str, str]) -> Iterator[tuple[int, list[int]]]:
     """gunicorn serving ``spec``, 2 workers x 4 threads: its port and its processes."""
@@ -137,14 +154,10 @@ def served(spec: str, env: dict[str, str]) -> Iterator[tuple[int, list[int]]]:
             if server.poll() is not None or time.monotonic() > deadline:
                 raise SystemExit(f"gunicorn did not start {spec}")
             time.sleep(0.1)
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise SystemExit(f"gunicorn does not answer {spec}") from None
-                time.sleep(0.1)
+        while not _answers(port):  # every worker booted: each answers in turn
+            if time.monotonic() > deadline:
+                raise SystemExit(f"gunicorn does not answer {spec}")
+            time.sleep(0.2)
         yield port, [server.pid, *_children(server.pid)]
     finally:
         server.terminate()
@@ -167,7 +180,7 @@ def wrk(port: int, pids: list[int], path: str, headers: dict[str, str], seconds:
     ).stdout
     spent = _cpu_ns(pids) - before
     requests = int(re.search(r"(\d+) requests in", out).group(1))  # type: ignore[union-attr]
-    if "Non-2xx or 3xx responses" in out:
+    if not requests or "Non-2xx or 3xx responses" in out:
         raise SystemExit(f"errors under wrk:\n{out}")
     return spent / requests / 1e6
 
@@ -205,7 +218,7 @@ def main() -> None:
         ms = statistics.median(values)
         shown = label.replace(public_id, "<id>")
         spread = ", ".join(f"{v:.3f}" for v in values)
-        print(f"{shown:28} {ms:7.3f} ms  {ms / hello_ms:5.2f}x hello  ({spread})")
+        print(f"{shown:40} {ms:7.3f} ms  {ms / hello_ms:5.2f}x hello  ({spread})")
 
 
 if __name__ == "__main__":

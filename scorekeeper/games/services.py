@@ -53,6 +53,7 @@ from scorekeeper.games.rounds import (
 )
 from scorekeeper.games.setup import (
     EDIT_CODE_ALPHABET,
+    GAME_VERSION,
     MAX_NAME,
     GameError,
     GameState,
@@ -112,6 +113,7 @@ __all__ = [
     "game_as_text",
     "game_csv_rows",
     "game_rules",
+    "GAME_VERSION",
     "game_state",
     "join_game",
     "joiner_start",

@@ -187,6 +187,13 @@ _STATE = select(
 ).where(Game.public_id == bindparam("public_id"), Game.deleted_at.is_(None))
 
 
+# The version alone, for a poll answered before Flask (``web.unchanged_polls``): one lookup on
+# the unique index of the public id.
+GAME_VERSION = select(Game.version).where(
+    Game.public_id == bindparam("key"), Game.deleted_at.is_(None)
+)
+
+
 def game_state(public_id: str) -> GameState | None:
     """The game's version, round count and status in one query (for phones that poll); a
     plain Core statement on the session's connection (no ORM objects to make)."""

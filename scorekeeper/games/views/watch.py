@@ -8,11 +8,13 @@ from flask import (
     render_template,
     url_for,
 )
+from flask.blueprints import BlueprintSetupState
 
 from scorekeeper.games import kept, services
 from scorekeeper.games.views.common import bp, game_or_404, game_row_or_404
 from scorekeeper.models import Game
 from scorekeeper.web.responses import qr_svg, unless_unchanged
+from scorekeeper.web.unchanged_polls import answer_unchanged
 
 # --------------------------------------------------------------------------------------------
 # Following along: the share view
@@ -77,6 +79,15 @@ def state(public_id: str) -> Response:
         f"v{row.version}",
         lambda: {"version": row.version, "rounds": row.rounds, "status": row.status},
     )
+
+
+@bp.record_once
+def _answer_unchanged_polls(state: BlueprintSetupState) -> None:
+    """A phone whose copy of ``state.json`` or the live board is current gets its 304 from
+    the game's version before Flask does any work (``web.unchanged_polls``); the views above
+    answer every other poll, with the same ETag."""
+    polls = r"/g/([^/]+)/(?:state\.json|watch/board)"
+    answer_unchanged(state.app, polls, services.GAME_VERSION)
 
 
 @bp.get("/g/<public_id>/qr.svg")
