@@ -341,17 +341,6 @@ def record_round(
         and variant.game_over(_totals_after(table, check.seats, seat_ids), rules)
     )
     touch(game, status="finished" if over else None)  # the last round ends the game
-    # The rows of the new version: those read after the lock, and the round just written.
-    # (Written values are named as the rows' fields are: made by name, they follow the rows.)
-    saved = rows.RoundRow(
-        id=round_id,
-        scores=[
-            rows.ScoreRow._make(score[name] for name in rows.ScoreRow._fields)
-            for score in sorted(scores, key=lambda score: score["seat_id"])
-        ],
-        **{name: values[name] for name in rows.RoundRow._fields if name in values},
-    )
-    rows.keep_when_committed(game, rows.TableRows(table.seats, (*table.rounds, saved)))
     return RecordOutcome(check=check, saved=recorded)
 
 

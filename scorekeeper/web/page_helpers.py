@@ -13,8 +13,7 @@ from flask import Flask, current_app, get_template_attribute, has_app_context, r
 from flask_babel import gettext as _
 from markupsafe import Markup
 
-from scorekeeper.web.i18n import chosen, format_day, names_list
-from scorekeeper.web.lru_values import KeptValues
+from scorekeeper.web.i18n import format_day, names_list
 
 # Pips per column (left, middle, right) for each count, as printed on double-12..18 sets
 # (8 = 3-2-3, 10 = 4-2-4, 11 = 4-3-4, 12 = 4-4-4 ...). 2 and 3 are diagonals.
@@ -99,20 +98,9 @@ def pip_colour(n: int) -> str:
     return PIP_COLOURS[n % len(PIP_COLOURS)]
 
 
-# Each tile, size and label drawn, in each language: a few hundred at most.
-_DOMINOES = KeptValues(512)
-
-
 def domino(a: int, b: int, size: str = "md", label: str | None = None) -> Markup:
-    """A domino as SVG: the ``domino`` macro of ``templates/_domino.html``, written once per
-    process for each tile, size, label and language (its words are in its ``aria-label``).
-    The round form draws the engine of this round and the next, every look; a 12-12 is 24
-    pips, each a few formatted numbers. The round form: 3.04 → 2.58 ms of CPU in process
-    (docs/benchmarks.md, "Capacity", third sitting)."""
-    return _DOMINOES.get(
-        (a, b, size, label, chosen()),
-        lambda: Markup(get_template_attribute("_domino.html", "domino")(a, b, size, label)),
-    )
+    """A domino as SVG: the ``domino`` macro of ``templates/_domino.html``."""
+    return Markup(get_template_attribute("_domino.html", "domino")(a, b, size, label))
 
 
 def input_attributes(

@@ -10,7 +10,7 @@ from flask import (
 )
 from flask.blueprints import BlueprintSetupState
 
-from scorekeeper.games import kept, services
+from scorekeeper.games import services
 from scorekeeper.games.views.common import bp, game_or_404, game_row_or_404
 from scorekeeper.models import Game
 from scorekeeper.web.responses import qr_svg, unless_unchanged
@@ -21,7 +21,7 @@ from scorekeeper.web.unchanged_polls import answer_unchanged
 
 
 def _render(template: str, public_id: str) -> str:
-    """The share view (or its live part): everything in it is kept for the game's version."""
+    """The share view (or its live part)."""
     return _render_game(game_row_or_404(public_id), template)
 
 
@@ -31,8 +31,8 @@ def _render_game(game: Game, template: str) -> str:
         template,
         game=game,
         loaded=loaded,
-        board=kept.board(loaded),
-        engine=kept.engine(loaded),
+        board=services.scoreboard(loaded),
+        engine=services.playing_engine(loaded),
         version=f"v{game.version}",
     )
 
@@ -54,18 +54,8 @@ def watch_board(public_id: str) -> Response:
 
 
 def _board(public_id: str) -> str:
-    """The live part as HTML, written once per version of the game and language in this
-    process: every phone following the table asks for each new version, and the live part is
-    the same for all of them (it has no form and no link that depends on the phone).
-
-    A poll of a version this process has seen: 1.2 → 0.55 ms of CPU in process
-    (docs/benchmarks.md, "Capacity", third sitting)."""
-    game = game_row_or_404(public_id)
-    return kept.for_version(
-        game,
-        "html:watch_board",  # i18n: a key
-        lambda: _render_game(game, "games/_watch_board.html"),
-    )
+    """The live part as HTML (the same for every phone: no form, no link of its own)."""
+    return _render_game(game_row_or_404(public_id), "games/_watch_board.html")
 
 
 @bp.get("/g/<public_id>/state.json")
