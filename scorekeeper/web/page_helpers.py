@@ -6,7 +6,6 @@ Layout only; no rules live here.
 from __future__ import annotations
 
 from datetime import UTC, date, datetime
-from typing import Any
 
 from babel.dates import format_date as babel_format_date
 from flask import Flask, current_app, get_template_attribute, has_app_context, request, url_for
@@ -103,27 +102,6 @@ def domino(a: int, b: int, size: str = "md", label: str | None = None) -> Markup
     return Markup(get_template_attribute("_domino.html", "domino")(a, b, size, label))
 
 
-def input_attributes(
-    field: Any, extra: dict[str, Any], flags: tuple[str, ...]
-) -> list[tuple[str, Any]]:
-    """The attributes the round form's input macros (``templates/games/_inputs.html``) write
-    after id, name, type and value, as WTForms' widgets would: the field's ``render_kw`` and
-    what the page adds (``extra``), then the limits its validators set (``flags``: required,
-    min, max ...) unless already given; sorted by name, ``True`` written bare, ``False`` and
-    ``None`` left out. Worked out here, not in the macro: a round form writes up to 40 inputs
-    on every look, and the macro's loop over the flags was most of their time."""
-    attributes = dict(field.render_kw or {}, **extra)
-    for key in flags:
-        if key not in attributes:
-            value = getattr(field.flags, key)
-            if value is not None and value is not False:
-                attributes[key] = value
-    return sorted(
-        (item for item in attributes.items() if item[1] is not None and item[1] is not False),
-        key=lambda item: item[0].lower(),
-    )
-
-
 def utc_iso(moment: datetime) -> str:
     """ISO 8601 in UTC with its offset (SQLite hands back naive datetimes, stored as UTC)."""
     if moment.tzinfo is None:
@@ -175,7 +153,6 @@ def day_text(day: date) -> str:
 def init_app(app: Flask) -> None:
     app.add_template_global(day_text)
     app.add_template_global(domino)
-    app.add_template_global(input_attributes)
     app.add_template_global(pip_positions)
     app.add_template_global(pip_radius)
     app.add_template_global(pip_colour)
