@@ -62,7 +62,7 @@ class UnchangedPolls:
             for pattern, statement in self.polls:
                 found = pattern.fullmatch(path)
                 if found and self._unchanged(environ, statement, found.group(1)):
-                    start_response("304 Not Modified", self._headers(environ))
+                    start_response("304 Not Modified", self._headers(environ))  # i18n: HTTP
                     return []
         return self.wsgi_app(environ, start_response)
 
