@@ -11,6 +11,8 @@ and the ETag of the copy it has (``If-None-Match``). The cost of a request is th
 gunicorn processes (master and workers, read from the kernel: ``/proc/PID/task/*/schedstat``)
 spent during the run, divided by the requests wrk completed; wrk's own CPU is not in it. Each
 app is measured ``--rounds`` times, in turn; the median is printed with its ratio to hello.
+"(Flask only)" is the same app without ``web.unchanged_polls``: every poll a Flask request,
+as before issue 38.
 """
 
 from __future__ import annotations
@@ -203,15 +205,18 @@ def main() -> None:
             etag = _etag(app, path, cookie)
             polls[path] = {**PHONE, "Cookie": cookie, "If-None-Match": etag}
         env = {"BENCH_DATABASE_URL": url}
-        figures: dict[str, list[float]] = {"hello": [], **{path: [] for path in polls}}
+        figures: dict[str, list[float]] = {"hello": []}
         with (
             served("bench_poll:hello_app()", env) as hello,
             served("bench_poll:poll_app()", env) as ours,
+            served("bench_poll:poll_app(flask_only=True)", env) as flask_only,
         ):
             for _ in range(args.rounds):
                 figures["hello"].append(wrk(*hello, "/", PHONE, args.seconds))
                 for path, headers in polls.items():
-                    figures[path].append(wrk(*ours, path, headers, args.seconds))
+                    for how, server in (("", ours), (" (Flask only)", flask_only)):
+                        found = figures.setdefault(path + how, [])
+                        found.append(wrk(*server, path, headers, args.seconds))
     hello_ms = statistics.median(figures["hello"])
     print(f"server CPU a request, gunicorn 2x4, wrk 16 connections, median of {args.rounds}")
     for label, values in figures.items():
