@@ -69,7 +69,7 @@ def test_queries_per_page_do_not_grow_with_the_nights(app: Flask, client: FlaskC
             counts.setdefault(name, []).append(_queries(app, client, url))
     for name, (few, many) in counts.items():
         assert few == many, f"{name}: {few} queries on 3 nights, {many} on 40"
-    assert counts["standings, all nights"][0] <= 8
+    assert counts["standings, all nights"][0] <= 9  # worked out on every look (issue 38)
     assert counts["player"][0] <= 10
     # The rating method adds no query either.
     with app.app_context():
