@@ -55,14 +55,15 @@ from scorekeeper import create_app  # noqa: E402
 from scorekeeper.extensions import db  # noqa: E402
 from scorekeeper.games import services  # noqa: E402
 from scorekeeper.games.totals import new_stamp  # noqa: E402
-from scorekeeper.leagues.standings import _kept as kept_standings  # noqa: E402
 from scorekeeper.models import League  # noqa: E402
 from scorekeeper.web.devices import device_hash  # noqa: E402
 from scorekeeper.web.responses import etag_for  # noqa: E402
 
-try:  # each finished game's seat results, kept per version (absent before they were kept)
+try:  # each finished game's seat results, kept per version (absent before and since)
+    from scorekeeper.leagues.standings import _kept as kept_standings  # noqa: E402
     from scorekeeper.leagues.standings import forget_game_results  # noqa: E402
 except ImportError:
+    kept_standings = {}  # type: ignore[assignment]
 
     def forget_game_results() -> None:
         pass

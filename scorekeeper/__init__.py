@@ -23,6 +23,7 @@ from scorekeeper.web import (
     security_headers,
     static_files,
     transactions,
+    unchanged_polls,
 )
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -45,6 +46,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     load_config(app, test_config)
     public_url.configure(app)
+    unchanged_polls.init_app(app)  # inside ProxyFix: it sees the client's scheme
     trust_proxies(app)
     register_extensions(app)
     outside_text.init_app(app)

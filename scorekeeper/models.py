@@ -69,8 +69,11 @@ class Game(db.Model):
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     # Bumped by every write to the game (round, correction, undo, end, reopen): a form says which
-    # version it was based on, and the live views ask "changed since version N?" cheaply.
+    # version it was based on, and the live views ask "changed since version N?" cheaply. The
+    # ORM moves it on with every UPDATE of the row (``version_id_col``, below), and an UPDATE
+    # based on a version another write has moved on fails (``StaleDataError``).
     version: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
+    __mapper_args__ = {"version_id_col": version}  # i18n: SQLAlchemy option
     # A league game is an ordinary game played at one table of a league night.
     night_id: Mapped[int | None] = mapped_column(
         ForeignKey("night.id", ondelete="CASCADE"), index=True

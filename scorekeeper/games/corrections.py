@@ -337,7 +337,11 @@ def audit_trail(loaded: LoadedGame) -> list[AuditLine]:
 
 
 def corrections_shown(loaded: LoadedGame) -> tuple[list[AuditLine], int | None]:
-    """``audit_trail`` and ``last_correction_batch`` from one read of the corrections."""
+    """``audit_trail`` and ``last_correction_batch`` from one read of the corrections. Nothing
+    is read when the game's row came with its correction flag (``setup.find_game``) saying
+    none."""
+    if loaded.game.has_corrections is False:
+        return [], None
     found = _corrections(loaded.game)
     return _audit_lines(loaded, found), _last_batch(found)
 

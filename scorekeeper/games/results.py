@@ -6,7 +6,6 @@ from datetime import date
 
 from flask_babel import gettext as _
 
-from scorekeeper.games import kept
 from scorekeeper.games.loaded import LoadedGame
 from scorekeeper.games.presentation import Scoreboard
 from scorekeeper.games.words import round_words
@@ -36,7 +35,7 @@ def rules_line(loaded: LoadedGame) -> str:
     """The rules in play in one line: the first of the game's "Rules in play" lines (the set
     and schedule), then only the rules that differ from this game's book rules."""
     variant = loaded.variant
-    lines = list(kept.in_play(loaded))
+    lines = list(loaded.variant.describe(loaded.rules))
     book = set(variant.describe(variant.new_rules()))
     changed = [line for line in lines[1:] if line not in book]
     return "; ".join(lines[:1] + (changed or [_("the book's rules")]))

@@ -109,9 +109,7 @@ def joiner_start(loaded: LoadedGame) -> int:
 
 def playing_engine(loaded: LoadedGame) -> int | None:
     """The engine double of the round being played (rules.md 2.1): None when no round is left
-    to play or the game has no engines. The share view needs only this of ``table_state``
-    (``kept.engine``): a following phone's first look at a new version, 1.30 → 1.25 ms of CPU
-    in process (docs/benchmarks.md, "Capacity", fourth sitting)."""
+    to play or the game has no engines. The share view needs only this of ``table_state``."""
     rules, variant = loaded.rules, loaded.variant
     total = variant.round_count(rules)
     number = len(loaded.rows.rounds) + 1
@@ -398,17 +396,6 @@ def _after_insert(
         and variant.game_over(_totals_after(table, check.seats, seat_ids), rules)
     )
     touch(game, status="finished" if over else None)  # the last round ends the game
-    # The rows of the new version: those read after the lock, and the round just written.
-    # (Written values are named as the rows' fields are: made by name, they follow the rows.)
-    saved = rows.RoundRow(
-        id=round_id,
-        scores=[
-            rows.ScoreRow._make(score[name] for name in rows.ScoreRow._fields)
-            for score in sorted(scores, key=lambda score: score["seat_id"])
-        ],
-        **{name: values[name] for name in rows.RoundRow._fields if name in values},
-    )
-    rows.keep_when_committed(game, rows.TableRows(table.seats, (*table.rounds, saved)))
     return recorded
 
 

@@ -12,12 +12,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from flask_babel import gettext as _
-from sqlalchemy import bindparam, exists, func, select, update
+from sqlalchemy import bindparam, exists, func, select
 from sqlalchemy.orm import selectinload, with_expression
-from sqlalchemy.orm.attributes import set_committed_value
 
 from scorekeeper.extensions import db
-from scorekeeper.games.totals import WRITTEN, standings_changed, store_totals
+from scorekeeper.games.totals import standings_changed, store_totals
 from scorekeeper.models import Correction, Game, Night, Player, Round, Seat
 from scorekeeper.rules import (
     HouseRules,
@@ -25,7 +24,6 @@ from scorekeeper.rules import (
 from scorekeeper.rules.games import DEFAULT_KIND, GameVariant, variant_named
 from scorekeeper.rules.names import MAX_NAME as MAX_NAME  # a name's limit, re-exported
 from scorekeeper.rules.names import NameRefused, clean_name, name_key
-from scorekeeper.web.lru_values import KeptValues
 from scorekeeper.web.transactions import ReadAgain, lock_taken, write_lock_deferred
 
 EDIT_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
@@ -68,28 +66,9 @@ def variant_of(game: Game) -> GameVariant:
     return variant_named(game.kind)
 
 
-# House rules read from their stored form, shared by every game stored with the same rules
-# (most games of a club): a HouseRules checks every rule when it is made (30-40 µs).
-_READ_RULES = KeptValues(256)
-
-
 def game_rules(game: Game) -> HouseRules:
-    """The house rules stored with the game (later changes to defaults never touch them).
-    Read once per loaded game: the stored rules never change after the game is created."""
-    cached = game.__dict__.get("_house_rules")
-    if cached is None or cached[0] is not game.rules:
-        stored = game.rules
-        key = tuple(
-            (name, tuple(value.items()) if isinstance(value, dict) else value)
-            for name, value in stored.items()
-        )
-        try:
-            rules = _READ_RULES.get(key, lambda: HouseRules.from_dict(stored))
-        except TypeError:  # a stored value that cannot be a key (not a form the app writes)
-            rules = HouseRules.from_dict(stored)
-        cached = (stored, rules)
-        game.__dict__["_house_rules"] = cached
-    return cached[1]
+    """The house rules stored with the game (later changes to defaults never touch them)."""
+    return HouseRules.from_dict(game.rules)
 
 
 def find_game(
@@ -99,7 +78,7 @@ def find_game(
     game's version (``kept``, ``rows``); the seats and rounds are read only when they are not.
     ``for_update``: locked as in ``load_game``. ``correction_flag``: with whether the game has
     any correction (``Game.has_corrections``), so that the scoreboard's first look at a game
-    without any (most games) does not read them (``kept.corrections``)."""
+    without any (most games) does not read them."""
     # (A locked read has no flag: its corrections are then read, as without one.)
     statement = _FIND_LOCKED if for_update else _FIND_FLAGGED if correction_flag else _FIND
     return db.session.scalars(statement, {"public_id": public_id}).first()
@@ -117,19 +96,16 @@ def lock_game(game: Game) -> None:
     night, or got a new edit code, which move no version). What was read of the game stays
     loaded: every other change to the game moves its version on.
 
-    The transaction is ended and begun on the connection, as ``boundary._sqlite_begin`` begins
-    it, rather than by ``Session.rollback``, which would give the connection back to the pool,
-    expire the game and make the write read it again (``Session.refresh``): 0.10 ms of a
-    save's CPU instead of 0.41 ms (docs/benchmarks.md, "Capacity", fifth sitting)."""
+    The transaction of the reads ends (``Session.rollback``: the game is read again when next
+    used) and the next one begins with the lock (``web.transactions``: SQLAlchemy's SQLite
+    recipe, ``BEGIN IMMEDIATE`` for a request that takes its lock)."""
     if not write_lock_deferred():
         return
     read = (game.version, game.deleted_at, game.night_id, game.edit_code)
-    connection = db.session.connection()  # in its transaction (the game was read in it)
+    game_id = game.id
+    db.session.rollback()
     lock_taken()
-    if connection.dialect.name == "sqlite":
-        connection.exec_driver_sql("ROLLBACK")
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
-    now = connection.execute(_STILL, {"game_id": game.id}).first()
+    now = db.session.execute(_STILL, {"game_id": game_id}).first()
     if now is None or tuple(now) != read:
         raise ReadAgain
 
@@ -187,23 +163,18 @@ _STATE = select(
 ).where(Game.public_id == bindparam("public_id"), Game.deleted_at.is_(None))
 
 
+# The version alone, for a poll answered before Flask (``web.unchanged_polls``): one lookup on
+# the unique index of the public id.
+GAME_VERSION = select(Game.version).where(
+    Game.public_id == bindparam("key"), Game.deleted_at.is_(None)
+)
+
+
 def game_state(public_id: str) -> GameState | None:
     """The game's version, round count and status in one query (for phones that poll); a
     plain Core statement on the session's connection (no ORM objects to make)."""
     row = db.session.connection().execute(_STATE, {"public_id": public_id}).first()
     return GameState(version=row[0], rounds=row[1], status=row[2]) if row else None
-
-
-_TOUCH = (
-    update(Game.__table__)
-    .where(Game.__table__.c.id == bindparam("game_id"))
-    .values(
-        version=bindparam("new_version"),
-        updated_at=bindparam("now"),
-        status=bindparam("new_status"),
-        finished_at=bindparam("ended"),
-    )
-)
 
 
 def touch(game: Game, scores: bool = True, status: str | None = None) -> None:
@@ -215,31 +186,14 @@ def touch(game: Game, scores: bool = True, status: str | None = None) -> None:
     if scores:
         store_totals([game])
     was_finished = game.status == "finished"
-    now, version = datetime.now(UTC), (game.version or 1) + 1
+    now = datetime.now(UTC)
     finished_at = game.finished_at
     if status is not None and status != game.status:
         finished_at = now if status == "finished" else None
     status = status or game.status
-    # One plain UPDATE, and the loaded object told the values are stored (the ORM's unit of
-    # work would cost more than the statement); the game row is locked, so no one else moves it.
-    db.session.connection().execute(
-        _TOUCH,
-        {
-            "game_id": game.id,
-            "new_version": version,
-            "now": now,
-            "new_status": status,
-            "ended": finished_at,
-        },
-    )
-    for name, value in (
-        ("version", version),
-        ("updated_at", now),
-        ("status", status),
-        ("finished_at", finished_at),
-    ):
-        set_committed_value(game, name, value)
-    game.__dict__[WRITTEN] = True  # nothing is kept for a version not yet committed (kept)
+    # The ORM's UPDATE moves the version on (``Game.version`` is its ``version_id_col``).
+    game.updated_at, game.status, game.finished_at = now, status, finished_at
+    db.session.flush()
     if game.night_id is not None and (was_finished or status == "finished"):
         standings_changed(night_id=game.night_id)
 

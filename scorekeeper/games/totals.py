@@ -24,8 +24,6 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Game, League, Night, Round, Score, Seat
 from scorekeeper.rules.games import higher_wins
 
-WRITTEN = "_written_in_this_request"  # set on a Game whose version this request moved on
-
 
 def new_stamp() -> str:
     return secrets.token_hex(8)
@@ -140,7 +138,7 @@ def standings_changed(league_id: int | None = None, night_id: int | None = None)
 def games_shown_again(player_ids: Iterable[int]) -> None:
     """The games these players sat at now show something else (a player renamed, or merged
     into another entry): their versions move on, so phones following them fetch them again
-    and nothing worked out for an older version is shown (``games.kept``). Call it before
+    and nothing worked out for an older version is shown. Call it before
     seats move to another player."""
     ids = list(player_ids)
     if not ids:
@@ -151,9 +149,7 @@ def games_shown_again(player_ids: Iterable[int]) -> None:
         .values(version=Game.version + 1)
         .execution_options(synchronize_session=False)
     )
-    # A Game loaded in this session reads its new version when next asked, and nothing is
-    # kept for that version before it is committed (see games.kept).
+    # A Game loaded in this session reads its new version when next asked.
     for item in list(db.session.identity_map.values()):
         if isinstance(item, Game):
             db.session.expire(item, ["version"])
-            item.__dict__[WRITTEN] = True

@@ -2,8 +2,7 @@
 (``games.totals``), ranked by the pure maths of ``scorekeeper.rules.standings``.
 
 Every page here runs a fixed number of queries whatever the number of nights: one row per seat
-(never one per round score), the players from one more query. A league's standings are kept
-under its standings stamp until its next change.
+(never one per round score), the players from one more query.
 """
 
 from __future__ import annotations
@@ -19,7 +18,6 @@ from flask_babel import gettext as _
 from sqlalchemy import select
 
 from scorekeeper.extensions import db
-from scorekeeper.games import kept
 from scorekeeper.games import services as games
 from scorekeeper.leagues import rating
 from scorekeeper.leagues.services import league_method
@@ -35,8 +33,6 @@ from scorekeeper.rules.standings import (
     player_lines,
     standings,
 )
-from scorekeeper.web.i18n import chosen
-from scorekeeper.web.lru_values import KeptValues
 
 
 @dataclass(frozen=True)
@@ -60,28 +56,13 @@ class Period:
         return self.label or _("All nights")
 
 
-# Each finished game's seat results, kept under (public id, version, game, night, date): the
-# public id, not the row id alone, because SQLite may give a deleted game's row id to a new
-# game, whose versions start again at 1 (a public id is never given out twice). Every change to
-# what a seat stores moves its game's version on (a round saved, corrected or undone, the game
-# ending or going on, a player joining, renamed or merged: ``games.setup.touch``,
-# ``games.totals.games_shown_again``), and the night and its date are in the key. So after a
-# change only the games it touched are read again; a five-year league's other games come from
-# here. (A game's kind and rules never change.)
-_GAME_RESULTS = KeptValues(50_000)
-
-_MISSING_CHUNK = 2_000  # game ids per query when many games are read at once
-
-
 def seat_results(league_id: int, period: Period = Period()) -> list[SeatResult]:
     """One row per player per finished game of the league in ``period``, in the order played:
     the game total, rounds played and rounds gone out as stored on the seat by every write to
     its game (``games.totals``): one row read per seat, never every round score.
 
-    One query lists the finished games with their versions, nights and dates (from indexes);
-    the seats of a game are read only when this process has not kept that version of it
-    (``_GAME_RESULTS``): the first look reads every game's seats in a query or two, the first
-    look after a change reads only the changed games. Who wins each game (``higher_wins``)
+    One query lists the finished games with their nights and dates (from indexes), one more
+    reads their seats. Who wins each game (``higher_wins``)
     comes from the few stored house rules that say so (``rules.games.WHO_WINS_RULES``, read
     from the JSON by the database: no game's whole rules are decoded)."""
     finished = (Night.league_id == league_id, Game.status == "finished")
@@ -99,25 +80,15 @@ def seat_results(league_id: int, period: Period = Period()) -> list[SeatResult]:
         .order_by(Night.played_on, Night.id, Game.id)
     ).all()
     keys = [tuple(row) for row in games]
-    kept = {key: _GAME_RESULTS.peek(key) for key in keys}
-    missing = [key for key, value in kept.items() if value is None]
-    if missing and len(missing) == len(keys):  # nothing kept: read them as the league's games
-        kept.update(_read_games(connection, missing, (*finished, *in_period)))
-    else:  # the few games that changed, by id
-        for start in range(0, len(missing), _MISSING_CHUNK):
-            chunk = missing[start : start + _MISSING_CHUNK]
-            kept.update(_read_games(connection, chunk, (Game.id.in_([k[2] for k in chunk]),)))
-    results: list[SeatResult] = []
-    for key in keys:
-        results.extend(kept[key])  # type: ignore[arg-type]
-    return results
+    found = _read_games(connection, keys, (*finished, *in_period))
+    return [result for key in keys for result in found[key]]
 
 
 def _read_games(
     connection: Any, keys: list[tuple[Any, ...]], where: tuple[Any, ...]
 ) -> dict[tuple[Any, ...], Any]:
     """The seat results of the games ``keys`` (public id, version, game, night, date), read
-    from the games (joined with their nights) that match ``where``, and kept. A game found
+    from the games (joined with their nights) that match ``where``. A game found
     that is not among ``keys`` (it finished since they were listed) is left for next time."""
     by_id = {key[2]: key for key in keys}
     decided: dict[tuple[object, ...], bool] = {}  # (kind, *rules): a handful per league
@@ -153,14 +124,7 @@ def _read_games(
         found[key].append(
             new(SeatResult, (game, key[3], key[4], player, total, played, out, *kinds[game]))
         )
-    for key, value in found.items():
-        _GAME_RESULTS.put(key, value)
     return found
-
-
-def forget_game_results() -> None:
-    """Drop the kept seat results (tests that change rows behind the services' back)."""
-    _GAME_RESULTS.clear()
 
 
 @dataclass(frozen=True)
@@ -197,28 +161,14 @@ def _ratings_for(method: Method, results: Sequence[SeatResult]) -> dict[Hashable
     return rating.ratings(results) if method.spec.ratings else None
 
 
-# Computed standings and player pages, kept under the league's standings stamp
-# (``games.totals``). The stamp is read from the league's row, which every page loads anyway,
-# and gets a new random value in the same transaction as any change the standings show: a
-# table kept under an old stamp is simply never asked for again, in this process or another.
-_kept = KeptValues(256)
-
-
 def league_table(league: League, period: Period = Period(), kind: str | None = None) -> LeagueTable:
     """The league's standings over ``period`` by its chosen method (or, to look, by another
     method ``kind`` with the league's other settings); guests are not ranked but their games
-    count for the places of the players who sat with them.
-
-    Kept until the league's next change (its standings stamp): the same page asked again
-    costs no query."""
+    count for the places of the players who sat with them."""
     method = league_method(league)
     if kind is not None and kind != method.kind:
         method = replace(method, kind=kind)
-    # The table holds sentences (how it ranks, tie notes): kept per language.
-    key = (league.id, league.standings_stamp, period.start, period.end, method, chosen())
-    if not league.standings_stamp:
-        return compute_league_table(league, period, method)
-    return _kept.get(key, lambda: compute_league_table(league, period, method))
+    return compute_league_table(league, period, method)
 
 
 def compute_league_table(
@@ -280,23 +230,8 @@ class PlayerReport:
 
 def player_report(league: League, player: Player, period: Period = Period()) -> PlayerReport:
     """A player's games, wins, win rate, averages, rounds gone out, best and worst game,
-    attendance (nights played of the nights held), head-to-head and place in the standings.
-
-    Kept like the standings, until the league's next change (its standings stamp)."""
-    method = league_method(league)
-    key = (
-        "player",
-        league.id,
-        league.standings_stamp,
-        player.id,
-        period.start,
-        period.end,
-        method,
-        chosen(),  # its place in the standings has a tie note: kept per language
-    )
-    if not league.standings_stamp:
-        return compute_player_report(league, player, period, method)
-    return _kept.get(key, lambda: compute_player_report(league, player, period, method))
+    attendance (nights played of the nights held), head-to-head and place in the standings."""
+    return compute_player_report(league, player, period, league_method(league))
 
 
 def compute_player_report(
@@ -389,7 +324,7 @@ def night_view(league: League, night: Night) -> NightView:
     tables = []
     for game in night.games:
         loaded = games.load(game)
-        tables.append(TableView(game, kept.board(loaded), kept.state(loaded)))
+        tables.append(TableView(game, games.scoreboard(loaded), games.table_state(loaded)))
     results: list[SeatResult] = []
     names: dict[int, str] = {}
     sat_at: dict[int, list[str]] = {}

@@ -6,15 +6,13 @@ Layout only; no rules live here.
 from __future__ import annotations
 
 from datetime import UTC, date, datetime
-from typing import Any
 
 from babel.dates import format_date as babel_format_date
 from flask import Flask, current_app, get_template_attribute, has_app_context, request, url_for
 from flask_babel import gettext as _
 from markupsafe import Markup
 
-from scorekeeper.web.i18n import chosen, format_day, names_list
-from scorekeeper.web.lru_values import KeptValues
+from scorekeeper.web.i18n import format_day, names_list
 
 # Pips per column (left, middle, right) for each count, as printed on double-12..18 sets
 # (8 = 3-2-3, 10 = 4-2-4, 11 = 4-3-4, 12 = 4-4-4 ...). 2 and 3 are diagonals.
@@ -99,41 +97,9 @@ def pip_colour(n: int) -> str:
     return PIP_COLOURS[n % len(PIP_COLOURS)]
 
 
-# Each tile, size and label drawn, in each language: a few hundred at most.
-_DOMINOES = KeptValues(512)
-
-
 def domino(a: int, b: int, size: str = "md", label: str | None = None) -> Markup:
-    """A domino as SVG: the ``domino`` macro of ``templates/_domino.html``, written once per
-    process for each tile, size, label and language (its words are in its ``aria-label``).
-    The round form draws the engine of this round and the next, every look; a 12-12 is 24
-    pips, each a few formatted numbers. The round form: 3.04 → 2.58 ms of CPU in process
-    (docs/benchmarks.md, "Capacity", third sitting)."""
-    return _DOMINOES.get(
-        (a, b, size, label, chosen()),
-        lambda: Markup(get_template_attribute("_domino.html", "domino")(a, b, size, label)),
-    )
-
-
-def input_attributes(
-    field: Any, extra: dict[str, Any], flags: tuple[str, ...]
-) -> list[tuple[str, Any]]:
-    """The attributes the round form's input macros (``templates/games/_inputs.html``) write
-    after id, name, type and value, as WTForms' widgets would: the field's ``render_kw`` and
-    what the page adds (``extra``), then the limits its validators set (``flags``: required,
-    min, max ...) unless already given; sorted by name, ``True`` written bare, ``False`` and
-    ``None`` left out. Worked out here, not in the macro: a round form writes up to 40 inputs
-    on every look, and the macro's loop over the flags was most of their time."""
-    attributes = dict(field.render_kw or {}, **extra)
-    for key in flags:
-        if key not in attributes:
-            value = getattr(field.flags, key)
-            if value is not None and value is not False:
-                attributes[key] = value
-    return sorted(
-        (item for item in attributes.items() if item[1] is not None and item[1] is not False),
-        key=lambda item: item[0].lower(),
-    )
+    """A domino as SVG: the ``domino`` macro of ``templates/_domino.html``."""
+    return Markup(get_template_attribute("_domino.html", "domino")(a, b, size, label))
 
 
 def utc_iso(moment: datetime) -> str:
@@ -187,7 +153,6 @@ def day_text(day: date) -> str:
 def init_app(app: Flask) -> None:
     app.add_template_global(day_text)
     app.add_template_global(domino)
-    app.add_template_global(input_attributes)
     app.add_template_global(pip_positions)
     app.add_template_global(pip_radius)
     app.add_template_global(pip_colour)

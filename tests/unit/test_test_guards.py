@@ -10,8 +10,8 @@ import types
 
 import pytest
 from flask import request
-
 from scorekeeper.web.lru_values import KeptValues
+
 from tests.process_caches import clear_process_caches
 
 

@@ -69,7 +69,7 @@ def test_queries_per_page_do_not_grow_with_the_nights(app: Flask, client: FlaskC
             counts.setdefault(name, []).append(_queries(app, client, url))
     for name, (few, many) in counts.items():
         assert few == many, f"{name}: {few} queries on 3 nights, {many} on 40"
-    assert counts["standings, all nights"][0] <= 8
+    assert counts["standings, all nights"][0] <= 9  # worked out on every look (issue 38)
     assert counts["player"][0] <= 10
     # The rating method adds no query either.
     with app.app_context():
@@ -109,9 +109,11 @@ def test_seed_demo_builds_the_same_league_for_the_same_seed(
     assert bad.exit_code != 0
 
 
-def test_standings_are_kept_until_the_league_changes(app: Flask, client: FlaskClient) -> None:
-    """The second look at the same standings reads no score at all; a change (here a rename)
-    shows at once. Cold or warm, the count is the same on 3 nights as on 40."""
+def test_standings_read_as_many_statements_on_3_nights_as_on_40(
+    app: Flask, client: FlaskClient
+) -> None:
+    """The standings read a fixed number of statements, the same on 3 nights as on 40, and a
+    change (here a rename) shows at once."""
     counts = []
     for nights, name in ((3, "Small Club"), (40, "Large Club")):
         code, player, _ = _seed(app, nights, name)
@@ -119,7 +121,7 @@ def test_standings_are_kept_until_the_league_changes(app: Flask, client: FlaskCl
         url = f"/leagues/{code}?season=all"
         cold = _queries(app, client, url)
         warm = _queries(app, client, url)
-        assert warm < cold
+        assert warm == cold
         with app.app_context():
             from scorekeeper.leagues.services import edit_player, find_player, load_league
 

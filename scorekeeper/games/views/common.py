@@ -19,7 +19,7 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper.games import access, kept, league_tables, services
+from scorekeeper.games import access, league_tables, services
 from scorekeeper.games.board_view import board_header
 from scorekeeper.games.words import RoundWords
 from scorekeeper.games.words import round_words as _round_words
@@ -42,40 +42,28 @@ def game_or_404(public_id: str, scores: bool = True) -> Game:
 
 @bp.app_template_global()
 def standings_html(game: Game, board: services.Scoreboard) -> Markup:
-    """The standings list (``games/_standings_list.html``), written once per version of the
-    game."""
-    return kept.for_version(
-        game,
-        "html:standings",  # i18n: a key
-        lambda: Markup(render_template("games/_standings_list.html", board=board)),
-    )
+    """The standings list (``games/_standings_list.html``)."""
+    return Markup(render_template("games/_standings_list.html", board=board))
 
 
 @bp.app_template_global()
 def board_table_html(game: Game, board: services.Scoreboard, editor: bool) -> Markup:
-    """The round-by-round table (``games/_board_table.html``), written once per version of the
-    game for the scorekeeper's phone (each round links to its correction) and once for the
-    others."""
-
-    def write() -> Markup:
-        labels, crowded = board_header([p.name for p in board.players])
-        # One URL for the table: ".../rounds/0" less its 0; each round adds its number.
-        correct_url = (
-            url_for("games.correct_round", public_id=game.public_id, number=0)[:-1]
-            if editor
-            else None
+    """The round-by-round table (``games/_board_table.html``); on the scorekeeper's phone each
+    round links to its correction."""
+    labels, crowded = board_header([p.name for p in board.players])
+    # One URL for the table: ".../rounds/0" less its 0; each round adds its number.
+    correct_url = (
+        url_for("games.correct_round", public_id=game.public_id, number=0)[:-1] if editor else None
+    )
+    return Markup(
+        render_template(
+            "games/_board_table.html",
+            board=board,
+            correct_url=correct_url,
+            labels=labels,
+            crowded=crowded,
         )
-        return Markup(
-            render_template(
-                "games/_board_table.html",
-                board=board,
-                correct_url=correct_url,
-                labels=labels,
-                crowded=crowded,
-            )
-        )
-
-    return kept.for_version(game, f"html:board_table:editor={editor}", write)  # i18n: a key
+    )
 
 
 @bp.app_template_global()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Response, render_template, url_for
 
-from scorekeeper.games import kept, results
+from scorekeeper.games import results, services
 from scorekeeper.games.loaded import LoadedGame, load
 from scorekeeper.games.presentation import Scoreboard
 from scorekeeper.games.views.common import bp, game_row_or_404
@@ -36,7 +36,7 @@ def card(public_id: str) -> Response:
     return svg_for_version(
         f"card-v{loaded.game.version}",
         lambda: render_template(
-            "cards/card.svg", card=results.game_card(loaded, kept.board(loaded))
+            "cards/card.svg", card=results.game_card(loaded, services.scoreboard(loaded))
         ),
     )
 
@@ -47,7 +47,7 @@ def print_view(public_id: str) -> str:
     tie-break in a footnote, no navigation."""
     game = game_row_or_404(public_id)
     loaded = load(game)
-    board = kept.board(loaded)
+    board = services.scoreboard(loaded)
     return render_template(
         "games/print.html",
         game=game,
@@ -55,6 +55,6 @@ def print_view(public_id: str) -> str:
         variant=loaded.variant,
         day=results.day_label(results.played_on(game)),
         rounds=results.rounds_line(board),
-        rules_in_play=kept.in_play(loaded),
+        rules_in_play=list(loaded.variant.in_play(loaded.rules)),
         higher=higher_wins(game.kind, game.rules),
     )

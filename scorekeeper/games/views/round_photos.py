@@ -10,7 +10,7 @@ from flask import Response, abort, request
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper.games import kept, photos, services
+from scorekeeper.games import photos, services
 from scorekeeper.games.forms import KeepTypedForm, PhotoUploadForm
 from scorekeeper.games.views.common import bp, table_editor_required
 from scorekeeper.games.views.rounds import form_for_round, round_input_of, show_round_page
@@ -36,7 +36,7 @@ def _photo_step(
             recorded = services.find_round(game, number)
         except services.GameError:
             abort(404)
-    state = kept.state(loaded)
+    state = services.table_state(loaded)
     form = form_for_round(loaded, recorded, state)
     if position >= form.seat_count:
         abort(404)

@@ -21,7 +21,7 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper.games import kept, photos, services
+from scorekeeper.games import photos, services
 from scorekeeper.games.forms import round_form
 from scorekeeper.games.views.common import bp, editor_required, table_editor_required
 from scorekeeper.games.words import round_words
@@ -75,7 +75,7 @@ def _plain_save() -> bool:
 @table_editor_required
 def enter_round(game: Game) -> str | BaseResponse | tuple[str, int]:
     loaded = services.load(game)  # once: everything below takes what it needs from it
-    state = kept.state(loaded)
+    state = services.table_state(loaded)
     if state.finished and request.method == "GET":
         return redirect(url_for("games.summary", public_id=game.public_id))
     return _round_page(loaded, None, state)
@@ -110,7 +110,7 @@ def _round_page(
     """Enter the next round (``recorded`` None) or correct a recorded one: the same form, the
     same checks, the same photo check (the photo steps: ``read_photo``, ``use_photo``,
     ``keep_typed``)."""
-    state = state or kept.state(loaded)
+    state = state or services.table_state(loaded)
     form = form_for_round(loaded, recorded, state)
     if request.method != "POST":
         return show_round_page(loaded, recorded, state, form)
@@ -219,37 +219,20 @@ def _fresh_seats(
     loaded: services.LoadedGame, form: Any, state: services.TableState, photo_ok: bool
 ) -> Markup:
     """The seats of a fresh form for the next round (nothing typed, nothing refused, no photo
-    read: ``games/_round_seats.html``): they are most of the round form, which the table's
-    phone opens for every round, and they change only with the players (a late joiner, a
-    renamed league player) and what the form offers, so they are written once per game, those
-    facts and language in this process (``kept.while_same``). The round form: 2.40 → 1.78 ms
-    of CPU in process, 2.03 ms before issue 24 (docs/benchmarks.md, "Capacity", third
-    sitting)."""
-    facts = (
-        tuple(form.seat_names),
-        loaded.rules,
-        photo_ok,
-        state.uses_engines,
-        state.makes_points,
-    )
-    return kept.while_same(
-        loaded.game,
-        "html:round_seats",  # i18n: a key
-        facts,
-        lambda: Markup(
-            render_template(
-                "games/_round_seats.html",
-                game=loaded.game,
-                correcting=None,
-                form=form,
-                state=state,
-                rules=loaded.rules,
-                checks={},
-                photo_ok=photo_ok,
-                photo_views={},
-                photo_errors={},
-            )
-        ),
+    read: ``games/_round_seats.html``)."""
+    return Markup(
+        render_template(
+            "games/_round_seats.html",
+            game=loaded.game,
+            correcting=None,
+            form=form,
+            state=state,
+            rules=loaded.rules,
+            checks={},
+            photo_ok=photo_ok,
+            photo_views={},
+            photo_errors={},
+        )
     )
 
 
@@ -383,7 +366,7 @@ def check_round(game: Game) -> str:
     number = request.args.get("number", type=int)
     loaded = services.load(game)
     form = round_form(loaded, request.form, number=number)
-    state = kept.state(loaded)
+    state = services.table_state(loaded)
     _engine_choices(form, state, current=services.engine_for(loaded, number) if number else None)
     form.validate()
     # After a refused save the live check looks for everything the save did (a round end not

@@ -18,7 +18,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.extensions import limiter
-from scorekeeper.games import access, guess_limits, kept, services, trash
+from scorekeeper.games import access, guess_limits, services, trash
 from scorekeeper.games.forms import (
     EditCodeForm,
     JoinForm,
@@ -47,12 +47,14 @@ def table(public_id: str) -> str:
     game = game_row_or_404(public_id)
     loaded = services.load(game)
     editor = access.can_edit(game)
-    last_seat, joiner_start = kept.joining(loaded) if editor else ("", 0)
+    last_seat, joiner_start = (
+        (loaded.rows.seats[-1].name, services.joiner_start(loaded)) if editor else ("", 0)
+    )
     return render_template(
         "games/table.html",
         game=game,
-        state=kept.state(loaded),
-        board=kept.board(loaded),
+        state=services.table_state(loaded),
+        board=services.scoreboard(loaded),
         editor=editor,
         join_form=JoinForm(),
         last_seat=last_seat,
@@ -192,21 +194,20 @@ def _chart(loaded: services.LoadedGame, board: services.Scoreboard) -> Markup:
 
 @bp.get("/g/<public_id>/scoreboard")
 def scoreboard(public_id: str) -> str:
-    """Every value on this page but the editor's buttons is kept for the game's version: a
-    second look (another phone, a reload) reads the game's row and renders."""
+    """The scoreboard, the rules in play, the corrections and the chart."""
     game = game_row_or_404(public_id, correction_flag=True)
     loaded = services.load(game)
-    board = kept.board(loaded)
-    corrections, undo_batch = kept.corrections(loaded)
+    board = services.scoreboard(loaded)
+    corrections, undo_batch = services.corrections_shown(loaded)
     return render_template(
         "games/scoreboard.html",
         game=game,
         board=board,
-        rules_in_play=kept.in_play(loaded),
+        rules_in_play=list(loaded.variant.in_play(loaded.rules)),
         editor=access.can_edit(game),
         corrections=corrections,
         undo_batch=undo_batch,
-        chart=kept.for_version(game, "chart", lambda: _chart(loaded, board)),
+        chart=_chart(loaded, board),
     )
 
 
@@ -217,7 +218,7 @@ def undo(game: Game) -> str | BaseResponse:
     JavaScript): the page lists the values that go back; "Undo it" posts the batch it shows."""
     loaded = services.load(game)
     if request.method == "GET":
-        corrections, undo_batch = kept.corrections(loaded)
+        corrections, undo_batch = services.corrections_shown(loaded)
         if undo_batch is None:
             flash(_("There is no correction to undo."), "info")
             return redirect(url_for("games.scoreboard", public_id=game.public_id))

@@ -8,18 +8,20 @@ from flask import (
     render_template,
     url_for,
 )
+from flask.blueprints import BlueprintSetupState
 
-from scorekeeper.games import kept, services
+from scorekeeper.games import services
 from scorekeeper.games.views.common import bp, game_or_404, game_row_or_404
 from scorekeeper.models import Game
 from scorekeeper.web.responses import qr_svg, unless_unchanged
+from scorekeeper.web.unchanged_polls import answer_unchanged
 
 # --------------------------------------------------------------------------------------------
 # Following along: the share view
 
 
 def _render(template: str, public_id: str) -> str:
-    """The share view (or its live part): everything in it is kept for the game's version."""
+    """The share view (or its live part)."""
     return _render_game(game_row_or_404(public_id), template)
 
 
@@ -29,8 +31,8 @@ def _render_game(game: Game, template: str) -> str:
         template,
         game=game,
         loaded=loaded,
-        board=kept.board(loaded),
-        engine=kept.engine(loaded),
+        board=services.scoreboard(loaded),
+        engine=services.playing_engine(loaded),
         version=f"v{game.version}",
     )
 
@@ -52,18 +54,8 @@ def watch_board(public_id: str) -> Response:
 
 
 def _board(public_id: str) -> str:
-    """The live part as HTML, written once per version of the game and language in this
-    process: every phone following the table asks for each new version, and the live part is
-    the same for all of them (it has no form and no link that depends on the phone).
-
-    A poll of a version this process has seen: 1.2 → 0.55 ms of CPU in process
-    (docs/benchmarks.md, "Capacity", third sitting)."""
-    game = game_row_or_404(public_id)
-    return kept.for_version(
-        game,
-        "html:watch_board",  # i18n: a key
-        lambda: _render_game(game, "games/_watch_board.html"),
-    )
+    """The live part as HTML (the same for every phone: no form, no link of its own)."""
+    return _render_game(game_row_or_404(public_id), "games/_watch_board.html")
 
 
 @bp.get("/g/<public_id>/state.json")
@@ -77,6 +69,15 @@ def state(public_id: str) -> Response:
         f"v{row.version}",
         lambda: {"version": row.version, "rounds": row.rounds, "status": row.status},
     )
+
+
+@bp.record_once
+def _answer_unchanged_polls(state: BlueprintSetupState) -> None:
+    """A phone whose copy of ``state.json`` or the live board is current gets its 304 from
+    the game's version before Flask does any work (``web.unchanged_polls``); the views above
+    answer every other poll, with the same ETag."""
+    polls = r"/g/([^/]+)/(?:state\.json|watch/board)"
+    answer_unchanged(state.app, polls, services.GAME_VERSION)
 
 
 @bp.get("/g/<public_id>/qr.svg")
