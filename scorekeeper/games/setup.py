@@ -74,8 +74,7 @@ def game_rules(game: Game) -> HouseRules:
 def find_game(
     public_id: str, for_update: bool = False, correction_flag: bool = False
 ) -> Game | None:
-    """The game's row alone, in one query: enough for a page whose values are kept for the
-    game's version (``kept``, ``rows``); the seats and rounds are read only when they are not.
+    """The game's row alone, in one query; the seats and rounds are read when a page needs them.
     ``for_update``: locked as in ``load_game``. ``correction_flag``: with whether the game has
     any correction (``Game.has_corrections``), so that the scoreboard's first look at a game
     without any (most games) does not read them."""
