@@ -397,7 +397,7 @@ def export_zip(league: League) -> bytes:
                 line.wins,
                 shown(line.average),
                 shown(line.points),
-                league.ranking,
+                table.method.kind,
                 ranked.note,
             ]
         )
@@ -413,7 +413,7 @@ def export_zip(league: League) -> bytes:
                 line.wins,
                 shown(line.average),
                 shown(line.points),
-                league.ranking,
+                table.method.kind,
                 # The note is for people (no import reads standings.csv): translated.
                 _(
                     "not ranked: %(reason)s",
