@@ -212,8 +212,7 @@ def method_named(name: str) -> StandingsMethod:
     if method is None:
         raise UnknownMethod(
             _(
-                "“%(name)s” is not a ranking method this app knows. Choose one of: "
-                "%(methods)s.",
+                "“%(name)s” is not a ranking method this app knows. Choose one of: %(methods)s.",
                 name=name,
                 methods=", ".join(str(m.label) for m in METHOD_REGISTRY.values()),
             )
