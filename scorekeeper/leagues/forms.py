@@ -22,7 +22,7 @@ from wtforms import (
     TextAreaField,
     widgets,
 )
-from wtforms.validators import InputRequired, Length, NumberRange, Optional
+from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 
 from scorekeeper.games.forms import (
     SCORING_RULES,
@@ -43,7 +43,14 @@ from scorekeeper.rules import HouseRules
 from scorekeeper.rules.games import DEFAULT_KIND, VARIANTS
 from scorekeeper.rules.house import HOUSE_RULES
 from scorekeeper.rules.placings import parse_placement_points
-from scorekeeper.rules.standings import DEFAULT_MIN_GAMES, METHOD_REGISTRY, Method
+from scorekeeper.rules.standings import (
+    DEFAULT_MIN_GAMES,
+    METHOD_REGISTRY,
+    Method,
+    UnknownMethod,
+    default_method,
+    method_named,
+)
 from scorekeeper.web.i18n import LANGUAGES
 
 GUEST_FIELDS = 3
@@ -281,6 +288,20 @@ class PeriodForm(Form):
 LEAGUE_RULE_FIELDS = ("max_pip", *SCORING_RULES, "start_rule", "tie_break", "late_joiner")
 
 
+def _method_choices() -> list[SelectChoice]:
+    return [SelectChoice(name, method.choice) for name, method in METHOD_REGISTRY.items()]
+
+
+def _known_method(form: Any, field: Any) -> None:
+    """A ranking method posted that no declaration has is refused with a sentence (nothing
+    posted keeps the default)."""
+    if field.data:
+        try:
+            method_named(field.data)
+        except UnknownMethod as error:
+            raise ValidationError(str(error)) from None
+
+
 class SettingsForm(HouseRuleFields, FlaskForm):  # type: ignore[valid-type,misc]
     RULE_FIELDS = LEAGUE_RULE_FIELDS
     name = StringField(
@@ -289,8 +310,10 @@ class SettingsForm(HouseRuleFields, FlaskForm):  # type: ignore[valid-type,misc]
     )
     ranking = RadioField(
         _l("Rank players by"),
-        choices=[SelectChoice(name, method.choice) for name, method in METHOD_REGISTRY.items()],
-        default=next(iter(METHOD_REGISTRY)),
+        choices=_method_choices,  # read when a form is made: every method declared by then
+        default=lambda: default_method().name,
+        validate_choice=False,  # _known_method says what is wrong in words
+        validators=[_known_method],
     )
     min_games = WholeNumberField(
         _l("Minimum games to be ranked (average only)"),
@@ -346,7 +369,9 @@ class SettingsForm(HouseRuleFields, FlaskForm):  # type: ignore[valid-type,misc]
             self.placement_points.errors = [*self.placement_points.errors, str(error)]
             raise
         return Method(
-            kind=self.ranking.data if self.ranking.data in METHOD_REGISTRY else "average",
+            kind=self.ranking.data
+            if self.ranking.data in METHOD_REGISTRY
+            else default_method().name,
             min_games=self.min_games.data or DEFAULT_MIN_GAMES,
             min_nights_percent=self.min_nights_percent.data or 0,
             placement_points=points,
@@ -363,6 +388,11 @@ class SettingsForm(HouseRuleFields, FlaskForm):  # type: ignore[valid-type,misc]
     def fill(self, league: Any, rules: HouseRules) -> None:
         self.name.data = league.name
         self.ranking.data = league.ranking
+        try:
+            method_named(league.ranking)
+        except UnknownMethod as error:  # stored by another version of the app: say so
+            self.ranking.data = None
+            self.ranking.errors = [str(error)]
         self.min_games.data = league.min_games
         self.min_nights_percent.data = league.min_nights_percent
         self.placement_points.data = league.placement_points.replace(",", ", ")

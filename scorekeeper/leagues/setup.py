@@ -23,7 +23,7 @@ from scorekeeper.games.totals import standings_changed
 from scorekeeper.models import Game, League, Night, Season
 from scorekeeper.rules import HouseRules
 from scorekeeper.rules.placings import DEFAULT_PLACEMENT_POINTS, parse_placement_points
-from scorekeeper.rules.standings import DEFAULT_MIN_GAMES, Method
+from scorekeeper.rules.standings import DEFAULT_MIN_GAMES, METHOD_REGISTRY, Method, default_method
 from scorekeeper.web.i18n import LANGUAGES, format_day
 from scorekeeper.web.page_helpers import day_text as english_day_text
 
@@ -109,7 +109,7 @@ def create_league(name: str, passphrase: str, device: str) -> League:
         passphrase_version=1,
         organiser_device=device,
         rules=HouseRules().to_dict(),
-        ranking="average",
+        ranking=default_method().name,
         min_games=DEFAULT_MIN_GAMES,
         min_nights_percent=0,
         placement_points=",".join(str(p) for p in DEFAULT_PLACEMENT_POINTS),
@@ -174,13 +174,15 @@ def set_public_page(league: League, public: bool, new_link: bool = False) -> Non
 
 
 def league_method(league: League) -> Method:
-    """The league's ranking settings as the standings maths takes them."""
+    """The league's ranking settings as the standings maths takes them. A method stored by
+    another version of the app that this one does not declare (no constraint holds the column
+    to the declarations) ranks by the default method; the settings page says so."""
     try:
         points = parse_placement_points(league.placement_points)
     except ValueError:
         points = DEFAULT_PLACEMENT_POINTS
     return Method(
-        kind=league.ranking,
+        kind=league.ranking if league.ranking in METHOD_REGISTRY else default_method().name,
         min_games=league.min_games,
         min_nights_percent=league.min_nights_percent,
         placement_points=points,

@@ -40,7 +40,7 @@ from scorekeeper.rules.placings import (
     shown,
 )
 from scorekeeper.rules.standings import (
-    CHAINS,
+    METHOD_REGISTRY,
     WINS,
     Method,
     PlayerLine,
@@ -369,7 +369,8 @@ def test_ranks_follow_the_chain_and_ties_share(games: list[dict[str, int]]) -> N
         table = standings(results, Method(kind, min_games=1))
         keys = {
             r.line.player: tuple(
-                -c.value(r.line) if c.higher_is_better else c.value(r.line) for c in CHAINS[kind]
+                -c.value(r.line) if c.higher_is_better else c.value(r.line)
+                for c in METHOD_REGISTRY[kind].chain
             )
             for r in table.ranked
         }

@@ -252,7 +252,7 @@ def _standings_csv(league: League, names: dict[int, str]) -> list[list[Any]]:
                 line.wins,
                 shown(line.average),
                 shown(line.points),
-                league.ranking,
+                table.method.kind,
                 ranked.note,
             ]
         )
@@ -268,7 +268,7 @@ def _standings_csv(league: League, names: dict[int, str]) -> list[list[Any]]:
                 line.wins,
                 shown(line.average),
                 shown(line.points),
-                league.ranking,
+                table.method.kind,
                 # The note is for people (no import reads standings.csv): translated.
                 _(
                     "not ranked: %(reason)s",

@@ -24,7 +24,7 @@ from scorekeeper.extensions import limiter
 from scorekeeper.leagues import access, services
 from scorekeeper.models import League
 from scorekeeper.rules.placings import game_ordinal, ordinal, shown
-from scorekeeper.rules.standings import METHOD_NAMES, not_ranked_reason
+from scorekeeper.rules.standings import StandingsMethod, not_ranked_reason
 from scorekeeper.web import rate_limits
 from scorekeeper.web.i18n import names_list, use_league_language
 
@@ -226,7 +226,7 @@ def league_helpers() -> dict[str, Any]:
         "shown": shown,
         "ordinal": ordinal,
         "game_ordinal": game_ordinal,
-        "METHOD_NAMES": METHOD_NAMES,
+        "ranking_of": ranking_of,
         "day_text": services.day_text,
         "night_day_text": services.night_day_text,
         "num": _trim,
@@ -237,6 +237,11 @@ def league_helpers() -> dict[str, Any]:
 
 # A number in the page's language (also in macros, which get no context: a global).
 bp.add_app_template_global(services.number_text, "dec")
+
+
+def ranking_of(league: League) -> StandingsMethod:
+    """The standings method the league is ranked by (its declaration: label, value words)."""
+    return services.league_method(league).spec
 
 
 def and_list(words: list[str]) -> str:

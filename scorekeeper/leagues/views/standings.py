@@ -94,7 +94,7 @@ def _standings_page(league: League) -> str:
         result=table,
         viewed=viewed,
         method_links=method_links,
-        league_method=METHOD_REGISTRY[league.ranking],
+        league_method=services.league_method(league).spec,
         tonight=services.tonight(league, date.today()) if not g.get("public_token") else None,
         recent=services.recent_nights(league),
     )
