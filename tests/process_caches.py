@@ -1,6 +1,6 @@
 """What the package keeps for the life of a process, found without a list: every functools
-cache (``cache_clear``) defined in a ``scorekeeper`` module or on a class of one, every
-``KeptValues`` store and every ``cachetools`` cache held at a module's top level. The tests'
+cache (``cache_clear``) defined in a ``scorekeeper`` module or on a class of one, and every
+``cachetools`` cache held at a module's top level. The tests'
 autouse fixture empties them all before each test (tests/conftest.py)."""
 
 from __future__ import annotations
@@ -15,10 +15,7 @@ PACKAGE = "scorekeeper"
 
 def _stores() -> tuple[type, ...]:
     kinds: list[type] = []
-    for module_name, class_name in (
-        ("scorekeeper.web.lru_values", "KeptValues"),
-        ("cachetools", "Cache"),
-    ):
+    for module_name, class_name in (("cachetools", "Cache"),):
         module = sys.modules.get(module_name)
         if module is not None and isinstance(getattr(module, class_name, None), type):
             kinds.append(getattr(module, class_name))
