@@ -36,12 +36,9 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(SecurityError)
     def host_refused(error: SecurityError):  # type: ignore[no-untyped-def]
-        # A Host not on TRUSTED_HOSTS: Flask builds no link for it, so no page with links.
-        return (
-            "Unknown host",
-            400,
-            {"Content-Type": "text/plain; charset=utf-8"},
-        )  # i18n: an outsider's request
+        # A Host not on TRUSTED_HOSTS: Flask builds no link for it, so a page without links.
+        title = str(MESSAGES[400][0])
+        return title, 400, {"Content-Type": "text/plain; charset=utf-8"}  # i18n: HTTP header
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):  # type: ignore[no-untyped-def]
