@@ -162,7 +162,6 @@ def offline_in(language: str) -> str:
     if language not in i18n.offered():
         abort(404)
     g.forced_language = language
-    g.pop("_sk_translations", None)
     refresh()
     return render_template("pwa/offline.html")
 
