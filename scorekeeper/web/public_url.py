@@ -13,7 +13,8 @@ client's word, so it is used only when it names this server:
 3. otherwise this machine's address on the local network (or 127.0.0.1) with the port the
    server listens on, and a warning in the log once, saying which setting to make.
 
-Everything else is Flask's ``url_for`` (and werkzeug's ProxyFix behind TRUSTED_PROXIES).
+Everything else is Flask's ``url_for`` (and werkzeug's ProxyFix behind TRUSTED_PROXIES); the
+request itself keeps its Host.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from flask import Flask
+from werkzeug.routing import Map, MapAdapter
+from werkzeug.wsgi import get_host
 
 log = logging.getLogger(__name__)
 
@@ -169,8 +172,7 @@ def _warn_once(host: str) -> None:
 def configure(app: Flask) -> None:
     """TRUSTED_HOSTS from a comma-separated value, with loopback added: the machine itself
     (a health check, a backup script) can always ask ``localhost``. PUBLIC_URL becomes Flask's
-    SERVER_NAME and PREFERRED_URL_SCHEME (:func:`use_public_url`). The app is wrapped in
-    :class:`OwnHost`, which gives the request the address its links may carry."""
+    SERVER_NAME and PREFERRED_URL_SCHEME (:func:`use_public_url`)."""
     trusted = app.config.get("TRUSTED_HOSTS")
     if isinstance(trusted, str):
         trusted = [name.strip() for name in trusted.split(",") if name.strip()]
@@ -179,7 +181,8 @@ def configure(app: Flask) -> None:
     else:
         app.config["TRUSTED_HOSTS"] = None
     use_public_url(app, app.config.get("PUBLIC_URL"))
-    app.wsgi_app = OwnHost(app.wsgi_app, app.config)  # type: ignore[method-assign]
+    if isinstance(app.url_map, LinkMap):
+        app.url_map.config = app.config
 
 
 def use_public_url(app: Flask, public: str | None) -> None:
@@ -198,35 +201,41 @@ def use_public_url(app: Flask, public: str | None) -> None:
         app.config.update(SERVER_NAME=host.lower(), PREFERRED_URL_SCHEME=scheme)
 
 
-class OwnHost:
-    """WSGI middleware (inside werkzeug's ProxyFix, so it sees the host a trusted proxy gave):
-    a request's host is one its links may carry.
+class LinkMap(Map):
+    """werkzeug's URL map (Flask's ``url_map_class``) whose adapter for a request builds
+    absolute links on an address this server may give out; routing and the request itself
+    (its Host, which the CSRF check compares with the Referer) are left as they are.
 
-    - With PUBLIC_URL, links carry its host (Flask's ``SERVER_NAME``) and the request its
-      scheme: the address phones open is the operator's word, as ``X-Forwarded-Proto`` is a
-      trusted proxy's.
-    - With TRUSTED_HOSTS, Flask itself refuses every other ``Host`` with 400.
-    - Otherwise a ``Host`` that does not name this machine (:func:`host_is_own`) is replaced
-      by this machine's address on the local network (or 127.0.0.1) with the port the server
+    - With PUBLIC_URL, Flask passes its host (``SERVER_NAME``); links take its scheme too.
+    - With TRUSTED_HOSTS, Flask has refused every other ``Host`` with 400 already.
+    - Otherwise a ``Host`` that does not name this machine (:func:`host_is_own`) gives way to
+      this machine's address on the local network (or 127.0.0.1) with the port the server
       listens on, and the log says once which setting to make."""
 
-    def __init__(self, wsgi_app: Any, config: dict[str, Any]) -> None:
-        self.wsgi_app = wsgi_app
-        self.config = config
+    config: Any = {}
 
-    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
-        if self.config.get("PUBLIC_URL"):
-            environ["wsgi.url_scheme"] = self.config["PREFERRED_URL_SCHEME"]
-        elif not self.config.get("TRUSTED_HOSTS"):
-            host = environ.get("HTTP_HOST") or ""
+    def bind_to_environ(  # type: ignore[override]
+        self, environ: Any, server_name: str | None = None, subdomain: str | None = None
+    ) -> MapAdapter:
+        config = self.config
+        if server_name is None and not config.get("TRUSTED_HOSTS"):
+            host = get_host(environ)
             if not host_is_own(host):
-                if host:
-                    _warn_once(host[:200])
-                environ["HTTP_HOST"] = _own_address(environ)
-        return self.wsgi_app(environ, start_response)
+                _warn_once(host[:200])
+                server_name = _own_address(environ)
+        adapter = super().bind_to_environ(environ, server_name=server_name, subdomain=subdomain)
+        if config.get("PUBLIC_URL"):
+            adapter.url_scheme = config["PREFERRED_URL_SCHEME"]
+        return adapter
 
 
-def _own_address(environ: dict[str, Any]) -> str:
+class App(Flask):
+    """Flask with :class:`LinkMap` as its URL map (Flask's documented ``url_map_class``)."""
+
+    url_map_class = LinkMap
+
+
+def _own_address(environ: Any) -> str:
     address = choose_lan_address(local_interfaces()) or "127.0.0.1"
     port = str(environ.get("SERVER_PORT") or "")
     default_port = {"http": "80", "https": "443"}.get(environ.get("wsgi.url_scheme", "http"))
