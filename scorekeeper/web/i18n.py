@@ -63,7 +63,7 @@ COOKIE_AGE = 60 * 60 * 24 * 400
 _DECIMALS = (float, Decimal)
 _VARY = "Accept-Language, Cookie"  # i18n: an HTTP header
 
-#: The catalogs: translations/<lang>/LC_MESSAGES/messages.po (scorekeeper/catalogs.py makes them).
+#: The catalogs: translations/<lang>/LC_MESSAGES/messages.po (made by pybabel: make messages).
 TRANSLATIONS = Path(__file__).resolve().parents[1] / "translations"
 
 
@@ -87,21 +87,9 @@ def served(folder: Path) -> list[str]:
 #: and every language served (adding one is `make new-language CODE=xx`).
 LANGUAGES: dict[str, str] = {code: _own_name(code) for code in served(TRANSLATIONS)}
 
-#: gettext's names in this app: Flask-Babel's (``_``, ``gettext``, ``ngettext``, ``_l`` for
-#: lazy_gettext), the rules' (``scorekeeper.rules.words``: ``lazy``, ``N_``) and the scripts'
-#: (``t`` and ``tn`` in static/js/i18n.js).
-KEYWORDS = {
-    "_": None,
-    "gettext": None,
-    "ngettext": (1, 2),
-    "lazy_gettext": None,
-    "_l": None,
-    "lazy_ngettext": (1, 2),
-    "lazy": None,
-    "N_": None,
-    "t": None,
-    "tn": (1, 2),
-}
+#: The scripts' gettext names (static/js/i18n.js); every name pybabel looks for is in
+#: pyproject.toml, [tool.babel.extract_messages].
+SCRIPT_KEYWORDS = {"t": None, "tn": (1, 2)}
 
 #: Where the scripts' sentences are, under the static folder (and how Babel reads them).
 SCRIPTS = [("js/**.js", "javascript"), ("sw.js", "javascript")]
@@ -319,7 +307,7 @@ def script_messages() -> tuple[str | tuple[str, str], ...]:
     for _f, _l, message, _c, _x in extract_from_dir(
         str(current_app.static_folder),
         SCRIPTS,
-        keywords={k: v for k, v in KEYWORDS.items() if k in ("t", "tn")},
+        keywords=SCRIPT_KEYWORDS,
     ):
         key = (message[0], message[1]) if isinstance(message, tuple) else message
         if key and key not in found:
