@@ -26,17 +26,24 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 
 # The compiled catalogs (translations/<lang>/LC_MESSAGES/messages.mo) are made from the .po
 # files, which are what git keeps; every command that serves or tests compiles them first.
+# pybabel (Babel's own command) reads babel.cfg and pyproject.toml's [tool.babel.*].
 translations: $(VENV)/.installed
-	$(BIN)/python -m scorekeeper.catalogs compile
+	$(BIN)/pybabel -q compile
 
 # After changing a sentence: extract them all and bring every catalog up to date (README,
 # "Languages"); then translate what came in empty and `make translations`.
 messages: $(VENV)/.installed
-	$(BIN)/python -m scorekeeper.catalogs update
+	$(BIN)/pybabel extract
+	$(BIN)/pybabel update
 
 # A new language in one command: make new-language CODE=de (then translate its messages.po).
 new-language: $(VENV)/.installed
-	$(BIN)/python -m scorekeeper.catalogs init $(CODE)
+	@test -n "$(CODE)" || { echo "Which language? make new-language CODE=de" >&2; exit 1; }
+	@test ! -e scorekeeper/translations/$(CODE)/LC_MESSAGES/messages.po || \
+		{ echo "$(CODE) has a catalog already: scorekeeper/translations/$(CODE)/LC_MESSAGES/messages.po" >&2; exit 1; }
+	$(BIN)/pybabel extract
+	$(BIN)/pybabel init -l $(CODE)
+	@echo "Translate scorekeeper/translations/$(CODE)/LC_MESSAGES/messages.po, then make translations."
 
 # Another port: make run PORT=8080 (or make lan PORT=8080); the default is 5000, or
 # SCOREKEEPER_PORT when that is set.
@@ -51,7 +58,7 @@ lan: $(VENV)/.installed translations
 	$(BIN)/python -m scorekeeper --lan $(if $(PORT),--port $(PORT))
 
 test: $(VENV)/.installed-test
-	$(BIN)/python -m scorekeeper.catalogs compile
+	$(BIN)/pybabel -q compile
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
@@ -60,7 +67,7 @@ test: $(VENV)/.installed-test
 # Caddy, a wheel build, the browser; CONTRIBUTING.md): minutes instead of the whole run.
 # `make test` (and CI) still runs everything.
 test-fast: $(VENV)/.installed-test
-	$(BIN)/python -m scorekeeper.catalogs compile
+	$(BIN)/pybabel -q compile
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest -m "not slow" $(PYTEST_ARGS)

@@ -78,7 +78,7 @@ build=$(mktemp -d)
 cp -r "$SOURCE/." "$build/"
 chown -R scorekeeper "$build"
 runuser -u scorekeeper -- "$APP_DIR/venv/bin/pip" install --quiet --upgrade pip
-runuser -u scorekeeper -- "$APP_DIR/venv/bin/pip" install --quiet --upgrade "$build[gunicorn,redis]"
+runuser -u scorekeeper -- "$APP_DIR/venv/bin/pip" install --quiet --upgrade "$build[gunicorn,redis,postgres]"
 rm -rf "$build"
 install -d -o scorekeeper -g scorekeeper "$APP_DIR/venv/var"
 install -m 755 "$SOURCE/deploy/scorekeeper.sh" /usr/local/bin/scorekeeper

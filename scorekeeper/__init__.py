@@ -38,7 +38,7 @@ def _project_folder(name: str) -> str:
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the application. ``test_config`` replaces instance/config.py and the environment."""
-    app = public_url.ReachableFlask(
+    app = public_url.App(
         __name__,
         instance_relative_config=True,
         template_folder=_project_folder("templates"),

@@ -86,7 +86,7 @@ def main(argv: list[str] | None = None) -> None:
         if not app.config.get("PUBLIC_URL"):
             address = public_url.choose_lan_address(public_url.local_interfaces())
             if address:
-                app.config["PUBLIC_URL"] = f"http://{address}:{args.port}"
+                public_url.use_public_url(app, f"http://{address}:{args.port}")
         public = app.config.get("PUBLIC_URL")
         announce_lan(f"{public}/" if public else None, args.port)
     else:

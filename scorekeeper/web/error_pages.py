@@ -6,7 +6,7 @@ from flask import Flask, render_template, request
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, SecurityError
 
 from scorekeeper.extensions import db
 from scorekeeper.web import rate_limits
@@ -33,6 +33,12 @@ def init_app(app: Flask) -> None:
             ),
             400,
         )
+
+    @app.errorhandler(SecurityError)
+    def host_refused(error: SecurityError):  # type: ignore[no-untyped-def]
+        # A Host not on TRUSTED_HOSTS: Flask builds no link for it, so a page without links.
+        title = str(MESSAGES[400][0])
+        return title, 400, {"Content-Type": "text/plain; charset=utf-8"}  # i18n: HTTP header
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):  # type: ignore[no-untyped-def]

@@ -21,7 +21,7 @@ import hashlib
 import json
 import re
 from decimal import Decimal
-from functools import cache, cached_property, lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -29,7 +29,7 @@ from urllib.parse import quote
 from babel import Locale
 from babel.lists import format_list
 from babel.messages.extract import extract_from_dir
-from babel.support import NullTranslations, Translations
+from babel.support import NullTranslations
 from flask import (
     Blueprint,
     Flask,
@@ -53,7 +53,6 @@ from flask_babel import (
 from jinja2 import pass_eval_context
 from jinja2.nodes import EvalContext
 from markupsafe import Markup, escape
-from wtforms.i18n import messages_path
 
 from scorekeeper.rules import words
 
@@ -64,7 +63,7 @@ COOKIE_AGE = 60 * 60 * 24 * 400
 _DECIMALS = (float, Decimal)
 _VARY = "Accept-Language, Cookie"  # i18n: an HTTP header
 
-#: The catalogs: translations/<lang>/LC_MESSAGES/messages.po (scorekeeper/catalogs.py makes them).
+#: The catalogs: translations/<lang>/LC_MESSAGES/messages.po (made by pybabel: make messages).
 TRANSLATIONS = Path(__file__).resolve().parents[1] / "translations"
 
 
@@ -88,21 +87,9 @@ def served(folder: Path) -> list[str]:
 #: and every language served (adding one is `make new-language CODE=xx`).
 LANGUAGES: dict[str, str] = {code: _own_name(code) for code in served(TRANSLATIONS)}
 
-#: gettext's names in this app: Flask-Babel's (``_``, ``gettext``, ``ngettext``, ``_l`` for
-#: lazy_gettext), the rules' (``scorekeeper.rules.words``: ``lazy``, ``N_``) and the scripts'
-#: (``t`` and ``tn`` in static/js/i18n.js).
-KEYWORDS = {
-    "_": None,
-    "gettext": None,
-    "ngettext": (1, 2),
-    "lazy_gettext": None,
-    "_l": None,
-    "lazy_ngettext": (1, 2),
-    "lazy": None,
-    "N_": None,
-    "t": None,
-    "tn": (1, 2),
-}
+#: The scripts' gettext names (static/js/i18n.js); every name pybabel looks for is in
+#: pyproject.toml, [tool.babel.extract_messages].
+SCRIPT_KEYWORDS = {"t": None, "tn": (1, 2)}
 
 #: Where the scripts' sentences are, under the static folder (and how Babel reads them).
 SCRIPTS = [("js/**.js", "javascript"), ("sw.js", "javascript")]
@@ -124,7 +111,6 @@ def use_league_language(language: str | None) -> None:
         g.league_language = language
         # In case a sentence was looked up before: the language is worked out again.
         g.pop("_sk_language", None)
-        g.pop("_sk_translations", None)
         refresh()
 
 
@@ -155,19 +141,6 @@ def _choose() -> str:
         if primary in LANGUAGES:
             return primary
     return DEFAULT
-
-
-def translations() -> Any:
-    """This request's catalog, looked up once per request (a page asks for it hundreds of
-    times: once per sentence)."""
-    try:
-        return g._sk_translations
-    except AttributeError:
-        found = get_translations()
-        g._sk_translations = found
-        return found
-    except RuntimeError:  # outside an app context: the English source
-        return _ENGLISH
 
 
 def _select_locale() -> str:
@@ -231,8 +204,6 @@ def pseudo(message: str) -> str:
     return "⟦" + "".join(out) + (" " + padding if padding else "") + "⟧"
 
 
-_ENGLISH = NullTranslations()
-
 #: French "de", "que", "le", "la" before a name put into a sentence: "d’Ana", "qu’Ivo".
 _ELIDED = re.compile(r"(?<![\w’'])([DdQqLl]|[Qq]u)(e|a) %\((\w+)\)s")
 _VOWELS = frozenset("aeiouyàâäéèêëîïôöùûüœæAEIOUYÀÂÄÉÈÊËÎÏÔÖÙÛÜŒÆ")
@@ -264,8 +235,10 @@ def fill(sentence: str, variables: dict[str, Any]) -> str:
 
 
 class AppDomain(Domain):
-    """Flask-Babel's catalogs, and the pseudo-language where it is switched on; a sentence's
-    variables filled in the page's language (``fill``)."""
+    """Flask-Babel's domain with what Babel has no word for: the pseudo-language where it is
+    switched on, and a sentence's variables filled in the page's language (``fill``: decimals
+    written the language's way, French elision before a name), which Flask-Babel's plain
+    ``%`` cannot do."""
 
     def gettext(self, string: str, **variables: Any) -> str:
         found = self.get_translations().ugettext(string)
@@ -276,12 +249,8 @@ class AppDomain(Domain):
         return fill(self.get_translations().ungettext(singular, plural, num), variables)
 
     def get_translations(self) -> Any:
-        if has_request_context():
-            cached = g.get("_sk_translations")
-            if cached is not None:
-                return cached
-            if chosen() == PSEUDO:
-                return PseudoTranslations()
+        if has_request_context() and chosen() == PSEUDO:
+            return PseudoTranslations()
         return super().get_translations()
 
 
@@ -321,35 +290,13 @@ def _same_site_path(target: str) -> bool:
 
 def language_links() -> list[tuple[str, str, str]]:
     """(code, name, address) of each language button on this page."""
-    here = quote(request.full_path if request.query_string else request.path, safe="/")
-    return [
-        (code, name, f"{_choose_url(request.script_root, code)}?next={here}")
-        for code, name in offered().items()
-    ]
-
-
-@lru_cache(maxsize=64)
-def _choose_url(script_root: str, code: str) -> str:
-    # The same for every request under one script root: worked out once, not per page.
     from flask import url_for
 
-    return url_for("i18n.choose", language=code)
-
-
-class FormMessagesRequest:
-    """WTForms' own messages ("This field is required.") in the request's language, from a
-    catalog read once per process and language. Flask-WTF looks for them in the request's
-    ``wtforms_translations`` and would otherwise read WTForms' catalog from disk on every
-    request that shows a form."""
-
-    @cached_property
-    def wtforms_translations(self) -> Any:
-        return _wtforms_catalog(str(get_locale() or DEFAULT))
-
-
-@lru_cache(maxsize=16)
-def _wtforms_catalog(locale: str) -> Any:
-    return Translations.load(messages_path(), [locale], domain="wtforms")
+    here = quote(request.full_path if request.query_string else request.path, safe="/")
+    return [
+        (code, name, f"{url_for('i18n.choose', language=code)}?next={here}")
+        for code, name in offered().items()
+    ]
 
 
 @cache
@@ -360,7 +307,7 @@ def script_messages() -> tuple[str | tuple[str, str], ...]:
     for _f, _l, message, _c, _x in extract_from_dir(
         str(current_app.static_folder),
         SCRIPTS,
-        keywords={k: v for k, v in KEYWORDS.items() if k in ("t", "tn")},
+        keywords=SCRIPT_KEYWORDS,
     ):
         key = (message[0], message[1]) if isinstance(message, tuple) else message
         if key and key not in found:
@@ -469,46 +416,31 @@ def names_list(names: Any) -> str:
 
 @pass_eval_context
 def template_gettext(eval_ctx: EvalContext, message: str, /, **variables: Any) -> str:
-    """``_("...")`` and ``gettext`` in templates: Jinja's "newstyle" gettext (the sentence is
-    always %-formatted with its variables, escaped where the template is), called directly.
-
-    Jinja's own goes through three ``Context.call``s a sentence (the ``_`` alias, the newstyle
-    wrapper, the installed callable); a page has 20 to 150 sentences. Measured in process on
-    the load test's mix (docs/benchmarks.md, "Capacity", third sitting): 18 µs a sentence
-    under cProfile with Jinja's, 6 µs with this one."""
-    found = translations().ugettext(message)
-    if not variables and "%" not in found:
-        # Most sentences: nothing to put in and nothing to format ("%%" is formatted).
-        return Markup(found) if eval_ctx.autoescape else found
-    return _formatted(eval_ctx, found, variables)
-
-
-def _formatted(eval_ctx: EvalContext, sentence: str, variables: dict[str, Any]) -> str:
-    """``sentence % variables``, each variable escaped where the template is (a number needs
-    none), as ``Markup(sentence) % variables`` does: that wraps every variable in a helper
-    object: 2.8 → 1.2 µs a sentence with a name and a number."""
-    if not eval_ctx.autoescape:
-        return fill(sentence, variables)
-    return Markup(
-        elide(sentence, variables)
-        % {
-            name: value
-            if type(value) is int
-            else number_text(value)
-            if type(value) in _DECIMALS
-            else escape(value)
-            for name, value in variables.items()
-        }
-    )
+    """``_("...")``, ``gettext`` and ``{% trans %}`` in templates: Jinja's newstyle gettext
+    (always %-formatted; the variables escaped where the template is), but filled in as
+    Python's sentences are (``fill``: the language's decimals, French elision), which Jinja's
+    own cannot do: it formats without seeing the language."""
+    return _formatted(eval_ctx, get_translations().ugettext(message), variables)
 
 
 @pass_eval_context
 def template_ngettext(
     eval_ctx: EvalContext, singular: str, plural: str, num: int, /, **variables: Any
 ) -> str:
-    """``ngettext`` in templates, as ``template_gettext`` (``num`` is a variable too)."""
+    """``ngettext`` and ``{% trans count=... %}`` in templates, as ``template_gettext``."""
     variables.setdefault("num", number_text(num))
-    return _formatted(eval_ctx, translations().ungettext(singular, plural, num), variables)
+    return _formatted(eval_ctx, get_translations().ungettext(singular, plural, num), variables)
+
+
+def _formatted(eval_ctx: EvalContext, sentence: str, variables: dict[str, Any]) -> str:
+    if not eval_ctx.autoescape:
+        return fill(sentence, variables)
+    # As Markup(sentence) % variables: the sentence is trusted, what is put in is escaped.
+    safe = {
+        name: value if type(value) in (int, *_DECIMALS) else escape(value)
+        for name, value in variables.items()
+    }
+    return Markup(fill(sentence, safe))
 
 
 def init_app(app: Flask) -> None:
@@ -521,21 +453,15 @@ def init_app(app: Flask) -> None:
         locale_selector=_select_locale,
     )
     babel.domain_instance = AppDomain(translation_directories=[str(TRANSLATIONS)])
+    # Flask-Babel installed Jinja's i18n extension (newstyle); its sentences are filled in the
+    # page's language, as Python's are.
     app.jinja_env.policies["ext.i18n.trimmed"] = True
-    # One catalog lookup per request for every sentence, in templates and in the rules.
-    app.jinja_env.install_gettext_callables(
-        gettext=lambda s: translations().ugettext(s),
-        ngettext=lambda s, p, n: translations().ungettext(s, p, n),
-        newstyle=True,
-        pgettext=lambda c, s: translations().upgettext(c, s),
-        npgettext=lambda c, s, p, n: translations().unpgettext(c, s, p, n),
-    )
     app.jinja_env.globals.update(
         _=template_gettext, gettext=template_gettext, ngettext=template_ngettext
     )
     words.install(
-        lambda message: translations().ugettext(message),
-        lambda singular, plural, n: translations().ungettext(singular, plural, n),
+        lambda message: get_translations().ugettext(message),
+        lambda singular, plural, n: get_translations().ungettext(singular, plural, n),
         number_text,
         fill,
     )
@@ -556,10 +482,6 @@ def init_app(app: Flask) -> None:
         if request.endpoint == "i18n.script_catalog" and language in offered():
             g.forced_language = language
             g.pop("_sk_language", None)
-
-    app.request_class = type(
-        "Request", (FormMessagesRequest, app.request_class), {"__doc__": app.request_class.__doc__}
-    )
 
     @app.after_request
     def vary_by_language(response: Response) -> Response:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 
 from babel.dates import format_date as babel_format_date
-from flask import Flask, current_app, get_template_attribute, has_app_context, request, url_for
+from flask import Flask, get_template_attribute, has_app_context
 from flask_babel import gettext as _
 from markupsafe import Markup
 
@@ -118,20 +118,6 @@ def nav_links() -> list[tuple[str, str]]:
     ]
 
 
-def fixed_url(endpoint: str, filename: str | None = None) -> str:
-    """``url_for(endpoint)`` (with ``filename`` for a static file) for a URL that is the same
-    on every request to this app, worked out once per process and path the app is served under
-    (the page head's files and the top bar's links: a dozen on every page, about 7 µs each)."""
-    key = (request.script_root, endpoint, filename)
-    known: dict[tuple[str, str, str | None], str] = current_app.extensions["fixed_urls"]
-    url = known.get(key)
-    if url is None:
-        url = url_for(endpoint, filename=filename) if filename else url_for(endpoint)
-        if len(known) < 1000:  # a fixed set of URLs; the bound is only a guard
-            known[key] = url
-    return url
-
-
 def and_list(words: list[str]) -> str:
     """ "Ann", "Ann and Bob", "Ann, Bob and Cy" (in the page's language: ``names_list``)."""
     return names_list(words)
@@ -157,8 +143,6 @@ def init_app(app: Flask) -> None:
     app.add_template_global(pip_radius)
     app.add_template_global(pip_colour)
     app.add_template_global(nav_links)
-    app.add_template_global(fixed_url)
-    app.extensions["fixed_urls"] = {}
     app.add_template_filter(utc_iso)
     # Python's zip: a board row's cells beside its running totals, without a ``loop`` object.
     app.add_template_global(zip)

@@ -5,12 +5,16 @@ address that phone can open, and never one an outsider chose. The ``Host`` heade
 client's word, so it is used only when it names this server:
 
 1. ``PUBLIC_URL`` when set (``https://scores.example.org``; ``python -m scorekeeper --lan`` sets
-   it to this machine's address on the local network);
-2. otherwise the request's host when it is trusted: one of ``TRUSTED_HOSTS`` (then Flask itself
-   refuses every other ``Host`` with 400), or, without that list, a loopback name or address,
-   one of this machine's own addresses, or its host name;
+   it to this machine's address on the local network), as Flask's ``SERVER_NAME`` and
+   ``PREFERRED_URL_SCHEME``;
+2. otherwise the request's host when it is trusted: one of ``TRUSTED_HOSTS`` (Flask's own
+   setting: it refuses every other ``Host`` with 400), or, without that list, a loopback name or
+   address, one of this machine's own addresses, or its host name;
 3. otherwise this machine's address on the local network (or 127.0.0.1) with the port the
    server listens on, and a warning in the log once, saying which setting to make.
+
+Everything else is Flask's ``url_for`` (and werkzeug's ProxyFix behind TRUSTED_PROXIES); the
+request itself keeps its Host.
 """
 
 from __future__ import annotations
@@ -26,11 +30,9 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from flask import Flask, Request, has_request_context, request
-from flask.globals import _cv_request
-from werkzeug.exceptions import SecurityError
-
-from scorekeeper.web.responses import TemplateEnvironment
+from flask import Flask
+from werkzeug.routing import Map, MapAdapter
+from werkzeug.wsgi import get_host
 
 log = logging.getLogger(__name__)
 
@@ -158,29 +160,6 @@ def host_is_own(host: str) -> bool:
     return name in own_host_names()
 
 
-def public_base(app: Flask, incoming: Request | None) -> str | None:
-    """The scheme and host (no trailing slash) an absolute link starts with, or None outside
-    a request when no PUBLIC_URL is set (Flask's own rules apply then)."""
-    configured = app.config.get("PUBLIC_URL")
-    if configured:
-        return str(configured).rstrip("/")
-    if incoming is None:
-        return None
-    try:
-        host = incoming.host  # with TRUSTED_HOSTS, only a host on that list is read
-    except SecurityError:
-        host = None
-    if host is not None and (app.config.get("TRUSTED_HOSTS") or host_is_own(host)):
-        return incoming.host_url.rstrip("/")
-    if host is not None:
-        _warn_once(host)
-    address = choose_lan_address(local_interfaces()) or "127.0.0.1"
-    port = incoming.environ.get("SERVER_PORT") or ""
-    default_port = {"http": "80", "https": "443"}.get(incoming.scheme)
-    suffix = f":{port}" if port.isdigit() and port != default_port else ""
-    return f"{incoming.scheme}://{address}{suffix}"
-
-
 @lru_cache(maxsize=64)  # bounded: anyone can send any Host
 def _warn_once(host: str) -> None:
     log.warning(
@@ -192,8 +171,8 @@ def _warn_once(host: str) -> None:
 
 def configure(app: Flask) -> None:
     """TRUSTED_HOSTS from a comma-separated value, with loopback added: the machine itself
-    (a health check, a backup script) can always ask ``localhost``. PUBLIC_URL must be an
-    http(s) address: a mistyped one would put a dead link on every printed QR code."""
+    (a health check, a backup script) can always ask ``localhost``. PUBLIC_URL becomes Flask's
+    SERVER_NAME and PREFERRED_URL_SCHEME (:func:`use_public_url`)."""
     trusted = app.config.get("TRUSTED_HOSTS")
     if isinstance(trusted, str):
         trusted = [name.strip() for name in trusted.split(",") if name.strip()]
@@ -201,54 +180,63 @@ def configure(app: Flask) -> None:
         app.config["TRUSTED_HOSTS"] = list(dict.fromkeys([*trusted, "localhost", "127.0.0.1"]))
     else:
         app.config["TRUSTED_HOSTS"] = None
-    public = str(app.config.get("PUBLIC_URL") or "").strip().rstrip("/")
-    if public and not re.fullmatch(r"https?://[^/?#\s]+(/[^?#\s]*)?", public):
+    use_public_url(app, app.config.get("PUBLIC_URL"))
+    if isinstance(app.url_map, LinkMap):
+        app.url_map.config = app.config
+
+
+def use_public_url(app: Flask, public: str | None) -> None:
+    """Set PUBLIC_URL (``https://scores.example.org``, or None): Flask builds every absolute
+    link (``url_for(..., _external=True)``) with its host as ``SERVER_NAME``, and its scheme
+    as ``PREFERRED_URL_SCHEME``. It must be an http(s) address without a path: a mistyped
+    one would put a dead link on every printed QR code."""
+    public = str(public or "").strip().rstrip("/")
+    if public and not re.fullmatch(r"https?://[^/?#\s]+", public):
         raise ValueError(
             f"PUBLIC_URL must be an address like https://scores.example.org, not {public!r}"
         )
     app.config["PUBLIC_URL"] = public or None
+    if public:
+        scheme, host = public.split("://", 1)
+        app.config.update(SERVER_NAME=host.lower(), PREFERRED_URL_SCHEME=scheme)
 
 
-class ReachableFlask(Flask):
-    """Flask whose absolute URLs (``url_for(..., _external=True)``, in views and templates)
-    start with :func:`public_base`, never with an untrusted ``Host``; its templates read the
-    environment's globals directly (:class:`scorekeeper.web.responses.TemplateEnvironment`)."""
+class LinkMap(Map):
+    """werkzeug's URL map (Flask's ``url_map_class``) whose adapter for a request builds
+    absolute links on an address this server may give out; routing and the request itself
+    (its Host, which the CSRF check compares with the Referer) are left as they are.
 
-    jinja_environment = TemplateEnvironment
+    - With PUBLIC_URL, Flask passes its host (``SERVER_NAME``); links take its scheme too.
+    - With TRUSTED_HOSTS, Flask has refused every other ``Host`` with 400 already.
+    - Otherwise a ``Host`` that does not name this machine (:func:`host_is_own`) gives way to
+      this machine's address on the local network (or 127.0.0.1) with the port the server
+      listens on, and the log says once which setting to make."""
 
-    def url_for(  # type: ignore[override]
-        self,
-        /,
-        endpoint: str,
-        *,
-        _anchor: str | None = None,
-        _method: str | None = None,
-        _scheme: str | None = None,
-        _external: bool | None = None,
-        **values: Any,
-    ) -> str:
-        in_request = has_request_context()
-        context = _cv_request.get(None)
-        if context is not None and context.url_adapter is None:
-            # Flask refused the request's Host (not one of TRUSTED_HOSTS): its error page still
-            # needs paths, built without that Host.
-            context.url_adapter = self.url_map.bind(
-                "localhost", script_name=context.request.script_root or "/"
-            )
-        external = _external if _external is not None else (_scheme is not None or not in_request)
-        base = public_base(self, request if in_request else None) if external else None
-        if base is None:
-            return super().url_for(
-                endpoint,
-                _anchor=_anchor,
-                _method=_method,
-                _scheme=_scheme,
-                _external=_external,
-                **values,
-            )
-        if _scheme is not None:
-            base = _scheme + base[base.index("://") :]
-        path = super().url_for(
-            endpoint, _anchor=_anchor, _method=_method, _external=False, **values
-        )
-        return base + path
+    config: Any = {}
+
+    def bind_to_environ(  # type: ignore[override]
+        self, environ: Any, server_name: str | None = None, subdomain: str | None = None
+    ) -> MapAdapter:
+        config = self.config
+        if server_name is None and not config.get("TRUSTED_HOSTS"):
+            host = get_host(environ)
+            if not host_is_own(host):
+                _warn_once(host[:200])
+                server_name = _own_address(environ)
+        adapter = super().bind_to_environ(environ, server_name=server_name, subdomain=subdomain)
+        if config.get("PUBLIC_URL"):
+            adapter.url_scheme = config["PREFERRED_URL_SCHEME"]
+        return adapter
+
+
+class App(Flask):
+    """Flask with :class:`LinkMap` as its URL map (Flask's documented ``url_map_class``)."""
+
+    url_map_class = LinkMap
+
+
+def _own_address(environ: Any) -> str:
+    address = choose_lan_address(local_interfaces()) or "127.0.0.1"
+    port = str(environ.get("SERVER_PORT") or "")
+    default_port = {"http": "80", "https": "443"}.get(environ.get("wsgi.url_scheme", "http"))
+    return f"{address}:{port}" if port.isdigit() and port != default_port else address

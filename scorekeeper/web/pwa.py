@@ -1,9 +1,9 @@
 """The installable app: web app manifest, service worker and the page shown without signal.
 
 The service worker lives in static/sw.js but is served from /sw.js, because a worker only
-controls pages at or below its own path. The version it is served with is a hash of every
-static file, so a deploy that changes any of them installs a new worker, which drops the old
-static cache (see static/sw.js).
+controls pages at or below its own path. The version it is served with is the static files'
+version (``static_files.static_version``: a hash of their hashed names), so a deploy that
+changes any of them installs a new worker, which drops the old static cache (see static/sw.js).
 
 Languages: the manifest's name and description are in the page's language. The worker has no
 page of its own, so what it says comes with it: the served worker carries its few sentences
@@ -16,7 +16,6 @@ in the language this phone last used.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from functools import cache
 from pathlib import Path
@@ -27,7 +26,7 @@ from flask import Blueprint, Response, abort, current_app, g, render_template, u
 from flask_babel import gettext as _
 from flask_babel import refresh
 
-from scorekeeper.web import i18n
+from scorekeeper.web import i18n, static_files
 
 bp = Blueprint("pwa", __name__)
 
@@ -45,24 +44,6 @@ def _static_files(folder: str) -> list[str]:
         for path in root.rglob("*")
         if path.is_file() and not path.name.endswith(NOT_PRECACHED)
     )
-
-
-@cache
-def _version_of(folder: str) -> str:
-    digest = hashlib.sha256()
-    root = Path(folder)
-    for name in [*_static_files(folder), WORKER]:
-        digest.update(name.encode())
-        digest.update((root / name).read_bytes())
-    return digest.hexdigest()[:16]
-
-
-def static_version() -> str:
-    """Changes whenever any static file changes (recomputed on every call in debug mode)."""
-    folder = str(current_app.static_folder)
-    if current_app.debug:
-        _version_of.cache_clear()
-    return _version_of(folder)
 
 
 @bp.get("/manifest.webmanifest")
@@ -152,7 +133,7 @@ def service_worker() -> Response:
     ]
     settings = {
         # A new catalog is a new worker too: it keeps the scripts' catalogs of its version.
-        "version": f"{static_version()}-{i18n.catalog_version()}",
+        "version": f"{static_files.static_version(current_app)}-{i18n.catalog_version()}",
         "shell": shell,
         "offline": url_for("pwa.offline"),
         "offlinePages": offline_pages,
@@ -181,7 +162,6 @@ def offline_in(language: str) -> str:
     if language not in i18n.offered():
         abort(404)
     g.forced_language = language
-    g.pop("_sk_translations", None)
     refresh()
     return render_template("pwa/offline.html")
 

@@ -12,31 +12,8 @@ from urllib.parse import quote
 
 import segno
 from flask import Response, make_response, request
-from flask.templating import Environment
 
 from scorekeeper.web.i18n import chosen as chosen_language
-
-
-class TemplateEnvironment(Environment):
-    """Flask's Jinja environment (``Flask.jinja_environment``), whose templates read the
-    environment's own globals rather than a ``ChainMap`` over them.
-
-    Jinja gives each template ``ChainMap({}, environment.globals)`` so that globals given to
-    one template (``get_template(name, globals=...)``) stay with it. The app gives none, and
-    every render copies the map twice (``new_context``: ``dict(globals, **vars)`` and
-    ``set(globals)``), which for a ``ChainMap`` is a Python call per global: about 15 µs a
-    render with the app's 41 globals, against 1 µs for a plain dict. A share view's first
-    look at a new version renders three templates: 1.42 → 1.30 ms of CPU in process, the
-    round form 1.58 → 1.54 ms (docs/benchmarks.md, "Capacity", fourth sitting).
-
-    A template made with globals of its own still gets Jinja's ``ChainMap``. (Jinja adds the
-    globals given to ``get_template`` for a template it already holds to that template's map,
-    which here would be the environment's: the app never gives any.)"""
-
-    def make_globals(self, d: dict[str, Any] | None) -> Any:
-        if not d:
-            return self.globals
-        return super().make_globals(d)
 
 
 def qr_svg(target: str, max_age: int | None = None) -> Response:

@@ -13,6 +13,9 @@ to finish wins). Older versions are removed then, but for the newest few (``prun
 process of the previous deploy may still be serving from one, and a rollback finds its files
 ready. Pages and JSON are compressed per response by Flask-Compress.
 
+The same manifest of hashed names gives the static files their one version
+(:func:`static_version`): the build folder's name and the service worker's cache (pwa.py).
+
 In debug mode nothing changes: Flask serves static/ as it is, so edits show at once.
 """
 
@@ -54,12 +57,14 @@ def init_app(app: Flask) -> None:
     compress.init_app(app)
     if app.debug or not app.config.get("STATIC_HASHED", True) or app.static_folder is None:
         return
+    # Version and names are read once here; debug mode reads them again at every call.
     try:
         folder, names = build(Path(app.static_folder), Path(app.instance_path) / "static")
     except OSError:  # a read-only instance folder: the copies go to the temporary folder
         folder, names = build(
             Path(app.static_folder), Path(tempfile.gettempdir()) / "scorekeeper-static"
         )
+    app.extensions["static_version"] = folder.name
     security = security_headers(app)
 
     def add_headers(headers: Any, path: str, url: str) -> None:
@@ -116,21 +121,40 @@ def hashed_name(name: str, content: bytes) -> str:
     return f"{stem}.{digest}.{suffix}"
 
 
-def build(source: Path, target: Path) -> tuple[Path, dict[str, str]]:
-    """The served folder for ``source``: every file under its own name and its hashed name,
-    with .gz and .br copies where compressing pays. Returns the folder and the map from plain
-    to hashed names."""
-    files = {
+def _read(source: Path) -> dict[str, bytes]:
+    return {
         path.relative_to(source).as_posix(): path.read_bytes()
         for path in sorted(source.rglob("*"))
         if path.is_file() and not path.name.endswith(COMPRESSED)
     }
-    names = {
-        name: hashed_name(name, content)
-        for name, content in files.items()
-        if not name.endswith(NOT_HASHED)
-    }
-    version = hashlib.sha256("\n".join(sorted(names.values())).encode()).hexdigest()[:16]
+
+
+def manifest(files: dict[str, bytes]) -> tuple[str, dict[str, str]]:
+    """The version of ``files`` (plain name -> content) and the map from plain to hashed
+    names. The version is a hash of every file's hashed name (the worker's too, though it is
+    served under its plain name): it changes whenever any file does."""
+    every = {name: hashed_name(name, content) for name, content in files.items()}
+    version = hashlib.sha256("\n".join(sorted(every.values())).encode()).hexdigest()[:16]
+    return version, {name: every[name] for name in every if not name.endswith(NOT_HASHED)}
+
+
+def static_version(app: Flask) -> str:
+    """The static files' version (:func:`manifest`): the one read at start-up, or, in debug
+    mode or without hashed names, read now."""
+    known = app.extensions.get("static_version")
+    if known is None or app.debug:
+        known = manifest(_read(Path(str(app.static_folder))))[0]
+        if not app.debug:
+            app.extensions["static_version"] = known
+    return known
+
+
+def build(source: Path, target: Path) -> tuple[Path, dict[str, str]]:
+    """The served folder for ``source``: every file under its own name and its hashed name,
+    with .gz and .br copies where compressing pays. Returns the folder (named after the
+    version) and the map from plain to hashed names."""
+    files = _read(source)
+    version, names = manifest(files)
     folder = target / version
     if (folder / ".complete").exists():
         prune(target, folder)

@@ -130,7 +130,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("the photo reader (a library over the rules)", ("vision",)),
     (
         "web plumbing (no game, no league)",
-        ("backup", "catalogs", "config", "extensions", "web"),
+        ("backup", "config", "extensions", "web"),
     ),
     ("the models", ("models",)),
     ("a game at a table", ("games",)),

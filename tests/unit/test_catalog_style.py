@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper import catalogs
+from tests.unit.test_catalogs import read
 
 ROOT = Path(__file__).resolve().parents[2]
 GLOSSARY = ROOT / "docs" / "translations.md"
@@ -24,7 +24,7 @@ NBSP, NNBSP = "\u00a0", "\u202f"
 def translations(language: str) -> list[tuple[str, str]]:
     """(English, translation) of every entry, each plural form on its own; markup left out."""
     found = []
-    for message in catalogs.read(language):
+    for message in read(language):
         if not message.id:
             continue
         english = message.id if isinstance(message.id, str) else message.id[0]

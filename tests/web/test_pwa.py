@@ -8,10 +8,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.web import pwa
+from scorekeeper.web import static_files
 from tests.conftest import running_app
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
@@ -60,13 +59,11 @@ def test_service_worker_is_served_from_the_root_with_its_shell(client: FlaskClie
         shell_file.close()
 
 
-def test_a_changed_static_file_changes_the_worker_version(app: Flask, tmp_path: Path) -> None:
-    (tmp_path / "sw.js").write_text("// worker")
-    (tmp_path / "app.css").write_text("body {}")
-    before = pwa._version_of(str(tmp_path))
-    (tmp_path / "app.css").write_text("body { color: red }")
-    pwa._version_of.cache_clear()
-    assert pwa._version_of(str(tmp_path)) != before
+def test_a_changed_static_file_changes_the_worker_version() -> None:
+    files = {"sw.js": b"// worker", "app.css": b"body {}"}
+    before = static_files.manifest(files)[0]
+    assert static_files.manifest({**files, "app.css": b"body { color: red }"})[0] != before
+    assert static_files.manifest({**files, "sw.js": b"// new worker"})[0] != before
 
 
 def test_offline_page_says_what_is_kept(client: FlaskClient) -> None:

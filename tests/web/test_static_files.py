@@ -46,9 +46,9 @@ def test_pages_link_hashed_files_that_are_kept_for_a_year(client: FlaskClient) -
 def test_the_page_heads_links_follow_the_path_the_app_is_served_under(
     client: FlaskClient,
 ) -> None:
-    """The head's file links and the top bar are worked out once per process (``fixed_url``),
-    but once per path the app is served under: behind a proxy at /club/ they start with it,
-    and the same process serving at / again does not hand out /club/ links."""
+    """The head's file links and the top bar follow the path the app is served under: behind a
+    proxy at /club/ they start with it, and the same process serving at / again does not hand
+    out /club/ links."""
     for root in ("/club", "", "/club"):
         page = client.get("/", base_url=f"http://localhost{root}/").get_data(as_text=True)
         stylesheet = re.search(r'<link rel="stylesheet" href="([^"]+)"', page)

@@ -24,6 +24,7 @@ from scorekeeper.games.board_view import board_header
 from scorekeeper.games.words import RoundWords
 from scorekeeper.games.words import round_words as _round_words
 from scorekeeper.models import Game
+from scorekeeper.web.i18n import use_league_language
 from scorekeeper.web.transactions import is_write_request, locks_for_writing
 
 bp = Blueprint("games", __name__)
@@ -37,6 +38,14 @@ def game_or_404(public_id: str, scores: bool = True) -> Game:
     game = services.load_game(public_id, for_update=is_write_request(), scores=scores)
     if game is None:
         abort(404)
+    return in_its_language(game)
+
+
+def in_its_language(game: Game) -> Game:
+    """A table of a league night speaks its league's language (unless the phone chose one):
+    the league's language is one input of the page's language (``web.i18n``)."""
+    if game.night_id is not None:
+        use_league_language(game.night.league.language)  # type: ignore[union-attr]
     return game
 
 
@@ -93,7 +102,7 @@ def game_row_or_404(public_id: str, correction_flag: bool = False) -> Game:
     game = services.find_game(public_id, correction_flag=correction_flag)
     if game is None:
         abort(404)
-    return game
+    return in_its_language(game)
 
 
 def editor_required(view: View) -> View:
@@ -112,7 +121,7 @@ def table_editor_required(view: View) -> View:
         game = services.find_game(public_id, for_update=locks_for_writing())
         if game is None:
             abort(404)
-        return game
+        return in_its_language(game)
 
     return _for_editors(view, load)
 

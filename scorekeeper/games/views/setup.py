@@ -5,7 +5,6 @@ from __future__ import annotations
 from flask import (
     abort,
     flash,
-    g,
     redirect,
     render_template,
     request,
@@ -35,9 +34,6 @@ def home() -> str:
     token = session.get("device")
     games = services.my_games(devices.device_hash(token)) if token else []
     games = [game for game in games if access.on_this_phone(game)]  # signed out: not listed
-    # Asking a league about its rights puts its pages in its language; the start page is no
-    # league's page and keeps the phone's own.
-    g.pop("league_language", None)
     deleted = trash.deleted_by_device(devices.device_hash(token)) if token else []
     return render_template("games/home.html", games=games, deleted=deleted)
 
