@@ -25,8 +25,6 @@ FUNCTION_PACKAGES = ("rules", "games", "leagues", "web")
 OWNED_ELSEWHERE = (
     # Mexican Train's schedule and deal sentences (deal_plan, starter_text, deal_text): left.
     "rules/schedule.py",
-    # The "web" helper (item 5: Flask-Babel's and Jinja's own i18n).
-    "web/i18n.py",
 )
 
 
