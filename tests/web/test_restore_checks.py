@@ -172,6 +172,7 @@ def test_healthz_notices_a_database_that_answers_but_is_damaged(
         db.engine.dispose()
 
 
+@pytest.mark.slow  # pg_dump and pg_restore: processes
 def test_a_damaged_postgresql_backup_changes_nothing(
     postgres_url: str,  # noqa: F811
     fresh_postgres: str,  # noqa: F811
