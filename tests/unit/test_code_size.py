@@ -10,7 +10,6 @@ number of lines."""
 from __future__ import annotations
 
 import ast
-from fnmatch import fnmatch
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "scorekeeper"
@@ -19,19 +18,9 @@ FUNCTION_LINES = 60
 MODULE_LINES = 500
 FUNCTION_PACKAGES = ("rules", "games", "leagues", "web")
 
-# Modules being rewritten by other helpers of issue 38 while this test was written: their
-# long functions and long modules are theirs to shorten. A merger removes a line once its
-# branch is in (and the test then holds that module to the limits as well).
-OWNED_ELSEWHERE = (
-)
-
 
 def _relative(path: Path) -> str:
     return path.relative_to(PACKAGE).as_posix()
-
-
-def _exempt(relative: str) -> bool:
-    return any(fnmatch(relative, pattern) for pattern in OWNED_ELSEWHERE)
 
 
 def long_functions(source: str, limit: int = FUNCTION_LINES) -> list[tuple[str, int, int]]:
@@ -54,7 +43,7 @@ def test_no_function_is_over_sixty_lines() -> None:
     offenders = [
         f"{_relative(path)}:{line} {name} is {length} lines"
         for path in _modules()
-        if _relative(path).split("/")[0] in FUNCTION_PACKAGES and not _exempt(_relative(path))
+        if _relative(path).split("/")[0] in FUNCTION_PACKAGES
         for name, line, length in long_functions(path.read_text("utf-8"))
     ]
     assert offenders == [], "split these into functions of their own:\n" + "\n".join(offenders)
@@ -64,18 +53,9 @@ def test_no_module_is_over_five_hundred_lines() -> None:
     offenders = [
         f"{_relative(path)} is {length} lines"
         for path in _modules()
-        if not _exempt(_relative(path))
-        and (length := len(path.read_text("utf-8").splitlines())) > MODULE_LINES
+        if (length := len(path.read_text("utf-8").splitlines())) > MODULE_LINES
     ]
     assert offenders == [], "split these modules:\n" + "\n".join(offenders)
-
-
-def test_the_exceptions_name_modules_that_exist() -> None:
-    """A line of OWNED_ELSEWHERE that names nothing any more (the module was renamed or split)
-    is taken out: the list only shrinks."""
-    relatives = [_relative(path) for path in _modules()]
-    stale = [p for p in OWNED_ELSEWHERE if not any(fnmatch(r, p) for r in relatives)]
-    assert stale == []
 
 
 def test_the_measure_sees_a_long_function_and_not_its_decorators() -> None:
