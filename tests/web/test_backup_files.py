@@ -38,6 +38,7 @@ def mode(path: Path) -> int:
     return stat.S_IMODE(path.stat().st_mode)
 
 
+@pytest.mark.slow  # on PostgreSQL a backup runs pg_dump: a process
 def test_a_backup_into_a_folder_that_does_not_exist_makes_it_for_its_owner_only(
     app: Flask, tmp_path: Path
 ) -> None:
@@ -49,6 +50,7 @@ def test_a_backup_into_a_folder_that_does_not_exist_makes_it_for_its_owner_only(
     assert mode(target.parent) == 0o700
 
 
+@pytest.mark.slow  # on PostgreSQL a backup runs pg_dump: a process
 def test_a_backup_into_a_folder_is_dated_and_keep_keeps_the_newest(
     app: Flask, tmp_path: Path
 ) -> None:
