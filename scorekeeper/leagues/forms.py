@@ -124,7 +124,15 @@ class NightForm(FlaskForm):
     )
 
 
-class TableForm(FlaskForm):
+class GuestBoxes:
+    """The guest boxes of a form that seats players (``templates/leagues/_macros.html``
+    ``guest_boxes``): plain inputs ``guest-0`` .. ``guest-2``, read as typed."""
+
+    def guest_names(self, form_data: Any) -> list[str]:
+        return [form_data.get(f"guest-{i}", "") for i in range(GUEST_FIELDS)]
+
+
+class TableForm(GuestBoxes, FlaskForm):
     table_name = StringField(
         _l("Table name"),
         validators=[
@@ -164,11 +172,8 @@ class TableForm(FlaskForm):
                 tapped.append(int(part))
         return tapped + [player for player in chosen if player not in tapped]
 
-    def guest_names(self, form_data: Any) -> list[str]:
-        return [form_data.get(f"guest-{i}", "") for i in range(GUEST_FIELDS)]
 
-
-class SeatForm(FlaskForm):
+class SeatForm(GuestBoxes, FlaskForm):
     """Seat tonight's tables: who is here, how many a table; the proposal it shows comes back
     in ``tables`` with what it was based on (``present``, ``basis``)."""
 
@@ -192,9 +197,6 @@ class SeatForm(FlaskForm):
     tables = HiddenField(default="")
     present = HiddenField(default="")
     basis = HiddenField(default="")
-
-    def guest_names(self, form_data: Any) -> list[str]:
-        return [form_data.get(f"guest-{i}", "") for i in range(GUEST_FIELDS)]
 
 
 class LateForm(FlaskForm):
