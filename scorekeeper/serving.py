@@ -2,7 +2,7 @@
 (``gunicorn -c python:scorekeeper.serving ... "scorekeeper:create_app()"``, as in
 deploy/scorekeeper.service), and ``python -m scorekeeper`` (waitress) calls the same.
 
-Only the hook and one setting are here: the worker and thread counts stay on the command
+Only the hook and two settings are here: the worker and thread counts stay on the command
 line, where the deployment chooses them for its machine."""
 
 from __future__ import annotations
@@ -15,6 +15,16 @@ from typing import Any
 # (/opt/scorekeeper) is read-only, and every start logged "Control server error". Nothing here
 # uses it: switched off (older gunicorns ignore the name).
 control_socket_disable = True
+
+#: Connections one worker holds at once (gunicorn's ``worker_connections``; its default is
+#: 1000). Caddy keeps a few connections open to gunicorn, each carrying many phones, and a
+#: gthread worker keeps every connection it accepted: without a cap one worker took 22 of the
+#: realistic evening's 32 connections, used a whole core (one Python process runs one thread at
+#: a time) while the other used a quarter, and the evening went over 100 ms at p99 from 1,250
+#: tables on. With 16 each, the two workers share the connections and the load: 1,500 tables
+#: at p99 under 100 ms (docs/benchmarks.md, "A real evening"). A connection beyond the caps
+#: waits to be accepted; it is not refused.
+worker_connections = 16
 
 
 def keep_for_good() -> None:
