@@ -12,6 +12,8 @@ can: a GET with ``If-None-Match`` to a registered address (``answer_unchanged``)
 read with one prebuilt statement on its own pooled connection, gives the ETag the phone has.
 Anything else (no tag, another tag, no such row, another address or method) goes to Flask
 untouched, which answers exactly as before. The 304 carries the headers Flask's would.
+Kept for a real evening's capacity: without it the server used 1.33 cores for 1,000 tables
+against 0.60, and went over 100 ms at p99 there (docs/benchmarks.md, "A real evening").
 
 The ETag is ``responses.etag_for(version, language)``, the language worked out as
 ``i18n.chosen`` does for these pages (the ``lang`` cookie, then Accept-Language;
@@ -76,9 +78,10 @@ class UnchangedPolls:
         return tags.contains_weak(environ["scorekeeper.poll_etag"])
 
     def _version(self, statement: Executable, key: str) -> Any:
-        """The statement's one value, on a connection of the app's pool, through the driver:
-        SQLAlchemy's ``Connection`` (its transaction, events and result objects) was 0.24 of
-        the 0.29 ms this took in process, the driver 0.04 (docs/benchmarks.md, "Polls")."""
+        """The statement's one value, on a connection of the app's pool, through the driver.
+        Kept because it is worth 20% of a real evening's capacity: read through SQLAlchemy's
+        ``Connection`` (its transaction, events and result objects) the server carried 1,000
+        tables at p99 < 100 ms instead of 1,250 (docs/benchmarks.md, "A real evening")."""
         if self._engine is None:
             with self.app.app_context():
                 self._engine = db.engine

@@ -144,3 +144,15 @@ def test_gunicorns_control_socket_is_off(monkeypatch: pytest.MonkeyPatch) -> Non
     if "control_socket_disable" not in settings.settings:
         pytest.skip("this gunicorn has no control socket (before 25.1)")
     assert settings.control_socket_disable is True
+
+
+def test_gunicorn_workers_share_the_proxys_connections(monkeypatch: pytest.MonkeyPatch) -> None:
+    """gunicorn reads the cap on the connections one worker keeps from ``scorekeeper.serving``
+    (without it one gthread worker kept most of Caddy's connections and ran out of its core
+    while the other idled: docs/benchmarks.md, "A real evening")."""
+    from gunicorn.app.wsgiapp import WSGIApplication
+
+    command = ["gunicorn", "--config", "python:scorekeeper.serving", "scorekeeper:create_app()"]
+    monkeypatch.setattr("sys.argv", command)
+    settings = WSGIApplication().cfg
+    assert settings.worker_connections == 16
