@@ -21,9 +21,9 @@ control_socket_disable = True
 #: gthread worker keeps every connection it accepted: without a cap one worker took 22 of the
 #: realistic evening's 32 connections, used a whole core (one Python process runs one thread at
 #: a time) while the other used a quarter, and the evening went over 100 ms at p99 from 1,250
-#: tables on. With 16 each, the two workers share the connections and the load: 1,500 tables
-#: at p99 under 100 ms (docs/benchmarks.md, "A real evening"). A connection beyond the caps
-#: waits to be accepted; it is not refused.
+#: tables on. With 16 each, the two workers share the connections and the load: 1,250 tables
+#: at p99 under 100 ms where 1,000 passed without the cap (docs/benchmarks.md, "A real
+#: evening"). A connection beyond the caps waits to be accepted; it is not refused.
 worker_connections = 16
 
 

@@ -9,6 +9,7 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -134,13 +135,18 @@ def test_one_port_setting_for_gunicorn_caddy_and_the_health_check(tmp_path: Path
     assert '-e "s/{\\$SCOREKEEPER_PORT:8000}/$port/"' in script
 
 
-def test_gunicorns_control_socket_is_off(monkeypatch: pytest.MonkeyPatch) -> None:
-    """gunicorn would open it under $HOME, read-only under the unit's ProtectSystem=strict."""
+def _gunicorn_settings(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The settings gunicorn reads with the deployment's ``--config python:scorekeeper.serving``."""
     from gunicorn.app.wsgiapp import WSGIApplication
 
     command = ["gunicorn", "--config", "python:scorekeeper.serving", "scorekeeper:create_app()"]
     monkeypatch.setattr("sys.argv", command)
-    settings = WSGIApplication().cfg
+    return WSGIApplication().cfg
+
+
+def test_gunicorns_control_socket_is_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    """gunicorn would open it under $HOME, read-only under the unit's ProtectSystem=strict."""
+    settings = _gunicorn_settings(monkeypatch)
     if "control_socket_disable" not in settings.settings:
         pytest.skip("this gunicorn has no control socket (before 25.1)")
     assert settings.control_socket_disable is True
@@ -150,9 +156,4 @@ def test_gunicorn_workers_share_the_proxys_connections(monkeypatch: pytest.Monke
     """gunicorn reads the cap on the connections one worker keeps from ``scorekeeper.serving``
     (without it one gthread worker kept most of Caddy's connections and ran out of its core
     while the other idled: docs/benchmarks.md, "A real evening")."""
-    from gunicorn.app.wsgiapp import WSGIApplication
-
-    command = ["gunicorn", "--config", "python:scorekeeper.serving", "scorekeeper:create_app()"]
-    monkeypatch.setattr("sys.argv", command)
-    settings = WSGIApplication().cfg
-    assert settings.worker_connections == 16
+    assert _gunicorn_settings(monkeypatch).worker_connections == 16
