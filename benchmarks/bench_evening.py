@@ -2,7 +2,7 @@
 
     python benchmarks/bench_evening.py CHECKOUT [CHECKOUT ...] [--seconds 30] [--warmup 10]
         [--start 250] [--max-tables 6000] [--refine 2] [--postgres] [--redis]
-        [--python PATH] [--connections 32] [--join 100]
+        [--python PATH] [--connections 32] [--join 100] [--workers 2] [--threads 4]
 
 The load generator is wrk (``apt-get install -y wrk``) with benchmarks/evening.lua: per table,
 four phones follow the game (a conditional GET of the share view's board every 5 s, so mostly
@@ -17,9 +17,9 @@ it, one after the other in the same sitting), with that checkout's own code on P
 
 1. a fresh database (a temporary SQLite file; ``--postgres``: a throw-away PostgreSQL 15 server,
    as in .ci/run) with ``--max-tables`` games of four players, made by the app's own services;
-2. gunicorn, 2 workers x 4 threads, with the deployment's configuration
-   (``scorekeeper.serving``) where the checkout has it; ``--redis``: a throw-away redis-server
-   holds the rate-limit counts (RATELIMIT_STORAGE_URI);
+2. gunicorn, 2 workers x 4 threads (``--workers``, ``--threads``), with the deployment's
+   configuration (``scorekeeper.serving``) where the checkout has it; ``--redis``: a
+   throw-away redis-server holds the rate-limit counts (RATELIMIT_STORAGE_URI);
 3. steps of tables: doubling from ``--start`` until a step fails (p99 of all requests >= 100
    ms, an error or unexpected status, or under 95% of the planned requests answered), then
    ``--refine`` halvings between the last step that passed and the first that failed;
@@ -179,12 +179,12 @@ def _process(command: list[str], port: int, what: str, **options):
             process.wait()
 
 
-def _gunicorn(python: str, folder: Path, app: str, env: dict[str, str], port: int):
+def _gunicorn(python: str, folder: Path, app: str, env: dict[str, str], port: int, shape=(2, 4)):
     serving = (folder / "scorekeeper" / "serving.py").is_file()
     config = ["--config", "python:scorekeeper.serving"] if serving else []
     command = [
         python, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", *config,
-        "--workers", "2", "--threads", "4", app,
+        "--workers", str(shape[0]), "--threads", str(shape[1]), app,
     ]  # fmt: skip
     full_env = {**os.environ, **env, "PYTHONPATH": str(folder)}
     return _process(command, port, "gunicorn", cwd=folder, env=full_env)
@@ -437,7 +437,8 @@ def measure(args, label: str, folder: Path) -> dict:
         )  # fmt: skip
         print(f"  {args.max_tables} games made in {time.monotonic() - started:.0f} s", flush=True)
         port = _free_port()
-        with _gunicorn(args.python, folder, "scorekeeper:create_app()", env, port) as server:
+        shape = (args.workers, args.threads)
+        with _gunicorn(args.python, folder, "scorekeeper:create_app()", env, port, shape) as server:
             capacity, steps = _search(args, server, port, games)
             poll_ms, poll_rate, poll_p99 = _poll_cost(args, server, port, games)
     capped = all(not step.failures(args) for step in steps)  # --max-tables reached
@@ -497,6 +498,8 @@ def main() -> None:
     parser.add_argument("--poll", type=float, default=5.0, help="seconds between a phone's polls")
     parser.add_argument("--save", type=float, default=300.0, help="seconds between saves")
     parser.add_argument("--phones", type=int, default=4, help="phones following each table")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn's, for the checkouts")
+    parser.add_argument("--threads", type=int, default=4, help="gunicorn's, a worker")
     parser.add_argument("--postgres", action="store_true", help="a throw-away PostgreSQL 15")
     parser.add_argument("--redis", action="store_true", help="rate-limit counts in redis-server")
     args = parser.parse_args()
@@ -512,7 +515,8 @@ def main() -> None:
     )
     database = "PostgreSQL 15" if args.postgres else "SQLite"
     storage = "redis" if args.redis else "memory"
-    print(f"== {database}, rate limits in {storage}; {os.cpu_count()} cores; per step "
+    print(f"== {database}, rate limits in {storage}; {os.cpu_count()} cores; gunicorn "
+          f"{args.workers}x{args.threads}; per step "
           f"{args.warmup:.0f} s warm-up or more (phones join at {args.join:.0f} a second) + "
           f"{args.seconds:.0f} s measured", flush=True)  # fmt: skip
     results = []
