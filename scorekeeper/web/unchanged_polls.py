@@ -82,7 +82,7 @@ class UnchangedPolls:
         """The statement's one value, on a connection of the app's pool, through the driver.
         Kept because it carries a real evening past 2,000 tables: read through SQLAlchemy's
         ``Connection`` (its transaction, events and result objects), 2,500 tables passed at
-        p99 < 100 ms 0 times in 3 against 4 times in 6 with this, on 15-20% more server CPU
+        p99 < 100 ms 0 times in 3 against 6 times in 8 with this, on 15-20% more server CPU
         (docs/benchmarks.md, "A real evening", third sitting)."""
         if self._engine is None:
             with self.app.app_context():
