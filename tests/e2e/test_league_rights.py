@@ -15,7 +15,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 from scorekeeper.extensions import db
 from scorekeeper.leagues import services
 from tests.e2e.test_game_flow import _enter
-from tests.e2e.test_offline import _keeps_game, _queue, _saved_rounds
+from tests.e2e.test_offline import _keeps_game, _queue, _saved_rounds, _scroll_to_queued_round
 
 pytestmark = pytest.mark.e2e
 
@@ -156,9 +156,7 @@ def test_a_kept_round_refused_after_a_new_passphrase_says_so_and_waits(
     expect(denied).to_contain_text("Typed here: Ann 17 · Bob 0 (went out) · Cy 23")
     fix = denied.get_by_role("link", name="Type the new passphrase")
     expect(fix).to_have_attribute("href", f"/leagues/{code}/unlock?next=/g/{game}/round")
-    # Scrolled to in the page, in one step: the queue's notice is drawn again while the client
-    # retries, and a locator's scroll can find the element it resolved already replaced.
-    page.evaluate("document.querySelector(\"[data-queued-round='1']\").scrollIntoView()")
+    _scroll_to_queued_round(page, 1)
     shoot("offline-denied-new-passphrase", full_page=False)
     assert len(_queue(page)) == 1  # the round waits, as typed
 

@@ -84,6 +84,13 @@ def _queue(page: Page) -> list[dict[str, Any]]:
     return json.loads(page.evaluate("localStorage.getItem('scorekeeper:queue') || '[]'"))
 
 
+def _scroll_to_queued_round(page: Page, number: int) -> None:
+    """Scrolls to a kept round's notice in the page, in one step: the client draws its queue
+    again while it retries or the table view refreshes, and a locator's scroll can find the
+    element it resolved already replaced ("Element is not attached to the DOM")."""
+    page.evaluate(f"document.querySelector(\"[data-queued-round='{number}']\").scrollIntoView()")
+
+
 def _second_phone(
     browser: Any, browser_context_args: dict[str, Any], live_server: str, public_id: str, code: str
 ) -> tuple[BrowserContext, Page]:
@@ -312,9 +319,7 @@ def test_a_kept_round_refused_by_the_server_is_shown(
     page.emulate_media(color_scheme="dark")
     _no_a11y_problems(page)
     page.emulate_media(color_scheme="light")
-    # Scrolled to in the page, in one step: the client draws its queue again when the table
-    # view refreshes, and a locator's scroll can find the element it resolved already replaced.
-    page.evaluate("document.querySelector(\"[data-queued-round='1']\").scrollIntoView()")
+    _scroll_to_queued_round(page, 1)
     shoot("offline-refused-round", full_page=False)
 
     # Still shown after a reload; gone once the player says so.
