@@ -59,6 +59,7 @@ function init(args)
   seconds = setting("SECONDS", 30)
   local per_table = setting("PHONES", 4)
   games = read_games(os.getenv("EVENING_GAMES"), setting("TABLES", 1), thread_index, count)
+  math.randomseed(1000 + thread_index)
   phones = {}
   for t, game in ipairs(games) do
     for p = 1, per_table do
@@ -67,7 +68,15 @@ function init(args)
         address = string.format("10.%d.%d.%d", n % 200, math.floor(n / 200) % 250, p) })
     end
   end
-  math.randomseed(1000 + thread_index)
+  -- Each phone polls at its own moment of the POLL seconds, whatever its table (a shuffle):
+  -- in table order, the tables every thread saves at about the same time (the same place in
+  -- their lists) had their phones polling at the same moment in every thread, so the full
+  -- boards after saves came to the server in bursts every POLL seconds, which no real evening
+  -- does (its phones' moments do not depend on when their table saves).
+  for i = #phones, 2, -1 do
+    local j = math.random(i)
+    phones[i], phones[j] = phones[j], phones[i]
+  end
   started = now()
   local n_phones, n_games = math.max(#phones, 1), math.max(#games, 1)
   poll_gap, save_gap = poll / n_phones, save / n_games
