@@ -12,9 +12,9 @@ can: a GET with ``If-None-Match`` to a registered address (``answer_unchanged``)
 read with one prebuilt statement on its own pooled connection, gives the ETag the phone has.
 Anything else (no tag, another tag, no such row, another address or method) goes to Flask
 untouched, which answers exactly as before. The 304 carries the headers Flask's would.
-Kept for a real evening's capacity: without it 1,750 tables at p99 < 100 ms instead of 2,000
-(12.5%), and 1.31 cores at 1,500 tables, twice as much (docs/benchmarks.md, "A real evening",
-third sitting).
+Kept for a real evening's capacity: without it 2,000 tables at p99 < 100 ms instead of at least
+4,000 (50% or more), and 1.64 cores at 2,000 tables against 0.95 (docs/benchmarks.md, "A real
+evening", fourth sitting).
 
 The ETag is ``responses.etag_for(version, language)``, the language worked out as
 ``i18n.chosen`` does for these pages (the ``lang`` cookie, then Accept-Language;
@@ -80,10 +80,10 @@ class UnchangedPolls:
 
     def _version(self, statement: Executable, key: str) -> Any:
         """The statement's one value, on a connection of the app's pool, through the driver.
-        Kept because it carries a real evening past 2,000 tables: read through SQLAlchemy's
-        ``Connection`` (its transaction, events and result objects), 2,500 tables passed at
-        p99 < 100 ms 0 times in 3 against 6 times in 8 with this, on 15-20% more server CPU
-        (docs/benchmarks.md, "A real evening", third sitting)."""
+        Kept because it carries a real evening past 2,500 tables: read through SQLAlchemy's
+        ``Connection`` (its transaction, events and result objects), 2,500 tables at p99 < 100
+        ms against at least 4,000 with this (37.5% or more), and 1.17 cores at 2,000 tables
+        against 0.95 (docs/benchmarks.md, "A real evening", fourth sitting)."""
         if self._engine is None:
             with self.app.app_context():
                 self._engine = db.engine
