@@ -68,17 +68,25 @@ def spot_mask(crop: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
 def dark_spots(crop: np.ndarray) -> int:
     """The pips of one half crop (square, bar at the bottom) counted as dark spots; -1 when
     a dark shape too large for a pip is there."""
-    _, areas, too_large = spot_mask(crop)
-    return -1 if too_large else len(areas)
+    return look_at_half(crop, pattern_too=False)[0]
 
 
 def half_pattern(crop: np.ndarray) -> int:
     """The number whose pip layout the dark spots of one ``BLOB_PX`` half crop fit
     (``pattern.py``); -1 when none fits. (A dark shape too large for a pip counts: pips
     run together still lie on their layout.)"""
-    mask, areas, _ = spot_mask(crop)
+    return look_at_half(crop)[1]
+
+
+def look_at_half(crop: np.ndarray, pattern_too: bool = True) -> tuple[int, int]:
+    """(``dark_spots``, ``half_pattern``) of one half crop, its dark spots found once (the
+    pattern -1 when not ``pattern_too``)."""
+    mask, areas, too_large = spot_mask(crop)
+    spots = -1 if too_large else len(areas)
+    if not pattern_too:
+        return spots, -1
     a, b = round(BLOB_INNER[0] * BLOB_PX), round(BLOB_INNER[1] * BLOB_PX)
-    return pattern.pattern_number(pattern.fits(mask, areas, BLOB_PX, (a, b)))
+    return spots, pattern.pattern_number(pattern.fits(mask, areas, BLOB_PX, (a, b)))
 
 
 def _crops(src: CropSource, corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -107,7 +115,7 @@ def look_at_halves(
     out = []
     for c, v in tiles:
         for crop, value in zip(_crops(src, c), v, strict=True):
-            out.append((int(value), dark_spots(crop), half_pattern(crop)))
+            out.append((int(value), *look_at_half(crop)))
     return out
 
 

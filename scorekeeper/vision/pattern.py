@@ -21,7 +21,7 @@ seen whatever the number of spots.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 import cv2
 import numpy as np
@@ -105,6 +105,27 @@ def _layouts(size: int, a: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return np.array(numbers), np.array(centres, np.float32), np.array(real)
 
 
+@cache
+def _nearest(size: int, a: int, side: int) -> np.ndarray:
+    """For each layout (``_layouts``) and each cell of the ``STEP`` grid over the inner part
+    (``side`` x ``side`` cells), the squared distance to the layout's nearest pip."""
+    _, centres, _ = _layouts(size, a)
+    ys, xs = np.mgrid[0:side, 0:side]
+    cells = np.stack([xs.ravel(), ys.ravel()], axis=1).astype(np.float32) * STEP
+    return ((centres[:, :, None, :] - cells[None, None]) ** 2).sum(axis=3).min(axis=1)
+
+
+@lru_cache(maxsize=32)
+def _disc(side: int, r: float) -> tuple[np.ndarray, np.ndarray]:
+    """A pip's disc of radius ``r`` and how much of it lies inside a ``side`` square, at each
+    pixel (the pips by the rim are partly outside the inner part)."""
+    disc = np.zeros((2 * int(r) + 1,) * 2, np.float32)
+    cv2.circle(disc, (int(r), int(r)), int(r), 1.0, -1)
+    ones = np.ones((side, side), np.float32)
+    inside = cv2.filter2D(ones, -1, disc, borderType=cv2.BORDER_CONSTANT)
+    return disc, np.maximum(inside, 1)
+
+
 def fits(mask: np.ndarray, areas: np.ndarray, size: int, inner: tuple[int, int]) -> np.ndarray:
     """How well the dark spots ``mask`` (the inner part, from ``inner[0]`` to ``inner[1]``,
     of a ``size`` crop; 1 on a spot; ``areas``: the spots' sizes) lie on a layout of each
@@ -117,18 +138,15 @@ def fits(mask: np.ndarray, areas: np.ndarray, size: int, inner: tuple[int, int])
         score[0] = 1.0
         return score
     r = float(np.clip(np.sqrt(np.median(areas) / np.pi), *RADII))
-    disc = np.zeros((2 * int(r) + 1,) * 2, np.float32)
-    cv2.circle(disc, (int(r), int(r)), int(r), 1.0, -1)
-    cover = cv2.filter2D(m, -1, disc, borderType=cv2.BORDER_CONSTANT)
-    cover /= np.maximum(cv2.filter2D(np.ones_like(m), -1, disc, borderType=cv2.BORDER_CONSTANT), 1)
+    disc, inside = _disc(m.shape[0], r)
+    cover = cv2.filter2D(m, -1, disc, borderType=cv2.BORDER_CONSTANT) / inside
     numbers, centres, real = _layouts(size, inner[0])
-    hi = m.shape[0] - 1
-    ij = np.clip(np.rint(centres).astype(int), 0, hi)
+    ij = np.clip(np.rint(centres).astype(int), 0, m.shape[0] - 1)
     least = np.where(real, cover[ij[..., 1], ij[..., 0]], 1.0).min(axis=1)
-    ys, xs = np.nonzero(m[::STEP, ::STEP])
-    dark = np.stack([xs, ys], axis=1).astype(np.float32) * STEP
-    d2 = ((centres[:, :, None, :] - dark[None, None]) ** 2).sum(axis=3).min(axis=1)
-    far = (d2 > (HALO * r) ** 2).sum(axis=1) * STEP**2 / (np.pi * r * r)  # in pips
+    grid = m[::STEP, ::STEP]
+    d = grid.reshape(-1)
+    near = (_nearest(size, inner[0], grid.shape[0]) <= (HALO * r) ** 2).astype(np.float32)
+    far = (d.sum() - near @ d) * STEP**2 / (np.pi * r * r)  # in pips
     ok = (least >= COVER) & (far <= OUTSIDE)
     np.maximum.at(score, numbers[ok], (least - far)[ok])
     return score

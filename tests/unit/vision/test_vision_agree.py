@@ -100,7 +100,8 @@ def test_the_halves_alone_can_vouch_for_a_reading(monkeypatch):
 def test_the_pattern_alone_can_vouch_for_a_reading(monkeypatch):
     # no count of dark spots and no finder: the pips' layouts alone make the reading sure
     monkeypatch.setattr(agree, "finder_agrees", lambda *a: False)
-    monkeypatch.setattr(agree, "dark_spots", lambda crop: -1)
+    real = agree.look_at_half
+    monkeypatch.setattr(agree, "look_at_half", lambda crop, pattern_too=True: (-1, real(crop)[1]))
     scene = _scene(3, [(3, 4), (6, 1), (2, 5)])
     reading = reader_mod.read_bytes(synth.encode_png(scene.image), budget=60.0)
     assert reading.total == scene.total
