@@ -15,7 +15,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from scorekeeper.vision import tilenet
+from scorekeeper.vision import pattern, tilenet
 from scorekeeper.vision.checks import _grow
 from scorekeeper.vision.halves import CropSource, half_quads
 
@@ -26,18 +26,29 @@ BLOB_COLOUR = 0.4  # ... or this far (x the face's brightness) from the face's c
 BLOB_MIN_AREA = 16  # a dark spot this many pixels or more (of BLOB_PX squared) is a pip
 BLOB_MAX_AREA = 450  # ... more than this is no pip: the count is not known (-1)
 
-CHECKS = ("pips", "finder")
-# A reading is sure only when at least this many of CHECKS agree with it (judge.decide). Both
+CHECKS = ("pips", "pattern", "finder")
+# A reading is sure only when at least this many of CHECKS agree with it (judge.decide), and
+# no half's spots sit on the layout of another number (``against``). More checks at once
 # would be stricter, but the dark spots of a half are off by a pip or two on a tenth of the
 # tiles the counter reads right (real photos: 80 of 89 tiles agree; renders 159 of 169), and
-# the finder misses or splits tiles in touching rows: requiring both made 8 of the 13 sure
-# real photos unsure, all of them read right (docs/photo-check.md, "Ninth step").
+# the finder misses or splits tiles in touching rows: requiring two of three made 4 of the
+# 13 sure real photos and 30 of 134 sure renders unsure, all read right. The finder does not
+# look at the pips: alone it would vouch for any half misread; the pattern's veto stops most
+# of those (a half of each sure reading read a pip off, in turn: 2,339 of 2,839 such readings
+# still sure without it, 292 with it; docs/photo-check.md, "Eleventh step").
 AGREEING = 1
 
 
-def dark_spots(crop: np.ndarray) -> int:
-    """The pips of one half crop (BLOB_PX square, bar at the bottom) counted as dark spots;
-    -1 when a dark shape too large for a pip is there."""
+def vouch(checks: list[str], contradicted: bool = False) -> bool:
+    """Whether the checks that agreed (``checks``, of CHECKS) make a reading sure, when a
+    half's pattern is (``contradicted``) or is not that of another number."""
+    return len(checks) >= AGREEING and not contradicted
+
+
+def spot_mask(crop: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
+    """The dark spots of one half crop (square, bar at the bottom): a mask of the inner part
+    (1 on the spots of ``BLOB_MIN_AREA`` or more), their sizes (pixels of a ``BLOB_PX``
+    square) and whether a dark shape too large for a pip is there."""
     n = crop.shape[0]
     a, b = round(BLOB_INNER[0] * n), round(BLOB_INNER[1] * n)
     inner = crop[a:b, a:b].astype(np.float32)
@@ -48,17 +59,79 @@ def dark_spots(crop: np.ndarray) -> int:
     # a spot: darker than the face, or clearly of another colour (a green or yellow pip)
     far = np.linalg.norm(inner - face_rgb, axis=2) > BLOB_COLOUR * face
     dark = ((light < BLOB_DARK * face) | far).astype(np.uint8)
-    k, _, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=8)
+    k, labels, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=8)
     areas = stats[1:, cv2.CC_STAT_AREA] * (BLOB_PX / n) ** 2
-    if (areas > BLOB_MAX_AREA).any():
-        return -1
-    return int((areas >= BLOB_MIN_AREA).sum())
+    keep = np.concatenate([[False], areas >= BLOB_MIN_AREA])
+    return keep[labels], areas[keep[1:]], bool((areas > BLOB_MAX_AREA).any())
+
+
+def dark_spots(crop: np.ndarray) -> int:
+    """The pips of one half crop (square, bar at the bottom) counted as dark spots; -1 when
+    a dark shape too large for a pip is there."""
+    return look_at_half(crop, pattern_too=False)[0]
+
+
+def half_pattern(crop: np.ndarray) -> int:
+    """The number whose pip layout the dark spots of one ``BLOB_PX`` half crop fit
+    (``pattern.py``); -1 when none fits. (A dark shape too large for a pip counts: pips
+    run together still lie on their layout.)"""
+    return look_at_half(crop)[1]
+
+
+def look_at_half(crop: np.ndarray, pattern_too: bool = True) -> tuple[int, int]:
+    """(``dark_spots``, ``half_pattern``) of one half crop, its dark spots found once (the
+    pattern -1 when not ``pattern_too``)."""
+    mask, areas, too_large = spot_mask(crop)
+    spots = -1 if too_large else len(areas)
+    if not pattern_too:
+        return spots, -1
+    a, b = round(BLOB_INNER[0] * BLOB_PX), round(BLOB_INNER[1] * BLOB_PX)
+    return spots, pattern.pattern_number(pattern.fits(mask, areas, BLOB_PX, (a, b)))
+
+
+def _crops(src: CropSource, corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    qa, qb = half_quads(corners, margin=0.0)  # (no surroundings: a dark table is no pip)
+    return src.crop(qa, BLOB_PX), src.crop(qb, BLOB_PX)
 
 
 def spots(src: CropSource, corners: np.ndarray) -> tuple[int, int]:
     """The dark spots of both halves of the tile with ``corners`` (pixels of ``src``)."""
-    qa, qb = half_quads(corners, margin=0.0)  # (no surroundings: a dark table is no pip)
-    return dark_spots(src.crop(qa, BLOB_PX)), dark_spots(src.crop(qb, BLOB_PX))
+    ca, cb = _crops(src, corners)
+    return dark_spots(ca), dark_spots(cb)
+
+
+def patterns(src: CropSource, corners: np.ndarray) -> tuple[int, int]:
+    """The numbers whose layouts both halves' dark spots fit (``half_pattern``)."""
+    ca, cb = _crops(src, corners)
+    return half_pattern(ca), half_pattern(cb)
+
+
+def look_at_halves(
+    rgb: np.ndarray, tiles: list[tuple[np.ndarray, tuple[int, int]]]
+) -> list[tuple[int, int, int]]:
+    """Each half of ``tiles`` (corners in pixels of ``rgb``, values read) as (value read,
+    dark spots, pattern number)."""
+    src = CropSource(rgb)
+    out = []
+    for c, v in tiles:
+        for crop, value in zip(_crops(src, c), v, strict=True):
+            out.append((int(value), *look_at_half(crop)))
+    return out
+
+
+def halves_agree(seen: list[tuple[int, int, int]]) -> list[str]:
+    """Which of the checks on the halves (``seen``: ``look_at_halves``) agree with every
+    half: "pips" when every half shows as many dark spots as the pips read, "pattern" when
+    every half's spots sit on a layout of the number read."""
+    pips = all(s == v for v, s, _ in seen)
+    pat = all(p == v for v, _, p in seen)
+    return [name for name, ok in (("pips", pips), ("pattern", pat)) if ok]
+
+
+def against(seen: list[tuple[int, int, int]]) -> bool:
+    """Whether a half's spots sit on the layout of another number than the one read (of 1
+    or more: a half with no dark spot at all may have pale pips, yellow or silver)."""
+    return any(p >= 1 and p != v for v, _, p in seen)
 
 
 def pips_agree(rgb: np.ndarray, tiles: list[tuple[np.ndarray, tuple[int, int]]]) -> bool:

@@ -396,10 +396,12 @@ def decide(look, scale: float, full_size: tuple[int, int], debug: dict | None, t
         flags["tilted"] = True
         confident = False
         why.append("tilted: a tile's face is a trapezoid")  # i18n: debug
-    checks = _agreeing(look, tiles, kept_quads) if confident else []
-    if confident and len(checks) < agree.AGREEING:
+    checks, contradicted = _agreeing(look, tiles, kept_quads) if confident else ([], False)
+    if confident and not agree.vouch(checks, contradicted):
         confident = False
-        why.append(f"unsure: checks agreeing {checks}")  # i18n: debug
+        why.append(
+            f"unsure: checks agreeing {checks}, pattern against {contradicted}"
+        )  # i18n: debug
     if debug is not None:
         _debug(look, debug, flags, score, why)
     return Reading(
@@ -415,15 +417,15 @@ def decide(look, scale: float, full_size: tuple[int, int], debug: dict | None, t
     )
 
 
-def _agreeing(look, tiles: list[TileReading], kept_quads: list[np.ndarray]) -> list[str]:
-    """The independent checks (``agree.py``) that agree with the tiles read."""
+def _agreeing(look, tiles: list[TileReading], kept_quads) -> tuple[list[str], bool]:
+    """The independent checks (``agree.py``) that agree with the tiles read, and whether a
+    half's pips sit on the layout of another number."""
     read = [(look.cands[i].corners, t.halves) for i, t in zip(look.kept, tiles, strict=True)]
-    out = []
-    if agree.pips_agree(look.rgb, read):
-        out.append("pips")
+    seen = agree.look_at_halves(look.rgb, read)
+    out = agree.halves_agree(seen)
     if agree.finder_agrees(look.finder, kept_quads):
         out.append("finder")
-    return out
+    return out, agree.against(seen)
 
 
 def _problems(flags: dict, tiles: list, sure: bool) -> list:

@@ -47,8 +47,10 @@ class Reading:
     advice; ``problems`` then holds that message. ``advice``: the capture tips (from
     ``CAPTURE_ADVICE``) that fit what went wrong with this photo; empty when confident.
     ``checks``: the independent checks that agreed with a confident reading (``agree.py``:
-    "pips", each half's dark spots are the pips read; "finder", the tile finder sees the
-    same tiles); a reading is confident only when ``agree.AGREEING`` of them (one) did.
+    "pips", each half's dark spots are the pips read; "pattern", they sit on a real set's
+    layout of the number read; "finder", the tile finder sees the same tiles); a reading is
+    confident only when ``agree.AGREEING`` of them (one) did and no half's spots sit on the
+    layout of another number.
     """
 
     tiles: list[TileReading] = field(default_factory=list)

@@ -8,40 +8,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-# ---------------------------------------------------------------------------------------------
-# Pip layouts. Coordinates in the unit square of one half: x across the tile (0..1),
-# y from the tile's end (0) to the bar (1).
-_C3 = (0.2, 0.5, 0.8)
-_R4 = (0.14, 0.38, 0.62, 0.86)
+from scorekeeper.vision.pattern import ALT_LAYOUTS, BASE_LAYOUTS
 
-
-def _grid(xs, ys):
-    return [(x, y) for x in xs for y in ys]
-
-
-BASE_LAYOUTS: dict[int, list[tuple[float, float]]] = {
-    0: [],
-    1: [(0.5, 0.5)],
-    2: [(0.2, 0.2), (0.8, 0.8)],
-    3: [(0.2, 0.2), (0.5, 0.5), (0.8, 0.8)],
-    4: _grid((0.2, 0.8), (0.2, 0.8)),
-    5: _grid((0.2, 0.8), (0.2, 0.8)) + [(0.5, 0.5)],
-    6: _grid((0.2, 0.8), _C3),
-    7: _grid((0.2, 0.8), _C3) + [(0.5, 0.5)],
-    8: _grid((0.2, 0.8), _C3) + [(0.5, 0.35), (0.5, 0.65)],
-    9: _grid(_C3, _C3),
-    10: _grid((0.2, 0.8), _R4) + [(0.5, 0.14), (0.5, 0.86)],
-    11: _grid((0.2, 0.8), _R4) + [(0.5, 0.2), (0.5, 0.5), (0.5, 0.8)],
-    12: _grid(_C3, _R4),
-}
-
-# Alternative layouts seen on some sets.
-ALT_LAYOUTS: dict[int, list[list[tuple[float, float]]]] = {
-    2: [[(0.2, 0.8), (0.8, 0.2)], [(0.5, 0.25), (0.5, 0.75)]],
-    3: [[(0.2, 0.8), (0.5, 0.5), (0.8, 0.2)]],
-    8: [_grid((0.2, 0.5, 0.8), (0.2, 0.8)) + [(0.2, 0.5), (0.8, 0.5)]],
-    10: [_grid((0.2, 0.8), _R4) + [(0.5, 0.38), (0.5, 0.62)]],
-}
+# Pip layouts: the ones the pip-pattern check looks for (``pattern.py``).
 
 
 def pip_layout(n: int, rng: np.random.Generator) -> np.ndarray:

@@ -64,19 +64,28 @@ def _misread_sixes(monkeypatch):
     monkeypatch.setattr(counting, "classify_halves", misread)
 
 
-@pytest.mark.parametrize("finder", [True, False])
-def test_a_reading_no_check_agrees_with_is_never_sure(monkeypatch, finder):
-    # a 6 read as a 5: the dark spots say 6, so only the tile finder can vouch for the
-    # reading; when it does not either, the reading is not sure (before the checks: sure,
-    # and a pip short)
+@pytest.mark.parametrize(
+    ("finder", "veto", "sure", "checks"),
+    [
+        (True, True, False, []),  # the 6's pips sit on a 6's layout, not a 5's: not sure
+        (True, False, True, ["finder"]),  # without the pattern's veto the finder vouched
+        (False, False, False, []),  # ... and with neither, nothing did
+    ],
+)
+def test_a_half_misread_is_never_sure(monkeypatch, finder, veto, sure, checks):
+    # a 6 read as a 5: the dark spots say 6 and sit on a 6's layout, so only the tile finder
+    # (which does not look at pips) could vouch for the reading; the pattern's veto stops it
+    # (before the checks: sure, and a pip short)
     _misread_sixes(monkeypatch)
     if not finder:
         monkeypatch.setattr(agree, "finder_agrees", lambda *a: False)
+    if not veto:
+        monkeypatch.setattr(agree, "against", lambda seen: False)
     scene = _scene(3, [(3, 4), (6, 1), (2, 5)])
     reading = reader_mod.read_bytes(synth.encode_png(scene.image), budget=60.0)
     assert reading.total == scene.total - 1
-    assert reading.confident is finder
-    assert reading.checks == (["finder"] if finder else [])
+    assert reading.confident is sure
+    assert reading.checks == checks
 
 
 def test_the_halves_alone_can_vouch_for_a_reading(monkeypatch):
@@ -85,7 +94,19 @@ def test_the_halves_alone_can_vouch_for_a_reading(monkeypatch):
     reading = reader_mod.read_bytes(synth.encode_png(scene.image), budget=60.0)
     assert reading.total == scene.total
     assert reading.confident
-    assert reading.checks == ["pips"]
+    assert reading.checks == ["pips", "pattern"]
+
+
+def test_the_pattern_alone_can_vouch_for_a_reading(monkeypatch):
+    # no count of dark spots and no finder: the pips' layouts alone make the reading sure
+    monkeypatch.setattr(agree, "finder_agrees", lambda *a: False)
+    real = agree.look_at_half
+    monkeypatch.setattr(agree, "look_at_half", lambda crop, pattern_too=True: (-1, real(crop)[1]))
+    scene = _scene(3, [(3, 4), (6, 1), (2, 5)])
+    reading = reader_mod.read_bytes(synth.encode_png(scene.image), budget=60.0)
+    assert reading.total == scene.total
+    assert reading.confident
+    assert reading.checks == ["pattern"]
 
 
 def test_the_tile_finder_disagrees_when_a_tile_was_not_read():
