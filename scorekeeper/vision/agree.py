@@ -94,18 +94,6 @@ def _crops(src: CropSource, corners: np.ndarray) -> tuple[np.ndarray, np.ndarray
     return src.crop(qa, BLOB_PX), src.crop(qb, BLOB_PX)
 
 
-def spots(src: CropSource, corners: np.ndarray) -> tuple[int, int]:
-    """The dark spots of both halves of the tile with ``corners`` (pixels of ``src``)."""
-    ca, cb = _crops(src, corners)
-    return dark_spots(ca), dark_spots(cb)
-
-
-def patterns(src: CropSource, corners: np.ndarray) -> tuple[int, int]:
-    """The numbers whose layouts both halves' dark spots fit (``half_pattern``)."""
-    ca, cb = _crops(src, corners)
-    return half_pattern(ca), half_pattern(cb)
-
-
 def look_at_halves(
     rgb: np.ndarray, tiles: list[tuple[np.ndarray, tuple[int, int]]]
 ) -> list[tuple[int, int, int]]:
@@ -132,13 +120,6 @@ def against(seen: list[tuple[int, int, int]]) -> bool:
     """Whether a half's spots sit on the layout of another number than the one read (of 1
     or more: a half with no dark spot at all may have pale pips, yellow or silver)."""
     return any(p >= 1 and p != v for v, _, p in seen)
-
-
-def pips_agree(rgb: np.ndarray, tiles: list[tuple[np.ndarray, tuple[int, int]]]) -> bool:
-    """Whether every tile's halves (``tiles``: corners in pixels of ``rgb``, values read)
-    show as many dark spots as the pips read."""
-    src = CropSource(rgb)
-    return all(spots(src, c) == tuple(v) for c, v in tiles)
 
 
 def finder_agrees(finder: tilenet.Finder, quads: list[np.ndarray]) -> bool:

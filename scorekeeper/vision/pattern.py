@@ -22,6 +22,7 @@ seen whatever the number of spots.
 from __future__ import annotations
 
 from functools import cache, lru_cache
+from itertools import product
 
 import cv2
 import numpy as np
@@ -77,15 +78,13 @@ def variants(n: int) -> list[np.ndarray]:
     out: dict[tuple, np.ndarray] = {}
     for pts in [BASE_LAYOUTS[n], *ALT_LAYOUTS.get(n, [])]:
         a = np.array(pts, np.float64).reshape(-1, 2)
-        for swap in (False, True):
-            for fx in (False, True):
-                for fy in (False, True):
-                    b = a[:, ::-1].copy() if swap else a.copy()
-                    if fx:
-                        b[:, 0] = 1 - b[:, 0]
-                    if fy:
-                        b[:, 1] = 1 - b[:, 1]
-                    out.setdefault(tuple(sorted(map(tuple, np.round(b, 3)))), b)
+        for swap, fx, fy in product((False, True), repeat=3):
+            b = a[:, ::-1].copy() if swap else a.copy()
+            if fx:
+                b[:, 0] = 1 - b[:, 0]
+            if fy:
+                b[:, 1] = 1 - b[:, 1]
+            out.setdefault(tuple(sorted(map(tuple, np.round(b, 3)))), b)
     return list(out.values())
 
 

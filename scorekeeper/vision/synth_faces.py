@@ -8,9 +8,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+# Pip layouts: the ones the pip-pattern check looks for.
 from scorekeeper.vision.pattern import ALT_LAYOUTS, BASE_LAYOUTS
-
-# Pip layouts: the ones the pip-pattern check looks for (``pattern.py``).
 
 
 def pip_layout(n: int, rng: np.random.Generator) -> np.ndarray:

@@ -11,7 +11,6 @@ pytest.importorskip("onnxruntime")
 
 from scorekeeper.vision import agree, counting, synth, tilenet  # noqa: E402
 from scorekeeper.vision import reader as reader_mod  # noqa: E402
-from scorekeeper.vision.halves import CropSource  # noqa: E402
 from scorekeeper.vision.synth_faces import random_style, render_face  # noqa: E402
 
 
@@ -35,10 +34,10 @@ def test_a_half_shows_as_many_dark_spots_as_it_has_pips(value):
     style = random_style(rng, 12)
     img, _ = render_face(value, 0, style, 120, rng)
     face = np.clip(img, 0, 255).astype(np.uint8)
-    src = CropSource(face)
     L, W = face.shape[:2]
     corners = np.array([[0, 0], [W, 0], [W, L], [0, L]], float)
-    assert agree.spots(src, corners) == (value, 0)
+    seen = agree.look_at_halves(face, [(corners, (value, 0))])
+    assert [spots for _, spots, _ in seen] == [value, 0]
 
 
 def test_a_sure_reading_lists_the_checks_that_agreed():
