@@ -40,25 +40,32 @@ FAINT_NEAR_BEFORE = 0.5  # the looks for fainter bars: only within this part of 
 SNAP_BEFORE = 0.85  # the snapped outlines of a full look only within this part of the budget
 
 
+def detection_copy(rgb: np.ndarray) -> np.ndarray:
+    """``rgb`` at the detection size (``detect.DETECT_SIDE`` on its long side; a smaller
+    photo as it is): what the bars and the tile finder are looked for in."""
+    h, w = rgb.shape[:2]
+    s = min(1.0, detect.DETECT_SIDE / max(h, w))
+    if s >= 1:
+        return rgb
+    return cv2.resize(rgb, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
+
+
 class Look:
     """What one look has found so far: the outlines (``cands``; corners in pixels of
     ``rgb``), their half counts and tile evidence, the outlines kept as tiles and what the
     tiles kept do not explain (``missing``). ``small`` is ``rgb`` at the detection size
     (``s``)."""
 
-    def __init__(self, rgb, max_pip, deadline, thorough=True, faint=False, faces_only=False):
+    def __init__(
+        self, rgb, max_pip, deadline, thorough=True, faint=False, faces_only=False, finder=None
+    ):
         self.rgb, self.max_pip, self.deadline = rgb, max_pip, deadline
         self.thorough, self.faint, self.faces_only = thorough, faint, faces_only
-        h, w = rgb.shape[:2]
-        self.s = s = min(1.0, detect.DETECT_SIDE / max(h, w))
-        self.small = (
-            cv2.resize(rgb, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
-            if s < 1
-            else rgb
-        )
+        self.finder = finder or tilenet.Finder(detection_copy(rgb))
+        self.small = self.finder.rgb
+        self.s = min(1.0, detect.DETECT_SIDE / max(rgb.shape[:2]))
         self.unfitted: dict[int, bars.Bar] = {}
         self.found: list[bars.Bar] = []
-        self.finder = tilenet.Finder(self.small)
         self.missing: dict = {}
 
     def find(self) -> None:
@@ -262,14 +269,16 @@ def read_once(
     thorough: bool = True,
     faint: bool = False,
     faces_only: bool = False,
+    finder: tilenet.Finder | None = None,
 ) -> Reading:
     """One look at ``rgb`` (see reader.read_rgb). Not ``thorough`` (the smaller looks, which
     stand alone only when nothing at all is wrong): a touching neighbour is looked for only
     where it would lie in line, and short outlines only in a photo that looks tilted.
     ``faces_only``: the outlines are the bright faces of the photo (``faces.find_faces``),
-    not fitted around bars: a photo so blurred that no bar was found."""
+    not fitted around bars: a photo so blurred that no bar was found. ``finder``: the tile
+    finder already run on ``detection_copy(rgb)`` (one is made when None)."""
     t0 = time.perf_counter()
-    look = Look(rgb, max_pip, deadline, thorough, faint, faces_only)
+    look = Look(rgb, max_pip, deadline, thorough, faint, faces_only, finder)
     look.find()
     look.follow_rows()
     look.missing = look.what_is_missing(look.kept)

@@ -11,6 +11,7 @@ and keeps the best reading.
 from __future__ import annotations
 
 import contextlib
+import functools
 import time
 
 import cv2
@@ -43,7 +44,7 @@ from scorekeeper.vision.judge import (
     PROBLEM_UNSURE,
     capture_advice,
 )
-from scorekeeper.vision.look import read_once
+from scorekeeper.vision.look import detection_copy, read_once
 from scorekeeper.vision.reading import SURE_TILE, Reading
 
 # what other code and the tests use from the reader (each defined in its stage's module)
@@ -125,6 +126,10 @@ def _unreadable(full_size: tuple[int, int], seconds: float) -> Reading:
 FIRST_SIDE = 640
 FARTHER_SIDE = 400
 LARGE_TILE_PX = 110
+# ... so when the tile finder sees tiles under this part of LARGE_TILE_PX wide (the median
+# of its outlines: a large spread), the look at FIRST_SIDE could not stand alone and is put
+# off: taken only if the full look leaves it a part to play (``_smaller_wins``)
+STAND_ALONE_WIDTH = 0.75
 FARTHER_BEFORE = 0.8  # the last look only if at most this part of the time budget is used
 FAINT_BEFORE = 0.85  # the look for faint bars (no tile found; 640 px) within this part of it
 FACES_BEFORE = 0.75  # the look for faces (no bar found at all) within this part of it
@@ -169,6 +174,19 @@ class _Photo:
         self.h, self.w = rgb.shape[:2]
         self.s = min(1.0, detect.DETECT_SIDE / max(self.h, self.w))
         self.seen: dict[int, tuple[Reading, dict]] = {}
+        self.put_off = False  # the look at FIRST_SIDE was put off (``small_tiles``)
+
+    @functools.cached_property
+    def finder(self) -> tilenet.Finder:
+        """The tile finder on the detection-size copy: run once for the full look, the look
+        at faces and ``small_tiles``."""
+        return tilenet.Finder(detection_copy(self.rgb))
+
+    def small_tiles(self) -> bool:
+        """Whether the tile finder's outlines are mostly too small for the look at
+        FIRST_SIDE to stand alone (see STAND_ALONE_WIDTH)."""
+        widths = [c.width for c in self.finder.tiles()]
+        return bool(widths) and float(np.median(widths)) < STAND_ALONE_WIDTH * LARGE_TILE_PX
 
     def within(self, part: float) -> bool:
         budget = self.deadline.seconds
@@ -199,7 +217,13 @@ class _Photo:
     def full(self) -> Reading:
         """The full look (its debug output goes straight to ``debug``)."""
         return read_once(
-            self.rgb, self.max_pip, self.scale, self.full_size, self.debug, self.deadline
+            self.rgb,
+            self.max_pip,
+            self.scale,
+            self.full_size,
+            self.debug,
+            self.deadline,
+            finder=self.finder,
         )
 
     def faces(self) -> Reading:
@@ -213,6 +237,7 @@ class _Photo:
             dbg,
             self.deadline,
             faces_only=True,
+            finder=self.finder,
         )
         if dbg is not None:
             self.seen[id(r)] = (r, dbg)  # (the reading held: its id is not reused)
@@ -265,8 +290,12 @@ def _if_not_sure(photo: _Photo, reading: Reading) -> Reading:
 
 def _smaller_wins(photo: _Photo, first: Reading | None, reading: Reading) -> Reading:
     """A smaller look wins when it finds more tiles, or as many and is confident; never with
-    fewer tiles than the full look found."""
+    fewer tiles than the full look found. The look at FIRST_SIDE, when it was put off, is
+    taken now."""
     others = [first]
+    if photo.put_off:
+        with contextlib.suppress(bars.OutOfTime):
+            others = [first := photo.smaller(FIRST_SIDE)]
     if not (first and first.confident) and photo.within(FARTHER_BEFORE):
         with contextlib.suppress(bars.OutOfTime):
             others.append(photo.smaller(FARTHER_SIDE))
@@ -295,7 +324,8 @@ def read_rgb(
     h, w = rgb.shape[:2]
     full_size = full_size or (round(w * scale), round(h * scale))
     photo = _Photo(rgb, max_pip, scale, full_size, debug, deadline)
-    first = photo.smaller(FIRST_SIDE)
+    photo.put_off = photo.small_tiles()
+    first = None if photo.put_off else photo.smaller(FIRST_SIDE)
     # the smaller look stands alone only when nothing at all is wrong with it: at that size
     # the checks for missed tiles see less (two tiles touching can hide a third)
     if first is not None and first.confident and not first.problems and photo.large(first):

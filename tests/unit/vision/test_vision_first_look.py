@@ -1,0 +1,73 @@
+"""Issue 40, item 5: the look at 640 px that a close-up's reading may stand on is put off when
+the tile finder sees a photo of small tiles (a large spread), where it could never stand
+alone; and the full look and the look at faces share one run of the tile finder."""
+
+from __future__ import annotations
+
+import pytest
+
+np = pytest.importorskip("numpy")
+pytest.importorskip("cv2")
+pytest.importorskip("onnxruntime")
+
+from scorekeeper.vision import reader as reader_mod  # noqa: E402
+from scorekeeper.vision import synth_modes, tilenet  # noqa: E402
+from scorekeeper.vision.images import open_upright  # noqa: E402
+
+
+def _read(data: bytes):
+    up = open_upright(data, max_side=reader_mod.CROP_SIDE)
+    return reader_mod.read_rgb(np.asarray(up.image), scale=up.scale, full_size=up.full_size)
+
+
+def _looks(monkeypatch) -> list[int]:
+    """The long side of the image of every look taken from now on."""
+    sides: list[int] = []
+    real = reader_mod.read_once
+    monkeypatch.setattr(
+        reader_mod,
+        "read_once",
+        lambda rgb, *a, **k: sides.append(max(rgb.shape[:2])) or real(rgb, *a, **k),
+    )
+    return sides
+
+
+def _tiles(reading) -> list[list[int]]:
+    return sorted(sorted(t.halves) for t in reading.tiles)
+
+
+@pytest.mark.parametrize("i", [1, 11])
+def test_a_large_spread_is_read_without_the_look_at_640_px(monkeypatch, i):
+    scene = synth_modes.benchmark_scene("large_spread", i, seed=67)
+    sides = _looks(monkeypatch)
+    reading = _read(scene.jpeg)
+    assert reader_mod.FIRST_SIDE not in sides
+    assert _tiles(reading) == sorted(sorted((t.a, t.b)) for t in scene.tiles)
+    assert reading.confident
+    # the same reading as with the look at 640 px taken first (the rule before it was put off)
+    monkeypatch.setattr(reader_mod._Photo, "small_tiles", lambda self: False)
+    sides.clear()
+    before = _read(scene.jpeg)
+    assert reader_mod.FIRST_SIDE in sides
+    assert (_tiles(before), before.confident) == (_tiles(reading), reading.confident)
+
+
+def test_a_close_up_still_stands_on_the_look_at_640_px(monkeypatch):
+    scene = synth_modes.benchmark_scene("woven_cloth", 1, seed=67)  # three large tiles
+    sides = _looks(monkeypatch)
+    reading = _read(scene.jpeg)
+    assert sides == [reader_mod.FIRST_SIDE]
+    assert reading.confident
+    assert _tiles(reading) == sorted(sorted((t.a, t.b)) for t in scene.tiles)
+
+
+def test_the_full_look_and_the_look_at_faces_share_the_tile_finder(monkeypatch):
+    # a large spread read right but not sure: the full look, then the look at faces
+    scene = synth_modes.benchmark_scene("large_spread", 3, seed=67)
+    sides = _looks(monkeypatch)
+    runs: list[tuple[int, ...]] = []
+    real = tilenet.maps
+    monkeypatch.setattr(tilenet, "maps", lambda rgb: runs.append(rgb.shape) or real(rgb))
+    _read(scene.jpeg)
+    assert sides.count(max(scene.image.shape[:2])) == 2  # the full look and the faces look
+    assert len(runs) == 1
