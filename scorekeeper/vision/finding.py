@@ -88,7 +88,7 @@ def _neighbours(
             continue
         q = cands[i].corners * s
         wv, lv = q[1] - q[0], q[3] - q[0]
-        W = float(np.linalg.norm(wv))
+        W, L = float(np.linalg.norm(wv)), float(np.linalg.norm(lv))
         if W < 8:
             continue
         u = wv / W
@@ -107,12 +107,25 @@ def _neighbours(
             for cc in centres:
                 bar = bars.Bar(cc, u, bar_len, cands[i].bar.thickness, cands[i].bar.darkness)
                 for cand in detect.fit_tiles(small, bar, HYPOTHESES, slants=False):
+                    if not _alike(cand.corners, W, L):
+                        continue
                     cand.corners = cand.corners / s
                     cand.group = group
                     cand.neighbour = True
                     out.append(cand)
                 group += 1
     return out
+
+
+NEIGHBOUR_SIZE = 1.3  # a neighbour's outline: width and length within this factor of the tile's
+
+
+def _alike(q: np.ndarray, W: float, L: float) -> bool:
+    """Whether the outline ``q`` is the size of a tile ``W`` wide and ``L`` long, within
+    NEIGHBOUR_SIZE: the tiles of one set touching in a row are the same size (the other
+    sizes fitted around a neighbour's bar are its neighbours' edges, never read as it)."""
+    w, length = float(np.linalg.norm(q[1] - q[0])), float(np.linalg.norm(q[3] - q[0]))
+    return max(w / W, W / max(w, 1e-6), length / L, L / max(length, 1e-6)) <= NEIGHBOUR_SIZE
 
 
 def _bar_centres(
