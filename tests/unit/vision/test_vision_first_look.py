@@ -71,3 +71,24 @@ def test_the_full_look_and_the_look_at_faces_share_the_tile_finder(monkeypatch):
     _read(scene.jpeg)
     assert sides.count(max(scene.image.shape[:2])) == 2  # the full look and the faces look
     assert len(runs) == 1
+
+
+@pytest.mark.parametrize(
+    ("width", "length", "alike"),
+    [
+        (40, 80, True),  # the tile's own size
+        (52, 80, True),  # 1.3x as wide: the most a neighbour's outline may be off
+        (40, 62, True),  # ... or 1.29x shorter
+        (53, 80, False),  # wider: two tiles side by side, or a neighbour's edge
+        (40, 120, False),  # a tile and a half long
+        (20, 40, False),  # half the size: a half read as a tile
+        (80, 40, False),  # the width and the length swapped
+    ],
+)
+def test_a_neighbours_outline_is_counted_only_at_the_size_of_the_tile_beside_it(
+    width, length, alike
+):
+    from scorekeeper.vision import finding
+
+    q = np.array([[0, 0], [width, 0], [width, length], [0, length]], float) + 100
+    assert finding._alike(q, 40.0, 80.0) is alike
