@@ -23,6 +23,7 @@ from scorekeeper.vision.checks import (
     _frame_hides_no_pip,
     _glare_fraction,
     _glare_patch,
+    _not_the_sets_colour,
     _touching,
 )
 from scorekeeper.vision.missed import (
@@ -360,16 +361,33 @@ def _missed_flags(look, flags: dict, why: list) -> None:
     flags["similar_surface"] = similar
 
 
+def _drop_apart(look, why: list) -> bool:
+    """Drops the tiles read that are not the colour of the set's faces (``look.kept``;
+    ``checks._not_the_sets_colour``: a patch of the surface read as a tile); whether any
+    was (a reading that had one is never confident: what it hid may be a tile missed)."""
+    apart = _not_the_sets_colour(
+        look.small,
+        [look.cands[i].corners * look.s for i in look.kept],
+        [bool(look.counts[i].argmax(axis=1).any()) for i in look.kept],
+    )
+    if apart:
+        look.kept = [i for k, i in enumerate(look.kept) if k not in apart]
+        why.append(f"missed: {len(apart)} read not the colour of the set's faces")  # i18n: debug
+    return bool(apart)
+
+
 def decide(look, scale: float, full_size: tuple[int, int], debug: dict | None, t0: float):
     """The reading of ``look`` (a ``look.Look`` whose outlines are all counted and kept):
     its tiles, problems, capture advice, and whether it is confident."""
     gray = cv2.cvtColor(look.rgb, cv2.COLOR_RGB2GRAY)
     flags = dict.fromkeys(FLAGS, False)
     why: list[str] = []  # what raised each flag (debug output)
+    apart = _drop_apart(look, why)
     tiles: list[TileReading] = []
     for i in look.kept:
         tiles.append(_tile_reading(look, i, len(tiles), scale, gray, flags, why))
     faced, spread = _photo_flags(look, flags, why)
+    flags["missed"] |= bool(apart)
     flags["no_tiles"] = not tiles
     score = min((t.confidence for t in tiles), default=0.0)
     sure = score >= SURE_TILE
