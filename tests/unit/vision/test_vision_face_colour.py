@@ -1,0 +1,64 @@
+"""Issue 40, busy backgrounds: the faces of a set are one colour; a patch of the surface read as
+a tile (a plain 0|0 on a purple weave) is not a tile, and the reading that had one is not sure."""
+
+from __future__ import annotations
+
+import pytest
+
+np = pytest.importorskip("numpy")
+cv2 = pytest.importorskip("cv2")
+pytest.importorskip("onnxruntime")
+
+from scorekeeper.vision import checks, synth_modes  # noqa: E402
+from scorekeeper.vision import reader as reader_mod  # noqa: E402
+from scorekeeper.vision.images import open_upright  # noqa: E402
+
+IVORY, WHITE, PURPLE, GREY_CLOTH = (236, 226, 200), (250, 250, 250), (150, 90, 190), (90, 95, 90)
+
+
+def _photo(faces: list[tuple[int, int, int]]) -> tuple[np.ndarray, list[np.ndarray]]:
+    """A grey table with one 60 x 120 'tile' of each colour in ``faces``, each with a bar and
+    two pips; and their outlines."""
+    img = np.full((200, 100 + 100 * len(faces), 3), GREY_CLOTH, np.uint8)
+    quads = []
+    for k, colour in enumerate(faces):
+        x = 50 + 100 * k
+        q = np.array([[x, 40], [x + 60, 40], [x + 60, 160], [x, 160]], float)
+        cv2.fillConvexPoly(img, q.astype(np.int32), colour)
+        cv2.line(img, (x + 8, 100), (x + 52, 100), (30, 30, 30), 3)
+        for y in (70, 130):
+            cv2.circle(img, (x + 30, y), 6, (20, 20, 20), -1)
+        quads.append(q)
+    return img, quads
+
+
+@pytest.mark.parametrize(
+    ("faces", "apart"),
+    [
+        ([IVORY, IVORY, IVORY], []),
+        ([IVORY, IVORY, WHITE], []),  # an ivory set under a lamp: whiter, not another colour
+        ([IVORY, IVORY, PURPLE], [2]),
+        ([PURPLE, IVORY, IVORY, IVORY], [0]),
+        ([IVORY], []),  # one tile: nothing to compare it with
+    ],
+)
+def test_a_tile_not_the_colour_of_the_sets_faces_is_found(faces, apart):
+    img, quads = _photo(faces)
+    assert checks._not_the_sets_colour(img, quads, [True] * len(quads)) == apart
+
+
+def test_the_sets_colour_is_that_of_the_tiles_with_pips():
+    # three patches read as plain 0|0 outnumber the two tiles with pips: the set is ivory
+    img, quads = _photo([PURPLE, PURPLE, PURPLE, IVORY, IVORY])
+    pipped = [False, False, False, True, True]
+    assert checks._not_the_sets_colour(img, quads, pipped) == [0, 1, 2]
+
+
+def test_a_purple_weave_read_as_tiles_is_not_read():
+    scene = synth_modes.benchmark_scene("busy", 3, seed=67)  # six 0|0 and two 12|12 before
+    up = open_upright(scene.jpeg, max_side=reader_mod.CROP_SIDE)
+    reading = reader_mod.read_rgb(np.asarray(up.image), scale=up.scale, full_size=up.full_size)
+    assert sorted(sorted(t.halves) for t in reading.tiles) == sorted(
+        sorted((t.a, t.b)) for t in scene.tiles
+    )
+    assert not reading.confident
