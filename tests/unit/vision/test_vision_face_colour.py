@@ -14,6 +14,8 @@ from scorekeeper.vision import reader as reader_mod  # noqa: E402
 from scorekeeper.vision.images import open_upright  # noqa: E402
 
 IVORY, WHITE, PURPLE, GREY_CLOTH = (236, 226, 200), (250, 250, 250), (150, 90, 190), (90, 95, 90)
+PINK_CLOTH = (200, 150, 150)  # 21 apart from ivory in (a, b), and 60 darker
+BLUE_GLARE = (230, 240, 255)  # 22 apart, and lighter: a lamp's bluish glare on an ivory face
 
 
 def _photo(faces: list[tuple[int, int, int]]) -> tuple[np.ndarray, list[np.ndarray]]:
@@ -38,6 +40,8 @@ def _photo(faces: list[tuple[int, int, int]]) -> tuple[np.ndarray, list[np.ndarr
         ([IVORY, IVORY, IVORY], []),
         ([IVORY, IVORY, WHITE], []),  # an ivory set under a lamp: whiter, not another colour
         ([IVORY, IVORY, PURPLE], [2]),
+        ([IVORY, IVORY, PINK_CLOTH], [2]),
+        ([IVORY, IVORY, BLUE_GLARE], []),
         ([PURPLE, IVORY, IVORY, IVORY], [0]),
         ([IVORY], []),  # one tile: nothing to compare it with
     ],
