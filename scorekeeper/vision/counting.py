@@ -153,9 +153,31 @@ def _count_halves(
     return probs, ink
 
 
+TOO_SMALL = 0.5  # a tile read narrower than this x the median tile read: not one of the set's
+
+
 def _keep(cands: list, is_tile: np.ndarray, counts: np.ndarray) -> tuple[list[int], int]:
+    """The outlines kept as tiles (``_keep_once``), without any narrower than TOO_SMALL x the
+    median width of four or more tiles kept: the tiles of one set are one size (a steep
+    tilt makes the near ones at most about twice the far ones), and a piece of a tile's face
+    fitted around a mark on it reads as a plain 0|0 over the tile it hides."""
+    kept, rejected_strong = _keep_once(cands, is_tile, counts, set())
+    if len(kept) < 4:
+        return kept, rejected_strong
+    widths = {i: float(np.linalg.norm(cands[i].corners[1] - cands[i].corners[0])) for i in kept}
+    least = TOO_SMALL * float(np.median(list(widths.values())))
+    small = {i for i, w in widths.items() if w < least}
+    if not small:
+        return kept, rejected_strong
+    return _keep_once(cands, is_tile, counts, small)
+
+
+def _keep_once(
+    cands: list, is_tile: np.ndarray, counts: np.ndarray, left_out: set[int]
+) -> tuple[list[int], int]:
     """The outlines kept as tiles: the best of each bar, then the best wherever outlines of
-    bars overlap; and how many tile-like outlines the counter rejected, on their own."""
+    bars overlap (the outlines ``left_out`` never); and how many tile-like outlines the
+    counter rejected, on their own."""
     quality = is_tile * counts.max(axis=2).prod(axis=1) if len(is_tile) else np.zeros(0)
     # an outline fitted around a bar before the outline of a face found without one; and a
     # face without its bar must show pips: a blank face with no bar seen is no tile the
@@ -170,7 +192,7 @@ def _keep(cands: list, is_tile: np.ndarray, counts: np.ndarray) -> tuple[list[in
     rejected_strong = 0
     for i in order:
         ci = cands[i].corners
-        if cands[i].group in groups_done:
+        if cands[i].group in groups_done or i in left_out:
             continue
         if is_tile[i] < ACCEPT_TILE:
             if is_tile[i] > 0.25 and all(_poly_overlap(ci, cands[j].corners) < 0.2 for j in kept):

@@ -1,5 +1,6 @@
-"""Issue 40, busy backgrounds: the faces of a set are one colour; a patch of the surface read as
-a tile (a plain 0|0 on a purple weave) is not a tile, and the reading that had one is not sure."""
+"""Issue 40, busy backgrounds and large spreads: the faces of a set are one colour and one size; a
+patch of the surface read as a tile (a plain 0|0 on a purple weave) is not a tile, and the reading
+that had one is not sure; a piece of a face, much narrower than the tiles read, hides no tile."""
 
 from __future__ import annotations
 
@@ -66,3 +67,29 @@ def test_a_purple_weave_read_as_tiles_is_not_read():
         sorted((t.a, t.b)) for t in scene.tiles
     )
     assert not reading.confident
+
+
+def _outline(x: float, y: float, width: float, group: int):
+    from scorekeeper.vision import bars, detect
+
+    corners = np.array([[x, y], [x + width, y], [x + width, y + 2 * width], [x, y + 2 * width]])
+    bar = bars.Bar(corners.mean(axis=0), np.array([1.0, 0.0]), 0.8 * width, 3.0, 0.5)
+    return detect.Candidate(corners, bar, 1.0, width, 2 * width, group=group)
+
+
+def test_a_piece_of_a_tiles_face_read_as_a_tile_does_not_hide_it():
+    from scorekeeper.vision import counting
+
+    # four tiles 80 wide in a row, a fifth under a 34-wide outline fitted around a mark on
+    # its face, read a little surer (a plain 0|0) than the fifth's own outline
+    cands = [_outline(100 * k, 0, 80, k) for k in range(5)] + [_outline(423, 40, 34, 5)]
+    counts = np.zeros((6, 2, 13))
+    counts[:, :, 5] = 0.9
+    counts[5, :, :] = 0.0
+    counts[5, :, 0] = 0.99
+    is_tile = np.array([0.95, 0.95, 0.95, 0.95, 0.9, 0.99])
+    kept, _ = counting._keep(cands, is_tile, counts)
+    assert sorted(kept) == [0, 1, 2, 3, 4]
+    # three tiles and the piece: too few to tell the set's size, left as read
+    kept, _ = counting._keep(cands[2:], is_tile[2:], counts[2:])
+    assert sorted(kept) == [0, 1, 3]
