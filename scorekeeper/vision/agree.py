@@ -80,7 +80,8 @@ def half_pattern(crop: np.ndarray) -> int:
 
 def look_at_half(crop: np.ndarray, pattern_too: bool = True) -> tuple[int, int]:
     """(``dark_spots``, ``half_pattern``) of one half crop, its dark spots found once (the
-    pattern -1 when not ``pattern_too``)."""
+    pattern -1 when not ``pattern_too``; among every layout, 0 to 15 pips, whatever the set:
+    a half on a 13's layout read as 12 is held against its reading)."""
     mask, areas, too_large = spot_mask(crop)
     spots = -1 if too_large else len(areas)
     if not pattern_too:
