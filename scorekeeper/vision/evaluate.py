@@ -325,6 +325,7 @@ def write_modes(directory: Path, n: int, seed: int) -> list[str]:
             (folder / name).write_bytes(scene.jpeg)
             tiles = [sorted((t.a, t.b)) for t in scene.tiles]
             hands.append({"file": name, "tiles": tiles, "pip_total": sum(a + b for a, b in tiles)})
+            hands[-1]["max_pip"] = synth_modes.MODE_MAX_PIP.get(mode, 12)
         (folder / "manifest.json").write_text(json.dumps({"about": mode, "hands": hands}))
     return list(synth_modes.FAILURE_MODES)
 
