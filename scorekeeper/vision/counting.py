@@ -1,4 +1,4 @@
-"""Reading the halves: the half counter (a small CNN, 0-12 pips or "not a half") run on
+"""Reading the halves: the half counter (a small CNN, 0-15 pips or "not a half") run on
 every outline, the ink on each half, how tile-like each outline is, and which outlines are
 kept as tiles. A stage of the photo reader (``reader.py``); needs the photo extra.
 """
@@ -16,7 +16,7 @@ from scorekeeper.vision.halves import HALF_PX, NOT_A_HALF, CropSource, half_quad
 from scorekeeper.vision.onnx import Model
 
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "halves.onnx"
-MODEL_MAX_PIP = 12
+MODEL_MAX_PIP = NOT_A_HALF - 1  # the most pips the half counter knows (15: double-15 sets)
 # below this "is a tile" probability an outline is dropped (see reading.SURE_TILE and
 # judge.py for when a reading is confident)
 ACCEPT_TILE = 0.5
@@ -39,7 +39,7 @@ COUNT_BATCH = 64
 
 
 def classify_halves(crops: np.ndarray) -> np.ndarray:
-    """uint8 N x 40 x 40 x 3 half crops -> N x 14 class probabilities (0..12 pips, not a half)."""
+    """uint8 N x 40 x 40 x 3 half crops -> N x 17 class probabilities (0..15 pips, not a half)."""
     if len(crops) == 0:
         return np.zeros((0, NOT_A_HALF + 1), np.float32)
     sess = _get_session()
@@ -58,6 +58,10 @@ def classify_halves(crops: np.ndarray) -> np.ndarray:
 INK_PLAIN = 0.004  # a half with less dark "ink" than this (fraction of its face) is plain
 BLANK_EDGE = 1.0  # outline edge strength (x the photo's typical) a double blank needs
 BLANK_EDGE_ONE_CLEAR = 0.6  # ... when the counter already calls one of its halves a half
+# ... and the counter's own 0 on each half at least this (not only the largest share of what
+# "not a half" leaves: the 17-class counter's leftover leans to 0 on any plain surface, 0.001-
+# 0.005 on wood beside a dark seam; double blanks of real photos 0.09 and up, renders 0.9)
+BLANK_P0 = 0.02
 
 
 def ink_fraction(crops: np.ndarray) -> np.ndarray:
@@ -77,14 +81,15 @@ def tile_evidence(
     probs: np.ndarray, ink: np.ndarray, edge: np.ndarray, max_pip: int
 ) -> tuple[np.ndarray, np.ndarray]:
     """How tile-like each outline is (N), and the pip-count probabilities of its halves
-    (N x 2 x max_pip+1).
+    (N x 2 x max_pip+1: a double-12 game's halves never read 13, whatever the counter says).
 
     The half counter's "not a half" class cannot tell a blank (or 1-pip) half from plain
     surface on its own: a near-empty square looks like both. So a half that reads 0 or 1 is
     judged with the rest of the tile: when the other half is clearly a half, the outline sits
     on a bar in the middle of a tile and the near-empty half is a half (its "not a half"
     weight goes to its count). A double blank has no half to lean on: it needs both halves
-    plain (no ink at all) and a clean outline around its bar.
+    plain (no ink at all), the counter giving each some weight as a 0 (``BLANK_P0``) and a
+    clean outline around its bar.
     """
     if len(probs) == 0:
         return np.zeros(0), np.zeros((0, 2, max_pip + 1))
@@ -101,6 +106,7 @@ def tile_evidence(
     # a double blank: plain surface beside a dark line can look like that too)
     other_clear = (clear & (v >= 1))[:, ::-1]
     both_plain = (v == 0).all(axis=1) & plain.all(axis=1)
+    both_plain &= probs[:, :, 0].min(axis=1) >= BLANK_P0
     double_blank = both_plain & (
         (edge >= BLANK_EDGE) | (clear.any(axis=1) & (edge >= BLANK_EDGE_ONE_CLEAR))
     )
