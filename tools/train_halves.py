@@ -1,11 +1,16 @@
-"""Train the half counter of scorekeeper.vision and export it to ONNX.
+"""Train the double-15 half counter of scorekeeper.vision and export it to ONNX.
 
-Rerun (CPU only, fixed seed, one thread, about 20 minutes on one core):
+(``models/halves.onnx``, the counter of the sets up to double-12, 14 classes, which reads
+every game of those sets, was made by this tool as it was at commit daf6f52, from the
+renderer of then; this version makes ``models/halves15.onnx``, 17 classes, for double-15
+games.)
+
+Rerun (CPU only, fixed seed, one thread, about 20 minutes on one core of a shared machine):
 
     pip install "scorekeeper[photo]" torch==2.13.0 onnx
     python tools/train_halves.py
 
-which writes ``scorekeeper/vision/models/halves.onnx`` (under 1 MB). Options: ``--scenes``
+which writes ``scorekeeper/vision/models/halves15.onnx`` (under 1 MB). Options: ``--scenes``
 (synthetic photos of the training mix to render, default 600), ``--scenes-15`` (more
 photos of double-15 sets, default 200), ``--epochs`` (default 10), ``--seed`` (default
 20240613), ``--out``.
@@ -171,7 +176,7 @@ def main(argv=None) -> int:
     ap.add_argument("--scenes-15", type=int, default=200)
     ap.add_argument("--epochs", type=int, default=10)
     ap.add_argument("--seed", type=int, default=20240613)
-    ap.add_argument("--out", default=str(ROOT / "scorekeeper/vision/models/halves.onnx"))
+    ap.add_argument("--out", default=str(ROOT / "scorekeeper/vision/models/halves15.onnx"))
     ap.add_argument("--cache", default="", help="optional .npz to reuse generated crops")
     args = ap.parse_args(argv)
 

@@ -84,11 +84,12 @@ def photo_support() -> tuple[bool, str]:
     from pathlib import Path
 
     models = Path(__file__).resolve().parent / "models"
-    if not (models / "halves.onnx").is_file():
-        return False, _(
-            "The pip-counting model is missing from the installation (%(path)s).",
-            path=models / "halves.onnx",
-        )
+    for name in ("halves.onnx", "halves15.onnx"):
+        if not (models / name).is_file():
+            return False, _(
+                "The pip-counting model is missing from the installation (%(path)s).",
+                path=models / name,
+            )
     if not (models / "tiles.onnx").is_file():
         return False, _(
             "The tile-finding model is missing from the installation (%(path)s).",

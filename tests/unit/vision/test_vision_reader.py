@@ -159,6 +159,18 @@ def test_a_double_15_photo_is_read():
     assert reading.total == scene.total
 
 
+def test_each_set_is_read_by_its_counter():
+    # sets up to double-12 by the counter they always were (0-12), double-15 by its own
+    from scorekeeper.vision import counting
+
+    crops = np.full((2, 40, 40, 3), 200, np.uint8)
+    p12, p15 = counting.classify_halves(crops, 12), counting.classify_halves(crops, 15)
+    assert p12.shape == p15.shape == (2, 17)
+    assert (p12[:, 13:16] == 0).all() and np.allclose(p12.sum(axis=1), 1)
+    assert counting._get_session(12) is not counting._get_session(15)
+    assert counting._get_session(6) is counting._get_session(12)
+
+
 def test_a_double_12_game_never_reads_a_13():
     # the same double-15 tiles in a double-12 game: whatever is read, no half above 12
     scene = _scene(47, DOUBLE_15, max_pip=15, difficulty=0.3, mode="scatter")
