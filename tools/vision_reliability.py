@@ -58,8 +58,8 @@ def read(out: Path, dirs: list[Path]) -> None:
     calls: list = []
     look = agree.look_at_halves
 
-    def hook(rgb, tiles):
-        calls.append(look(rgb, tiles))
+    def hook(rgb, tiles, *rest):
+        calls.append(look(rgb, tiles, *rest))
         return calls[-1]
 
     agree.look_at_halves = hook

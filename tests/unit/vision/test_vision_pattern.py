@@ -51,15 +51,17 @@ def test_a_double_15_half_fits_its_own_number_and_not_its_neighbours(n):
                 assert score[other] < score[n] - pattern.LEAD
 
 
-def test_a_13_read_as_12_is_held_against_its_reading_in_any_game():
-    # the pattern looks at every layout it knows, whatever the set: a half on a 13's layout
-    # read as 12 (a double-12 game's reading never says 13) is a half that was misread
+def test_a_game_looks_at_the_layouts_of_its_set():
+    # a double-15 game: a half on a 13's layout read as 12 is held against its reading; a
+    # game up to double-12 looks at the layouts of 0-12, as before there were any of 13-15
     crop = _half(pattern.BASE_LAYOUTS[13], 0.07, 4.0)
-    assert agree.half_pattern(crop) == 13
-    mask, areas, _ = agree.spot_mask(crop)
-    inner = tuple(round(f * agree.BLOB_PX) for f in agree.BLOB_INNER)
-    assert pattern.pattern_number(pattern.fits(mask, areas, agree.BLOB_PX, inner, 12)) == -1
-    assert agree.against([(12, 13, 13)])
+    img = np.vstack([crop, np.full_like(crop, FACE)[::-1]])
+    corners = np.array([[0, 0], [80, 0], [80, 160], [0, 160]], float)
+    seen15 = agree.look_at_halves(img, [(corners, (12, 0))], 15)
+    assert seen15[0][2] == 13 and agree.against(seen15)
+    for max_pip in (6, 9, 12):
+        seen = agree.look_at_halves(img, [(corners, (12, 0))], max_pip)
+        assert seen[0][2] == -1  # (no layout of 0-12 fits a 13's spots)
 
 
 # (pips drawn, number read, whether the pattern agrees)
@@ -99,7 +101,7 @@ def test_the_pattern_agrees_only_with_the_number_whose_layout_the_pips_sit_on(pt
     crop = _half(pts, radius=5.5 if len(pts) <= 12 else 4.0)
     corners = np.array([[0, 0], [80, 0], [80, 160], [0, 160]], float)
     tile = np.vstack([crop, np.full_like(crop, FACE)[::-1]])  # the other half blank
-    seen = agree.look_at_halves(tile, [(corners, (read, 0))])
+    seen = agree.look_at_halves(tile, [(corners, (read, 0))], 15)  # (a double-15 game)
     assert ("pattern" in agree.halves_agree(seen)) is agrees
 
 
@@ -131,5 +133,5 @@ def test_the_renderers_faces_fit_their_layouts(value):
     face = np.clip(img, 0, 255).astype(np.uint8)
     L, W = face.shape[:2]
     corners = np.array([[0, 0], [W, 0], [W, L], [0, L]], float)
-    seen = agree.look_at_halves(face, [(corners, (value, 0))])
+    seen = agree.look_at_halves(face, [(corners, (value, 0))], 12 if value <= 12 else 15)
     assert [number for _, _, number in seen] == [value, 0]
