@@ -2,12 +2,17 @@
 dark spots on a layout of the number) do on halves whose numbers are known.
 
     PYTHONPATH=. python tools/calibrate_pattern.py PHOTOS_DIR [--renders N] [--no-hands]
+        [--max-pip M]
 
 - the development set's half crops (PHOTOS_DIR/halves, ``halves[]`` of its manifest), each
   warped whole to the checks' square;
 - the halves of the tiles read in its hand photos (no time limit) that are tiles of the truth,
   cut as the checks cut them;
-- N rendered faces of each number 0-12 (random styles of the renderer).
+- N rendered faces of each number 0-M (random styles of the renderer; 13-15 in a double-15
+  set's style).
+
+The pattern looks among the layouts of 0..M (``--max-pip``, default 15: every layout it
+knows; 12 is what the reader does in a double-12 game, the real photos' sets).
 
 For each: how many halves each check reads as the number, as "unknown", and as another
 number, and the fits (``pattern.fits``) of the number against the best other one.
@@ -35,12 +40,15 @@ def _whole(rgb: np.ndarray) -> np.ndarray:
     return CropSource(rgb).crop(corners, agree.BLOB_PX)
 
 
+MAX_PIP = pattern.MAX_PIPS  # (--max-pip)
+
+
 def _look(crop: np.ndarray) -> tuple[int, int, float, float]:
     """(dark spots, pattern number, overlap of the best layout, of the second number)"""
     mask, areas, large = agree.spot_mask(crop)
     a, b = round(agree.BLOB_INNER[0] * agree.BLOB_PX), round(agree.BLOB_INNER[1] * agree.BLOB_PX)
-    best = pattern.fits(mask, areas, agree.BLOB_PX, (a, b))
-    return agree.dark_spots(crop), agree.half_pattern(crop), best
+    best = pattern.fits(mask, areas, agree.BLOB_PX, (a, b), MAX_PIP)
+    return agree.dark_spots(crop), pattern.pattern_number(best), best
 
 
 def _tally(name: str, rows: list[tuple[int, tuple]]) -> None:
@@ -58,13 +66,13 @@ def _tally(name: str, rows: list[tuple[int, tuple]]) -> None:
     for t, r in rows:
         if r[1] != t:
             o = r[2]
-            other = max(o[k] for k in range(13) if k != t)
+            other = max(o[k] for k in range(len(o)) if k != t)
             print(
                 f"    {t:>2}: spots {r[0]:>2} pattern {r[1]:>2} fit {o[t]:.2f} "
                 f"best other {other:.2f}"
             )
     ok = [r[2][t] for t, r in rows if r[1] == t]
-    gap = [r[2][t] - max(r[2][k] for k in range(13) if k != t) for t, r in rows if r[1] == t]
+    gap = [r[2][t] - max(r[2][k] for k in range(len(r[2])) if k != t) for t, r in rows if r[1] == t]
     if ok:
         print(
             f"    right: fit min {min(ok):.2f} median {np.median(ok):.2f}; "
@@ -107,10 +115,10 @@ def rendered(n: int) -> list:
     from scorekeeper.vision.synth_faces import random_style, render_face
 
     rows = []
-    for value in range(13):
+    for value in range(MAX_PIP + 1):
         for i in range(n):
             rng = np.random.default_rng([value, i, 7])
-            style = random_style(rng, 12)
+            style = random_style(rng, 12 if value <= 12 else 15)
             img, _ = render_face(value, 0, style, int(rng.integers(60, 160)), rng)
             face = np.clip(img, 0, 255).astype(np.uint8)
             L, W = face.shape[:2]
@@ -123,6 +131,8 @@ def rendered(n: int) -> list:
 if __name__ == "__main__":
     d = Path(sys.argv[1])
     n = int(sys.argv[sys.argv.index("--renders") + 1]) if "--renders" in sys.argv else 0
+    if "--max-pip" in sys.argv:
+        MAX_PIP = int(sys.argv[sys.argv.index("--max-pip") + 1])
     _tally("real half crops", half_crops(d))
     if "--no-hands" not in sys.argv:
         _tally("real tiles read", hand_halves(d))

@@ -1,22 +1,30 @@
-"""Train the half counter of scorekeeper.vision and export it to ONNX.
+"""Train the double-15 half counter of scorekeeper.vision and export it to ONNX.
 
-Rerun (CPU only, fixed seed, about 12 minutes on one core):
+(``models/halves.onnx``, the counter of the sets up to double-12, 14 classes, which reads
+every game of those sets, was made by this tool as it was at commit daf6f52, from the
+renderer of then; this version makes ``models/halves15.onnx``, 17 classes, for double-15
+games.)
+
+Rerun (CPU only, fixed seed, one thread, about 20 minutes on one core of a shared machine):
 
     pip install "scorekeeper[photo]" torch==2.13.0 onnx
     python tools/train_halves.py
 
-which writes ``scorekeeper/vision/models/halves.onnx`` (under 1 MB). Options: ``--scenes``
-(synthetic photos to render, default 600), ``--epochs`` (default 10), ``--seed``
-(default 20240613), ``--out``.
+which writes ``scorekeeper/vision/models/halves15.onnx`` (under 1 MB). Options: ``--scenes``
+(synthetic photos of the training mix to render, default 600), ``--scenes-15`` (more
+photos of double-15 sets, default 200), ``--epochs`` (default 10), ``--seed`` (default
+20240613), ``--out``.
 
 The training data is made entirely by ``scorekeeper.vision.synth``: synthetic top-down photos
-of random tiles. From each photo the halves are cut exactly as the reader cuts them
-(``scorekeeper.vision.halves``), both from the true tile outlines (with small random errors)
-and from the outlines the reader's own tile finder proposes, so the counter learns the crops
-it will really see. Outlines that are not a tile give examples of the class "not a half".
-No real photo is used.
+of random tiles: the renderer's training mix (double-6, 9 and 12 sets) and, so the counter
+knows 13, 14 and 15 (columns of 5-3-5, 5-4-5, 5x3, smaller pips), photos of double-15 sets
+(``render_hand(max_pip=15)``, random streams of their own). From each photo the halves are
+cut exactly as the reader cuts them (``scorekeeper.vision.halves``), both from the true tile
+outlines (with small random errors) and from the outlines the reader's own tile finder
+proposes, so the counter learns the crops it will really see. Outlines that are not a tile
+give examples of the class "not a half". No real photo is used.
 
-The network is a small CNN: 40x40 RGB half -> 14 classes (0..12 pips, not a half).
+The network is a small CNN: 40x40 RGB half -> 17 classes (0..15 pips, not a half).
 torch is needed only here, never at run time (the reader uses ONNX Runtime).
 """
 
@@ -69,7 +77,9 @@ def _match(cand: np.ndarray, truths) -> tuple[int, bool, float]:
     return best
 
 
-def make_data(n_scenes: int, seed: int, first: int = 0):
+def make_data(n_scenes: int, seed: int, first: int = 0, max_pip: int = 12):
+    """The half crops and their classes of ``n_scenes`` photos (streams ``[seed, first..]``)
+    of the training mix (``max_pip`` 12: sets of 6, 9 and 12) or of double-``max_pip`` sets."""
     xs: list[np.ndarray] = []
     ys: list[int] = []
 
@@ -82,7 +92,7 @@ def make_data(n_scenes: int, seed: int, first: int = 0):
 
     for i in range(first, first + n_scenes):
         rng = np.random.default_rng([seed, i])
-        scene = synth.render_hand(rng)
+        scene = synth.render_hand(rng, max_pip=max_pip)
         img = scene.image
         src = CropSource(img)
         h, w = img.shape[:2]
@@ -132,6 +142,11 @@ def make_data(n_scenes: int, seed: int, first: int = 0):
     return np.stack(xs).astype(np.uint8), np.array(ys, np.int64)
 
 
+def _joined(*parts):
+    """The crops and classes of several ``make_data`` runs, one after the other."""
+    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+
+
 def build_model():
     import torch.nn as nn
 
@@ -158,9 +173,10 @@ def build_model():
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--scenes", type=int, default=600)
-    ap.add_argument("--epochs", type=int, default=6)
+    ap.add_argument("--scenes-15", type=int, default=200)
+    ap.add_argument("--epochs", type=int, default=10)
     ap.add_argument("--seed", type=int, default=20240613)
-    ap.add_argument("--out", default=str(ROOT / "scorekeeper/vision/models/halves.onnx"))
+    ap.add_argument("--out", default=str(ROOT / "scorekeeper/vision/models/halves15.onnx"))
     ap.add_argument("--cache", default="", help="optional .npz to reuse generated crops")
     args = ap.parse_args(argv)
 
@@ -176,8 +192,14 @@ def main(argv=None) -> int:
         xtr, ytr, xva, yva = d["xtr"], d["ytr"], d["xva"], d["yva"]
     else:
         print("rendering training scenes ...", flush=True)
-        xtr, ytr = make_data(args.scenes - n_val, args.seed)
-        xva, yva = make_data(n_val, args.seed, first=10_000_000)
+        xtr, ytr = _joined(
+            make_data(args.scenes - n_val, args.seed),
+            make_data(args.scenes_15 - n_val // 3, args.seed, first=20_000_000, max_pip=15),
+        )
+        xva, yva = _joined(
+            make_data(n_val, args.seed, first=10_000_000),
+            make_data(n_val // 3, args.seed, first=30_000_000, max_pip=15),
+        )
         if args.cache:
             np.savez_compressed(args.cache, xtr=xtr, ytr=ytr, xva=xva, yva=yva)
     print(
@@ -227,9 +249,11 @@ def main(argv=None) -> int:
             pred = torch.cat([model(Xva[k : k + 512]).argmax(1) for k in range(0, len(Xva), 512)])
         acc = float((pred == Yva).float().mean())
         acc_h = float((pred[Yva != NOT_A_HALF] == Yva[Yva != NOT_A_HALF]).float().mean())
+        big = (Yva > 12) & (Yva != NOT_A_HALF)  # halves of 13-15 pips
+        acc_15 = float((pred[big] == Yva[big]).float().mean()) if bool(big.any()) else 0.0
         print(
             f"epoch {ep + 1}/{args.epochs} loss {tl / n:.4f} val acc {acc:.4f} "
-            f"(halves {acc_h:.4f}) "
+            f"(halves {acc_h:.4f}, of 13-15 pips {acc_15:.4f}) "
             f"{time.time() - t0:.0f}s",
             flush=True,
         )

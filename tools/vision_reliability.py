@@ -58,8 +58,8 @@ def read(out: Path, dirs: list[Path]) -> None:
     calls: list = []
     look = agree.look_at_halves
 
-    def hook(rgb, tiles):
-        calls.append(look(rgb, tiles))
+    def hook(rgb, tiles, *rest):
+        calls.append(look(rgb, tiles, *rest))
         return calls[-1]
 
     agree.look_at_halves = hook
@@ -69,12 +69,13 @@ def read(out: Path, dirs: list[Path]) -> None:
             data = (d / hand["file"]).read_bytes()
             calls.clear()
             c0 = time.process_time()
-            r = reader.read_bytes(data)
+            r = reader.read_bytes(data, max_pip=int(hand.get("max_pip", 12)))
             cpu = time.process_time() - c0
             read_ = sorted(v for t in r.tiles for v in t.halves)
             mine = [c for c in calls if sorted(h[0] for h in c) == read_] if r.confident else []
             key = f"{d.name}/{hand['file']}"
             photos[key] = {"reading": r.as_dict(), "cpu": cpu, "halves": (mine or [None])[-1]}
+            photos[key]["max_pip"] = int(hand.get("max_pip", 12))
             print(f"{key}: {cpu:.2f}s total {r.total} checks {r.checks}", flush=True)
             out.write_text(json.dumps({"photos": photos}))
 
@@ -173,7 +174,7 @@ def misreads(photos: dict) -> None:
         finder = "finder" in got["reading"]["checks"]
         for i, (v, _, _) in enumerate(seen):
             for w in (v - 1, v + 1):
-                if 0 <= w <= 12:
+                if 0 <= w <= got.get("max_pip", 12):
                     n += 1
                     read = [h[0] for h in seen]
                     read[i] = w

@@ -84,11 +84,12 @@ def photo_support() -> tuple[bool, str]:
     from pathlib import Path
 
     models = Path(__file__).resolve().parent / "models"
-    if not (models / "halves.onnx").is_file():
-        return False, _(
-            "The pip-counting model is missing from the installation (%(path)s).",
-            path=models / "halves.onnx",
-        )
+    for name in ("halves.onnx", "halves15.onnx"):
+        if not (models / name).is_file():
+            return False, _(
+                "The pip-counting model is missing from the installation (%(path)s).",
+                path=models / name,
+            )
     if not (models / "tiles.onnx").is_file():
         return False, _(
             "The tile-finding model is missing from the installation (%(path)s).",
@@ -106,8 +107,8 @@ def _require() -> None:
         raise VisionUnavailable(_needs_extra(missing))
 
 
-#: The biggest set the half counter was trained for (double-12: 0 to 12 pips a half).
-MAX_READABLE_PIP = 12
+#: The biggest set the half counter was trained for (double-15: 0 to 15 pips a half).
+MAX_READABLE_PIP = 15
 
 
 def read_hand(image: bytes, max_pip: int = 12) -> Reading:
@@ -121,7 +122,7 @@ def read_hand(image: bytes, max_pip: int = 12) -> Reading:
         or isinstance(max_pip, bool)
         or not 0 <= max_pip <= MAX_READABLE_PIP
     ):
-        raise ValueError("max_pip must be a whole number from 0 to 12 (sets up to double-12)")
+        raise ValueError("max_pip must be a whole number from 0 to 15 (sets up to double-15)")
     _require()
     try:
         from scorekeeper.vision import reader

@@ -78,15 +78,18 @@ def half_pattern(crop: np.ndarray) -> int:
     return look_at_half(crop)[1]
 
 
-def look_at_half(crop: np.ndarray, pattern_too: bool = True) -> tuple[int, int]:
+def look_at_half(
+    crop: np.ndarray, pattern_too: bool = True, max_pip: int = pattern.MAX_PIPS
+) -> tuple[int, int]:
     """(``dark_spots``, ``half_pattern``) of one half crop, its dark spots found once (the
-    pattern -1 when not ``pattern_too``)."""
+    pattern -1 when not ``pattern_too``; among the layouts of 0..``max_pip``)."""
     mask, areas, too_large = spot_mask(crop)
     spots = -1 if too_large else len(areas)
     if not pattern_too:
         return spots, -1
     a, b = round(BLOB_INNER[0] * BLOB_PX), round(BLOB_INNER[1] * BLOB_PX)
-    return spots, pattern.pattern_number(pattern.fits(mask, areas, BLOB_PX, (a, b)))
+    fit = pattern.fits(mask, areas, BLOB_PX, (a, b), max_pip)
+    return spots, pattern.pattern_number(fit)
 
 
 def _crops(src: CropSource, corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -95,15 +98,19 @@ def _crops(src: CropSource, corners: np.ndarray) -> tuple[np.ndarray, np.ndarray
 
 
 def look_at_halves(
-    rgb: np.ndarray, tiles: list[tuple[np.ndarray, tuple[int, int]]]
+    rgb: np.ndarray, tiles: list[tuple[np.ndarray, tuple[int, int]]], max_pip: int = 12
 ) -> list[tuple[int, int, int]]:
     """Each half of ``tiles`` (corners in pixels of ``rgb``, values read) as (value read,
-    dark spots, pattern number)."""
+    dark spots, pattern number), in a game of a set up to double-``max_pip``: the layouts of
+    0-12 in any game up to double-12 (as before there were double-15 layouts: a double-6
+    game still holds a half on a 9's layout against its reading), of 0-15 in a double-15
+    game."""
+    layouts = max(max_pip, 12)
     src = CropSource(rgb)
     out = []
     for c, v in tiles:
         for crop, value in zip(_crops(src, c), v, strict=True):
-            out.append((int(value), *look_at_half(crop)))
+            out.append((int(value), *look_at_half(crop, max_pip=layouts)))
     return out
 
 

@@ -1,6 +1,7 @@
-"""Reading the halves: the half counter (a small CNN, 0-12 pips or "not a half") run on
-every outline, the ink on each half, how tile-like each outline is, and which outlines are
-kept as tiles. A stage of the photo reader (``reader.py``); needs the photo extra.
+"""Reading the halves: the half counter (a small CNN, 0-12 pips or "not a half"; for a
+double-15 set one of 0-15 pips) run on every outline, the ink on each half, how tile-like
+each outline is, and which outlines are kept as tiles. A stage of the photo reader
+(``reader.py``); needs the photo extra.
 """
 
 from __future__ import annotations
@@ -15,8 +16,14 @@ from scorekeeper.vision.checks import _poly_overlap
 from scorekeeper.vision.halves import HALF_PX, NOT_A_HALF, CropSource, half_quads, normalise
 from scorekeeper.vision.onnx import Model
 
+# Two counters: a game of a set up to double-12 is read by the one it always was (0-12 pips,
+# "not a half": 14 classes); a double-15 game by one of 17 classes (0-15). One counter for
+# all sets read double-12 renders as well or better, but lost two readings the old one got
+# right (docs/photo-check.md, "Twelfth step"): the sets it was not needed for keep theirs.
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "halves.onnx"
-MODEL_MAX_PIP = 12
+MODEL15_PATH = Path(__file__).resolve().parent / "models" / "halves15.onnx"
+MODEL_MAX_PIP = NOT_A_HALF - 1  # the most pips a half counter knows (15: double-15 sets)
+SET12_MAX_PIP = 12  # sets up to this are read by ``halves.onnx``
 # below this "is a tile" probability an outline is dropped (see reading.SURE_TILE and
 # judge.py for when a reading is confident)
 ACCEPT_TILE = 0.5
@@ -26,10 +33,12 @@ SHARPEN_SIGMA = 0.06  # tiles found as faces are read on a copy sharpened at thi
 SHARPEN_AMOUNT = 1.5  # ... by this much (unsharp mask)
 
 _model = Model(MODEL_PATH)
+_model15 = Model(MODEL15_PATH)
 
 
-def _get_session():
-    return _model.session()
+def _get_session(max_pip: int = SET12_MAX_PIP):
+    """The half counter for a set up to double-``max_pip``."""
+    return (_model15 if max_pip > SET12_MAX_PIP else _model).session()
 
 
 # halves counted per run of the model: 256 at a time held 75 MB more at the peak (the
@@ -38,11 +47,12 @@ def _get_session():
 COUNT_BATCH = 64
 
 
-def classify_halves(crops: np.ndarray) -> np.ndarray:
-    """uint8 N x 40 x 40 x 3 half crops -> N x 14 class probabilities (0..12 pips, not a half)."""
+def classify_halves(crops: np.ndarray, max_pip: int = SET12_MAX_PIP) -> np.ndarray:
+    """uint8 N x 40 x 40 x 3 half crops -> N x 17 class probabilities (0..15 pips, not a half),
+    by the counter of a set up to double-``max_pip`` (up to double-12: 13-15 are 0)."""
     if len(crops) == 0:
         return np.zeros((0, NOT_A_HALF + 1), np.float32)
-    sess = _get_session()
+    sess = _get_session(max_pip)
     x = normalise(crops)
     logits = np.concatenate(
         [
@@ -52,12 +62,23 @@ def classify_halves(crops: np.ndarray) -> np.ndarray:
     )
     logits = logits - logits.max(axis=1, keepdims=True)
     p = np.exp(logits)
-    return p / p.sum(axis=1, keepdims=True)
+    p /= p.sum(axis=1, keepdims=True)
+    if p.shape[1] == NOT_A_HALF + 1:
+        return p
+    out = np.zeros((len(p), NOT_A_HALF + 1), p.dtype)  # the counter of sets up to double-12
+    out[:, : p.shape[1] - 1] = p[:, :-1]
+    out[:, NOT_A_HALF] = p[:, -1]
+    return out
 
 
 INK_PLAIN = 0.004  # a half with less dark "ink" than this (fraction of its face) is plain
 BLANK_EDGE = 1.0  # outline edge strength (x the photo's typical) a double blank needs
 BLANK_EDGE_ONE_CLEAR = 0.6  # ... when the counter already calls one of its halves a half
+# ... and, read by the double-15 counter, its own 0 at least this on each half (not only the
+# largest share of what "not a half" leaves: that counter's leftover leans to 0 on any plain
+# surface, 0.001-0.005 on wood beside a dark seam; the double blanks of the real photos 0.09
+# and up under it, renders 0.9)
+BLANK_P0 = 0.02
 
 
 def ink_fraction(crops: np.ndarray) -> np.ndarray:
@@ -77,14 +98,15 @@ def tile_evidence(
     probs: np.ndarray, ink: np.ndarray, edge: np.ndarray, max_pip: int
 ) -> tuple[np.ndarray, np.ndarray]:
     """How tile-like each outline is (N), and the pip-count probabilities of its halves
-    (N x 2 x max_pip+1).
+    (N x 2 x max_pip+1: a double-12 game's halves never read 13, whatever the counter says).
 
     The half counter's "not a half" class cannot tell a blank (or 1-pip) half from plain
     surface on its own: a near-empty square looks like both. So a half that reads 0 or 1 is
     judged with the rest of the tile: when the other half is clearly a half, the outline sits
     on a bar in the middle of a tile and the near-empty half is a half (its "not a half"
     weight goes to its count). A double blank has no half to lean on: it needs both halves
-    plain (no ink at all) and a clean outline around its bar.
+    plain (no ink at all; read by the double-15 counter, each at ``BLANK_P0`` or more as a 0)
+    and a clean outline around its bar.
     """
     if len(probs) == 0:
         return np.zeros(0), np.zeros((0, 2, max_pip + 1))
@@ -101,6 +123,8 @@ def tile_evidence(
     # a double blank: plain surface beside a dark line can look like that too)
     other_clear = (clear & (v >= 1))[:, ::-1]
     both_plain = (v == 0).all(axis=1) & plain.all(axis=1)
+    if max_pip > SET12_MAX_PIP:
+        both_plain &= probs[:, :, 0].min(axis=1) >= BLANK_P0
     double_blank = both_plain & (
         (edge >= BLANK_EDGE) | (clear.any(axis=1) & (edge >= BLANK_EDGE_ONE_CLEAR))
     )
@@ -118,7 +142,7 @@ def tile_evidence(
 
 
 def _count_halves(
-    rgb: np.ndarray, cands: list, deadline: bars.Deadline
+    rgb: np.ndarray, cands: list, deadline: bars.Deadline, max_pip: int = SET12_MAX_PIP
 ) -> tuple[np.ndarray, np.ndarray]:
     """Half-counter probabilities (N x 2 x classes) and ink (N x 2) of every outline, in two
     rounds: first the best-fitting outline of each bar; the other sizes only for bars that
@@ -134,7 +158,7 @@ def _count_halves(
         if not idx:
             return
         crops = np.stack([src.crop(q) for i in idx for q in half_quads(cands[i].corners)])
-        probs[idx] = classify_halves(crops).reshape(-1, 2, NOT_A_HALF + 1)
+        probs[idx] = classify_halves(crops, max_pip).reshape(-1, 2, NOT_A_HALF + 1)
         ink[idx] = ink_fraction(crops).reshape(-1, 2)
 
     first: dict[int, int] = {}

@@ -19,7 +19,8 @@ temporary folder, which is how the confidence thresholds were calibrated.
 (``synth_modes.FAILURE_MODES``: dark pips on 9-12 halves, woven dark cloth with a few large tiles,
 touching rows and L-shaped chains with spinner pins, tilts of 30-45 degrees, tiles 50 px wide,
 near-empty tiles, light surfaces, the training mix, and issue 40's large touching spreads,
-double-12 sets with coloured pips, dark cloth under glare and busy backgrounds) and prints
+double-12 and double-15 sets with coloured pips, dark cloth under glare and busy
+backgrounds; each photo read in its set, ``max_pip`` in the manifest) and prints
 one row per mode: exact totals, confident, confident but wrong, worst CPU seconds per photo
 and peak memory. Each mode is read in a process of its own (so its peak memory is its own);
 with ``--baseline REF`` the same photos are read first by the reader of git revision REF
@@ -325,6 +326,7 @@ def write_modes(directory: Path, n: int, seed: int) -> list[str]:
             (folder / name).write_bytes(scene.jpeg)
             tiles = [sorted((t.a, t.b)) for t in scene.tiles]
             hands.append({"file": name, "tiles": tiles, "pip_total": sum(a + b for a, b in tiles)})
+            hands[-1]["max_pip"] = synth_modes.MODE_MAX_PIP.get(mode, 12)
         (folder / "manifest.json").write_text(json.dumps({"about": mode, "hands": hands}))
     return list(synth_modes.FAILURE_MODES)
 

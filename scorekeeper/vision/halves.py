@@ -12,8 +12,8 @@ import numpy as np
 
 HALF_PX = 40
 MARGIN = 0.07  # of the tile width, on every side of the half
-NOT_A_HALF = 13  # class index after the pip counts 0..12
-NUM_CLASSES = 14
+NOT_A_HALF = 16  # class index after the pip counts 0..15 (up to double-15 sets)
+NUM_CLASSES = 17
 
 
 def half_quads(corners: np.ndarray, margin: float = MARGIN) -> tuple[np.ndarray, np.ndarray]:

@@ -439,7 +439,7 @@ def _agreeing(look, tiles: list[TileReading], kept_quads) -> tuple[list[str], bo
     """The independent checks (``agree.py``) that agree with the tiles read, and whether a
     half's pips sit on the layout of another number."""
     read = [(look.cands[i].corners, t.halves) for i, t in zip(look.kept, tiles, strict=True)]
-    seen = agree.look_at_halves(look.rgb, read)
+    seen = agree.look_at_halves(look.rgb, read, look.max_pip)
     out = agree.halves_agree(seen)
     if agree.finder_agrees(look.finder, kept_quads):
         out.append("finder")

@@ -94,7 +94,7 @@ class Look:
         self.deadline.check()
         self.cands = cands
         source = _sharpened(rgb, cands) if self.faces_only else rgb
-        self.probs, self.ink = _count_halves(source, cands, self.deadline)
+        self.probs, self.ink = _count_halves(source, cands, self.deadline, self.max_pip)
         self.edge = np.array([c.edge_score for c in cands])
         self.is_tile, self.counts = tile_evidence(self.probs, self.ink, self.edge, self.max_pip)
         self.kept, self.rejected_strong = _keep(cands, self.is_tile, self.counts)
@@ -103,7 +103,9 @@ class Look:
     def add(self, extra: list, rgb: np.ndarray | None = None) -> None:
         """``extra`` outlines counted (on ``rgb``, the photo read when None) and added: every
         outline's tile evidence again."""
-        p2, ink2 = _count_halves(self.rgb if rgb is None else rgb, extra, self.deadline)
+        p2, ink2 = _count_halves(
+            self.rgb if rgb is None else rgb, extra, self.deadline, self.max_pip
+        )
         self.cands += extra
         self.probs = np.concatenate([self.probs, p2])
         self.ink = np.concatenate([self.ink, ink2])

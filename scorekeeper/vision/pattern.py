@@ -1,12 +1,13 @@
 """The pip-pattern check (issue 40): each half's dark spots sit where a real domino's layout
 puts the pips of the number read, not only as many of them.
 
-The layouts are the ones real double-6, 9 and 12 sets use (and the renderer draws): a 3x3
-grid for 0-9 (8 is 3-2-3, 7 is 3-1-3), columns of 4-2-4 for 10, 4-3-4 for 11, 4x3 for 12,
-and the variants some sets print (a 2 or 3 on the other diagonal, a 2 down the middle, 8 as
-two rows of 3 and 2 at the sides, 10 with its middle pair inside), each in any of the eight
-ways a square half can be turned or mirrored, with the pips nearer to or further from the
-half's rim (``MARGINS``).
+The layouts are the ones real double-6, 9, 12 and 15 sets use (and the renderer draws): a
+3x3 grid for 0-9 (8 is 3-2-3, 7 is 3-1-3), columns of 4-2-4 for 10, 4-3-4 for 11, 4x3 for 12,
+5-3-5 for 13, 5-4-5 for 14 and 5x3 for 15 (a 14's middle four between the rows of five), and
+the variants some sets print (a 2 or 3 on the other diagonal, a 2 down the middle, 8 as two
+rows of 3 and 2 at the sides, 10 with its middle pair inside), each in any of the eight ways
+a square half can be turned or mirrored, with the pips nearer to or further from the half's
+rim (``MARGINS``).
 
 A half (the ``agree.BLOB_PX`` square crop, bar at the bottom) fits a layout when its dark
 spots (``agree.spot_mask``: the same dark pixels the ``pips`` check counts, a shape too large
@@ -31,6 +32,9 @@ import numpy as np
 # y from the tile's end (0) to the bar (1). (synth_faces draws the renders' pips from these.)
 _C3 = (0.2, 0.5, 0.8)
 _R4 = (0.14, 0.38, 0.62, 0.86)
+_R5 = (0.12, 0.31, 0.5, 0.69, 0.88)  # double-15 sets: columns of up to 5 (smaller pips)
+_R5_4 = (0.215, 0.405, 0.595, 0.785)  # ... a 14's middle column of 4, between those rows
+MAX_PIPS = 15  # the most pips a layout has (a double-15 set's 15)
 
 
 def _grid(xs, ys):
@@ -51,6 +55,9 @@ BASE_LAYOUTS: dict[int, list[tuple[float, float]]] = {
     10: _grid((0.2, 0.8), _R4) + [(0.5, 0.14), (0.5, 0.86)],
     11: _grid((0.2, 0.8), _R4) + [(0.5, 0.2), (0.5, 0.5), (0.5, 0.8)],
     12: _grid(_C3, _R4),
+    13: _grid((0.2, 0.8), _R5) + [(0.5, y) for y in _R5[1:4]],
+    14: _grid((0.2, 0.8), _R5) + [(0.5, y) for y in _R5_4],
+    15: _grid(_C3, _R5),
 }
 
 # Alternative layouts seen on some sets.
@@ -90,17 +97,17 @@ def variants(n: int) -> list[np.ndarray]:
 
 @cache
 def _layouts(size: int, a: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every layout of 1-12 pips at every margin, in pixels of the inner part (from ``a``)
-    of a ``size`` crop: (numbers V, centres V x 12 x 2 padded with the first pip, whether
-    a centre is a pip V x 12)."""
+    """Every layout of 1-15 pips at every margin, in pixels of the inner part (from ``a``)
+    of a ``size`` crop: (numbers V, centres V x 15 x 2 padded with the first pip, whether
+    a centre is a pip V x 15)."""
     numbers, centres, real = [], [], []
-    for n in range(1, 13):
+    for n in range(1, MAX_PIPS + 1):
         for pts in variants(n):
             for m in MARGINS:
                 c = (m + (1 - 2 * m) * pts) * size - a
                 numbers.append(n)
-                centres.append(np.concatenate([c, np.repeat(c[:1], 12 - n, axis=0)]))
-                real.append(np.arange(12) < n)
+                centres.append(np.concatenate([c, np.repeat(c[:1], MAX_PIPS - n, axis=0)]))
+                real.append(np.arange(MAX_PIPS) < n)
     return np.array(numbers), np.array(centres, np.float32), np.array(real)
 
 
@@ -125,17 +132,25 @@ def _disc(side: int, r: float) -> tuple[np.ndarray, np.ndarray]:
     return disc, np.maximum(inside, 1)
 
 
-def fits(mask: np.ndarray, areas: np.ndarray, size: int, inner: tuple[int, int]) -> np.ndarray:
+def fits(
+    mask: np.ndarray,
+    areas: np.ndarray,
+    size: int,
+    inner: tuple[int, int],
+    max_pip: int = MAX_PIPS,
+) -> np.ndarray:
     """How well the dark spots ``mask`` (the inner part, from ``inner[0]`` to ``inner[1]``,
     of a ``size`` crop; 1 on a spot; ``areas``: the spots' sizes) lie on a layout of each
-    number 0..12: for the best layout of a number, the least dark share of a pip's disc less
-    the dark far from its pips (in pips' areas); -1 for a number no layout of which fits (a
-    pip's disc under ``COVER`` dark, or more than ``OUTSIDE`` pips' area of dark elsewhere)."""
-    score = np.full(13, -1.0)
+    number 0..``max_pip`` (the set's highest): for the best layout of a number, the least
+    dark share of a pip's disc less the dark far from its pips (in pips' areas); -1 for a
+    number no layout of which fits (a pip's disc under ``COVER`` dark, or more than
+    ``OUTSIDE`` pips' area of dark elsewhere). A double-12 set has no 13: its halves are
+    not held against the layouts of a double-15 set."""
+    score = np.full(MAX_PIPS + 1, -1.0)
     m = mask.astype(np.float32)
     if m.sum() == 0:
         score[0] = 1.0
-        return score
+        return score[: max_pip + 1]
     r = float(np.clip(np.sqrt(np.median(areas) / np.pi), *RADII))
     disc, inside = _disc(m.shape[0], r)
     cover = cv2.filter2D(m, -1, disc, borderType=cv2.BORDER_CONSTANT) / inside
@@ -148,12 +163,12 @@ def fits(mask: np.ndarray, areas: np.ndarray, size: int, inner: tuple[int, int])
     far = (d.sum() - near @ d) * STEP**2 / (np.pi * r * r)  # in pips
     ok = (least >= COVER) & (far <= OUTSIDE)
     np.maximum.at(score, numbers[ok], (least - far)[ok])
-    return score
+    return score[: max_pip + 1]
 
 
 def pattern_number(score: np.ndarray) -> int:
     """The number whose layout the spots fit best (``fits``), -1 when none fits or another
     number fits nearly as well (``LEAD``)."""
     n = int(score.argmax())
-    second = np.partition(score, -2)[-2]
+    second = np.partition(score, -2)[-2] if len(score) > 1 else -1.0
     return n if score[n] >= 0 and score[n] - second >= LEAD else -1

@@ -341,7 +341,7 @@ def read_bytes(data: bytes, max_pip: int = 12, budget: float | None = None) -> R
     is an honest "could not read this photo" (``unreadable``), never a long wait. The model
     is loaded before the clock starts: that happens once per process, not per photo."""
     t0 = time.perf_counter()
-    _get_session()
+    _get_session(max_pip)
     tilenet._get_session()
     deadline = bars.Deadline(TIME_BUDGET if budget is None else budget)
     up = open_upright(data, max_side=CROP_SIDE)

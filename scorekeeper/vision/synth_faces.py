@@ -106,7 +106,8 @@ def random_style(rng: np.random.Generator, max_pip: int = 12) -> TileStyle:
         spinner_colour=_jitter_colour(
             rng, (190, 155, 70) if rng.random() < 0.7 else (180, 180, 185), 12
         ),  # brass or steel
-        pip_radius=float(rng.uniform(0.055, 0.085)),
+        # double-15 sets print columns of five pips a half: smaller pips
+        pip_radius=float(rng.uniform(0.055, 0.085) if max_pip <= 12 else rng.uniform(0.04, 0.06)),
         pip_margin=float(rng.uniform(0.0, 0.06)),
         rim_dark=float(rng.uniform(0.45, 0.8)),
         highlight=bool(rng.random() < 0.6),

@@ -30,7 +30,11 @@ FAILURE_MODES = (
     "coloured_12",
     "dark_glare",
     "busy",
+    # issue 40: double-15 sets (0-15 pips a half, columns of five)
+    "coloured_15",
 )
+# the set each mode's tiles come from, when not double-12 (the benchmark reads it so)
+MODE_MAX_PIP = {"coloured_15": 15}
 DARK_PIP_COLOURS = [(70, 40, 100), (20, 30, 80), (110, 40, 150), (20, 80, 40), (90, 20, 40)]
 
 
@@ -185,13 +189,26 @@ def _large_spread(rng: np.random.Generator, size: tuple[int, int]) -> Scene:
 
 def _coloured_12(rng: np.random.Generator, size: tuple[int, int]) -> Scene:
     """Issue 40: 8-12 double-12 tiles with coloured pips (a colour-coded set)."""
-    style = random_style(rng, 12)
+    return _coloured(rng, size, 12)
+
+
+def _coloured_15(rng: np.random.Generator, size: tuple[int, int]) -> Scene:
+    """Issue 40: 8-12 double-15 tiles with coloured pips (13 is 5-3-5, 14 5-4-5, 15 5x3;
+    smaller pips, as on real double-15 sets: ``random_style``)."""
+    return _coloured(rng, size, 15)
+
+
+def _coloured(rng: np.random.Generator, size: tuple[int, int], max_pip: int) -> Scene:
+    """8-12 tiles of a double-``max_pip`` set with a colour for each number."""
+    style = random_style(rng, max_pip)
     # a colour for each number (random_style gives one colour for all a third of the time)
     idx = rng.permutation(len(PIP_COLOURS))
-    style.palette = {v: _jitter_colour(rng, PIP_COLOURS[idx[v % len(idx)]], 10) for v in range(13)}
+    style.palette = {
+        v: _jitter_colour(rng, PIP_COLOURS[idx[v % len(idx)]], 10) for v in range(max_pip + 1)
+    }
     return render_hand(
         rng,
-        _tiles(rng, int(rng.integers(8, 13))),
+        _tiles(rng, int(rng.integers(8, 13)), max_pip),
         size=size,
         allow_cut=False,
         difficulty=0.5,
@@ -246,6 +263,7 @@ _RENDER = {
     "light_surface": _light_surface,
     "large_spread": _large_spread,
     "coloured_12": _coloured_12,
+    "coloured_15": _coloured_15,
     "dark_glare": _dark_glare,
     "busy": _busy,
 }

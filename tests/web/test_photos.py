@@ -269,12 +269,12 @@ def test_a_retaken_photo_does_not_stay_behind(
 
 
 def test_sets_beyond_the_reader_say_so_instead_of_failing(client: FlaskClient) -> None:
-    public_id = start_game(client, NAMES, max_pip=15)
+    public_id = start_game(client, NAMES, max_pip=18)
     page = client.get(f"/g/{public_id}/round").get_data(as_text=True)
-    assert "sets up to double-12" in page and 'type="file"' not in page
+    assert "sets up to double-15" in page and 'type="file"' not in page
     response = _upload(client, public_id, _png())
     assert response.status_code == 200
-    assert "sets up to double-12" in response.get_data(as_text=True)
+    assert "sets up to double-15" in response.get_data(as_text=True)
 
 
 def test_without_the_photo_extra_the_camera_explains_what_to_install(

@@ -101,7 +101,7 @@ def test_photo_support_when_installed():
     assert ok is True, message
 
 
-@pytest.mark.parametrize("bad", [-1, 13, 2.5, True, "12"])
+@pytest.mark.parametrize("bad", [-1, 16, 18, 2.5, True, "12"])
 def test_max_pip_is_checked(bad):
     with pytest.raises(ValueError):
         vision.read_hand(b"", max_pip=bad)

@@ -148,6 +148,37 @@ def test_max_pip_limits_the_counts():
     assert all(t.tile.high <= 9 for t in reading.tiles)
 
 
+DOUBLE_15 = [(13, 14), (15, 2), (11, 15), (14, 0), (13, 13)]
+
+
+def test_a_double_15_photo_is_read():
+    # 13 is 5-3-5, 14 is 5-4-5, 15 is 5x3, the pips smaller than a double-12 set's
+    scene = _scene(47, DOUBLE_15, max_pip=15, difficulty=0.3, mode="scatter")
+    reading = read_hand(scene.jpeg, max_pip=15)
+    assert sorted(t.tile for t in reading.tiles) == sorted(Tile(a, b) for a, b in DOUBLE_15)
+    assert reading.total == scene.total
+
+
+def test_each_set_is_read_by_its_counter():
+    # sets up to double-12 by the counter they always were (0-12), double-15 by its own
+    from scorekeeper.vision import counting
+
+    crops = np.full((2, 40, 40, 3), 200, np.uint8)
+    p12, p15 = counting.classify_halves(crops, 12), counting.classify_halves(crops, 15)
+    assert p12.shape == p15.shape == (2, 17)
+    assert (p12[:, 13:16] == 0).all() and np.allclose(p12.sum(axis=1), 1)
+    assert counting._get_session(12) is not counting._get_session(15)
+    assert counting._get_session(6) is counting._get_session(12)
+
+
+def test_a_double_12_game_never_reads_a_13():
+    # the same double-15 tiles in a double-12 game: whatever is read, no half above 12
+    scene = _scene(47, DOUBLE_15, max_pip=15, difficulty=0.3, mode="scatter")
+    reading = read_hand(scene.jpeg, max_pip=12)
+    assert all(t.tile.high <= 12 for t in reading.tiles)
+    assert not reading.confident  # (no sure reading of a set the game does not use)
+
+
 def test_evaluate_command(tmp_path, capsys):
     from scorekeeper.vision import evaluate
 

@@ -32,6 +32,18 @@ def _evidence(halves, ink, edge):
     return reader_mod.tile_evidence(probs, np.array([ink]), np.array([edge]), 12)
 
 
+def test_a_double_12_game_never_takes_a_count_above_12():
+    # the half counter knows 0-15; sure of a 13 or 15, a double-12 game still reads 0-12
+    is_tile, counts = reader_mod.tile_evidence(
+        np.array([[_half(13, 0.9, 0.0), _half(15, 0.9, 0.0)]]),
+        np.array([[0.1, 0.1]]),
+        np.array([2.0]),
+        12,
+    )
+    assert counts.shape == (1, 2, 13)
+    assert counts.argmax(axis=2).max() <= 12
+
+
 @pytest.mark.parametrize(
     "low,ink",
     [(0, 0.0), (1, 0.02)],  # a blank half, a one-pip half (one pip of ink)

@@ -16,7 +16,7 @@ from scorekeeper.vision.evaluate import match_tiles  # noqa: E402
 from scorekeeper.vision.halves import HALF_PX, CropSource, half_quads, normalise  # noqa: E402
 
 
-@pytest.mark.parametrize("n", range(13))
+@pytest.mark.parametrize("n", range(16))
 def test_layouts_have_the_right_number_of_pips(n):
     rng = np.random.default_rng(n)
     for _ in range(20):
@@ -90,3 +90,9 @@ def test_the_render_modes_of_issue_40():
     # double-12 with a colour for each number
     scene = synth_modes.benchmark_scene("coloured_12", 0, seed=43)
     assert 8 <= len(scene.tiles) <= 12
+    # double-15, a colour for each number: halves up to 15, the benchmark reads them so
+    scenes = [synth_modes.benchmark_scene("coloured_15", i, seed=43) for i in range(4)]
+    assert all(5 <= len(s.tiles) <= 12 for s in scenes)  # (those that fit in the frame)
+    assert max(max(t.a, t.b) for s in scenes for t in s.tiles) > 12
+    assert all(max(t.a, t.b) <= 15 for s in scenes for t in s.tiles)
+    assert synth_modes.MODE_MAX_PIP == {"coloured_15": 15}
