@@ -39,9 +39,15 @@ CHECKS = ("pips", "pattern", "finder")
 AGREEING = 1
 
 
-def vouch(checks: list[str], contradicted: bool = False) -> bool:
+def vouch(checks: list[str], contradicted: bool = False, blurred: bool = False) -> bool:
     """Whether the checks that agreed (``checks``, of CHECKS) make a reading sure, when a
-    half's pattern is (``contradicted``) or is not that of another number."""
+    half's pattern is (``contradicted``) or is not that of another number. The finder does
+    not look at pips: it vouches alone only for a sharp photo (``blurred``: a tile's edges
+    past judge.BLUR_LIMIT), where the pips' own checks failing says little; in a blurred
+    one, where the pips run into each other, the half counter would be alone (seed 73's
+    tilt_30_45-003, an 8|9 read 10|12 from an outline off the tile, was sure that way)."""
+    if blurred and list(checks) == ["finder"]:
+        return False
     return len(checks) >= AGREEING and not contradicted
 
 

@@ -415,7 +415,7 @@ def decide(look, scale: float, full_size: tuple[int, int], debug: dict | None, t
         confident = False
         why.append("tilted: a tile's face is a trapezoid")  # i18n: debug
     checks, contradicted = _agreeing(look, tiles, kept_quads) if confident else ([], False)
-    if confident and not agree.vouch(checks, contradicted):
+    if confident and not agree.vouch(checks, contradicted, flags["blur"]):
         confident = False
         why.append(
             f"unsure: checks agreeing {checks}, pattern against {contradicted}"

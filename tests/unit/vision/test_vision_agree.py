@@ -9,7 +9,7 @@ np = pytest.importorskip("numpy")
 cv2 = pytest.importorskip("cv2")
 pytest.importorskip("onnxruntime")
 
-from scorekeeper.vision import agree, counting, synth, tilenet  # noqa: E402
+from scorekeeper.vision import agree, counting, synth, synth_modes, tilenet  # noqa: E402
 from scorekeeper.vision import reader as reader_mod  # noqa: E402
 from scorekeeper.vision.synth_faces import random_style, render_face  # noqa: E402
 
@@ -114,3 +114,27 @@ def test_the_tile_finder_disagrees_when_a_tile_was_not_read():
     quads = [t.corners for t in scene.tiles]
     assert agree.finder_agrees(finder, quads)
     assert not agree.finder_agrees(finder, quads[1:])
+
+
+@pytest.mark.parametrize(
+    ("checks", "contradicted", "blurred", "sure"),
+    [
+        (["finder"], False, False, True),
+        (["finder"], False, True, False),  # blurred: the finder does not look at pips
+        (["pips", "finder"], False, True, True),
+        (["pattern"], False, True, True),
+        (["pips", "pattern", "finder"], True, False, False),  # a half on another's layout
+        ([], False, False, False),
+    ],
+)
+def test_which_checks_make_a_reading_sure(checks, contradicted, blurred, sure):
+    assert agree.vouch(checks, contradicted, blurred) is sure
+
+
+def test_a_blurred_photo_is_not_sure_on_the_finder_alone():
+    # seed 73's tilt_30_45-003: an 8|9 read 10|12 from an outline off the tile, in a photo
+    # blurred past BLUR_LIMIT; only the tile finder agreed, and it was sure (83 for 78)
+    scene = synth_modes.benchmark_scene("tilt_30_45", 3, seed=73)
+    reading = reader_mod.read_bytes(scene.jpeg, budget=60.0)
+    assert not reading.confident
+    assert reading.checks == []
