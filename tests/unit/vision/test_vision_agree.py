@@ -138,3 +138,44 @@ def test_a_blurred_photo_is_not_sure_on_the_finder_alone():
     reading = reader_mod.read_bytes(scene.jpeg, budget=60.0)
     assert not reading.confident
     assert reading.checks == []
+
+
+def _half(pips: list[tuple[int, int, tuple[int, int, int]]]) -> np.ndarray:
+    """An 80 px half crop: a cream face with the given pips (x, y, colour)."""
+    import cv2
+
+    crop = np.full((80, 80, 3), (236, 226, 200), np.uint8)
+    for x, y, colour in pips:
+        cv2.circle(crop, (x, y), 5, colour, -1)
+    return crop
+
+
+SILVER = (180, 180, 200)  # neither dark nor far from the cream: 0.31 of its brightness away
+
+
+@pytest.mark.parametrize(
+    ("pips", "pale"),
+    [
+        ([], 0),
+        ([(25, 25, SILVER), (55, 25, SILVER), (40, 40, SILVER), (25, 55, SILVER)], 4),
+        ([(40, 40, (20, 20, 20))], 1),  # a dark pip is a spot too
+    ],
+)
+def test_the_pale_spots_of_a_half(pips, pale):
+    crop = _half(pips)
+    assert agree.pale_spots(crop) == pale
+    if pips and pips[0][2] == SILVER:
+        assert agree.dark_spots(crop) == 0  # the pip count misses them: no dark spot
+
+
+def test_a_half_read_blank_with_pale_pips_is_against_the_reading():
+    assert agree.against([(0, 4, -1), (5, 5, 5)])
+    assert not agree.against([(0, 0, 0), (5, 5, 5)])
+    assert not agree.against([(0, 1, -1), (5, 5, 5)])  # one fleck is not pips
+
+
+def test_silver_pips_read_as_a_blank_are_never_sure():
+    # seed 83's light_surface-002: a 1|11 with silver pips read 0|1, every check agreeing
+    scene = synth_modes.benchmark_scene("light_surface", 2, seed=83)
+    reading = reader_mod.read_bytes(scene.jpeg, budget=60.0)
+    assert not reading.confident
