@@ -61,17 +61,22 @@ def vouch(checks: list[str], contradicted: bool = False, blurred: bool = False) 
 def pale_spots(crop: np.ndarray) -> int:
     """The spots of one half crop (square, bar at the bottom) that differ from its face's
     colour by PALE or more, dark or not: what a half read blank must not show."""
+    inner, _light, face_rgb, face = _face_of(crop)
+    marked = (np.linalg.norm(inner - face_rgb, axis=2) > PALE * face).astype(np.uint8)
+    _k, _labels, stats, _ = cv2.connectedComponentsWithStats(marked, connectivity=8)
+    areas = stats[1:, cv2.CC_STAT_AREA] * (BLOB_PX / crop.shape[0]) ** 2
+    return int((areas >= BLOB_MIN_AREA).sum())
+
+
+def _face_of(crop: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """The part of a half crop inside its rim and above its bar (float), its brightest
+    channel, and its face's colour and brightness (the brighter quarter of it)."""
     n = crop.shape[0]
     a, b = round(BLOB_INNER[0] * n), round(BLOB_INNER[1] * n)
     inner = crop[a:b, a:b].astype(np.float32)
     light = inner.max(axis=2)
     top = light >= np.percentile(light, 75)
-    face_rgb = np.median(inner[top], axis=0)
-    face = max(float(light[top].min()), 30.0)
-    marked = (np.linalg.norm(inner - face_rgb, axis=2) > PALE * face).astype(np.uint8)
-    _k, _labels, stats, _ = cv2.connectedComponentsWithStats(marked, connectivity=8)
-    areas = stats[1:, cv2.CC_STAT_AREA] * (BLOB_PX / n) ** 2
-    return int((areas >= BLOB_MIN_AREA).sum())
+    return inner, light, np.median(inner[top], axis=0), max(float(light[top].min()), 30.0)
 
 
 def spot_mask(crop: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
@@ -79,12 +84,7 @@ def spot_mask(crop: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
     (1 on the spots of ``BLOB_MIN_AREA`` or more), their sizes (pixels of a ``BLOB_PX``
     square) and whether a dark shape too large for a pip is there."""
     n = crop.shape[0]
-    a, b = round(BLOB_INNER[0] * n), round(BLOB_INNER[1] * n)
-    inner = crop[a:b, a:b].astype(np.float32)
-    light = inner.max(axis=2)
-    top = light >= np.percentile(light, 75)
-    face_rgb = np.median(inner[top], axis=0)
-    face = max(float(light[top].min()), 30.0)
+    inner, light, face_rgb, face = _face_of(crop)
     # a spot: darker than the face, or clearly of another colour (a green or yellow pip)
     far = np.linalg.norm(inner - face_rgb, axis=2) > BLOB_COLOUR * face
     dark = ((light < BLOB_DARK * face) | far).astype(np.uint8)

@@ -40,11 +40,17 @@ FAINT_NEAR_BEFORE = 0.5  # the looks for fainter bars: only within this part of 
 SNAP_BEFORE = 0.85  # the snapped outlines of a full look only within this part of the budget
 
 
+def detection_scale(rgb: np.ndarray) -> float:
+    """The scale of ``rgb``'s detection copy: ``detect.DETECT_SIDE`` on its long side, or 1
+    for a smaller photo."""
+    return min(1.0, detect.DETECT_SIDE / max(rgb.shape[:2]))
+
+
 def detection_copy(rgb: np.ndarray) -> np.ndarray:
-    """``rgb`` at the detection size (``detect.DETECT_SIDE`` on its long side; a smaller
-    photo as it is): what the bars and the tile finder are looked for in."""
+    """``rgb`` at the detection size (``detection_scale``): what the bars and the tile
+    finder are looked for in."""
     h, w = rgb.shape[:2]
-    s = min(1.0, detect.DETECT_SIDE / max(h, w))
+    s = detection_scale(rgb)
     if s >= 1:
         return rgb
     return cv2.resize(rgb, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
@@ -63,7 +69,7 @@ class Look:
         self.thorough, self.faint, self.faces_only = thorough, faint, faces_only
         self.finder = finder or tilenet.Finder(detection_copy(rgb))
         self.small = self.finder.rgb
-        self.s = min(1.0, detect.DETECT_SIDE / max(rgb.shape[:2]))
+        self.s = detection_scale(rgb)
         self.unfitted: dict[int, bars.Bar] = {}
         self.found: list[bars.Bar] = []
         self.missing: dict = {}

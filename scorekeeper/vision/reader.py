@@ -17,7 +17,7 @@ import time
 import cv2
 import numpy as np
 
-from scorekeeper.vision import bars, detect, tilenet
+from scorekeeper.vision import bars, tilenet
 from scorekeeper.vision.counting import (
     ACCEPT_TILE,
     BLANK_EDGE,
@@ -44,7 +44,7 @@ from scorekeeper.vision.judge import (
     PROBLEM_UNSURE,
     capture_advice,
 )
-from scorekeeper.vision.look import detection_copy, read_once
+from scorekeeper.vision.look import detection_copy, detection_scale, read_once
 from scorekeeper.vision.reading import SURE_TILE, Reading
 
 # what other code and the tests use from the reader (each defined in its stage's module)
@@ -172,7 +172,7 @@ class _Photo:
         self.rgb, self.max_pip, self.scale = rgb, max_pip, scale
         self.full_size, self.debug, self.deadline = full_size, debug, deadline
         self.h, self.w = rgb.shape[:2]
-        self.s = min(1.0, detect.DETECT_SIDE / max(self.h, self.w))
+        self.s = detection_scale(rgb)
         self.seen: dict[int, tuple[Reading, dict]] = {}
         self.put_off = False  # the look at FIRST_SIDE was put off (``small_tiles``)
 
