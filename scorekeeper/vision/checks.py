@@ -295,8 +295,7 @@ def _face_colour(small: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
     """The colour (8-bit Lab) of the face inside ``quad`` (pixels of ``small``): the median
     of its lighter pixels (``detect.face_colour``: pips and the bar left out), or None when
     too little of it is in the photo."""
-    centre = quad.mean(axis=0)
-    inner = centre + FACE_INSIDE * (quad - centre)
+    inner = _grow(quad, FACE_INSIDE)
     h, w = small.shape[:2]
     x0, y0 = np.maximum(np.floor(inner.min(axis=0)).astype(int), 0)
     x1, y1 = np.minimum(np.ceil(inner.max(axis=0)).astype(int), (w, h))
