@@ -100,6 +100,10 @@ FLAGS = (
     "similar_surface",
 )
 BLOCKING = ("no_tiles", "glare", "cut", "small", "tilted", "missed", "similar_surface")
+PROBLEM_CUT_SHORT = lazy(
+    "There was not time to check this photo in full (a busy background or many tiles slow the "
+    "reader). Check that every tile is outlined and its numbers are right."
+)
 PROBLEM_TEXT = {
     "no_tiles": PROBLEM_NO_TILES,
     "blur": PROBLEM_BLUR,

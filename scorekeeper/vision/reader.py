@@ -32,6 +32,7 @@ from scorekeeper.vision.judge import (
     GLARE_LIMIT,
     PROBLEM_BLUR,
     PROBLEM_CUT,
+    PROBLEM_CUT_SHORT,
     PROBLEM_GLARE,
     PROBLEM_NO_TILES,
     PROBLEM_SMALL,
@@ -57,6 +58,7 @@ __all__ = [
     "GLARE_LIMIT",
     "PROBLEM_BLUR",
     "PROBLEM_CUT",
+    "PROBLEM_CUT_SHORT",
     "PROBLEM_GLARE",
     "PROBLEM_NO_TILES",
     "PROBLEM_SMALL",
@@ -330,10 +332,26 @@ def read_rgb(
     # the checks for missed tiles see less (two tiles touching can hide a third)
     if first is not None and first.confident and not first.problems and photo.large(first):
         return photo.done(first)
-    reading = _if_not_sure(photo, _if_nothing_found(photo, photo.full()))
+    try:
+        reading = _if_not_sure(photo, _if_nothing_found(photo, photo.full()))
+    except bars.OutOfTime:
+        if first is None or not first.tiles:
+            raise
+        return photo.done(_cut_short(first))
     if reading.confident or (reading.tiles and not photo.large(reading)):
         return photo.done(reading)
     return photo.done(_smaller_wins(photo, first, reading))
+
+
+def _cut_short(first: Reading) -> Reading:
+    """The look at FIRST_SIDE when the time ran out before the full look was done: its tiles
+    are offered, never as a confident reading (the full-size checks for a tile missed were
+    not made), and the player is told to check them (``PROBLEM_CUT_SHORT``)."""
+    first.confident = False
+    first.checks = []
+    first.problems = [PROBLEM_CUT_SHORT] + [p for p in first.problems if p != PROBLEM_CUT_SHORT]
+    first.advice = first.advice or capture_advice({"busy": True}, False)
+    return first
 
 
 def read_bytes(data: bytes, max_pip: int = 12, budget: float | None = None) -> Reading:

@@ -123,6 +123,30 @@ def test_out_of_time_is_an_honest_answer():
     assert not ok.unreadable
 
 
+def test_out_of_time_in_the_full_look_offers_the_first_looks_tiles_unsure(monkeypatch):
+    """Time runs out in the full look (a busy background): the tiles the look at 640 px
+    read are offered, never as a confident reading, and the player is told to check them;
+    with no first reading at all it is still an honest "could not read"."""
+    scene = synth.render_hand(
+        np.random.default_rng(4),
+        [(6, 6), (2, 9), (3, 4), (5, 1), (0, 7)],
+        size=(1280, 960),
+        jpeg_quality=90,
+    )
+
+    def out_of_time(*_a, **_k):
+        raise bars_mod.OutOfTime()
+
+    monkeypatch.setattr(reader_mod._Photo, "full", out_of_time)
+    reading = reader_mod.read_bytes(scene.jpeg)
+    assert not reading.unreadable and not reading.confident and reading.checks == []
+    assert reading.total == 43 and len(reading.tiles) == 5
+    assert reading.problems[0] == reader_mod.PROBLEM_CUT_SHORT
+    assert reading.advice
+    monkeypatch.setattr(reader_mod._Photo, "smaller", out_of_time)
+    assert reader_mod.read_bytes(scene.jpeg).problems == [reader_mod.PROBLEM_TOO_SLOW]
+
+
 def test_evaluate_writes_overlays(tmp_path):
     from scorekeeper.vision import evaluate
 
