@@ -32,6 +32,7 @@ from scorekeeper.vision.missed import (
     _stray_pips,
     _unexplained,
     _unread_outlines,
+    finder_unread,
 )
 from scorekeeper.vision.reading import SURE_TILE, Reading, TileReading
 
@@ -335,6 +336,10 @@ def _photo_flags(look, flags: dict, why: list) -> tuple[bool, float]:
         flags["glare"] = True
         why.append("glare: blown-out patch outside the tiles read")  # i18n: debug
     _missed_flags(look, flags, why)
+    unseen = finder_unread(look.finder, kept_quads)
+    if unseen:
+        flags["missed"] = True
+        why.append(f"missed: a tile the tile finder sees, not read x{unseen}")  # i18n: debug
     return faced, spread
 
 

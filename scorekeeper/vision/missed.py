@@ -324,3 +324,37 @@ def _stray_bars(found: list[bars.Bar], quads: list[np.ndarray]) -> int:
             continue
         n += 1
     return n
+
+
+# A tile the tile finder sees (``tilenet``: whole tiles, no bar needed) that no tile read
+# covers: its outline at least FINDER_WIDTH of the median width of the tiles read, and under
+# FINDER_COVERED of it inside them (an outline in the gap between two tiles read is mostly
+# inside them). A blurred photo can hide two tiles' bars from every look and leave their
+# bright faces to the finder alone (seed 89's tilt_30_45-014: one tile of three read, sure).
+FINDER_WIDTH = 0.6
+FINDER_COVERED = 0.5
+
+
+def finder_unread(finder, quads: list[np.ndarray]) -> int:
+    """How many of the tiles that ``finder`` (a ``tilenet.Finder`` on the image ``quads``
+    are in) sees no tile read covers (``quads``; one count per tile, its outlines share a
+    group)."""
+    if not quads:
+        return 0
+    h, w = finder.rgb.shape[:2]
+    width = float(np.median([np.linalg.norm(q[1] - q[0]) for q in quads]))
+    cover = np.zeros((h, w), np.uint8)
+    for q in quads:
+        cv2.fillConvexPoly(cover, np.round(q).astype(np.int32), 1)
+    groups = set()
+    for c in finder.tiles():
+        if c.width < FINDER_WIDTH * width:
+            continue
+        pts = np.round(c.corners).astype(np.int32)
+        x0, y0 = np.clip(pts.min(axis=0), 0, [w - 1, h - 1])
+        x1, y1 = np.clip(pts.max(axis=0) + 1, 1, [w, h])
+        inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillConvexPoly(inside, pts - [x0, y0], 1)
+        if inside.any() and cover[y0:y1, x0:x1][inside > 0].mean() < FINDER_COVERED:
+            groups.add(c.group)
+    return len(groups)
