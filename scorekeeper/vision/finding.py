@@ -72,6 +72,7 @@ def _neighbours(
     is_tile: np.ndarray,
     counts: np.ndarray,
     shifts: bool = True,
+    deadline: bars.Deadline | None = None,
 ) -> list[detect.Candidate]:
     """Outlines fitted where a tile touching a sure tile read (``fresh``) would have its bar:
     beside it (one width along its bar) and end to end (one length across it), when that
@@ -83,6 +84,8 @@ def _neighbours(
     group = max((c.group for c in cands), default=0) + 1
     out: list[detect.Candidate] = []
     for i in fresh:
+        if deadline is not None:
+            deadline.check()  # (each tile's neighbours take up to 0.01 s: a row of 30, 0.3 s)
         conf = float(is_tile[i] * counts[i].max(axis=1).prod())
         if conf < NEIGHBOUR_FROM:
             continue

@@ -163,6 +163,7 @@ class Look:
                 self.is_tile,
                 self.counts,
                 self.thorough,
+                self.deadline,
             )
             if not extra:
                 break
@@ -257,7 +258,14 @@ class Look:
         if not (self.thorough and self.kept and self.within(SNAP_BEFORE)):
             return
         snapped = _snapped(
-            self.rgb, self.s, self.cands, self.kept, self.is_tile, self.counts, self.finder
+            self.rgb,
+            self.s,
+            self.cands,
+            self.kept,
+            self.is_tile,
+            self.counts,
+            self.finder,
+            self.deadline,
         )
         if snapped:
             self.add(snapped)
@@ -290,10 +298,15 @@ def read_once(
     look.find()
     look.follow_rows()
     look.missing = look.what_is_missing(look.kept)
+    deadline.check()
     blurred = look.blurred()
     look.look_for_faces(blurred)
+    deadline.check()
     look.look_for_faint(blurred)
+    deadline.check()
     look.try_short()
+    deadline.check()
     look.try_face_outlines()
+    deadline.check()
     look.try_snapped()
     return judge.decide(look, scale, full_size, debug, t0)

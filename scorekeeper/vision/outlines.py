@@ -144,6 +144,7 @@ def _snapped(
     is_tile,
     counts,
     finder: tilenet.Finder,
+    deadline: bars.Deadline | None = None,
 ) -> list[detect.Candidate]:
     """For every tile read not sure (SURE_TILE; amber): its outline, and the tile finder's
     outlines whose middle lies within SNAP_NEAR of a width from its middle, snapped to the
@@ -154,6 +155,8 @@ def _snapped(
     found = finder.tiles() if unsure else []
     out: list[detect.Candidate] = []
     for i in unsure:
+        if deadline is not None:
+            deadline.check()  # (snapping a tile's outlines: up to 0.01 s each)
         c = cands[i]
         mid = c.corners.mean(axis=0)
         W = float(np.linalg.norm(c.corners[1] - c.corners[0]))
