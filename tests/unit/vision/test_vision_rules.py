@@ -220,3 +220,22 @@ def test_glare_is_a_highlight_on_the_face_not_a_bright_face_with_big_pips(
 ):
     img, corners = _face(level, pips, highlight)
     assert (checks_mod._glare_fraction(img, corners) > reader_mod.GLARE_LIMIT) is glare
+
+
+def test_the_budget_gaps_tool_names_the_longest_stretch_without_a_check(tmp_path, capsys):
+    import importlib.util
+    from pathlib import Path
+
+    tool = Path(__file__).resolve().parents[3] / "tools" / "vision_budget_gaps.py"
+    spec = importlib.util.spec_from_file_location("vision_budget_gaps", tool)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    scene = synth.render_hand(np.random.default_rng(3), [(6, 6), (2, 9)], size=(1280, 960))
+    photo = tmp_path / "hand.png"
+    photo.write_bytes(synth.encode_png(scene.image))
+    check = bars_mod.Deadline.check
+    assert module.main([str(photo)]) == 0
+    assert bars_mod.Deadline.check is check  # put back as it was
+    out = capsys.readouterr().out
+    assert "hand.png:" in out and " -> " in out
+    assert float(out.rsplit("longest stretch without a check: ", 1)[1].split()[0]) > 0
