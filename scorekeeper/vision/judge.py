@@ -86,6 +86,10 @@ PROBLEM_TOO_SLOW = lazy(
     "Could not read this photo: the background is too busy to find the tiles in time. "
     "Lay the tiles on a plain surface and take the photo again from straight above."
 )
+PROBLEM_CUT_SHORT = lazy(
+    "There was not time to check this photo in full (a busy background or many tiles slow the "
+    "reader). Check that every tile is outlined and its numbers are right."
+)
 
 # What the reader checks, in the order problems are listed. BLOCKING ones make a reading
 # not confident whatever the tile confidences (see tools/calibrate_vision.py).
@@ -101,10 +105,6 @@ FLAGS = (
     "similar_surface",
 )
 BLOCKING = ("no_tiles", "glare", "cut", "small", "tilted", "missed", "similar_surface")
-PROBLEM_CUT_SHORT = lazy(
-    "There was not time to check this photo in full (a busy background or many tiles slow the "
-    "reader). Check that every tile is outlined and its numbers are right."
-)
 PROBLEM_TEXT = {
     "no_tiles": PROBLEM_NO_TILES,
     "blur": PROBLEM_BLUR,

@@ -355,8 +355,9 @@ def _cut_short(first: Reading) -> Reading:
 
 
 def read_bytes(data: bytes, max_pip: int = 12, budget: float | None = None) -> Reading:
-    """Read a photo within a CPU-time budget (``TIME_BUDGET`` when None): past it the reading
-    is an honest "could not read this photo" (``unreadable``), never a long wait. The model
+    """Read a photo within a CPU-time budget (``TIME_BUDGET`` when None), never a long wait:
+    past it the reading is the first look's tiles, unsure (``_cut_short``), or, when that look
+    found none, an honest "could not read this photo" (``unreadable``). The model
     is loaded before the clock starts: that happens once per process, not per photo."""
     t0 = time.perf_counter()
     _get_session(max_pip)

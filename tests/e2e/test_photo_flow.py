@@ -90,3 +90,38 @@ def test_an_unsure_reading_is_confirmed_before_it_fills_the_tiles(
     shoot("photo-unsure-360")
     page.get_by_role("button", name="Use these 3 tiles: 36").click()
     expect(tiles).to_have_value(re.compile(r"^(?=.*6-6)(?=.*3-4)(?=.*5-12).{14}$"))
+
+
+def test_a_photo_read_only_in_part_offers_its_tiles_to_check(
+    page: Page, live_server: str, shoot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    np = pytest.importorskip("numpy", reason="the photo extra is not installed")
+    synth = pytest.importorskip("scorekeeper.vision.synth")
+    from scorekeeper.vision import bars, reader
+
+    # the time budget runs out in the full look (a busy background, on a slow server): the
+    # tiles the quicker first look read are offered, unsure, with a note to check them
+    def out_of_time(*_a: Any, **_k: Any) -> None:
+        raise bars.OutOfTime()
+
+    monkeypatch.setattr(reader._Photo, "full", out_of_time)
+    scene = synth.render_hand(
+        np.random.default_rng(4),
+        [(6, 6), (2, 9), (3, 4), (5, 1), (0, 7)],
+        size=(1280, 960),
+        jpeg_quality=90,
+    )
+    photo = tmp_path / "hand.jpg"
+    photo.write_bytes(scene.jpeg)
+
+    _start_game(page, live_server, NAMES)
+    page.get_by_role("link", name="Enter round 1 scores").click()
+    page.locator("#seat-1 summary").click()
+    page.get_by_label("Photo of Bob’s tiles").set_input_files(str(photo))
+    expect(page.get_by_text("I found 5 tiles: is that all of them?")).to_be_visible()
+    expect(page.get_by_text("There was not time to check this photo in full")).to_be_visible()
+    expect(page.locator("#seat_1-tiles")).to_have_value("")
+    page.set_viewport_size({"width": 360, "height": 800})
+    shoot("photo-cut-short-360")
+    page.get_by_role("button", name="Use these 5 tiles: 43").click()
+    expect(page.locator("#seat-1-feedback")).to_contain_text("43")
