@@ -138,13 +138,13 @@ def test_out_of_time_in_the_full_look_offers_the_first_looks_tiles_unsure(monkey
         raise bars_mod.OutOfTime()
 
     monkeypatch.setattr(reader_mod._Photo, "full", out_of_time)
-    reading = reader_mod.read_bytes(scene.jpeg)
+    reading = reader_mod.read_bytes(scene.jpeg, budget=60.0)  # (a slow machine: time enough)
     assert not reading.unreadable and not reading.confident and reading.checks == []
     assert reading.total == 43 and len(reading.tiles) == 5
     assert reading.problems[0] == reader_mod.PROBLEM_CUT_SHORT
     assert reading.advice
     monkeypatch.setattr(reader_mod._Photo, "smaller", out_of_time)
-    assert reader_mod.read_bytes(scene.jpeg).problems == [reader_mod.PROBLEM_TOO_SLOW]
+    assert reader_mod.read_bytes(scene.jpeg, budget=60.0).problems == [reader_mod.PROBLEM_TOO_SLOW]
 
 
 def test_evaluate_writes_overlays(tmp_path):
