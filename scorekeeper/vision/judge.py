@@ -335,18 +335,16 @@ def _photo_flags(look, flags: dict, why: list) -> tuple[bool, float]:
     if _glare_patch(look.small, barred):
         flags["glare"] = True
         why.append("glare: blown-out patch outside the tiles read")  # i18n: debug
-    _missed_flags(look, flags, why)
-    unseen = finder_unread(look.finder, kept_quads)
-    if unseen:
-        flags["missed"] = True
-        why.append(f"missed: a tile the tile finder sees, not read x{unseen}")  # i18n: debug
+    _missed_flags(look, flags, why, kept_quads)
     return faced, spread
 
 
-def _missed_flags(look, flags: dict, why: list) -> None:
+def _missed_flags(look, flags: dict, why: list, kept_quads: list) -> None:
     """Whether a tile may have been missed (``flags["missed"]``) and whether the surface is
-    like the tiles (``flags["similar_surface"]``), from what the tiles read do not explain."""
+    like the tiles (``flags["similar_surface"]``), from what the tiles read (``kept_quads``,
+    pixels of ``look.small``) do not explain."""
     missing, rejected_strong = look.missing, look.rejected_strong
+    unseen = finder_unread(look.finder, kept_quads)
     for n_, what in (
         (missing["cut_missed"], "cut: tile-coloured patch at the frame edge"),  # i18n: debug
         (missing["missed"], "missed: unexplained tile-coloured patch"),  # i18n: debug
@@ -357,11 +355,12 @@ def _missed_flags(look, flags: dict, why: list) -> None:
             missing["stray_edge"],
             "cut: pips outside every tile read near the frame edge",  # i18n: debug
         ),
+        (unseen, "missed: a tile the tile finder sees, not read"),  # i18n: debug
     ):
         if n_:
             why.append(f"{what} x{n_}")
     flags["missed"] = bool(
-        missing["missed"] or rejected_strong or missing["unread"] or missing["stray"]
+        missing["missed"] or rejected_strong or missing["unread"] or missing["stray"] or unseen
     )
     similar = missing["similar"]
     if similar and _surface_ruled_out(missing, rejected_strong):

@@ -349,7 +349,7 @@ def _cut_short(first: Reading) -> Reading:
     not made), and the player is told to check them (``PROBLEM_CUT_SHORT``)."""
     first.confident = False
     first.checks = []
-    first.problems = [PROBLEM_CUT_SHORT] + [p for p in first.problems if p != PROBLEM_CUT_SHORT]
+    first.problems = [PROBLEM_CUT_SHORT, *first.problems]
     first.advice = first.advice or capture_advice({"busy": True}, False)
     return first
 
