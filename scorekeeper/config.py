@@ -21,6 +21,11 @@ class Defaults:
     SESSION_COOKIE_SAMESITE = "Lax"
     SESSION_COOKIE_HTTPONLY = True
     PERMANENT_SESSION_LIFETIME = 60 * 60 * 24 * 400  # a table phone stays signed in for a season
+    # The cookie goes back only with an answer that changed it (a save's message, rights given),
+    # which also starts its 400 days again. Sent with every answer, a late answer to a request
+    # made before a save (the round form's live check, a poll) would put the session back as it
+    # was: the message gone, rights just given lost (tests/web/test_session_cookie.py).
+    SESSION_REFRESH_EACH_REQUEST = False
     MAX_CONTENT_LENGTH = 16 * 1024 * 1024  # photos up to 15 MB plus form fields
     # Where rate-limit counts live: memory:// is one process and forgets on a restart; several
     # server processes share redis://host:6379 (pip install "scorekeeper[redis]").
