@@ -33,6 +33,7 @@ from scorekeeper.vision.missed import (
     _unexplained,
     _unread_outlines,
     finder_unread,
+    once_per_image,
 )
 from scorekeeper.vision.reading import SURE_TILE, Reading, TileReading
 
@@ -198,8 +199,12 @@ def _missing(
     known)."""
     kept_quads = [cands[i].corners * s for i in kept]  # pixels of small
     # look for what was not read at half the detection size (the areas are tile-sized)
-    half = cv2.resize(
-        small, (max(1, small.shape[1] // 2), max(1, small.shape[0] // 2)), cv2.INTER_AREA
+    half = once_per_image(
+        small,
+        "half",
+        lambda im: cv2.resize(
+            im, (max(1, im.shape[1] // 2), max(1, im.shape[0] // 2)), cv2.INTER_AREA
+        ),
     )
     missed, cut_missed, similar = _unexplained(half, [q / 2 for q in kept_quads])
     stray_at: list[tuple[float, float]] = []

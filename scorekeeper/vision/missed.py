@@ -3,6 +3,10 @@ areas the size of a tile, pips, bars or clean outlines that no tile read explain
 
 from __future__ import annotations
 
+import threading
+import weakref
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 
@@ -15,12 +19,38 @@ UNREAD_EDGE = 1.0
 UNREAD_TILE = 0.1
 UNREAD_BESIDE = 0.25  # ... for an outline fitted where a neighbour of a tile read would lie
 
+_held = threading.local()  # each thread's images and what was worked out from them
+
+
+def once_per_image(image: np.ndarray, name: str, make: Callable[[np.ndarray], object]):
+    """``make(image)``, worked out once for the same image (the same array, not equal
+    values): a look asks what its tiles do not explain up to four times, with other tiles
+    each time, and the full look and the look at faces share one image. Each thread holds
+    its own images' values (the server reads photos of several tables at once), and lets them
+    go with the image; none is larger than the image itself."""
+    held = getattr(_held, "images", None)
+    if held is None:
+        held = _held.images = {}
+    key = id(image)
+    if key not in held:
+        # (an id is reused only after its image is gone, and the entry goes with it)
+        held[key] = (weakref.ref(image, lambda _ref: held.pop(key, None)), {})
+    values = held[key][1]
+    if name not in values:
+        values[name] = make(image)
+    return values[name]
+
+
+def lab_of(image: np.ndarray) -> np.ndarray:
+    """The image in 8-bit Lab (``cv2.COLOR_RGB2LAB``), once per image."""
+    return once_per_image(image, "lab", lambda im: cv2.cvtColor(im, cv2.COLOR_RGB2LAB))
+
 
 def _face_like(small: np.ndarray, quads: list[np.ndarray], W: float):
     """Pixels of the faces' colour outside the tiles read (``quads``) and their margins,
     opened half a tile wide: (that mask, the tiles with their margins), or None."""
     h, w = small.shape[:2]
-    lab = cv2.cvtColor(small, cv2.COLOR_RGB2LAB).astype(np.float32)
+    lab = lab_of(small).astype(np.float32)
     inner = np.zeros((h, w), np.uint8)
     cover = np.zeros((h, w), np.uint8)
     for q in quads:
@@ -126,7 +156,7 @@ def _outline_contrast(
     sharp as a tile's: its median edge strength at least PATCH_EDGE x the median along the
     outlines of the tiles read."""
     h, w = labels.shape
-    mag = _edge_strength(small)
+    mag = once_per_image(small, "edges", _edge_strength)
     ring = np.zeros((h, w), np.uint8)
     for q in quads:
         cv2.polylines(ring, [np.round(q).astype(np.int32)], True, 1, 1)
@@ -158,7 +188,7 @@ def _pip_marks(small: np.ndarray):
     # coloured pips too (pink, orange, pale: not dark in the brightest channel): clearly
     # coloured small marks; a coloured surface is one big mark, not pip-sized and round, and
     # its ground is not the faces' colour
-    lab0 = cv2.cvtColor(small, cv2.COLOR_RGB2LAB)
+    lab0 = lab_of(small)
     chroma = np.hypot(lab0[..., 1].astype(np.float32) - 128, lab0[..., 2].astype(np.float32) - 128)
     mask = mask | (chroma > STRAY_CHROMA).astype(np.uint8)
     n, _labels, st, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -184,7 +214,7 @@ def _stray_pips(
     if not quads:
         return 0, 0
     h, w = small.shape[:2]
-    marks = _pip_marks(small)
+    marks = once_per_image(small, "pip marks", _pip_marks)
     if marks is None:
         return 0, 0
     st, c, roundish = marks
@@ -220,7 +250,7 @@ def _on_face_ground(small, quads, inner, c, size, cand, where) -> tuple[int, int
     faces' colour (the pixels ``inner`` of the tiles read), further than a tile width from
     the frame's edge and nearer (where the face runs out of the photo)."""
     h, w = small.shape[:2]
-    lab = cv2.cvtColor(small, cv2.COLOR_RGB2LAB).astype(np.float32)
+    lab = lab_of(small).astype(np.float32)
     face_px = lab[inner > 0]
     top = np.percentile(face_px[:, 0], 75)
     face = np.median(face_px[face_px[:, 0] >= 0.85 * top], axis=0)

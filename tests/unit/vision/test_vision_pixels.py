@@ -32,3 +32,49 @@ def test_colour_distance_is_the_weighted_norm_bit_for_bit():
         got = bars.colour_distance(lab, face, w)
         assert got.dtype == expected.dtype
         assert np.array_equal(got, expected)
+
+
+def test_what_is_worked_out_once_per_image_is_that_images_own():
+    import gc
+    import threading
+
+    from scorekeeper.vision import missed
+
+    made = []
+
+    def total(image):
+        made.append(image.shape)
+        return int(image.sum())
+
+    a = np.full((4, 5, 3), 2, np.uint8)
+    assert missed.once_per_image(a, "total", total) == 120
+    assert missed.once_per_image(a, "total", total) == 120
+    assert len(made) == 1  # asked twice about the same image: worked out once
+    assert missed.once_per_image(a.copy(), "total", total) == 120
+    assert len(made) == 2  # equal values, another image: its own
+    del a
+    gc.collect()
+    for _ in range(50):  # images made after one is gone often take its id
+        b = np.full((4, 5, 3), 1, np.uint8)
+        assert missed.once_per_image(b, "total", total) == 60
+        del b
+    assert not missed._held.images  # the values went with their images
+    c = np.ones((2, 2, 3), np.uint8)
+    missed.once_per_image(c, "total", total)
+    seen_there = []
+    t = threading.Thread(target=lambda: seen_there.append(missed.once_per_image(c, "total", total)))
+    t.start()
+    t.join()
+    assert seen_there == [12] and len(made) == 54  # another thread works it out for itself
+
+
+def test_the_signs_of_a_missed_tile_do_not_depend_on_what_was_asked_before():
+    from scorekeeper.vision import missed, synth_modes
+
+    scene = synth_modes.benchmark_scene("large_spread", 0, 107)
+    small = np.ascontiguousarray(scene.image[::2, ::2])
+    quads = [np.float64(t.corners) / 2 for t in scene.tiles]
+    for some in (quads[:3], quads[3:], quads[::2]):
+        asked_again = missed._stray_pips(small, some), missed._unexplained(small, some)
+        fresh = small.copy()  # nothing worked out for it yet
+        assert asked_again == (missed._stray_pips(fresh, some), missed._unexplained(fresh, some))
