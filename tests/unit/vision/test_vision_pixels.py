@@ -22,16 +22,20 @@ def test_brightest_and_darkest_are_numpy_max_and_min(shape):
         assert bars.brightest(image).dtype == np.uint8
 
 
-def test_colour_distance_is_the_weighted_norm_bit_for_bit():
+@pytest.mark.parametrize("shape", [(300, 200, 3), (1, 1, 3), (1, 7, 3), (0, 4, 3), (50, 3)])
+def test_colour_distance_is_the_weighted_norm_bit_for_bit(shape):
     rng = np.random.default_rng(5)
-    lab = (rng.random((300, 200, 3)) * 255).astype(np.float32)
-    face = np.median(lab.reshape(-1, 3)[::11], axis=0)
-    for wts in ([1.0, 1.6, 1.6], [0.4, 1.6, 1.6], [0.5, 1.6, 1.6]):
-        w = np.array(wts, np.float32)
-        expected = np.sqrt((((lab - face) * w) ** 2).sum(axis=2))
-        got = bars.colour_distance(lab, face, w)
-        assert got.dtype == expected.dtype
-        assert np.array_equal(got, expected)
+    image = (rng.random(shape) * 255).astype(np.float32)
+    face = np.median(image.reshape(-1, 3)[::11], axis=0) if image.size else np.ones(3, np.float32)
+    views = [image, image[::2], image[..., ::-1]] if image.ndim == 3 else [image]
+    for lab in views:  # contiguous, strided and reversed
+        for f in (face, face.astype(np.float64)):
+            for wts in ([1.0, 1.6, 1.6], [0.4, 1.6, 1.6], [0.5, 1.6, 1.6]):
+                w = np.array(wts, np.float32)
+                expected = np.sqrt((((lab - f) * w) ** 2).sum(axis=-1))
+                got = bars.colour_distance(lab, f, w)
+                assert got.dtype == expected.dtype
+                assert np.array_equal(got, expected)
 
 
 def test_what_is_worked_out_once_per_image_is_that_images_own():
