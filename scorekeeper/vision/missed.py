@@ -250,8 +250,8 @@ def _on_face_ground(small, quads, inner, c, size, cand, where) -> tuple[int, int
     faces' colour (the pixels ``inner`` of the tiles read), further than a tile width from
     the frame's edge and nearer (where the face runs out of the photo)."""
     h, w = small.shape[:2]
-    lab = lab_of(small).astype(np.float32)
-    face_px = lab[inner > 0]
+    lab = lab_of(small)  # 8-bit: only the pixels looked at are made float
+    face_px = lab[inner > 0].astype(np.float32)
     top = np.percentile(face_px[:, 0], 75)
     face = np.median(face_px[face_px[:, 0] >= 0.85 * top], axis=0)
     wts = np.array([0.4, 1.6, 1.6], np.float32)
@@ -262,7 +262,7 @@ def _on_face_ground(small, quads, inner, c, size, cand, where) -> tuple[int, int
     for k in np.nonzero(cand)[0]:
         r = 1.3 * size[k]
         pts = np.clip(np.round(c[k] + r * ring).astype(int), 0, [w - 1, h - 1])
-        px = lab[pts[:, 1], pts[:, 0]]
+        px = lab[pts[:, 1], pts[:, 0]].astype(np.float32)
         like = (np.sqrt((((px - face) * wts) ** 2).sum(axis=1)) < 30) & (px[:, 0] > 0.85 * face[0])
         if like.sum() < 8:
             continue
@@ -294,6 +294,7 @@ def _face_runs_out(
         row = 0 if side == "top" else h - 1
         xs = np.arange(max(0, int(x) - r), min(w, int(x) + r + 1))
         px = lab[row, xs]
+    px = px.astype(np.float32)
     like = (np.sqrt((((px - face) * wts) ** 2).sum(axis=1)) < 30) & (px[:, 0] > 0.8 * face[0])
     return float(like.mean()) >= FACE_AT_FRAME
 
