@@ -13,7 +13,14 @@ import numpy as np
 
 from scorekeeper.vision import bars
 from scorekeeper.vision.checks import _poly_overlap
-from scorekeeper.vision.halves import HALF_PX, NOT_A_HALF, CropSource, half_quads, normalise
+from scorekeeper.vision.halves import (
+    HALF_PX,
+    NOT_A_HALF,
+    CropSource,
+    brightest,
+    half_quads,
+    normalise,
+)
 from scorekeeper.vision.onnx import Model
 
 # Two counters: a game of a set up to double-12 is read by the one it always was (0-12 pips,
@@ -88,7 +95,7 @@ def ink_fraction(crops: np.ndarray) -> np.ndarray:
         return np.zeros(0)
     n = HALF_PX
     a, b = int(round(0.13 * n)), int(round(0.87 * n))
-    inner = crops[:, a:b, a:b].max(axis=3).astype(np.float32)
+    inner = brightest(crops)[:, a:b, a:b].astype(np.float32)
     face = np.percentile(inner.reshape(len(crops), -1), 75, axis=1)[:, None, None]
     dark = inner < 0.55 * np.maximum(face, 30.0)
     return dark.reshape(len(crops), -1).mean(axis=1)
