@@ -177,6 +177,7 @@ class _Photo:
         self.s = detection_scale(rgb)
         self.seen: dict[int, tuple[Reading, dict]] = {}
         self.put_off = False  # the look at FIRST_SIDE was put off (``small_tiles``)
+        self.faced: Reading | None = None  # the look at faces, once taken
 
     @functools.cached_property
     def finder(self) -> tilenet.Finder:
@@ -229,7 +230,9 @@ class _Photo:
         )
 
     def faces(self) -> Reading:
-        """The look at the tiles found as objects, without their bars."""
+        """The look at the tiles found as objects, without their bars (taken once)."""
+        if self.faced is not None:
+            return self.faced
         dbg = None if self.debug is None else {}
         r = read_once(
             self.rgb,
@@ -243,6 +246,7 @@ class _Photo:
         )
         if dbg is not None:
             self.seen[id(r)] = (r, dbg)  # (the reading held: its id is not reused)
+        self.faced = r
         return r
 
     def done(self, r: Reading) -> Reading:
@@ -260,13 +264,19 @@ def _if_nothing_found(photo: _Photo, reading: Reading) -> Reading:
     """No tile found: a blurred photo spreads a thin bar's darkness over its sides; the bars
     are looked for again among marks only somewhat darker than the face (at FIRST_SIDE: a
     tenth of the work of a full look). Still nothing: a photo so blurred that no bar is
-    left; the tiles are looked for as bright faces (never a confident reading)."""
+    left; the tiles are looked for as bright faces (never a confident reading). Small tiles
+    (the look at FIRST_SIDE was put off: it cannot read them well, see STAND_ALONE_WIDTH):
+    the look at faces is taken first, while there is time for it, and kept for what follows
+    (the same reading as taking it after, when there is time for both)."""
+    if not reading.tiles and photo.put_off and photo.within(FACES_BEFORE):
+        with contextlib.suppress(bars.OutOfTime):
+            photo.faces()
     if not reading.tiles and photo.within(FAINT_BEFORE):
         with contextlib.suppress(bars.OutOfTime):
             fainter = photo.smaller(FIRST_SIDE, faint=True)
             if fainter is not None and fainter.tiles:
                 reading = fainter
-    if not reading.tiles and photo.within(FACES_BEFORE):
+    if not reading.tiles and (photo.faced is not None or photo.within(FACES_BEFORE)):
         with contextlib.suppress(bars.OutOfTime):
             faced = photo.faces()
             if faced.tiles:
@@ -277,7 +287,9 @@ def _if_nothing_found(photo: _Photo, reading: Reading) -> Reading:
 def _if_not_sure(photo: _Photo, reading: Reading) -> Reading:
     """Not sure: the tiles found as objects (the tile finder's outlines, no bar needed) may
     be more than the bars led to; that reading wins when it has more tiles (``_finder_wins``)."""
-    if reading.confident or not reading.tiles or not photo.within(NET_LOOK_BEFORE):
+    if reading.confident or not reading.tiles:
+        return reading
+    if photo.faced is None and not photo.within(NET_LOOK_BEFORE):
         return reading
     with contextlib.suppress(bars.OutOfTime):
         faced = photo.faces()
