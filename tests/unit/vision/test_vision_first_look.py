@@ -1,6 +1,7 @@
 """Issue 40, item 5: the look at 640 px that a close-up's reading may stand on is put off when
 the tile finder sees a photo of small tiles (a large spread), where it could never stand
-alone; and the full look and the look at faces share one run of the tile finder."""
+alone; the full look and the look at faces share one run of the tile finder; and when the
+full look of such a photo finds no tile, the look at faces comes first."""
 
 from __future__ import annotations
 
@@ -71,6 +72,28 @@ def test_the_full_look_and_the_look_at_faces_share_the_tile_finder(monkeypatch):
     _read(scene.jpeg)
     assert sides.count(max(scene.image.shape[:2])) == 2  # the full look and the faces look
     assert len(runs) == 1
+
+
+def test_a_large_spread_whose_bars_were_not_found_is_looked_at_as_faces_first_and_once(
+    monkeypatch,
+):
+    # the full look finds no tile in this spread of 28 (seed 109, the sixteenth step); the
+    # tile finder's faces read them all. The faint look at 640 px (it cannot read tiles this
+    # small) used to come first, and within the budget left no time for the faces.
+    scene = synth_modes.benchmark_scene("large_spread", 3, seed=109)
+    looks: list[object] = []
+    real = reader_mod.read_once
+
+    def read_once(rgb, *a, **k):
+        looks.append("faces" if k.get("faces_only") else "faint" if k.get("faint") else "full")
+        return real(rgb, *a, **k)
+
+    monkeypatch.setattr(reader_mod, "read_once", read_once)
+    reading = _read(scene.jpeg)
+    assert looks[:3] == ["full", "faces", "faint"]
+    assert looks.count("faces") == 1  # kept for what follows, not taken again
+    assert _tiles(reading) == sorted(sorted((t.a, t.b)) for t in scene.tiles)
+    assert not reading.confident  # found as faces: never sure
 
 
 @pytest.mark.parametrize(
