@@ -44,18 +44,30 @@ class Deadline:
             raise OutOfTime(f"over {self.seconds:.1f} s of CPU time")  # i18n: internal
 
 
+def _planes(rgb: np.ndarray) -> tuple[tuple[np.ndarray, ...], tuple[int, ...]]:
+    """The three colour planes of an image, or of a stack of them (any leading axes, as one
+    tall image), for OpenCV; and the shape to give what is made of them."""
+    a = np.ascontiguousarray(rgb)
+    return cv2.split(a.reshape(-1, a.shape[-2], 3)), a.shape[:-1]
+
+
 def brightest(rgb: np.ndarray) -> np.ndarray:
-    """Each pixel's brightest channel (``rgb.max(axis=2)``, the same values): OpenCV's
-    per-channel maximum takes a tenth of numpy's reduction over the short last axis, and the
-    reader takes this of a full photo several times."""
-    r, g, b = cv2.split(np.ascontiguousarray(rgb))
-    return cv2.max(cv2.max(r, g), b)
+    """Each pixel's brightest channel (``rgb.max(axis=-1)``, the same values) of an image or a
+    stack of them (the half counter's crops): OpenCV's per-channel maximum takes a tenth of
+    numpy's reduction over the short last axis, and the reader takes this of a full photo
+    several times."""
+    if not rgb.size:
+        return rgb.max(axis=-1)
+    (r, g, b), shape = _planes(rgb)
+    return cv2.max(cv2.max(r, g), b).reshape(shape)
 
 
 def darkest(rgb: np.ndarray) -> np.ndarray:
-    """Each pixel's darkest channel (``rgb.min(axis=2)``, the same values; see brightest)."""
-    r, g, b = cv2.split(np.ascontiguousarray(rgb))
-    return cv2.min(cv2.min(r, g), b)
+    """Each pixel's darkest channel (``rgb.min(axis=-1)``, the same values; see brightest)."""
+    if not rgb.size:
+        return rgb.min(axis=-1)
+    (r, g, b), shape = _planes(rgb)
+    return cv2.min(cv2.min(r, g), b).reshape(shape)
 
 
 def colour_distance(lab: np.ndarray, face: np.ndarray, wts: np.ndarray) -> np.ndarray:

@@ -17,7 +17,6 @@ from scorekeeper.vision.halves import (
     HALF_PX,
     NOT_A_HALF,
     CropSource,
-    brightest,
     half_quads,
     normalise,
 )
@@ -95,7 +94,7 @@ def ink_fraction(crops: np.ndarray) -> np.ndarray:
         return np.zeros(0)
     n = HALF_PX
     a, b = int(round(0.13 * n)), int(round(0.87 * n))
-    inner = brightest(crops)[:, a:b, a:b].astype(np.float32)
+    inner = bars.brightest(crops)[:, a:b, a:b].astype(np.float32)
     face = np.percentile(inner.reshape(len(crops), -1), 75, axis=1)[:, None, None]
     dark = inner < 0.55 * np.maximum(face, 30.0)
     return dark.reshape(len(crops), -1).mean(axis=1)

@@ -29,13 +29,15 @@ def test_the_half_counters_input_is_numpys_bit_for_bit(shape):
     rng = np.random.default_rng(len(shape) + shape[0])
     crops = rng.integers(0, 256, shape, dtype=np.uint8)
     for view in (crops, crops[:, ::-1], crops[::2]):  # strided and reversed views too
-        assert np.array_equal(halves.brightest(view), view.max(axis=3))
+        assert np.array_equal(bars.brightest(view), view.max(axis=3))
+        assert np.array_equal(bars.darkest(view), view.min(axis=3))
         x = view.astype(np.float32)  # normalise as it was written with numpy alone
         ref = np.percentile(x.max(axis=3).reshape(len(x), -1), 90, axis=1).reshape(-1, 1, 1, 1)
         expected = (np.clip(x / np.maximum(ref, 30.0), 0, 1.5) - 0.5).transpose(0, 3, 1, 2)
         assert np.array_equal(halves.normalise(view), expected)
     floats = crops.astype(np.float64)  # training passes floats: numpy's own path
-    assert np.array_equal(halves.brightest(floats), floats.max(axis=3))
+    assert np.array_equal(bars.brightest(floats), floats.max(axis=3))
+    assert bars.brightest(crops[:0]).shape == (0, *shape[1:3])
 
 
 @pytest.mark.parametrize("shape", [(300, 200, 3), (1, 1, 3), (1, 7, 3), (0, 4, 3), (50, 3)])
