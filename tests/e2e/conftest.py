@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from werkzeug.serving import make_server
+from werkzeug.serving import WSGIRequestHandler, make_server
 
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome")
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-results" / "screenshots"
@@ -69,40 +69,94 @@ def live_app(csrf_app: Flask) -> Flask:
     return csrf_app
 
 
+BODY = "tests.live_server.body"
+
+
+class _Body:
+    """A response body that says when it is done: closed once, by whoever gets there first."""
+
+    def __init__(self, inner: Any, done: Any) -> None:
+        self.inner = inner
+        self.done = done
+        self.closed = False
+
+    def __iter__(self) -> Iterator[bytes]:
+        return iter(self.inner)
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        try:
+            if hasattr(self.inner, "close"):
+                self.inner.close()
+        finally:
+            self.done()
+
+
+class _ClosingHandler(WSGIRequestHandler):
+    """Werkzeug's handler, closing the response body even when the browser reset the connection
+    just after the last byte: werkzeug then drains the socket in a ``finally`` that raises
+    ConnectionResetError before it closes the body, and the open file (a static file, served by
+    WhiteNoise) would raise its ResourceWarning in whichever test ran at the next collection."""
+
+    def run_wsgi(self) -> None:
+        try:
+            super().run_wsgi()
+        finally:
+            body = getattr(self, "environ", {}).get(BODY)
+            if body is not None:
+                body.close()
+
+
 class LiveServer:
     """The app served on 127.0.0.1 by a threaded werkzeug server, which a test can stop and
     start again on the same address (the connection dies while the phone believes it has signal).
 
-    Stopping waits until no request is being answered. Otherwise a request the page sent as the
-    test ended (a poll) could still hold a database connection while the app fixture empties the
-    database and disposes of the engine; that connection would then be dropped unclosed, and the
-    ResourceWarning would fail whichever test was running at the next garbage collection.
+    Stopping waits until no request is being answered, its body sent and closed. Otherwise a
+    request the page sent as the test ended (a poll) could still hold a database connection while
+    the app fixture empties the database and disposes of the engine; that connection would then
+    be dropped unclosed, and the ResourceWarning would fail whichever test was running at the next
+    garbage collection.
     """
 
-    def __init__(self, app: Flask, port: int = 0) -> None:
+    def __init__(self, app: Any, port: int = 0) -> None:
         self.app = app
         self.port = port
         self._busy = 0
         self._idle = threading.Condition()
         self.start()
 
+    def _done(self) -> None:
+        with self._idle:
+            self._busy -= 1
+            self._idle.notify_all()
+
     def _counting(self, environ: dict[str, Any], start_response: Any) -> Any:
-        # Flask pops the app context (and returns the database connection) before it returns.
         with self._idle:
             self._busy += 1
         try:
-            return self.app(environ, start_response)
-        finally:
-            with self._idle:
-                self._busy -= 1
-                self._idle.notify_all()
+            body = _Body(self.app(environ, start_response), self._done)
+        except BaseException:
+            self._done()
+            raise
+        environ[BODY] = body
+        return body
+
+    @property
+    def answering(self) -> int:
+        """How many requests are being answered (from the app's call until the body is closed)."""
+        with self._idle:
+            return self._busy
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> None:
-        self.server = make_server("127.0.0.1", self.port, self._counting, threaded=True)
+        self.server = make_server(
+            "127.0.0.1", self.port, self._counting, threaded=True, request_handler=_ClosingHandler
+        )
         self.port = self.server.server_port
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
