@@ -199,6 +199,20 @@ def _shot(page: Page, name: str) -> None:
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
 
 
+def _kept_table_view_shows(page: Page, public_id: str, text: str) -> None:
+    """Wait until the service worker's kept copy of the game's table view shows ``text``."""
+    for _ in range(150):  # wait_for_function does not wait for a promise: ask until yes
+        kept = page.evaluate(
+            "id => caches.open('pages').then(c => c.match(location.origin + '/g/' + id))"
+            ".then(r => r ? r.text() : '')",
+            public_id,
+        )
+        if text in kept:
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"the kept table view never showed {text!r}")
+
+
 def test_the_app_works_offline_over_https_behind_caddy(
     https_page: Page, https_context: BrowserContext, caddy: Caddy, live_app: Flask
 ) -> None:
@@ -236,6 +250,10 @@ def test_the_app_works_offline_over_https_behind_caddy(
     expect(page.get_by_text("Round 2 of 13")).to_be_visible(timeout=10_000)
     assert _saved_rounds(live_app) == [(1, [0, 12, 30, 8])]
     assert _queue(page) == []
+
+    # The page moved on in place and asked the worker to keep it again: wait for the kept copy
+    # (signal lost before then opens the copy kept before the round, as it should).
+    _kept_table_view_shows(page, public_id, "Round 2 of 13")
 
     # The app shell and the game open with no network at all.
     https_context.set_offline(True)
