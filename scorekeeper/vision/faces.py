@@ -256,13 +256,19 @@ def snap_to_face(rgb: np.ndarray, corners: np.ndarray) -> np.ndarray | None:
 # four-sided face on the surface. When the bar finder finds nothing there, the faces are
 # looked for as objects: the lighter side of the photo's lightness (Otsu), pips and bar
 # filled in, each area that is a rectangle about two widths long (or a row of them touching
-# end to end, split into tiles) is an outline; the counter reads it like any other.
+# end to end, split into tiles) is an outline; the counter reads it like any other. An area
+# two tiles' length across and a whole number of tile widths long is also a row of tiles
+# touching side by side (the rows of a large spread, their seams blurred away) and split so
+# too, unless it is as narrow as the single faces of the photo: then it is one tile.
 FACES_SIDE = 640  # looked for on a copy this size (long side)
 FACE_FILL = 0.8  # the area must fill this much of its enclosing rectangle
 FACE_ASPECT = (1.6, 2.5)  # length / width of one tile
 FACE_MIN_PX = 12  # narrowest face looked for (pixels of the copy)
-FACE_ROW_MAX = 12  # tiles end to end in one area at most
+FACE_ROW_MAX = 12  # tiles end to end, or side by side, in one area at most
 FACE_GROUP = 300_000  # outline groups of faces start here
+SIDE_BY_SIDE_FIT = 0.35  # the area's length within this many tile widths of a whole number
+SINGLE_FACES = 3  # single faces (at least) that say how wide a tile is
+SINGLE_WIDTH = 1.5  # an area narrower than this x their median width is one tile
 
 
 def along_outline(box: np.ndarray) -> np.ndarray:
@@ -290,36 +296,63 @@ def find_faces(rgb: np.ndarray, skip: list[np.ndarray] | None = None) -> list[Ca
     light = cv2.cvtColor(small, cv2.COLOR_RGB2LAB)[..., 0]
     level, mask = cv2.threshold(light, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    out: list[Candidate] = []
-    skip = [np.float32(q) for q in (skip or [])]
+    rects = []
     for cnt in contours:
         area = cv2.contourArea(cnt)
         if area < 1.6 * FACE_MIN_PX**2:
             continue
-        (cx, cy), (a, b), ang = cv2.minAreaRect(cnt)
-        if min(a, b) < FACE_MIN_PX or area < FACE_FILL * a * b:
-            continue
-        width, length = min(a, b), max(a, b)
-        n = max(1, int(round(length / width / 2.0)))
-        if n > FACE_ROW_MAX or not (FACE_ASPECT[0] <= length / n / width <= FACE_ASPECT[1]):
-            continue
-        box = along_outline(cv2.boxPoints(((cx, cy), (a, b), ang)))
-        step = (box[3] - box[0]) / n
-        for k in range(n):
-            q = np.array(
-                [
-                    box[0] + k * step,
-                    box[1] + k * step,
-                    box[1] + (k + 1) * step,
-                    box[0] + (k + 1) * step,
-                ]
-            )
+        rect = cv2.minAreaRect(cnt)
+        a, b = rect[1]
+        if min(a, b) >= FACE_MIN_PX and area >= FACE_FILL * a * b:
+            rects.append(rect)
+    singles = [min(r[1]) for r in rects if _end_to_end(*sorted(r[1])) == 1]
+    one_tile = SINGLE_WIDTH * float(np.median(singles)) if len(singles) >= SINGLE_FACES else 0.0
+    skip = [np.float32(q) for q in (skip or [])]
+    out: list[Candidate] = []
+    for rect in rects:
+        width, length = sorted(rect[1])
+        box = along_outline(cv2.boxPoints(rect))
+        n = _end_to_end(width, length)
+        pieces = [(q, width, length / max(n, 1)) for q in _split(box, n, along=True)]
+        k = _side_by_side(width, length) if width >= max(one_tile, 2 * FACE_MIN_PX) else 0
+        pieces += [(q, length / k, width) for q in _split(box, k, along=False)]
+        for q, across, tile_length in pieces:
             mid = q.mean(axis=0) / f
             if any(
                 cv2.pointPolygonTest(p, (float(mid[0]), float(mid[1])), False) >= 0 for p in skip
             ):
                 continue
             u = (q[1] - q[0]) / max(float(np.linalg.norm(q[1] - q[0])), 1e-6)
-            bar = Bar(mid, u, 0.7 * width / f, 0.05 * width / f, 0.0)
-            out.append(Candidate(q / f, bar, 0.5, width / f, length / n / f, face=True))
+            bar = Bar(mid, u, 0.7 * across / f, 0.05 * across / f, 0.0)
+            out.append(Candidate(q / f, bar, 0.5, across / f, tile_length / f, face=True))
     return out
+
+
+def _end_to_end(width: float, length: float) -> int:
+    """How many tiles touching end to end an area ``width`` x ``length`` is (0: none)."""
+    n = max(1, int(round(length / width / 2.0)))
+    if n > FACE_ROW_MAX or not (FACE_ASPECT[0] <= length / n / width <= FACE_ASPECT[1]):
+        return 0
+    return n
+
+
+def _side_by_side(width: float, length: float) -> int:
+    """How many tiles touching side by side (each ``width`` long) the area is (0: none)."""
+    tile = width / 2
+    k = int(round(length / tile))
+    if k < 2 or k > FACE_ROW_MAX or abs(length / tile - k) > SIDE_BY_SIDE_FIT:
+        return 0
+    return k
+
+
+def _split(box: np.ndarray, n: int, along: bool) -> list[np.ndarray]:
+    """``box`` (``along_outline`` order) cut into ``n`` tiles along its length: each as long
+    as the box is wide (``along``: tiles end to end) or as wide (side by side)."""
+    step = (box[3] - box[0]) / max(n, 1)
+    across = box[1] - box[0]
+    pieces = []
+    for k in range(n):
+        o = box[0] + k * step
+        q = np.array([o, o + across, o + across + step, o + step])
+        pieces.append(q if along else along_outline(q))
+    return pieces
