@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 
 from scorekeeper.vision import bars
-from scorekeeper.vision.checks import FACE_AT_FRAME, _grow, _spread
+from scorekeeper.vision.checks import FACE_AT_FRAME, _grow, _poly_overlap, _spread
 
 # an outline around a bar that no tile read covers counts as a missed tile when it is this
 # clean, or when the counter gives it this much "is a tile"
@@ -299,9 +299,18 @@ def _face_runs_out(
     return float(like.mean()) >= FACE_AT_FRAME
 
 
+# A tile near the camera under a steep tilt can be over twice as wide as the far tiles read
+# (seed 127's tilt_30_45-010: 2.6x, its 7|2 read 8|2 at 0.25, and a sure 30 for 39): its
+# outline counts as unread up to these sizes, where it overlaps no tile read.
+UNREAD_NEAR = 3.0  # outline width, x the tiles read (their median width x their spread)
+UNREAD_NEAR_BAR = 2.5  # its bar's length, x the same
+UNREAD_NEAR_OVERLAP = 0.1  # of the smaller outline's area, at most, with any tile read
+
+
 def _unread_outlines(cands: list, kept: list[int], edge: np.ndarray, is_tile: np.ndarray) -> int:
-    """Bars with a tile outline around them, the size of the tiles read, that no tile read
-    covers and that look somewhat like a tile: a tile the counter could not read."""
+    """Bars with a tile outline around them, the size of the tiles read (up to UNREAD_NEAR
+    of it where no tile read overlaps), that no tile read covers and that look somewhat like
+    a tile: a tile the counter could not read."""
     if not kept:
         return 0
     quads = [_grow(cands[i].corners, 1.15).astype(np.float32) for i in kept]
@@ -325,10 +334,16 @@ def _unread_outlines(cands: list, kept: list[int], edge: np.ndarray, is_tile: np
         # (down to half the width: the outline around one piece of a bar split by a spinner
         # pin is too small, and that tile is not read either)
         lo, hi = width / spread, width * spread
-        if not 0.5 * lo <= w_i <= 1.4 * hi or not 0.4 * lo <= bar <= 1.05 * hi:
+        if not 0.5 * lo <= w_i <= UNREAD_NEAR * hi or not 0.4 * lo <= bar <= UNREAD_NEAR_BAR * hi:
             continue
         centre = tuple(float(v) for v in c.corners.mean(axis=0))
         if any(cv2.pointPolygonTest(q, centre, False) >= 0 for q in quads):
+            continue
+        # larger than the tiles read: a near tile under a steep tilt, only where it overlaps
+        # no tile read (an outline around two touching tiles read would)
+        if (w_i > 1.4 * hi or bar > 1.05 * hi) and any(
+            _poly_overlap(c.corners, cands[j].corners) > UNREAD_NEAR_OVERLAP for j in kept
+        ):
             continue
         groups.add(c.group)
     return len(groups)
