@@ -315,7 +315,8 @@ def find_faces(rgb: np.ndarray, skip: list[np.ndarray] | None = None) -> list[Ca
         n = _end_to_end(width, length)
         pieces = [(q, width, length / max(n, 1)) for q in _split(box, n, along=True)]
         k = _side_by_side(width, length) if width >= max(one_tile, 2 * FACE_MIN_PX) else 0
-        pieces += [(q, length / k, width) for q in _split(box, k, along=False)]
+        if k:
+            pieces += [(q, length / k, width) for q in _split(box, k, along=False)]
         for q, across, tile_length in pieces:
             mid = q.mean(axis=0) / f
             if any(
@@ -346,8 +347,9 @@ def _side_by_side(width: float, length: float) -> int:
 
 
 def _split(box: np.ndarray, n: int, along: bool) -> list[np.ndarray]:
-    """``box`` (``along_outline`` order) cut into ``n`` tiles along its length: each as long
-    as the box is wide (``along``: tiles end to end) or as wide (side by side)."""
+    """``box`` (``along_outline`` order) cut across its length into ``n`` equal tiles: end
+    to end (``along``: each as wide as the box) or side by side (each as long as the box is
+    wide, its corners put in outline order)."""
     step = (box[3] - box[0]) / max(n, 1)
     across = box[1] - box[0]
     pieces = []
