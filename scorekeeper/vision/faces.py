@@ -302,18 +302,16 @@ def find_faces(rgb: np.ndarray, skip: list[np.ndarray] | None = None) -> list[Ca
         if area < 1.6 * FACE_MIN_PX**2:
             continue
         rect = cv2.minAreaRect(cnt)
-        a, b = rect[1]
-        if min(a, b) >= FACE_MIN_PX and area >= FACE_FILL * a * b:
-            rects.append(rect)
-    singles = [min(r[1]) for r in rects if _end_to_end(*sorted(r[1])) == 1]
+        width, length = sorted(rect[1])
+        if width >= FACE_MIN_PX and area >= FACE_FILL * width * length:
+            rects.append((rect, width, length, _end_to_end(width, length)))
+    singles = [width for _, width, _, n in rects if n == 1]
     one_tile = SINGLE_WIDTH * float(np.median(singles)) if len(singles) >= SINGLE_FACES else 0.0
     skip = [np.float32(q) for q in (skip or [])]
     out: list[Candidate] = []
-    for rect in rects:
-        width, length = sorted(rect[1])
+    for rect, width, length, n in rects:
         box = along_outline(cv2.boxPoints(rect))
-        n = _end_to_end(width, length)
-        pieces = [(q, width, length / max(n, 1)) for q in _split(box, n, along=True)]
+        pieces = [(q, width, length / n) for q in _split(box, n, along=True)] if n else []
         k = _side_by_side(width, length) if width >= max(one_tile, 2 * FACE_MIN_PX) else 0
         if k:
             pieces += [(q, length / k, width) for q in _split(box, k, along=False)]
@@ -347,10 +345,10 @@ def _side_by_side(width: float, length: float) -> int:
 
 
 def _split(box: np.ndarray, n: int, along: bool) -> list[np.ndarray]:
-    """``box`` (``along_outline`` order) cut across its length into ``n`` equal tiles: end
+    """``box`` (``along_outline`` order) cut across its length into ``n`` (> 0) equal tiles: end
     to end (``along``: each as wide as the box) or side by side (each as long as the box is
     wide, its corners put in outline order)."""
-    step = (box[3] - box[0]) / max(n, 1)
+    step = (box[3] - box[0]) / n
     across = box[1] - box[0]
     pieces = []
     for k in range(n):

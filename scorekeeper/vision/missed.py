@@ -304,6 +304,8 @@ def _face_runs_out(
 # outline counts as unread up to these sizes, where it overlaps no tile read.
 UNREAD_NEAR = 3.0  # outline width, x the tiles read (their median width x their spread)
 UNREAD_NEAR_BAR = 2.5  # its bar's length, x the same
+UNREAD_WIDE = 1.4  # (an outline of the tiles' own size: up to this, bar up to BAR_LONG)
+BAR_SHORT, BAR_LONG = 0.4, 1.05  # a tile's bar, x the width of the tiles read (lo to hi)
 UNREAD_NEAR_OVERLAP = 0.1  # of the smaller outline's area, at most, with any tile read
 
 
@@ -334,14 +336,17 @@ def _unread_outlines(cands: list, kept: list[int], edge: np.ndarray, is_tile: np
         # (down to half the width: the outline around one piece of a bar split by a spinner
         # pin is too small, and that tile is not read either)
         lo, hi = width / spread, width * spread
-        if not 0.5 * lo <= w_i <= UNREAD_NEAR * hi or not 0.4 * lo <= bar <= UNREAD_NEAR_BAR * hi:
+        if (
+            not 0.5 * lo <= w_i <= UNREAD_NEAR * hi
+            or not BAR_SHORT * lo <= bar <= UNREAD_NEAR_BAR * hi
+        ):
             continue
         centre = tuple(float(v) for v in c.corners.mean(axis=0))
         if any(cv2.pointPolygonTest(q, centre, False) >= 0 for q in quads):
             continue
         # larger than the tiles read: a near tile under a steep tilt, only where it overlaps
         # no tile read (an outline around two touching tiles read would)
-        if (w_i > 1.4 * hi or bar > 1.05 * hi) and any(
+        if (w_i > UNREAD_WIDE * hi or bar > BAR_LONG * hi) and any(
             _poly_overlap(c.corners, cands[j].corners) > UNREAD_NEAR_OVERLAP for j in kept
         ):
             continue
@@ -352,9 +357,9 @@ def _unread_outlines(cands: list, kept: list[int], edge: np.ndarray, is_tile: np
 def _stray_bars(found: list[bars.Bar], quads: list[np.ndarray]) -> int:
     """Bars (``found``, all the bars the bar finder kept, in the pixels of ``quads``) of the
     length of a tile's bar that lie outside every tile read (``quads``): the bar of a tile
-    that was not read. A bar is 0.4 to 1.05 of its tile's width long (the longer dark marks
-    beside tiles on a light surface are their sides and shadows, a tile's length long); the
-    tiles read may differ in size under a tilt (``_spread``)."""
+    that was not read. A bar is BAR_SHORT to BAR_LONG of its tile's width long (the longer
+    dark marks beside tiles on a light surface are their sides and shadows, a tile's length
+    long); the tiles read may differ in size under a tilt (``_spread``)."""
     if not quads:
         return len(found)
     widths = [float(np.linalg.norm(q[1] - q[0])) for q in quads]
@@ -363,7 +368,7 @@ def _stray_bars(found: list[bars.Bar], quads: list[np.ndarray]) -> int:
     grown = [np.float32(_grow(q, 1.15)) for q in quads]
     n = 0
     for b in found:
-        if not 0.4 * lo <= b.length <= 1.05 * hi:
+        if not BAR_SHORT * lo <= b.length <= BAR_LONG * hi:
             continue
         centre = (float(b.centre[0]), float(b.centre[1]))
         if any(cv2.pointPolygonTest(q, centre, False) >= 0 for q in grown):
