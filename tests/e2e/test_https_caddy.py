@@ -29,7 +29,13 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from tests.conftest import running_app
 from tests.e2e.conftest import SCREENSHOTS, LiveServer, requests_elsewhere
 from tests.e2e.test_game_flow import NAMES, _enter, _start_game
-from tests.e2e.test_offline import _controlled, _keeps_game, _queue, _saved_rounds
+from tests.e2e.test_offline import (
+    _controlled,
+    _keeps_game,
+    _queue,
+    _saved_rounds,
+    _wait_for_kept,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -199,20 +205,6 @@ def _shot(page: Page, name: str) -> None:
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
 
 
-def _kept_table_view_shows(page: Page, public_id: str, text: str) -> None:
-    """Wait until the service worker's kept copy of the game's table view shows ``text``."""
-    for _ in range(150):  # wait_for_function does not wait for a promise: ask until yes
-        kept = page.evaluate(
-            "id => caches.open('pages').then(c => c.match(location.origin + '/g/' + id))"
-            ".then(r => r ? r.text() : '')",
-            public_id,
-        )
-        if text in kept:
-            return
-        page.wait_for_timeout(100)
-    raise AssertionError(f"the kept table view never showed {text!r}")
-
-
 def test_the_app_works_offline_over_https_behind_caddy(
     https_page: Page, https_context: BrowserContext, caddy: Caddy, live_app: Flask
 ) -> None:
@@ -253,7 +245,13 @@ def test_the_app_works_offline_over_https_behind_caddy(
 
     # The page moved on in place and asked the worker to keep it again: wait for the kept copy
     # (signal lost before then opens the copy kept before the round, as it should).
-    _kept_table_view_shows(page, public_id, "Round 2 of 13")
+    _wait_for_kept(
+        page,
+        f"/g/{public_id}",
+        lambda kept: "Round 2 of 13" in kept,
+        "the kept table view never showed round 2",
+        tries=150,
+    )
 
     # The app shell and the game open with no network at all.
     https_context.set_offline(True)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -78,6 +79,23 @@ def _keeps_game(page: Page, public_id: str) -> None:
             return
         page.wait_for_timeout(100)
     raise AssertionError("the service worker did not keep the round form")
+
+
+def _wait_for_kept(
+    page: Page, path: str, found: Callable[[str], bool], what: str, tries: int = 100
+) -> None:
+    """Wait until the service worker's kept copy of ``path`` is ``found`` (asked every 0.1 s,
+    ``tries`` times; else fail with ``what``)."""
+    for _ in range(tries):  # wait_for_function does not wait for a promise: ask until yes
+        kept = page.evaluate(
+            "path => caches.open('pages').then(c => c.match(location.origin + path))"
+            ".then(r => r ? r.text() : '')",
+            path,
+        )
+        if found(kept):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(what)
 
 
 def _queue(page: Page) -> list[dict[str, Any]]:
@@ -525,17 +543,12 @@ def test_the_kept_round_form_follows_the_game(
     page.get_by_role("button", name="Save round 1").click()
     expect(page.get_by_text("Round 2 of 13")).to_be_visible()
     # The worker refreshes its copy of the round form when the game has moved on.
-    for _ in range(100):
-        kept = page.evaluate(
-            "id => caches.open('pages').then(c => c.match(location.origin + '/g/' + id + '/round'))"
-            ".then(r => r ? r.text() : '')",
-            public_id,
-        )
-        if re.search(r'name="round_number" type="hidden" value="2"', kept):
-            break
-        page.wait_for_timeout(100)
-    else:
-        raise AssertionError("the kept round form is still for round 1")
+    _wait_for_kept(
+        page,
+        f"/g/{public_id}/round",
+        lambda kept: re.search(r'name="round_number" type="hidden" value="2"', kept) is not None,
+        "the kept round form is still for round 1",
+    )
     context.set_offline(True)
     page.get_by_role("link", name="Enter round 2 scores").click()
     expect(page.locator("h1")).to_contain_text("Round 2")
