@@ -28,6 +28,7 @@ from scorekeeper.vision.checks import (
 )
 from scorekeeper.vision.missed import (
     STRAY_PIPS,
+    _glare_bars,
     _stray_bars,
     _stray_pips,
     _unexplained,
@@ -192,8 +193,8 @@ def _missing(
     found: list[bars.Bar] | None = None,
 ) -> dict:
     """What the tiles read do not explain: tile-coloured patches (inside the frame, at its
-    edge, or the whole surface like the tiles), bars with an unread tile outline, and dark or
-    coloured pips outside every tile (inside the frame, near its edge; counted only from
+    edge, or the whole surface like the tiles), bars with an unread tile outline, bars in a
+    blown-out glare (``glare_bars``), and dark or coloured pips outside every tile (inside the frame, near its edge; counted only from
     STRAY_PIPS on). ``small`` is the photo read at ``s``; ``found``, the bars found in it
     (for ``stray_bars``: bars of a tile's size outside every tile read; None when not
     known)."""
@@ -219,6 +220,7 @@ def _missing(
         "stray_edge": stray_edge if stray_edge >= STRAY_PIPS else 0,
         "stray_pips": stray + stray_edge,  # every one, even a single pip
         "stray_bars": None if found is None else _stray_bars(found, kept_quads),
+        "glare_bars": _glare_bars(small, kept_quads),
         "bars_found": None if found is None else len(found),
     }
 
@@ -238,6 +240,7 @@ def _surface_ruled_out(missing: dict, rejected_strong: int) -> bool:
         or missing["unread"]
         or missing["missed"]
         or missing["cut_missed"]
+        or missing["glare_bars"]
         or rejected_strong
     )
 
@@ -361,11 +364,17 @@ def _missed_flags(look, flags: dict, why: list, kept_quads: list) -> None:
             "cut: pips outside every tile read near the frame edge",  # i18n: debug
         ),
         (unseen, "missed: a tile the tile finder sees, not read"),  # i18n: debug
+        (missing["glare_bars"], "missed: a bar under glare outside every tile read"),  # i18n: debug
     ):
         if n_:
             why.append(f"{what} x{n_}")
     flags["missed"] = bool(
-        missing["missed"] or rejected_strong or missing["unread"] or missing["stray"] or unseen
+        missing["missed"]
+        or rejected_strong
+        or missing["unread"]
+        or missing["stray"]
+        or unseen
+        or missing["glare_bars"]
     )
     similar = missing["similar"]
     if similar and _surface_ruled_out(missing, rejected_strong):

@@ -377,6 +377,80 @@ def _stray_bars(found: list[bars.Bar], quads: list[np.ndarray]) -> int:
     return n
 
 
+# A lamp's glare can wash out a tile's face whole: the bar finder looks for marks darker than
+# their surroundings in each pixel's brightest channel, and under glare that is white on the
+# bar too (seed 127's mix-004: a teal bar, read by nothing, a sure 41 for 46). In the darkest
+# channel the bar still shows, a thin straight mark a tile's bar long with the blown-out glare
+# on both sides of it. A weave or a pattern under glare shows its threads there too, but the
+# glare between them is speckled, not whole.
+GLARE_AREA = 0.3  # a blown-out area at least this large (x the tiles' width squared)
+GLARE_MARK = 0.08, 15  # a mark this much darker than its surroundings (part of them, levels)
+GLARE_SIDES = 0.75  # ... with this much of each side of it blown out
+
+
+def _glare_bars(small: np.ndarray, quads: list[np.ndarray]) -> int:
+    """How many marks shaped like a tile's bar (BAR_SHORT to BAR_LONG of the tiles' width
+    long, five times as long as thick) lie in a blown-out glare outside every tile read
+    (``quads``, pixels of ``small``), with the glare on both sides of them."""
+    if not quads:
+        return 0
+    widths = [float(np.linalg.norm(q[1] - q[0])) for q in quads]
+    W, spread = float(np.median(widths)), _spread(widths)
+    blown = bars.darkest(small) >= 250
+    if blown.sum() < GLARE_AREA * W * W:  # the usual case
+        return 0
+    h, w = small.shape[:2]
+    region = blown.astype(np.uint8)
+    k = max(3, int(0.15 * W)) | 1  # (the bar and the pips left out of the glare filled in)
+    region = cv2.morphologyEx(
+        region, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    )
+    for q in quads:
+        cv2.fillConvexPoly(region, np.round(_grow(q, 1.12)).astype(np.int32), 0)
+    n, labels, st, _ = cv2.connectedComponentsWithStats(region, connectivity=8)
+    found = 0
+    for i in np.nonzero(st[1:, cv2.CC_STAT_AREA] >= GLARE_AREA * W * W)[0] + 1:
+        x, y, bw, bh = st[i, :4]
+        m = int(0.3 * W)
+        x0, y0, x1, y1 = max(0, x - m), max(0, y - m), min(w, x + bw + m), min(h, y + bh + m)
+        inside = cv2.dilate((labels[y0:y1, x0:x1] == i).astype(np.uint8), np.ones((3, 3)))
+        found += _bars_in(small[y0:y1, x0:x1], inside > 0, blown[y0:y1, x0:x1], W, spread)
+    return found
+
+
+def _bars_in(roi: np.ndarray, inside: np.ndarray, blown: np.ndarray, W: float, spread: float):
+    """How many bar-shaped dark marks (darkest channel) of ``roi`` lie ``inside`` with
+    ``blown`` out pixels on both sides of them (GLARE_SIDES)."""
+    dark = bars.darkest(roi)
+    k = max(9, int(0.3 * W)) | 1
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
+    closed = cv2.morphologyEx(dark, cv2.MORPH_CLOSE, kernel)
+    depth = closed.astype(np.int16) - dark.astype(np.int16)
+    rel = depth.astype(np.float32) / np.maximum(closed.astype(np.float32), 40.0)
+    mask = ((rel > GLARE_MARK[0]) & (depth > GLARE_MARK[1]) & inside).astype(np.uint8)
+    comps = bars._components(mask, rel)
+    length, thick, area = comps["length"], comps["thickness"], comps["area"]
+    lo, hi = BAR_SHORT * W / spread, BAR_LONG * W * spread
+    shaped = (
+        (length >= lo) & (length <= hi) & (length >= 5 * thick) & (area >= 0.4 * length * thick)
+    )
+    h, w = roi.shape[:2]
+    # sides sampled along the mark (9 points) at 3 distances from it
+    along = np.repeat(np.linspace(-0.4, 0.4, 9), 3)[:, None]
+    away = np.tile([0.08, 0.12, 0.16], 9)[:, None] * W
+    n = 0
+    for j in np.nonzero(shaped)[0]:
+        c, u = comps["centre"][j], comps["direction"][j]
+        nrm = np.array([-u[1], u[0]])
+        sides = []
+        for sign in (-1.0, 1.0):
+            pts = c + along * length[j] * u + sign * (thick[j] / 2 + away) * nrm
+            pts = np.clip(np.round(pts).astype(int), 0, [w - 1, h - 1])
+            sides.append(float(blown[pts[:, 1], pts[:, 0]].mean()))
+        n += min(sides) >= GLARE_SIDES
+    return n
+
+
 # A tile the tile finder sees (``tilenet``: whole tiles, no bar needed) that no tile read
 # covers: its outline at least FINDER_WIDTH of the median width of the tiles read, and under
 # FINDER_COVERED of it inside them (an outline in the gap between two tiles read is mostly
