@@ -194,10 +194,10 @@ def _missing(
 ) -> dict:
     """What the tiles read do not explain: tile-coloured patches (inside the frame, at its
     edge, or the whole surface like the tiles), bars with an unread tile outline, bars in a
-    blown-out glare (``glare_bars``), and dark or coloured pips outside every tile (inside the frame, near its edge; counted only from
-    STRAY_PIPS on). ``small`` is the photo read at ``s``; ``found``, the bars found in it
-    (for ``stray_bars``: bars of a tile's size outside every tile read; None when not
-    known)."""
+    blown-out glare (``glare_bars``), and dark or coloured pips outside every tile (inside
+    the frame, near its edge; counted only from STRAY_PIPS on). ``small`` is the photo read
+    at ``s``; ``found``, the bars found in it (for ``stray_bars``: bars of a tile's size
+    outside every tile read; None when not known)."""
     kept_quads = [cands[i].corners * s for i in kept]  # pixels of small
     # look for what was not read at half the detection size (the areas are tile-sized)
     half = once_per_image(
@@ -436,11 +436,14 @@ def decide(look, scale: float, full_size: tuple[int, int], debug: dict | None, t
         flags["tilted"] = True
         confident = False
         why.append("tilted: a tile's face is a trapezoid")  # i18n: debug
-    checks, contradicted = _agreeing(look, tiles, kept_quads) if confident else ([], False)
-    if confident and not agree.vouch(checks, contradicted, flags["blur"]):
+    checks, contradicted, unbacked = (
+        _agreeing(look, tiles, kept_quads) if confident else ([], False, False)
+    )
+    if confident and not agree.vouch(checks, contradicted, flags["blur"], unbacked):
         confident = False
         why.append(
-            f"unsure: checks agreeing {checks}, pattern against {contradicted}"
+            f"unsure: checks agreeing {checks}, pattern against {contradicted}, "
+            f"a doubted half unbacked {unbacked}"
         )  # i18n: debug
     if debug is not None:
         _debug(look, debug, flags, score, why)
@@ -457,15 +460,17 @@ def decide(look, scale: float, full_size: tuple[int, int], debug: dict | None, t
     )
 
 
-def _agreeing(look, tiles: list[TileReading], kept_quads) -> tuple[list[str], bool]:
-    """The independent checks (``agree.py``) that agree with the tiles read, and whether a
-    half's pips sit on the layout of another number."""
+def _agreeing(look, tiles: list[TileReading], kept_quads) -> tuple[list[str], bool, bool]:
+    """The independent checks (``agree.py``) that agree with the tiles read, whether a
+    half's pips sit on the layout of another number, and whether a half the counter doubts
+    has nothing that looks at pips behind it (``agree.doubted_unbacked``)."""
     read = [(look.cands[i].corners, t.halves) for i, t in zip(look.kept, tiles, strict=True)]
     seen = agree.look_at_halves(look.rgb, read, look.max_pip)
     out = agree.halves_agree(seen)
     if agree.finder_agrees(look.finder, kept_quads):
         out.append("finder")
-    return out, agree.against(seen)
+    sureness = [c for t in tiles for c in t.half_confidences]
+    return out, agree.against(seen), agree.doubted_unbacked(seen, sureness)
 
 
 def _problems(flags: dict, tiles: list, sure: bool) -> list:
