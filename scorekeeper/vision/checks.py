@@ -129,11 +129,20 @@ def _face_at_frame(rgb: np.ndarray, corners: np.ndarray) -> bool:
     return float(like.mean()) >= FACE_AT_FRAME
 
 
+# The face's own colour, around which its plain pixels lie (chroma in CIE Lab a, b): coloured
+# pips lie further from it, and so does the face washed out by a glare (nearly grey). Before,
+# plain meant grey (chroma under 20): on a cream face (chroma 20-30) that left only the
+# glare's own pixels, the face "all near white", and a glare over 6 % of a tile not seen
+# (seed 149's dark_glare-004, an 8 washed out and read 6, sure).
+GLARE_FACE_CHROMA = 12
+
+
 def _glare_fraction(rgb: np.ndarray, corners: np.ndarray) -> float:
     """Fraction of a tile's face (inner 90 %) covered by a highlight: blown out to white while
     the rest of the face is not (a face that is all near white is just brightly lit). The
     face's own level leaves out the pips (coloured or dark): on a tile with many large pips
-    they would pull it down and make a brightly lit face look like glare."""
+    they would pull it down and make a brightly lit face look like glare; and it leaves out
+    the glare (GLARE_FACE_CHROMA)."""
     q = _grow(corners, 0.9)
     h, w = rgb.shape[:2]
     x0, y0 = np.floor(q.min(axis=0)).astype(int)
@@ -151,7 +160,9 @@ def _glare_fraction(rgb: np.ndarray, corners: np.ndarray) -> float:
     inside = mask > 0
     lab = cv2.cvtColor(roi, cv2.COLOR_RGB2LAB).astype(np.float32)
     chroma = np.hypot(lab[..., 1] - 128, lab[..., 2] - 128)
-    plain = inside & (chroma < 20) & (lo >= 0.6 * np.percentile(lo[inside], 90))
+    light = inside & (lo >= 0.6 * np.percentile(lo[inside], 90))
+    own = float(np.median(chroma[light]))  # (light is never empty: its 90th percentile is in)
+    plain = light & (np.abs(chroma - own) < GLARE_FACE_CHROMA)
     face = float(np.median(lo[plain] if plain.sum() >= 0.2 * area else lo[inside]))
     if face >= 235:
         return 0.0

@@ -222,6 +222,20 @@ def test_glare_is_a_highlight_on_the_face_not_a_bright_face_with_big_pips(
     assert (checks_mod._glare_fraction(img, corners) > reader_mod.GLARE_LIMIT) is glare
 
 
+def test_glare_on_a_cream_face_is_glare():
+    # a face of clear colour (cream, chroma about 30): its plain part is that colour, not
+    # grey, and a glare fading from white over two fifths of it is not (seed 149's
+    # dark_glare-004: an 8 under glare read 6, sure, its glare taken for a bright face)
+    img = np.full((260, 160, 3), 60, np.uint8)
+    cream = np.array([235, 215, 160], np.float32)
+    fade = np.clip(np.linspace(1.5, -1.0, 200), 0, 1)[:, None]  # white, then fading out
+    img[30:230, 30:130] = (cream + fade * (255 - cream)).round().astype(np.uint8)[:, None]
+    corners = np.array([[30, 30], [130, 30], [130, 230], [30, 230]], float)
+    assert checks_mod._glare_fraction(img, corners) > reader_mod.GLARE_LIMIT
+    img[30:230, 30:130] = cream.astype(np.uint8)
+    assert checks_mod._glare_fraction(img, corners) == 0.0
+
+
 def test_the_budget_gaps_tool_names_the_longest_stretch_without_a_check(tmp_path, capsys):
     import importlib.util
     from pathlib import Path
