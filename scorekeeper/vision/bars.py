@@ -201,12 +201,10 @@ def face_on_both_sides(
 ) -> tuple[np.ndarray, np.ndarray]:
     """For every mark at once: whether a bright surface of one colour lies on both sides of it
     (a tile's bar has its face all round; a thread of a dark cloth, the grain of wood or a
-    table edge does not), and a 0..1 score of how face-like the sides are.
-
-    ``rgb`` is the image (only the samples are turned into CIE Lab). Samples: 5 points along
-    the mark at 3 distances on each side, within the face that a bar of that length must
-    have around it.
-    """
+    table edge does not), and a 0..1 score of how face-like the sides are. ``rgb`` is the
+    image (only the samples are turned into CIE Lab). Samples: 5 points along the mark at 3
+    distances on each side, within the face that a bar of that length must have around it.
+    A side washed out to white by a lamp's glare (seed 157's busy-004) goes with any face."""
     n = len(centre)
     if n == 0:
         return np.zeros(0, bool), np.zeros(0)
@@ -240,6 +238,8 @@ def face_on_both_sides(
     light = np.minimum(top_a, top_b)
     # shading may make one side lighter; the colour (chroma) of a face is the same
     same = np.sqrt(((ch_a - ch_b) ** 2).sum(axis=1)) + np.maximum(np.abs(top_a - top_b) - 20, 0) / 3
+    grey = np.where((top_a >= top_b)[:, None], ch_a, ch_b) - 128.0  # the brighter side's
+    same[(np.maximum(top_a, top_b) >= 250) & (np.hypot(grey[:, 0], grey[:, 1]) < 6)] = 0.0
     ok = (light >= 90) & (same < 25)
     score = np.clip((light - 80) / 80, 0, 1) * np.clip(1 - same / 40, 0, 1)
     return ok, score

@@ -12,7 +12,7 @@ np = pytest.importorskip("numpy")
 cv2 = pytest.importorskip("cv2")
 pytest.importorskip("onnxruntime")
 
-from scorekeeper.vision import missed, synth_modes  # noqa: E402
+from scorekeeper.vision import bars, missed, synth_modes  # noqa: E402
 from scorekeeper.vision import reader as reader_mod  # noqa: E402
 from scorekeeper.vision.images import open_upright  # noqa: E402
 
@@ -76,3 +76,26 @@ def test_a_half_washed_out_by_glare_on_a_cream_face_is_not_sure():
     assert scene.total == 43
     assert not reading.confident
     assert reader_mod.PROBLEM_GLARE in reading.problems
+
+
+@pytest.mark.parametrize(
+    ("other_side", "face"),
+    [
+        ((235, 215, 160), True),  # the same cream face: a bar
+        ((255, 255, 255), True),  # the face beyond it washed out to white by a glare
+        ((236, 236, 236), False),  # a white surface, not blown out: another colour
+        ((60, 60, 60), False),  # a dark cloth: a tile's edge, no bar
+    ],
+)
+def test_a_bar_with_glare_on_one_side_is_on_a_face(other_side, face):
+    # seed 157's busy-004: the bar of a 6|11 with its 11 washed out by a lamp's glare failed
+    # the bar finder's face test (cream on one side, white on the other), and the reader,
+    # within its time budget, was sure of the other three tiles: 32 for 49
+    img = np.zeros((200, 200, 3), np.uint8)
+    img[:, :100] = (235, 215, 160)
+    img[:, 100:] = other_side
+    cv2.line(img, (100, 60), (100, 140), (30, 30, 30), 4)
+    ok, _score = bars.face_on_both_sides(
+        np.array([[100.0, 100.0]]), np.array([[0.0, 1.0]]), np.array([80.0]), np.array([4.0]), img
+    )
+    assert bool(ok[0]) is face
