@@ -368,14 +368,8 @@ def _missed_flags(look, flags: dict, why: list, kept_quads: list) -> None:
     ):
         if n_:
             why.append(f"{what} x{n_}")
-    flags["missed"] = bool(
-        missing["missed"]
-        or rejected_strong
-        or missing["unread"]
-        or missing["stray"]
-        or unseen
-        or missing["glare_bars"]
-    )
+    signs = ("missed", "unread", "stray", "glare_bars")  # (of a tile missed, in ``missing``)
+    flags["missed"] = bool(rejected_strong or unseen or any(missing[k] for k in signs))
     similar = missing["similar"]
     if similar and _surface_ruled_out(missing, rejected_strong):
         similar = False
@@ -436,15 +430,12 @@ def decide(look, scale: float, full_size: tuple[int, int], debug: dict | None, t
         flags["tilted"] = True
         confident = False
         why.append("tilted: a tile's face is a trapezoid")  # i18n: debug
-    checks, contradicted, unbacked = (
-        _agreeing(look, tiles, kept_quads) if confident else ([], False, False)
-    )
-    if confident and not agree.vouch(checks, contradicted, flags["blur"], unbacked):
+    # (the checks agreeing, a half on another number's layout, a doubted half unbacked)
+    agreed = _agreeing(look, tiles, kept_quads) if confident else ([], False, False)
+    checks = agreed[0]
+    if confident and not agree.vouch(checks, agreed[1], flags["blur"], agreed[2]):
         confident = False
-        why.append(
-            f"unsure: checks agreeing {checks}, pattern against {contradicted}, "
-            f"a doubted half unbacked {unbacked}"
-        )  # i18n: debug
+        why.append(f"unsure: checks agreeing, against, unbacked: {agreed}")  # i18n: debug
     if debug is not None:
         _debug(look, debug, flags, score, why)
     return Reading(

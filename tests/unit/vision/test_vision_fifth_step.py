@@ -81,6 +81,7 @@ def _clean(**over) -> dict:
         "stray_edge": 0,
         "stray_pips": 0,
         "stray_bars": 0,
+        "glare_bars": 0,
         "bars_found": 12,
     }
     return {**missing, **over}
@@ -93,6 +94,7 @@ def _clean(**over) -> dict:
         ({"stray_bars": 1}, 0, False),
         ({"stray_pips": 1}, 0, False),  # a single pip, below the "missed" check's two
         ({"unread": 1}, 0, False),
+        ({"glare_bars": 1}, 0, False),  # a bar under a glare
         ({}, 1, False),
         ({"bars_found": bars_mod.MAX_BARS}, 0, False),  # a busy photo: more may be left
         ({"stray_bars": None}, 0, False),  # not known
