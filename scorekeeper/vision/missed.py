@@ -418,7 +418,9 @@ def _glare_bars(small: np.ndarray, quads: list[np.ndarray]) -> int:
     return found
 
 
-def _bars_in(roi: np.ndarray, inside: np.ndarray, blown: np.ndarray, W: float, spread: float):
+def _bars_in(
+    roi: np.ndarray, inside: np.ndarray, blown: np.ndarray, W: float, spread: float
+) -> int:
     """How many bar-shaped dark marks (darkest channel) of ``roi`` lie ``inside`` with
     ``blown`` out pixels on both sides of them (GLARE_SIDES)."""
     dark = bars.darkest(roi)
