@@ -21,7 +21,7 @@ TILE = np.array([[60.0, 60.0], [120.0, 60.0], [120.0, 180.0], [60.0, 180.0]])  #
 
 def _photo(bar: tuple[int, int] | None = None, threads: bool = False) -> np.ndarray:
     """A grey cloth with one tile read (TILE) and a blown-out glare at (400, 250); ``bar``: a
-    teal bar 48 long (0.8 of the tile's width) from that point; ``threads``: the cloth's
+    teal bar 48 long (0.8 of the tile's width) centred there; ``threads``: the cloth's
     weave drawn through the glare."""
     img = np.full((500, 700, 3), 110, np.uint8)
     cv2.fillConvexPoly(img, TILE.astype(np.int32), (235, 225, 190))
