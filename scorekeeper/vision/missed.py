@@ -396,7 +396,8 @@ def _glare_bars(small: np.ndarray, quads: list[np.ndarray]) -> int:
         return 0
     widths = [float(np.linalg.norm(q[1] - q[0])) for q in quads]
     W, spread = float(np.median(widths)), _spread(widths)
-    blown = bars.darkest(small) >= 250
+    # (the same image is asked up to four times a look, with other tiles read)
+    blown = once_per_image(small, "blown", lambda im: bars.darkest(im) >= 250)
     if blown.sum() < GLARE_AREA * W * W:  # the usual case
         return 0
     h, w = small.shape[:2]

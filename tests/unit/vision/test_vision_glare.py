@@ -55,13 +55,19 @@ def test_a_bar_in_a_glare_over_a_tile_read_is_that_tile_s():
     assert missed._glare_bars(_photo(bar=(400, 250)), [TILE, over]) == 0
 
 
+def _read_render(mode: str, index: int, seed: int):
+    """A benchmark render and the reader's reading of it (no time limit)."""
+    scene = synth_modes.benchmark_scene(mode, index, seed=seed)
+    up = open_upright(scene.jpeg, max_side=reader_mod.CROP_SIDE)
+    reading = reader_mod.read_rgb(np.asarray(up.image), scale=up.scale, full_size=up.full_size)
+    return scene, reading
+
+
 def test_a_tile_washed_out_by_glare_beside_the_tiles_read_is_not_sure():
     # mix-004 of seed 127, a set no step was tuned on: a 3|2 under a lamp's glare that also
     # covers the tile read beside it; no bar, outline or patch of its face was found, and
     # the reader of the seventeenth step was sure of 41 for 46
-    scene = synth_modes.benchmark_scene("mix", 4, seed=127)
-    up = open_upright(scene.jpeg, max_side=reader_mod.CROP_SIDE)
-    reading = reader_mod.read_rgb(np.asarray(up.image), scale=up.scale, full_size=up.full_size)
+    scene, reading = _read_render("mix", 4, 127)
     assert scene.total == 46
     assert not reading.confident
 
@@ -70,9 +76,7 @@ def test_a_half_washed_out_by_glare_on_a_cream_face_is_not_sure():
     # dark_glare-004 of seed 149, a set no step was tuned on: the 8 of an 8|11 under a lamp's
     # glare, its pips pale, read 6 at 0.84; the glare (6 % of the face blown out) was taken
     # for a brightly lit face, and the reader was sure of 41 for 43
-    scene = synth_modes.benchmark_scene("dark_glare", 4, seed=149)
-    up = open_upright(scene.jpeg, max_side=reader_mod.CROP_SIDE)
-    reading = reader_mod.read_rgb(np.asarray(up.image), scale=up.scale, full_size=up.full_size)
+    scene, reading = _read_render("dark_glare", 4, 149)
     assert scene.total == 43
     assert not reading.confident
     assert reader_mod.PROBLEM_GLARE in reading.problems
