@@ -51,6 +51,19 @@ AGREEING = 1
 # such a half (under 0.8) that neither backed: that one, and three read right (renders
 # only: no real photo).
 DOUBTED_HALF = 0.8
+# A pip cut by a tile's end: under a steep tilt a tile is a trapezoid, and the rectangle read
+# around its bar can cut a corner off a half (seed 163's tilt_30_45-008: three pips of an 11
+# past the end, read 8, sure on the finder alone). The strip across each end of a tile read
+# is looked at for spots of a pip's size that reach past the end: a pip of a tile read right
+# lies a fifth of the tile's width inside it. Of 963 sure readings (1,782 photos) only that
+# one shows such a pip (a real one, hand-jmherzog-1, shows a pip a twenty-fifth past; a light
+# speckled table, grey marks the size of pips: PAST_COLOUR 0.8 from the half's blue pips).
+PAST_END = (0.15, 0.12)  # the strip: this part of the tile's length beyond the end, inside it
+PAST_AREA = 32  # a pip past the end: this many pixels or more (of BLOB_PX squared),
+PAST_PART = 0.2  # ... at least this part of them beyond the end,
+PAST_RING = 0.7  # ... this part of the ring around it the face's colour (FACE_NEAR of it),
+FACE_NEAR = 0.15  # ... (x the face's brightness; and no darker than 0.85 of it)
+PAST_COLOUR = 0.25  # ... and of the colour of the half's own pips (this far, x the same)
 
 
 def vouch(
@@ -77,6 +90,68 @@ def doubted_unbacked(seen: list[tuple[int, int, int]], sureness: list[float]) ->
         c < DOUBTED_HALF and spots != v and pat != v
         for (v, spots, pat), c in zip(seen, sureness, strict=True)
     )
+
+
+def pips_past_ends(rgb: np.ndarray, quads: list[np.ndarray]) -> int:
+    """How many pips reach past the ends of the tiles read (``quads``: corners in pixels of
+    ``rgb``, end A first): spots of a pip's size a PAST_PART or more beyond the end, of the
+    colour of the half's own pips, with the face's colour around them and in no other tile
+    read. Any is an outline short of its tile."""
+    src = CropSource(rgb)
+    tiles = np.zeros(rgb.shape[:2], np.uint8)  # each tile read, numbered from 1
+    for i, q in enumerate(quads):
+        cv2.fillConvexPoly(tiles, np.round(q).astype(np.int32), min(i + 1, 255))
+    n = 0
+    for i, q in enumerate(quads):
+        c = np.asarray(q, np.float64)
+        for end, half in zip((c, c[[2, 3, 0, 1]]), half_quads(c, margin=0.0), strict=True):
+            n += _past_end(src, tiles, min(i + 1, 255), end, src.crop(half, BLOB_PX))
+    return n
+
+
+def _past_end(src: CropSource, tiles: np.ndarray, own: int, c: np.ndarray, half) -> int:
+    """The pips reaching past end A of the tile ``c`` (``own`` in ``tiles``), its half
+    there cropped as ``half`` (``BLOB_PX``, bar at the bottom)."""
+    beyond, inside = PAST_END
+
+    def at(s, t):  # s across the tile (0..1), t from its end A (0) towards end B (1)
+        return c[0] + (c[1] - c[0]) * s + (c[3] - c[0]) * t
+
+    q = np.array([at(0.08, -beyond), at(0.92, -beyond), at(0.92, inside), at(0.08, inside)])
+    w, h = round(0.84 * BLOB_PX), round((beyond + inside) * 2 * BLOB_PX)
+    strip = src.crop(q, w, h).astype(np.float32)
+    M = cv2.getPerspectiveTransform(np.float32(q), np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
+    label = cv2.warpPerspective(tiles, M, (w, h), flags=cv2.INTER_NEAREST)
+    other = (label > 0) & (label != own)
+    inner, light, face_rgb, face = _face_of(half)
+    pips = (light < BLOB_DARK * face) | (
+        np.linalg.norm(inner - face_rgb, axis=2) > BLOB_COLOUR * face
+    )
+    pip_rgb = np.median(inner[pips], axis=0) if pips.sum() >= BLOB_MIN_AREA else None
+    light, dist = strip.max(axis=2), np.linalg.norm(strip - face_rgb, axis=2)
+    marked = ((light < BLOB_DARK * face) | (dist > BLOB_COLOUR * face)).astype(np.uint8)
+    facey = (dist < FACE_NEAR * face) & (light > 0.85 * face) & ~other
+    end = beyond * 2 * BLOB_PX  # the row of the tile's end
+    k, labels, stats, _ = cv2.connectedComponentsWithStats(marked, connectivity=8)
+    n = 0
+    for j in range(1, k):
+        x, y, bw, bh, area = stats[j]
+        if not PAST_AREA <= area <= BLOB_MAX_AREA or max(bw, bh) > 1.8 * min(bw, bh):
+            continue
+        if y > end - 2 or x == 0 or y == 0 or x + bw >= w:  # short of the end, or cut off
+            continue
+        spot = labels == j
+        if other[spot].any() or (np.nonzero(spot)[0] < end).mean() < PAST_PART:
+            continue
+        if (
+            pip_rgb is not None
+            and np.linalg.norm(np.median(strip[spot], axis=0) - pip_rgb) > PAST_COLOUR * face
+        ):
+            continue
+        u8 = spot.astype(np.uint8)
+        ring = cv2.dilate(u8, np.ones((9, 9), np.uint8)) > cv2.dilate(u8, np.ones((3, 3), np.uint8))
+        n += int(facey[ring].mean() >= PAST_RING)
+    return n
 
 
 def pale_spots(crop: np.ndarray) -> int:

@@ -52,18 +52,22 @@ class CropSource:
             self.levels.append(cv2.pyrDown(self.levels[-1]))
         return self.levels[k]
 
-    def crop(self, quad: np.ndarray, size: int = HALF_PX) -> np.ndarray:
+    def crop(self, quad: np.ndarray, size: int = HALF_PX, tall: int | None = None) -> np.ndarray:
+        """``quad`` (TL, TR, BR, BL) warped to ``size`` pixels wide and ``tall`` (``size``
+        when None) high."""
         q = np.asarray(quad, np.float64) * self.scale
-        side = max(np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[3] - q[0]))
+        tall = size if tall is None else tall
+        # (image pixels per crop pixel, across and down: a level at least half as fine)
+        step = max(np.linalg.norm(q[1] - q[0]) / size, np.linalg.norm(q[3] - q[0]) / tall)
         k = 0
-        while side / (2 ** (k + 1)) >= 2.0 * size and k < 6:
+        while step / (2 ** (k + 1)) >= 2.0 and k < 6:
             k += 1
         img = self.level(k)
         qk = (q / (2**k)).astype(np.float32)
-        dst = np.float32([[0, 0], [size, 0], [size, size], [0, size]])
+        dst = np.float32([[0, 0], [size, 0], [size, tall], [0, tall]])
         M = cv2.getPerspectiveTransform(qk, dst)
         return cv2.warpPerspective(
-            img, M, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+            img, M, (size, tall), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
         )
 
 

@@ -436,6 +436,9 @@ def decide(look, scale: float, full_size: tuple[int, int], debug: dict | None, t
     if confident and not agree.vouch(checks, agreed[1], flags["blur"], agreed[2]):
         confident = False
         why.append(f"unsure: checks agreeing, against, unbacked: {agreed}")  # i18n: debug
+    elif confident and agree.pips_past_ends(look.rgb, [look.cands[i].corners for i in look.kept]):
+        confident = False  # (an outline short of its tile: only for a reading otherwise sure)
+        why.append("unsure: pips past a tile's end")  # i18n: debug
     if debug is not None:
         _debug(look, debug, flags, score, why)
     return Reading(
