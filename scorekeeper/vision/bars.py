@@ -14,6 +14,9 @@ import numpy as np
 MIN_BAR_PX = 14
 MAX_BARS = 60
 MAX_RAW = 400  # marks kept (after the cheap face test) for extension and pairing
+# Two pieces joined (``_joined``) rank as this much less dark: in a large spread's rows the
+# halves of neighbours' bars make many, which took whole bars' places (seed 149's -018)
+JOINED_RANK = 0.8
 
 
 @dataclass
@@ -92,11 +95,6 @@ def colour_distance(lab: np.ndarray, face: np.ndarray, wts: np.ndarray) -> np.nd
     d = (lab - face) * wts
     d *= d
     return np.sqrt(d[..., 0] + d[..., 1] + d[..., 2])
-
-
-def _unit(v):
-    n = float(np.hypot(v[0], v[1]))
-    return v / n if n > 0 else v
 
 
 def _components(mask: np.ndarray, rel: np.ndarray) -> dict[str, np.ndarray]:
@@ -226,8 +224,7 @@ def face_on_both_sides(
     a, b = sides
 
     def face_of(x):
-        """The side's face colour: lightness and chroma of its brighter samples (pips, dark
-        or coloured, take some of the others)."""
+        """The side's face colour: lightness and chroma of its brighter samples (not pips)."""
         top = np.percentile(x[:, :, 0], 75, axis=1)
         bright = x[:, :, 0] >= 0.85 * top[:, None]
         ch = np.where(bright[:, :, None], x[:, :, 1:], np.nan)
@@ -250,8 +247,7 @@ def _without_pips(mask: np.ndarray, d: float) -> np.ndarray:
     bar that pips touch."""
     r = max(2, int(round(0.65 * d)))
     disk = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (r, r))
-    # pips often have a highlight in the middle (pale pips look like rings): fill holes
-    # up to the size of a pip before looking for blobs
+    # holes up to a pip's size are filled first: a pip often has a light middle (a ring)
     n, lab, st, _ = cv2.connectedComponentsWithStats(1 - mask, connectivity=4)
     small = np.zeros(n, bool)
     small[1:] = st[1:, cv2.CC_STAT_AREA] < 0.8 * d * d
@@ -305,11 +301,15 @@ def find_bars(rgb: np.ndarray, deadline: Deadline | None = None, faint: bool = F
     raw = _dedupe(_extend_all(raw, rel, v))
     deadline.check()
     bars = [b for b in raw if b.length >= MIN_BAR_PX and b.length / b.thickness >= 5.0]
-    bars += _joined(raw, v)
-    bars = _dedupe(bars)
+    pairs = _joined(raw, v)
+    joined = {id(b) for b in pairs}
     # a photo of a hand has a few dozen bars at most; keep the darkest, longest marks
-    bars.sort(key=lambda b: -(b.darkness * min(b.length / b.thickness, 10.0)))
+    bars = sorted(_dedupe(bars + pairs), key=lambda b: -_rank(b, id(b) in joined))
     return bars[:MAX_BARS]
+
+
+def _rank(b: Bar, joined: bool) -> float:
+    return b.darkness * min(b.length / b.thickness, 10.0) * (JOINED_RANK if joined else 1.0)
 
 
 def _extend_all(bars: list[Bar], rel: np.ndarray, v: np.ndarray) -> list[Bar]:

@@ -11,7 +11,7 @@ np = pytest.importorskip("numpy")
 cv2 = pytest.importorskip("cv2")
 pytest.importorskip("onnxruntime")
 
-from scorekeeper.vision import faces, synth_modes  # noqa: E402
+from scorekeeper.vision import bars, faces, look, synth_modes  # noqa: E402
 from scorekeeper.vision import reader as reader_mod  # noqa: E402
 from scorekeeper.vision.images import open_upright  # noqa: E402
 
@@ -74,3 +74,36 @@ def test_a_blurred_large_spread_of_touching_rows_is_read_whole():
     assert len(reading.tiles) == len(scene.tiles) == 30
     assert reading.total == scene.total
     assert not reading.confident  # blurred: the player is asked to check it
+
+
+def _whole_bars(scene: synth_modes.Scene) -> int:
+    """How many tiles of ``scene`` have a bar found across their middle, 0.6 to 1.1 of
+    their width long (not half a bar, nor two halves of neighbours' bars joined)."""
+    image = cv2.cvtColor(
+        cv2.imdecode(np.frombuffer(scene.jpeg, np.uint8), cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB
+    )
+    small = look.detection_copy(image)
+    s = small.shape[1] / image.shape[1]
+    found = bars.find_bars(small)
+    n = 0
+    for t in scene.tiles:
+        c = np.asarray(t.corners) * s
+        W = np.linalg.norm(c[1] - c[0])
+        across = (c[1] - c[0]) / W
+        n += any(
+            np.linalg.norm(b.centre - c.mean(axis=0)) < 0.15 * W
+            and abs(b.direction @ across) > 0.95
+            and 0.6 * W < b.length < 1.1 * W
+            for b in found
+        )
+    return n
+
+
+def test_the_whole_bars_of_touching_rows_are_kept_over_pairs_of_halves():
+    # seed 149's large_spread-018: three rows of tiles side by side, each bar split by its
+    # pin; the right half of one tile's bar and the left half of the next one's made pairs
+    # as dark as whole bars, which took their places among the MAX_BARS kept: 6 of the 28
+    # tiles had a whole bar, and the reader found 12 tiles
+    scene = synth_modes.benchmark_scene("large_spread", 18, seed=149)
+    assert len(scene.tiles) == 28
+    assert _whole_bars(scene) >= 15
