@@ -32,6 +32,10 @@ BLOB_MAX_AREA = 450  # ... more than this is no pip: the count is not known (-1)
 # at most 0.22 from the face; at 0.2 one real half shows two flecks); silver pips show 11
 PALE = 0.25
 PALE_SPOTS = 2
+# ... and one such spot in the middle of a half read blank is a 1's pip (seed 167's
+# woven_cloth-011: a silver 1 on a tan face read 0, sure of 11 for 12): a spot whose centre
+# is within this part of the half's inner square of its middle
+PALE_MIDDLE = 0.1
 
 CHECKS = ("pips", "pattern", "finder")
 # A reading is sure only when at least this many of CHECKS agree with it (judge.decide), and
@@ -97,21 +101,22 @@ def pips_past_ends(rgb: np.ndarray, quads: list[np.ndarray]) -> int:
     ``rgb``, end A first): spots of a pip's size a PAST_PART or more beyond the end, of the
     colour of the half's own pips, with the face's colour around them and in no other tile
     read. Any is an outline short of its tile."""
-    src = CropSource(rgb)
-    tiles = np.zeros(rgb.shape[:2], np.uint8)  # each tile read, numbered from 1
+    past: list[int] = []
+    look_at_halves(rgb, [(q, (-1, -1)) for q in quads], past=past)
+    return sum(past)
+
+
+def _numbered(shape: tuple[int, ...], quads: list[np.ndarray]) -> np.ndarray:
+    """An image of ``shape`` with each tile of ``quads`` filled with its number from 1."""
+    tiles = np.zeros(shape[:2], np.uint8)
     for i, q in enumerate(quads):
         cv2.fillConvexPoly(tiles, np.round(q).astype(np.int32), min(i + 1, 255))
-    n = 0
-    for i, q in enumerate(quads):
-        c = np.asarray(q, np.float64)
-        for end, half in zip((c, c[[2, 3, 0, 1]]), half_quads(c, margin=0.0), strict=True):
-            n += _past_end(src, tiles, min(i + 1, 255), end, src.crop(half, BLOB_PX))
-    return n
+    return tiles
 
 
-def _past_end(src: CropSource, tiles: np.ndarray, own: int, c: np.ndarray, half) -> int:
-    """The pips reaching past end A of the tile ``c`` (``own`` in ``tiles``), its half
-    there cropped as ``half`` (``BLOB_PX``, bar at the bottom)."""
+def _past_end(src: CropSource, tiles: np.ndarray, own: int, c: np.ndarray, half_face) -> int:
+    """The pips reaching past end A of the tile ``c`` (``own`` in ``tiles``), the face of
+    its half there being ``half_face`` (``_face_of``)."""
     beyond, inside = PAST_END
 
     def at(s, t):  # s across the tile (0..1), t from its end A (0) towards end B (1)
@@ -120,26 +125,33 @@ def _past_end(src: CropSource, tiles: np.ndarray, own: int, c: np.ndarray, half)
     q = np.array([at(0.08, -beyond), at(0.92, -beyond), at(0.92, inside), at(0.08, inside)])
     w, h = round(0.84 * BLOB_PX), round((beyond + inside) * 2 * BLOB_PX)
     strip = src.crop(q, w, h).astype(np.float32)
+    inner, light, face_rgb, face = half_face
+    lit, dist = strip.max(axis=2), np.linalg.norm(strip - face_rgb, axis=2)
+    marked = ((lit < BLOB_DARK * face) | (dist > BLOB_COLOUR * face)).astype(np.uint8)
+    end = beyond * 2 * BLOB_PX  # the row of the tile's end
+    k, labels, stats, _ = cv2.connectedComponentsWithStats(marked, connectivity=8)
+    x, y, bw, bh, area = stats[1:].T
+    maybe = (
+        (area >= PAST_AREA)
+        & (area <= BLOB_MAX_AREA)
+        & (np.maximum(bw, bh) <= 1.8 * np.minimum(bw, bh))
+        & (y <= end - 2)  # reaching past the end, not cut off by the strip's sides
+        & (x > 0)
+        & (y > 0)
+        & (x + bw < w)
+    )
+    if not maybe.any():
+        return 0
     M = cv2.getPerspectiveTransform(np.float32(q), np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
-    label = cv2.warpPerspective(tiles, M, (w, h), flags=cv2.INTER_NEAREST)
-    other = (label > 0) & (label != own)
-    inner, light, face_rgb, face = _face_of(half)
+    other = cv2.warpPerspective(tiles, M, (w, h), flags=cv2.INTER_NEAREST)
+    other = (other > 0) & (other != own)
     pips = (light < BLOB_DARK * face) | (
         np.linalg.norm(inner - face_rgb, axis=2) > BLOB_COLOUR * face
     )
     pip_rgb = np.median(inner[pips], axis=0) if pips.sum() >= BLOB_MIN_AREA else None
-    light, dist = strip.max(axis=2), np.linalg.norm(strip - face_rgb, axis=2)
-    marked = ((light < BLOB_DARK * face) | (dist > BLOB_COLOUR * face)).astype(np.uint8)
-    facey = (dist < FACE_NEAR * face) & (light > 0.85 * face) & ~other
-    end = beyond * 2 * BLOB_PX  # the row of the tile's end
-    k, labels, stats, _ = cv2.connectedComponentsWithStats(marked, connectivity=8)
+    facey = (dist < FACE_NEAR * face) & (lit > 0.85 * face) & ~other
     n = 0
-    for j in range(1, k):
-        x, y, bw, bh, area = stats[j]
-        if not PAST_AREA <= area <= BLOB_MAX_AREA or max(bw, bh) > 1.8 * min(bw, bh):
-            continue
-        if y > end - 2 or x == 0 or y == 0 or x + bw >= w:  # short of the end, or cut off
-            continue
+    for j in np.flatnonzero(maybe) + 1:
         spot = labels == j
         if other[spot].any() or (np.nonzero(spot)[0] < end).mean() < PAST_PART:
             continue
@@ -157,11 +169,16 @@ def _past_end(src: CropSource, tiles: np.ndarray, own: int, c: np.ndarray, half)
 def pale_spots(crop: np.ndarray) -> int:
     """The spots of one half crop (square, bar at the bottom) that differ from its face's
     colour by PALE or more, dark or not: what a half read blank must not show."""
+    return len(_pale(crop))
+
+
+def _pale(crop: np.ndarray) -> np.ndarray:
+    """The centres of ``pale_spots`` (x, y as parts of the half's inner square, 0 to 1)."""
     inner, _light, face_rgb, face = _face_of(crop)
     marked = (np.linalg.norm(inner - face_rgb, axis=2) > PALE * face).astype(np.uint8)
-    _k, _labels, stats, _ = cv2.connectedComponentsWithStats(marked, connectivity=8)
+    _k, _labels, stats, centres = cv2.connectedComponentsWithStats(marked, connectivity=8)
     areas = stats[1:, cv2.CC_STAT_AREA] * (BLOB_PX / crop.shape[0]) ** 2
-    return int((areas >= BLOB_MIN_AREA).sum())
+    return centres[1:][areas >= BLOB_MIN_AREA] / inner.shape[0]
 
 
 def _face_of(crop: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
@@ -175,12 +192,13 @@ def _face_of(crop: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, floa
     return inner, light, np.median(inner[top], axis=0), max(float(light[top].min()), 30.0)
 
 
-def spot_mask(crop: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
+def spot_mask(crop: np.ndarray, face_of=None) -> tuple[np.ndarray, np.ndarray, bool]:
     """The dark spots of one half crop (square, bar at the bottom): a mask of the inner part
     (1 on the spots of ``BLOB_MIN_AREA`` or more), their sizes (pixels of a ``BLOB_PX``
-    square) and whether a dark shape too large for a pip is there."""
+    square) and whether a dark shape too large for a pip is there. (``face_of``: its
+    ``_face_of`` when known.)"""
     n = crop.shape[0]
-    inner, light, face_rgb, face = _face_of(crop)
+    inner, light, face_rgb, face = face_of or _face_of(crop)
     # a spot: darker than the face, or clearly of another colour (a green or yellow pip)
     far = np.linalg.norm(inner - face_rgb, axis=2) > BLOB_COLOUR * face
     dark = ((light < BLOB_DARK * face) | far).astype(np.uint8)
@@ -204,11 +222,11 @@ def half_pattern(crop: np.ndarray) -> int:
 
 
 def look_at_half(
-    crop: np.ndarray, pattern_too: bool = True, max_pip: int = pattern.MAX_PIPS
+    crop: np.ndarray, pattern_too: bool = True, max_pip: int = pattern.MAX_PIPS, face_of=None
 ) -> tuple[int, int]:
     """(``dark_spots``, ``half_pattern``) of one half crop, its dark spots found once (the
     pattern -1 when not ``pattern_too``; among the layouts of 0..``max_pip``)."""
-    mask, areas, too_large = spot_mask(crop)
+    mask, areas, too_large = spot_mask(crop, face_of)
     spots = -1 if too_large else len(areas)
     if not pattern_too:
         return spots, -1
@@ -223,21 +241,32 @@ def _crops(src: CropSource, corners: np.ndarray) -> tuple[np.ndarray, np.ndarray
 
 
 def look_at_halves(
-    rgb: np.ndarray, tiles: list[tuple[np.ndarray, tuple[int, int]]], max_pip: int = 12
+    rgb: np.ndarray,
+    tiles: list[tuple[np.ndarray, tuple[int, int]]],
+    max_pip: int = 12,
+    past: list[int] | None = None,
 ) -> list[tuple[int, int, int]]:
     """Each half of ``tiles`` (corners in pixels of ``rgb``, values read) as (value read,
     dark spots, pattern number), in a game of a set up to double-``max_pip``: the layouts of
     0-12 in any game up to double-12 (as before there were double-15 layouts: a double-6
     game still holds a half on a 9's layout against its reading), of 0-15 in a double-15
-    game."""
+    game. ``past`` (when given) gets the pips past each half's end (``pips_past_ends``)."""
     layouts = max(max_pip, 12)
     src = CropSource(rgb)
+    numbered = None if past is None else _numbered(rgb.shape, [c for c, _ in tiles])
     out = []
-    for c, v in tiles:
-        for crop, value in zip(_crops(src, c), v, strict=True):
-            spots, pat = look_at_half(crop, max_pip=layouts)
-            if value == 0 and spots == 0 and (pale := pale_spots(crop)) >= PALE_SPOTS:
-                spots, pat = pale, -1  # pale pips: their number is not known, but not 0
+    for i, (c, v) in enumerate(tiles):
+        c = np.asarray(c, np.float64)
+        for crop, value, end in zip(_crops(src, c), v, (c, c[[2, 3, 0, 1]]), strict=True):
+            face = _face_of(crop)
+            spots, pat = look_at_half(crop, max_pip=layouts, face_of=face)
+            if past is not None:
+                past.append(_past_end(src, numbered, min(i + 1, 255), end, face))
+            pale = _pale(crop) if value == 0 and spots == 0 else []
+            if len(pale) >= PALE_SPOTS:
+                spots, pat = len(pale), -1  # pale pips: their number is not known, but not 0
+            elif len(pale) == 1 and np.abs(pale[0] - 0.5).max() < PALE_MIDDLE:
+                spots, pat = 1, 1  # a pale pip where a 1 has its pip
             out.append((int(value), spots, pat))
     return out
 
@@ -255,7 +284,8 @@ def against(seen: list[tuple[int, int, int]]) -> bool:
     """Whether a half's spots sit on the layout of another number than the one read (of 1
     or more: a half with no dark spot at all may have pale pips, yellow or silver), or a
     half read blank shows PALE_SPOTS spots or more (silver pips on a cream face, seed 83's
-    light_surface-002: a 1|11 read 0|1 with every check agreeing)."""
+    light_surface-002: a 1|11 read 0|1 with every check agreeing; one pale spot in its middle
+    is a 1's layout: ``look_at_halves``)."""
     return any((p >= 1 and p != v) or (v == 0 and s >= PALE_SPOTS) for v, s, p in seen)
 
 

@@ -430,15 +430,13 @@ def decide(look, scale: float, full_size: tuple[int, int], debug: dict | None, t
         flags["tilted"] = True
         confident = False
         why.append("tilted: a tile's face is a trapezoid")  # i18n: debug
-    # (the checks agreeing, a half on another number's layout, a doubted half unbacked)
-    agreed = _agreeing(look, tiles, kept_quads) if confident else ([], False, False)
+    # (checks agreeing, a half on another number's layout, a doubted half unbacked, pips past
+    # a tile's end: an outline short of its tile)
+    agreed = _agreeing(look, tiles, kept_quads) if confident else ([], False, False, False)
     checks = agreed[0]
-    if confident and not agree.vouch(checks, agreed[1], flags["blur"], agreed[2]):
+    if confident and (not agree.vouch(checks, agreed[1], flags["blur"], agreed[2]) or agreed[3]):
         confident = False
-        why.append(f"unsure: checks agreeing, against, unbacked: {agreed}")  # i18n: debug
-    elif confident and agree.pips_past_ends(look.rgb, [look.cands[i].corners for i in look.kept]):
-        confident = False  # (an outline short of its tile: only for a reading otherwise sure)
-        why.append("unsure: pips past a tile's end")  # i18n: debug
+        why.append(f"unsure: checks agreeing, against, unbacked, past: {agreed}")  # i18n: debug
     if debug is not None:
         _debug(look, debug, flags, score, why)
     return Reading(
@@ -454,17 +452,19 @@ def decide(look, scale: float, full_size: tuple[int, int], debug: dict | None, t
     )
 
 
-def _agreeing(look, tiles: list[TileReading], kept_quads) -> tuple[list[str], bool, bool]:
+def _agreeing(look, tiles: list[TileReading], kept_quads) -> tuple[list[str], bool, bool, bool]:
     """The independent checks (``agree.py``) that agree with the tiles read, whether a
-    half's pips sit on the layout of another number, and whether a half the counter doubts
-    has nothing that looks at pips behind it (``agree.doubted_unbacked``)."""
+    half's pips sit on the layout of another number, whether a half the counter doubts
+    has nothing that looks at pips behind it (``agree.doubted_unbacked``), and whether pips
+    reach past a tile's end (``agree.pips_past_ends``)."""
     read = [(look.cands[i].corners, t.halves) for i, t in zip(look.kept, tiles, strict=True)]
-    seen = agree.look_at_halves(look.rgb, read, look.max_pip)
+    past: list[int] = []
+    seen = agree.look_at_halves(look.rgb, read, look.max_pip, past)
     out = agree.halves_agree(seen)
     if agree.finder_agrees(look.finder, kept_quads):
         out.append("finder")
     sureness = [c for t in tiles for c in t.half_confidences]
-    return out, agree.against(seen), agree.doubted_unbacked(seen, sureness)
+    return out, agree.against(seen), agree.doubted_unbacked(seen, sureness), any(past)
 
 
 def _problems(flags: dict, tiles: list, sure: bool) -> list:

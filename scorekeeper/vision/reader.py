@@ -17,7 +17,7 @@ import time
 import cv2
 import numpy as np
 
-from scorekeeper.vision import bars, tilenet
+from scorekeeper.vision import agree, bars, tilenet
 from scorekeeper.vision.counting import (
     ACCEPT_TILE,
     BLANK_EDGE,
@@ -314,12 +314,28 @@ def _smaller_wins(photo: _Photo, first: Reading | None, reading: Reading) -> Rea
         with contextlib.suppress(bars.OutOfTime):
             others.append(photo.smaller(FARTHER_SIDE))
     for other in others:
+        if other is not None and other.confident:
+            _checked_at_full_size(photo, other)
         if other is not None and (len(other.tiles), other.confident) > (
             len(reading.tiles),
             reading.confident,
         ):
             reading = other
     return reading
+
+
+def _checked_at_full_size(photo: _Photo, other: Reading) -> None:
+    """A smaller look's sure reading, its halves looked at again in the photo the full look
+    read: a pale pip the smaller copy blurred away (seed 167's woven_cloth-011: a silver 1 on
+    a tan face, against its reading 0 at full size, sure at 400 px of 11 for 12) or pips past
+    a tile's end there make it unsure."""
+    quads = [np.asarray(t.corners, np.float64) / photo.scale for t in other.tiles]
+    tiles = [(q, t.halves) for q, t in zip(quads, other.tiles, strict=True)]
+    past: list[int] = []
+    seen = agree.look_at_halves(photo.rgb, tiles, photo.max_pip, past)
+    if agree.against(seen) or any(past):
+        other.confident = False
+        other.checks = []
 
 
 def read_rgb(

@@ -11,8 +11,8 @@ np = pytest.importorskip("numpy")
 pytest.importorskip("cv2")
 pytest.importorskip("onnxruntime")
 
-from scorekeeper.vision import reader as reader_mod  # noqa: E402
 from scorekeeper.vision import detect, synth_modes, tilenet  # noqa: E402
+from scorekeeper.vision import reader as reader_mod  # noqa: E402
 from scorekeeper.vision.images import open_upright  # noqa: E402
 
 
