@@ -127,7 +127,7 @@ def _past_end(src: CropSource, tiles: np.ndarray, own: int, c: np.ndarray, half_
     strip = src.crop(q, w, h).astype(np.float32)
     inner, light, face_rgb, face = half_face
     lit, dist = strip.max(axis=2), np.linalg.norm(strip - face_rgb, axis=2)
-    marked = ((lit < BLOB_DARK * face) | (dist > BLOB_COLOUR * face)).astype(np.uint8)
+    marked = _unlike_face(lit, dist, face).astype(np.uint8)
     end = beyond * 2 * BLOB_PX  # the row of the tile's end
     k, labels, stats, _ = cv2.connectedComponentsWithStats(marked, connectivity=8)
     x, y, bw, bh, area = stats[1:].T
@@ -145,9 +145,7 @@ def _past_end(src: CropSource, tiles: np.ndarray, own: int, c: np.ndarray, half_
     M = cv2.getPerspectiveTransform(np.float32(q), np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
     other = cv2.warpPerspective(tiles, M, (w, h), flags=cv2.INTER_NEAREST)
     other = (other > 0) & (other != own)
-    pips = (light < BLOB_DARK * face) | (
-        np.linalg.norm(inner - face_rgb, axis=2) > BLOB_COLOUR * face
-    )
+    pips = _unlike_face(light, np.linalg.norm(inner - face_rgb, axis=2), face)
     pip_rgb = np.median(inner[pips], axis=0) if pips.sum() >= BLOB_MIN_AREA else None
     facey = (dist < FACE_NEAR * face) & (lit > 0.85 * face) & ~other
     n = 0
@@ -172,9 +170,10 @@ def pale_spots(crop: np.ndarray) -> int:
     return len(_pale(crop))
 
 
-def _pale(crop: np.ndarray) -> np.ndarray:
-    """The centres of ``pale_spots`` (x, y as parts of the half's inner square, 0 to 1)."""
-    inner, _light, face_rgb, face = _face_of(crop)
+def _pale(crop: np.ndarray, face_of=None) -> np.ndarray:
+    """The centres of ``pale_spots`` (x, y as parts of the half's inner square, 0 to 1).
+    (``face_of``: its ``_face_of`` when known.)"""
+    inner, _light, face_rgb, face = face_of or _face_of(crop)
     marked = (np.linalg.norm(inner - face_rgb, axis=2) > PALE * face).astype(np.uint8)
     _k, _labels, stats, centres = cv2.connectedComponentsWithStats(marked, connectivity=8)
     areas = stats[1:, cv2.CC_STAT_AREA] * (BLOB_PX / crop.shape[0]) ** 2
@@ -192,6 +191,12 @@ def _face_of(crop: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, floa
     return inner, light, np.median(inner[top], axis=0), max(float(light[top].min()), 30.0)
 
 
+def _unlike_face(light: np.ndarray, dist: np.ndarray, face: float) -> np.ndarray:
+    """The pixels of a spot (brightest channel ``light``, ``dist`` from the face's colour):
+    darker than the face, or clearly of another colour (a green or yellow pip)."""
+    return (light < BLOB_DARK * face) | (dist > BLOB_COLOUR * face)
+
+
 def spot_mask(crop: np.ndarray, face_of=None) -> tuple[np.ndarray, np.ndarray, bool]:
     """The dark spots of one half crop (square, bar at the bottom): a mask of the inner part
     (1 on the spots of ``BLOB_MIN_AREA`` or more), their sizes (pixels of a ``BLOB_PX``
@@ -199,9 +204,7 @@ def spot_mask(crop: np.ndarray, face_of=None) -> tuple[np.ndarray, np.ndarray, b
     ``_face_of`` when known.)"""
     n = crop.shape[0]
     inner, light, face_rgb, face = face_of or _face_of(crop)
-    # a spot: darker than the face, or clearly of another colour (a green or yellow pip)
-    far = np.linalg.norm(inner - face_rgb, axis=2) > BLOB_COLOUR * face
-    dark = ((light < BLOB_DARK * face) | far).astype(np.uint8)
+    dark = _unlike_face(light, np.linalg.norm(inner - face_rgb, axis=2), face).astype(np.uint8)
     k, labels, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=8)
     areas = stats[1:, cv2.CC_STAT_AREA] * (BLOB_PX / n) ** 2
     keep = np.concatenate([[False], areas >= BLOB_MIN_AREA])
@@ -262,7 +265,7 @@ def look_at_halves(
             spots, pat = look_at_half(crop, max_pip=layouts, face_of=face)
             if past is not None:
                 past.append(_past_end(src, numbered, min(i + 1, 255), end, face))
-            pale = _pale(crop) if value == 0 and spots == 0 else []
+            pale = _pale(crop, face) if value == 0 and spots == 0 else []
             if len(pale) >= PALE_SPOTS:
                 spots, pat = len(pale), -1  # pale pips: their number is not known, but not 0
             elif len(pale) == 1 and np.abs(pale[0] - 0.5).max() < PALE_MIDDLE:

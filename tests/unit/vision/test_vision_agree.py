@@ -251,11 +251,8 @@ def test_pips_past_a_tiles_end_say_its_outline_is_short(seed):
 def test_the_pips_of_a_tile_beyond_an_end_are_that_tiles_own(index):
     # tiles end to end in a touching row: the pips past one tile's end lie in the next one
     scene = synth_modes.benchmark_scene("touching", index, seed=5)
-    image = cv2.cvtColor(
-        cv2.imdecode(np.frombuffer(scene.jpeg, np.uint8), cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB
-    )
     quads = [np.asarray(t.corners, float) for t in scene.tiles if t.visible > 0.99]
-    assert agree.pips_past_ends(image, quads) == 0
+    assert agree.pips_past_ends(scene.image, quads) == 0  # (the JPEG, decoded)
 
 
 def test_an_outline_short_of_its_tile_is_not_sure():

@@ -79,11 +79,8 @@ def test_a_blurred_large_spread_of_touching_rows_is_read_whole():
 def _whole_bars(scene: synth_modes.Scene) -> int:
     """How many tiles of ``scene`` have a bar found across their middle, 0.6 to 1.1 of
     their width long (not half a bar, nor two halves of neighbours' bars joined)."""
-    image = cv2.cvtColor(
-        cv2.imdecode(np.frombuffer(scene.jpeg, np.uint8), cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB
-    )
-    small = look.detection_copy(image)
-    s = small.shape[1] / image.shape[1]
+    small = look.detection_copy(scene.image)  # (the JPEG, decoded)
+    s = small.shape[1] / scene.image.shape[1]
     found = bars.find_bars(small)
     n = 0
     for t in scene.tiles:
