@@ -6,7 +6,7 @@ budget every step of detection shares."""
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -17,6 +17,7 @@ MAX_RAW = 400  # marks kept (after the cheap face test) for extension and pairin
 # Two pieces joined (``_joined``) rank as this much less dark: in a large spread's rows the
 # halves of neighbours' bars make many, which took whole bars' places (seed 149's -018)
 JOINED_RANK = 0.8
+MAX_MARK_AREA = 0.05  # of the photo: the bar of a tile filling a photo covers under 2 %
 
 
 @dataclass
@@ -33,14 +34,21 @@ class OutOfTime(Exception):
 
 
 class Deadline:
-    """A CPU-time budget (``time.process_time``) checked between the steps of a reading."""
+    """A CPU-time budget (``time.process_time``) checked between the steps of a reading;
+    ``limit`` (the budget when None): the line no reading may pass, for the checks made
+    after the last step (``time_for``)."""
 
-    def __init__(self, seconds: float | None):
+    def __init__(self, seconds: float | None, limit: float | None = None):
         self.start = time.process_time()
         self.seconds = seconds
+        self.limit = seconds if limit is None else limit
 
     def used(self) -> float:
         return time.process_time() - self.start
+
+    def time_for(self, more: float) -> bool:
+        """Whether ``more`` seconds still fit before the limit."""
+        return self.seconds is None or self.used() + more <= self.limit
 
     def check(self) -> None:
         if self.seconds is not None and self.used() > self.seconds:
@@ -97,12 +105,17 @@ def colour_distance(lab: np.ndarray, face: np.ndarray, wts: np.ndarray) -> np.nd
     return np.sqrt(d[..., 0] + d[..., 1] + d[..., 2])
 
 
-def _components(mask: np.ndarray, rel: np.ndarray) -> dict[str, np.ndarray]:
-    """Shape summary of every connected component of ``mask``, all at once (no loop over
-    components): centre, major direction (second moments), length and thickness (extents
-    along and across it), area and mean darkness. Arrays, one entry per component."""
+def _components(mask: np.ndarray, rel: np.ndarray, max_area: float = 1.0) -> dict[str, np.ndarray]:
+    """Shape summary of every connected component of ``mask`` (at least 6 pixels and 4
+    across, at most ``max_area`` of the image), all at once (no loop over components):
+    centre, major direction (second moments), length and thickness (extents along and
+    across it), area and mean darkness. Arrays, one entry per component."""
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    ys, xs = np.nonzero(labels)
+    sizes, across = stats[:, cv2.CC_STAT_AREA], stats[:, cv2.CC_STAT_WIDTH : cv2.CC_STAT_HEIGHT + 1]
+    # (a woven cloth's threads make one mark over a third of the photo: most of the work)
+    keep = (sizes >= 6) & (across.max(axis=1) >= 4) & (sizes <= max_area * mask.size)
+    keep[0] = False
+    ys, xs = np.nonzero(keep[labels])
     lab = labels[ys, xs]
     xs = xs.astype(np.float64)
     ys = ys.astype(np.float64)
@@ -143,10 +156,6 @@ def _components(mask: np.ndarray, rel: np.ndarray) -> dict[str, np.ndarray]:
     thick = np.minimum(thick, np.maximum(1.0, 1.25 * area / np.maximum(length, 1.0)))
     mid = (hi_a + lo_a) / 2
     centre = np.column_stack([mx + ct * mid, my + st_ * mid])
-    keep = (area >= 6) & (
-        np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) >= 4
-    )
-    keep[0] = False
     return {
         "centre": centre[keep],
         "direction": np.column_stack([ct, st_])[keep],
@@ -262,7 +271,7 @@ def find_bars(rgb: np.ndarray, deadline: Deadline | None = None, faint: bool = F
     ``faint``: also marks only somewhat darker than their surroundings (see dark_mask)."""
     deadline = deadline or Deadline(None)
     mask, rel = dark_mask(rgb, faint)
-    comps = _components(mask, rel)
+    comps = _components(mask, rel, MAX_MARK_AREA)
     deadline.check()
     L, T, A = comps["length"], comps["thickness"], comps["area"]
     # dark round blobs are pips: their size tells how thick a mark can be and still be a bar
@@ -271,7 +280,8 @@ def find_bars(rgb: np.ndarray, deadline: Deadline | None = None, faint: bool = F
     diam = (L[roundish] + T[roundish]) / 2
     found = comps
     if len(diam) >= 4:
-        found = _concat(comps, _components(_without_pips(mask, float(np.median(diam))), rel))
+        pieces = _without_pips(mask, float(np.median(diam)))
+        found = _concat(comps, _components(pieces, rel, MAX_MARK_AREA))
     deadline.check()
     L, T, A = found["length"], found["thickness"], found["area"]
     # (a thin bar with the ring of a spinner pin on it fills less of its box)
@@ -330,12 +340,8 @@ def _extend_all(bars: list[Bar], rel: np.ndarray, v: np.ndarray) -> list[Bar]:
     along = np.linspace(-0.4, 0.4, 9)[None, :, None] * L[:, None, None] * u[:, None, :]
     beside = c[:, None, :] + along
     fl = (flank[:, None] * nrm)[:, None, :]
-    face_v = np.median(
-        np.concatenate([_sample(v, beside + fl), _sample(v, beside - fl)], axis=1).astype(
-            np.float32
-        ),
-        axis=1,
-    )
+    sides = np.concatenate([_sample(v, beside + fl), _sample(v, beside - fl)], axis=1)
+    face_v = np.median(sides.astype(np.float32), axis=1)
     k = int(np.ceil(0.6 * L.max())) + 1
     steps = np.arange(1.0, k + 1.0)
     reach = steps[None, :] <= 0.6 * L[:, None] + 1.0  # n x k
@@ -372,15 +378,7 @@ def _lengthened(bars: list[Bar], u: np.ndarray, lo: np.ndarray, hi: np.ndarray) 
             out.append(b)
         else:
             mid = (lo[i] + hi[i]) / 2
-            out.append(
-                Bar(
-                    b.centre + u[i] * mid,
-                    b.direction,
-                    float(hi[i] - lo[i]),
-                    b.thickness,
-                    b.darkness,
-                )
-            )
+            out.append(replace(b, centre=b.centre + u[i] * mid, length=float(hi[i] - lo[i])))
     return out
 
 

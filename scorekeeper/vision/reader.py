@@ -28,6 +28,7 @@ from scorekeeper.vision.counting import (
 from scorekeeper.vision.images import open_upright
 from scorekeeper.vision.judge import (
     BLOCKING,
+    CHECK_SECONDS,
     FLAGS,
     GLARE_LIMIT,
     PROBLEM_BLUR,
@@ -85,6 +86,7 @@ cv2.setNumThreads(1)  # one core per photo: the server reads photos of several t
 # 1/2 scale, so it is not resized again); detection uses 1280
 CROP_SIDE = 2048
 TIME_BUDGET = 0.9  # CPU seconds per photo, decoding included (checked between steps)
+TIME_LIMIT = 1.0  # ... that no photo passes: the checks after the last step must fit in it
 
 UNDEREXPOSED = 200  # brightest part of a photo (99.5th percentile) below this: too dark
 EXPOSE_TO = 230  # ... it is brightened so that part reaches this
@@ -328,9 +330,12 @@ def _checked_at_full_size(photo: _Photo, other: Reading) -> None:
     """A smaller look's sure reading, its halves looked at again in the photo the full look
     read: a pale pip the smaller copy blurred away (seed 167's woven_cloth-011: a silver 1 on
     a tan face, against its reading 0 at full size, sure at 400 px of 11 for 12) or pips past
-    a tile's end there make it unsure."""
+    a tile's end there make it unsure; so does having no time left to look (TIME_LIMIT)."""
     quads = [np.asarray(t.corners, np.float64) / photo.scale for t in other.tiles]
     tiles = [(q, t.halves) for q, t in zip(quads, other.tiles, strict=True)]
+    if not photo.deadline.time_for(CHECK_SECONDS * len(tiles)):  # (as in judge.decide)
+        other.confident, other.checks = False, []
+        return
     past: list[int] = []
     seen = agree.look_at_halves(photo.rgb, tiles, photo.max_pip, past)
     if agree.against(seen) or any(past):
@@ -390,7 +395,8 @@ def read_bytes(data: bytes, max_pip: int = 12, budget: float | None = None) -> R
     t0 = time.perf_counter()
     _get_session(max_pip)
     tilenet._get_session()
-    deadline = bars.Deadline(TIME_BUDGET if budget is None else budget)
+    budget = TIME_BUDGET if budget is None else budget
+    deadline = bars.Deadline(budget, None if budget is None else max(budget, TIME_LIMIT))
     up = open_upright(data, max_side=CROP_SIDE)
     try:
         deadline.check()

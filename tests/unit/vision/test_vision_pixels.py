@@ -100,3 +100,40 @@ def test_the_signs_of_a_missed_tile_do_not_depend_on_what_was_asked_before():
         asked_again = missed._stray_pips(small, some), missed._unexplained(small, some)
         fresh = small.copy()  # nothing worked out for it yet
         assert asked_again == (missed._stray_pips(fresh, some), missed._unexplained(fresh, some))
+
+
+def test_a_mark_over_a_twentieth_of_the_photo_is_left_out_and_the_rest_summed_alike():
+    """A woven cloth's dark threads join into one mark over a third of the photo: it is left
+    out before its pixels are summed (most of the work on such a photo); every other mark's
+    summary is the same, bit for bit."""
+    mask = np.zeros((400, 600), np.uint8)
+    mask[::6, :] = 1  # a lattice of threads: one mark over the whole photo
+    mask[:, ::6] = 1
+    mask[300:, :] = 0
+    mask[:, 400:] = 0
+    mask[340:344, 100:160] = 1  # two bars and a pip away from it
+    mask[360:363, 450:520] = 1
+    mask[320:327, 500:507] = 1
+    mask[390:392, 10:12] = 1  # 4 pixels: never a mark
+    rel = np.random.default_rng(3).random(mask.shape).astype(np.float32)
+    every = bars._components(mask, rel)
+    some = bars._components(mask, rel, bars.MAX_MARK_AREA)
+    assert len(every["area"]) == 4 and max(every["area"]) > 0.05 * mask.size
+    assert len(some["area"]) == 3
+    kept = every["area"] <= bars.MAX_MARK_AREA * mask.size
+    for key, values in some.items():
+        assert np.array_equal(values, every[key][kept]), key
+
+
+def test_a_woven_cloths_bars_are_the_same_without_its_threads_summed(monkeypatch):
+    from scorekeeper.vision import synth_modes
+
+    rgb = synth_modes.benchmark_scene("busy", 7, 173).image  # green woven cloth, 3 tiles
+    mask, rel = bars.dark_mask(rgb)
+    assert max(bars._components(mask, rel)["area"]) > bars.MAX_MARK_AREA * mask.size
+    found = bars.find_bars(rgb)
+    monkeypatch.setattr(bars, "MAX_MARK_AREA", 1.0)
+    alike = bars.find_bars(rgb)
+    assert len(found) == len(alike) > 0
+    for a, b in zip(found, alike, strict=True):
+        assert np.array_equal(a.centre, b.centre) and a.length == b.length

@@ -147,6 +147,58 @@ def test_out_of_time_in_the_full_look_offers_the_first_looks_tiles_unsure(monkey
     assert reader_mod.read_bytes(scene.jpeg, budget=60.0).problems == [reader_mod.PROBLEM_TOO_SLOW]
 
 
+def test_a_deadlines_limit_is_its_budget_unless_one_is_given():
+    assert bars_mod.Deadline(None).time_for(1e9)
+    late = bars_mod.Deadline(0.5)
+    assert late.limit == 0.5 and late.time_for(0.0) and not late.time_for(0.6)
+    assert bars_mod.Deadline(0.0, 30.0).time_for(1.0) and not bars_mod.Deadline(0.0, 0.0).time_for(
+        1.0
+    )
+
+
+def test_the_reader_never_lets_the_checks_pass_the_time_limit(monkeypatch):
+    real, made = bars_mod.Deadline, []
+
+    def deadline(*args):
+        made.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(bars_mod, "Deadline", deadline)
+    scene = synth.render_hand(
+        np.random.default_rng(3), [(6, 6), (2, 9)], size=(640, 480), jpeg_quality=90
+    )
+    reader_mod.read_bytes(scene.jpeg)
+    reader_mod.read_bytes(scene.jpeg, budget=60.0)
+    assert made == [(reader_mod.TIME_BUDGET, reader_mod.TIME_LIMIT), (60.0, 60.0)]
+    assert reader_mod.TIME_BUDGET < reader_mod.TIME_LIMIT <= 1.0  # the issue's worst photo
+
+
+def test_a_reading_with_no_time_left_for_its_checks_is_offered_unsure(monkeypatch):
+    """The checks a confident reading needs run after a look's last step; they are made only
+    when they fit before the time limit (``judge.CHECK_SECONDS`` a tile), so that no photo
+    passes it: a reading left unchecked keeps its tiles and total, never confident. So does
+    a smaller look's reading that there is no time left to look at again at full size."""
+    import copy
+
+    from scorekeeper.vision import judge as judge_mod
+    from scorekeeper.vision import synth_modes
+    from scorekeeper.vision.images import open_upright
+
+    scene = synth_modes.benchmark_scene("woven_cloth", 0, 173)  # 3 tiles, read sure
+    sure = reader_mod.read_bytes(scene.jpeg, budget=60.0)
+    assert sure.confident and sure.checks and sure.total == 42
+    monkeypatch.setattr(judge_mod, "CHECK_SECONDS", 60.0)
+    late = reader_mod.read_bytes(scene.jpeg, budget=60.0)
+    assert not late.confident and late.checks == []
+    assert late.total == 42 and [t.halves for t in late.tiles] == [t.halves for t in sure.tiles]
+    up = open_upright(scene.jpeg, max_side=reader_mod.CROP_SIDE)
+    for deadline, stays in ((bars_mod.Deadline(None), True), (bars_mod.Deadline(0.0, 0.0), False)):
+        photo = reader_mod._Photo(np.asarray(up.image), 12, up.scale, up.full_size, None, deadline)
+        other = copy.deepcopy(sure)
+        reader_mod._checked_at_full_size(photo, other)
+        assert other.confident is stays and bool(other.checks) is stays
+
+
 def test_evaluate_writes_overlays(tmp_path):
     from scorekeeper.vision import evaluate
 
