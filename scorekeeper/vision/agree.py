@@ -296,15 +296,26 @@ def finder_agrees(finder: tilenet.Finder, quads: list[np.ndarray]) -> bool:
     """Whether the tile finder's tiles and the tiles read (``quads``, pixels of the image
     the finder looks at) are the same: one of its tiles in each tile read, and each of its
     tiles in a tile read."""
-    found = finder.tiles()
-    mids = {}
-    for c in found:
-        mids.setdefault(c.group, (float(c.corners[:, 0].mean()), float(c.corners[:, 1].mean())))
-    polys = [np.float32(_grow(q, 1.1)) for q in quads]
-
-    def inside(p, m) -> bool:
-        return cv2.pointPolygonTest(p, m, False) >= 0
-
-    every_read = all(any(inside(p, m) for m in mids.values()) for p in polys)
-    every_found = all(any(inside(p, m) for p in polys) for m in mids.values())
+    mids, polys = _finder_mids(finder), [np.float32(_grow(q, 1.1)) for q in quads]
+    every_read = all(any(_inside(p, m) for m in mids) for p in polys)
+    every_found = all(any(_inside(p, m) for p in polys) for m in mids)
     return every_read and every_found
+
+
+def finder_vouches(finder: tilenet.Finder, quads: list[np.ndarray]) -> list[bool]:
+    """For each tile read (``quads``, pixels of the image the finder looks at): whether one
+    of the tile finder's tiles lies in it."""
+    mids = _finder_mids(finder)
+    return [any(_inside(np.float32(_grow(q, 1.1)), m) for m in mids) for q in quads]
+
+
+def _finder_mids(finder: tilenet.Finder) -> list[tuple[float, float]]:
+    """The middle of each of the tile finder's tiles (one per group of outlines)."""
+    mids: dict = {}
+    for c in finder.tiles():
+        mids.setdefault(c.group, (float(c.corners[:, 0].mean()), float(c.corners[:, 1].mean())))
+    return list(mids.values())
+
+
+def _inside(poly: np.ndarray, point: tuple[float, float]) -> bool:
+    return cv2.pointPolygonTest(poly, point, False) >= 0

@@ -319,10 +319,14 @@ def _face_colour(small: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
     return detect.face_colour(sample, 75, 0.9) if len(sample) >= 10 else None
 
 
-def _not_the_sets_colour(small: np.ndarray, quads: list[np.ndarray], pipped: list[bool]):
+def _not_the_sets_colour(
+    small: np.ndarray, quads: list[np.ndarray], pipped: list[bool], vouched: list[bool]
+):
     """Which tiles read (positions in ``quads``, pixels of ``small``) are not the colour of
     the set's faces: their face's (a, b) more than FACE_APART from the median face of the
-    tiles read with a pip (``pipped``; of all of them when none has one). The faces of a
+    tiles read with a pip that the tile finder sees too (``pipped``, ``vouched``; of those
+    with a pip when the finder sees none of them, of all when none has one: a weave read
+    as tiles with pips outnumbered the real ones, seed 173's busy-006). The faces of a
     set are one colour, whatever the light; a patch of cloth or of a pattern read as a
     tile (a plain 0|0 on a purple weave) is not, and it is darker than the faces (a glare
     whitens a face: a shift of colour, but lighter). Measured on 3,351 tiles read right in
@@ -332,9 +336,12 @@ def _not_the_sets_colour(small: np.ndarray, quads: list[np.ndarray], pipped: lis
     colours = [_face_colour(small, q) for q in quads]
     known = [c for c in colours if c is not None]
     with_pips = [c for c, p in zip(colours, pipped, strict=True) if c is not None and p]
+    seen = [
+        c for c, p, v in zip(colours, pipped, vouched, strict=True) if c is not None and p and v
+    ]
     if len(known) < 2:
         return []
-    ref = np.median(np.array(with_pips or known), axis=0)
+    ref = np.median(np.array(seen or with_pips or known), axis=0)
     apart = []
     for k, c in enumerate(colours):
         if c is None:

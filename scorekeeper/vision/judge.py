@@ -381,10 +381,10 @@ def _drop_apart(look, why: list) -> bool:
     """Drops the tiles read that are not the colour of the set's faces (``look.kept``;
     ``checks._not_the_sets_colour``: a patch of the surface read as a tile); whether any
     was (a reading that had one is never confident: what it hid may be a tile missed)."""
+    quads = [look.cands[i].corners * look.s for i in look.kept]
+    pipped = [bool(look.counts[i].argmax(axis=1).any()) for i in look.kept]
     apart = _not_the_sets_colour(
-        look.small,
-        [look.cands[i].corners * look.s for i in look.kept],
-        [bool(look.counts[i].argmax(axis=1).any()) for i in look.kept],
+        look.small, quads, pipped, agree.finder_vouches(look.finder, quads)
     )
     if apart:
         look.kept = [i for k, i in enumerate(look.kept) if k not in apart]
