@@ -305,8 +305,8 @@ def finder_agrees(finder: tilenet.Finder, quads: list[np.ndarray]) -> bool:
 def finder_vouches(finder: tilenet.Finder, quads: list[np.ndarray]) -> list[bool]:
     """For each tile read (``quads``, pixels of the image the finder looks at): whether one
     of the tile finder's tiles lies in it."""
-    mids = _finder_mids(finder)
-    return [any(_inside(np.float32(_grow(q, 1.1)), m) for m in mids) for q in quads]
+    mids, polys = _finder_mids(finder), [np.float32(_grow(q, 1.1)) for q in quads]
+    return [any(_inside(p, m) for m in mids) for p in polys]
 
 
 def _finder_mids(finder: tilenet.Finder) -> list[tuple[float, float]]:

@@ -140,12 +140,18 @@ class Finder:
     def __init__(self, rgb: np.ndarray):
         self.rgb = rgb
         self._maps: tuple[np.ndarray, float] | None = None
+        self._every: list[Candidate] | None = None  # the outlines with nothing skipped
 
     def tiles(self, skip: list[np.ndarray] | None = None) -> list[Candidate]:
-        """As find_tiles."""
+        """As find_tiles (the outlines with nothing skipped are worked out once: a look
+        asks for them up to five times; they are only read, never changed)."""
         if self._maps is None:
             self._maps = maps(self.rgb)
-        return outlines(*self._maps, skip)
+        if skip:
+            return outlines(*self._maps, skip)
+        if self._every is None:
+            self._every = outlines(*self._maps)
+        return list(self._every)
 
 
 def outlines(p: np.ndarray, f: float, skip: list[np.ndarray] | None = None) -> list[Candidate]:

@@ -101,6 +101,24 @@ def test_an_outline_inside_a_tile_read_is_left_out():
     assert found[0].corners[:, 0].mean() == pytest.approx(65, abs=1.0)
 
 
+def test_the_finders_outlines_are_worked_out_once_per_image_and_each_caller_gets_its_own_list(
+    monkeypatch,
+):
+    scene = synth_modes.benchmark_scene("touching", 3, seed=11)
+    fresh = tilenet.find_tiles(scene.image)
+    finder = tilenet.Finder(scene.image)
+    made = []
+    outlines = tilenet.outlines
+    monkeypatch.setattr(tilenet, "outlines", lambda *a: made.append(a[2:]) or outlines(*a))
+    first = finder.tiles()
+    first.clear()  # a caller's list is its own
+    again = finder.tiles()
+    assert again and made == [()]
+    assert [c.corners.tolist() for c in again] == [c.corners.tolist() for c in fresh]
+    skip = [again[0].corners]
+    assert len(finder.tiles(skip)) < len(again) and made == [(), (skip,)]
+
+
 @pytest.mark.parametrize(
     ("mode", "i", "what"),
     [
