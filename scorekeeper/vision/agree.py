@@ -296,17 +296,23 @@ def finder_agrees(finder: tilenet.Finder, quads: list[np.ndarray]) -> bool:
     """Whether the tile finder's tiles and the tiles read (``quads``, pixels of the image
     the finder looks at) are the same: one of its tiles in each tile read, and each of its
     tiles in a tile read."""
-    mids, polys = _finder_mids(finder), [np.float32(_grow(q, 1.1)) for q in quads]
-    every_read = all(any(_inside(p, m) for m in mids) for p in polys)
-    every_found = all(any(_inside(p, m) for p in polys) for m in mids)
-    return every_read and every_found
+    every_read, every_found = _both_ways(finder, quads)
+    return all(every_read) and all(every_found)
 
 
 def finder_vouches(finder: tilenet.Finder, quads: list[np.ndarray]) -> list[bool]:
     """For each tile read (``quads``, pixels of the image the finder looks at): whether one
     of the tile finder's tiles lies in it."""
+    return _both_ways(finder, quads)[0]
+
+
+def _both_ways(finder: tilenet.Finder, quads: list[np.ndarray]) -> tuple[list[bool], list[bool]]:
+    """For each tile read, whether one of the finder's tiles lies in it; for each of the
+    finder's tiles, whether it lies in a tile read."""
     mids, polys = _finder_mids(finder), [np.float32(_grow(q, 1.1)) for q in quads]
-    return [any(_inside(p, m) for m in mids) for p in polys]
+    inside = [[cv2.pointPolygonTest(p, m, False) >= 0 for m in mids] for p in polys]
+    table = np.array(inside, bool).reshape(len(polys), len(mids))
+    return table.any(axis=1).tolist(), table.any(axis=0).tolist()
 
 
 def _finder_mids(finder: tilenet.Finder) -> list[tuple[float, float]]:
@@ -315,7 +321,3 @@ def _finder_mids(finder: tilenet.Finder) -> list[tuple[float, float]]:
     for c in finder.tiles():
         mids.setdefault(c.group, (float(c.corners[:, 0].mean()), float(c.corners[:, 1].mean())))
     return list(mids.values())
-
-
-def _inside(poly: np.ndarray, point: tuple[float, float]) -> bool:
-    return cv2.pointPolygonTest(poly, point, False) >= 0
