@@ -153,9 +153,14 @@ def _finder_wins(finder: Reading, bars_: Reading) -> bool:
     """The look at the tile finder's outlines alone replaces the reading made from bars
     when it found more tiles, or as many and read its least sure tile surer by FINDER_SURER
     with no less sure a tile on average (a tile at a steep angle whose bar's outlines
-    misread a half that its face's outline reads)."""
+    misread a half that its face's outline reads); or as many when the reading from bars
+    left marks of a tile outside every tile it read and the finder's reading none (seed
+    191's light_surface-006: a small tile's outline set over one half and the table beside
+    it, its other half's 9 pips outside every tile; read whole from the finder's outline)."""
     if len(finder.tiles) != len(bars_.tiles):
         return len(finder.tiles) > len(bars_.tiles)
+    if PROBLEM_UNREADABLE in bars_.problems and PROBLEM_UNREADABLE not in finder.problems:
+        return True
     a, b = _sureness(finder), _sureness(bars_)
     return bool(a) and min(a) >= min(b) + FINDER_SURER and sum(a) >= sum(b)
 

@@ -156,6 +156,13 @@ def _read_unhurried(data: bytes):
     [
         (13, "mix", 2, "twelve tiles out of focus: main's reader read one (16 for 133)"),
         (11, "mix", 12, "a 1|4 under a lamp's glare, its bar washed out: left out (42 for 47)"),
+        (
+            191,
+            "light_surface",
+            6,
+            "a small 0|9's outline set over its blank and the table, its 9 pips outside every"
+            " tile read: as many tiles either way, the bars' reading kept (55 for 64)",
+        ),
     ],
 )
 def test_tiles_the_bars_did_not_lead_to_are_read_from_the_finders_outlines_unsure(
@@ -237,3 +244,37 @@ def test_a_tile_the_finder_sees_as_a_parallelogram_keeps_a_tilted_photo_from_bei
     assert reading.total != scene.total  # still misread ...
     assert not reading.confident  # ... but never sure
     assert reader_mod.PROBLEM_TILTED in reading.problems
+
+
+def _reading(problems, sureness):
+    from scorekeeper.vision.reading import Reading, TileReading
+
+    tiles = [
+        TileReading(tile=None, confidence=p, corners=((0, 0),) * 4, half_confidences=(p, 1.0))
+        for p in sureness
+    ]
+    return Reading(tiles=tiles, problems=list(problems))
+
+
+UNREAD = reader_mod.PROBLEM_UNREADABLE
+TOUCH = reader_mod.PROBLEM_TOUCHING
+
+
+@pytest.mark.parametrize(
+    ("finder", "bars", "wins"),
+    [
+        (([], [0.9, 0.9, 0.9]), ([], [0.9, 0.9]), True),  # more tiles
+        (([], [0.9]), ([], [0.9, 0.9]), False),  # fewer tiles, whatever else
+        (([], [0.9]), ([UNREAD], [0.9, 0.9]), False),
+        (([], [0.9, 0.9]), ([], [0.9, 0.9]), False),  # as many, no surer
+        (([], [0.9, 0.9]), ([], [0.9, 0.6]), True),  # as many, its least sure surer
+        (([], [0.9, 0.9]), ([UNREAD], [0.9, 0.9]), True),  # the bars left a tile's marks
+        (([TOUCH], [0.8, 0.8]), ([TOUCH, UNREAD], [0.9, 0.9]), True),
+        (([UNREAD], [0.9, 0.9]), ([UNREAD], [0.9, 0.9]), False),  # both did
+        (([UNREAD], [0.9, 0.9]), ([], [0.9, 0.9]), False),
+    ],
+)
+def test_the_finders_reading_wins_with_more_tiles_surer_ones_or_no_marks_left_outside(
+    finder, bars, wins
+):
+    assert reader_mod._finder_wins(_reading(*finder), _reading(*bars)) is wins
