@@ -104,3 +104,61 @@ def test_the_whole_bars_of_touching_rows_are_kept_over_pairs_of_halves():
     scene = synth_modes.benchmark_scene("large_spread", 18, seed=149)
     assert len(scene.tiles) == 28
     assert _whole_bars(scene) >= 15
+
+
+# two outlines of one tile in seed 191's large_spread-008, their corners 0.06-1 px apart at
+# two corners: OpenCV's intersectConvexConvex says they share nothing (opencv/opencv#22812)
+ONE_TILE_TWICE = (  # (to the last digit: the failure hangs on them)
+    [
+        [783.6857928497, 224.8228749109],
+        [850.1684083239, 216.5125295682],
+        [868.6496240859, 364.36192816],
+        [802.1670086117, 372.6722735027],
+    ],
+    [
+        [771.8359301245, 226.3041110326],
+        [850.2258797134, 216.5053456286],
+        [868.8311304805, 365.3470220633],
+        [790.4411808916, 375.1457874673],
+    ],
+)
+
+
+def test_two_outlines_of_one_tile_whose_corners_nearly_meet_overlap():
+    from scorekeeper.vision import checks
+
+    p, q = (np.array(c) for c in ONE_TILE_TWICE)
+    assert checks._poly_overlap(p, q) > 0.99
+    assert checks._poly_overlap(q, p) > 0.99
+    assert checks._touching([p, q])
+
+
+def test_the_area_two_outlines_share_is_opencvs_where_opencv_gets_it_right():
+    from scorekeeper.vision import checks
+
+    rng = np.random.default_rng(5)
+
+    def quad():
+        c, (w, length), t = rng.uniform(0, 100, 2), rng.uniform(5, 40, 2), rng.uniform(0, 3)
+        u = np.array([np.cos(t), np.sin(t)])
+        n = np.array([-u[1], u[0]])
+        corners = [c - w * u - length * n, c + w * u - length * n, c + w * u + length * n]
+        return np.array([*corners, c - w * u + length * n])
+
+    for _ in range(1000):
+        p, q = quad(), quad()[:: int(rng.choice([-1, 1]))]  # either way round
+        p32, q32 = p.astype(np.float32), q.astype(np.float32)
+        least = min(abs(cv2.contourArea(p32)), abs(cv2.contourArea(q32)))
+        want, _ = cv2.intersectConvexConvex(p32, q32)
+        assert checks._clipped_area(p, q) == pytest.approx(want, rel=1e-4, abs=0.01)
+        assert checks._shared_area(p32, q32, least) == pytest.approx(want, rel=1e-4, abs=0.01)
+
+
+def test_a_large_spread_is_not_read_with_one_tile_twice():
+    # seed 191's large_spread-008: the look at faces kept two outlines of one 0|10 (the
+    # two outlines above) and won with 25 tiles for 24 (312 for 302)
+    scene = synth_modes.benchmark_scene("large_spread", 8, seed=191)
+    up = open_upright(scene.jpeg, max_side=reader_mod.CROP_SIDE)
+    reading = reader_mod.read_rgb(np.asarray(up.image), scale=up.scale, full_size=up.full_size)
+    assert len(reading.tiles) == len(scene.tiles) == 24
+    assert reading.total == scene.total
