@@ -6,6 +6,9 @@ finder's outlines and bright faces) without their bar. A stage of the photo read
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 
@@ -98,7 +101,8 @@ def _neighbours(
         nrm = np.array([-u[1], u[0]])
         centre = q.mean(axis=0)
         bar_len = min(cands[i].bar.length, W)
-        least = NEIGHBOUR_FACE_LIKE * np.percentile(_beside(v, centre, u, nrm, W), FACE_LIKE_PCT)
+        # (worked out only for a place with a dark line along the bar: most have none)
+        least = functools.cache(functools.partial(_face_like, v, centre, u, nrm, W))
         for shift in (wv, -wv, lv, -lv):
             c = centre + shift
             if not (0.5 * W <= c[0] < w - 0.5 * W and 0.5 * W <= c[1] < h - 0.5 * W):
@@ -141,6 +145,12 @@ def _beside(v: np.ndarray, c: np.ndarray, u: np.ndarray, nrm: np.ndarray, W: flo
     return beside.astype(np.float32)
 
 
+def _face_like(v: np.ndarray, c: np.ndarray, u: np.ndarray, nrm: np.ndarray, W: float) -> float:
+    """The least brightness beside a neighbour's bar that may be the face of a tile like
+    the one whose bar runs through ``c`` (NEIGHBOUR_FACE_LIKE of its own)."""
+    return NEIGHBOUR_FACE_LIKE * float(np.percentile(_beside(v, c, u, nrm, W), FACE_LIKE_PCT))
+
+
 def _bar_centres(
     v: np.ndarray,
     c: np.ndarray,
@@ -148,11 +158,11 @@ def _bar_centres(
     nrm: np.ndarray,
     W: float,
     shifts: bool,
-    least: float = 0.0,
+    least: Callable[[], float] = float,
 ) -> list[np.ndarray]:
     """Where to centre the outlines of a neighbour whose bar would run through ``c`` along
     ``u`` (``v``: the photo's brightest channel): none when no dark line runs there, or
-    when what lies beside the line is darker than ``least`` (not the face of a tile of the
+    when what lies beside the line is darker than ``least()`` (not the face of a tile of the
     set: a speckled table's dark flecks run in lines too)."""
     # a dark line along the bar (within a tenth of a width of where it would be: the
     # tiles of a row are not quite in line), lighter face beside it
@@ -162,12 +172,10 @@ def _bar_centres(
     c = c + band[0, int(np.argmin(np.median(grid, axis=0)))]  # centred on the line
     on = grid.min(axis=1)
     beside = _beside(v, c, u, nrm, W)
-    if np.percentile(beside, FACE_LIKE_PCT) < least:
-        return []
     # the face beside the bar: its brighter samples (a half packed with pips, a 10 or
     # a 12, has pips at a quarter width from the bar at most of the places looked at)
     face = float(np.percentile(beside, NEIGHBOUR_FACE_PCT))
-    if np.median(on) > NEIGHBOUR_BAR * face:
+    if np.median(on) > NEIGHBOUR_BAR * face or np.percentile(beside, FACE_LIKE_PCT) < least():
         return []
     # where the bar itself lies along its line: the tiles of a chain are not in
     # line, and an outline is fitted centred on its bar
