@@ -191,8 +191,8 @@ def _bar_centres(
 
 NEIGHBOUR_FACE_PCT = 80  # the face colour beside a bar looked for: this percentile of samples
 # what lies beside it, brightest but for a speck (FACE_LIKE_PCT), at least NEIGHBOUR_FACE_LIKE
-# of the tile's own: beside 1,192 places off the tiles read in 13 sets of renders and the
-# real photos 482 were darker (a speckled table beside a spread of cream tiles: 0.58-0.70),
+# of the tile's own: beside 1,192 places off the tiles read in 14 sets of renders and the
+# real photos 482 were darker (a speckled table beside a spread of cream tiles: 0.55-0.70),
 # beside 575 on them none (0.73 the least: the 80th percentile there, a 12's pips, 0.18)
 FACE_LIKE_PCT = 95
 NEIGHBOUR_FACE_LIKE = 0.7
