@@ -13,6 +13,7 @@ pytest.importorskip("onnxruntime")
 from scorekeeper.vision import checks, synth_modes  # noqa: E402
 from scorekeeper.vision import reader as reader_mod  # noqa: E402
 from scorekeeper.vision.images import open_upright  # noqa: E402
+from tests.unit.vision.unhurried import read_unhurried  # noqa: E402
 
 IVORY, WHITE, PURPLE, GREY_CLOTH = (236, 226, 200), (250, 250, 250), (150, 90, 190), (90, 95, 90)
 PINK_CLOTH = (200, 150, 150)  # 21 apart from ivory in (a, b), and 60 darker
@@ -88,8 +89,7 @@ def test_a_pink_weave_read_as_tiles_with_pips_is_not_offered_when_time_runs_out(
 
 def test_a_purple_weave_read_as_tiles_is_not_read():
     scene = synth_modes.benchmark_scene("busy", 3, seed=67)  # six 0|0 and two 12|12 before
-    up = open_upright(scene.jpeg, max_side=reader_mod.CROP_SIDE)
-    reading = reader_mod.read_rgb(np.asarray(up.image), scale=up.scale, full_size=up.full_size)
+    reading = read_unhurried(scene.jpeg)
     assert sorted(sorted(t.halves) for t in reading.tiles) == sorted(
         sorted((t.a, t.b)) for t in scene.tiles
     )

@@ -20,6 +20,7 @@ from scorekeeper.vision import (  # noqa: E402
     synth_modes,
 )
 from scorekeeper.vision import reader as reader_mod  # noqa: E402
+from tests.unit.vision.unhurried import read_unhurried  # noqa: E402
 
 
 def _tile_past_frame(d: float, turn: float = 30.0) -> np.ndarray:
@@ -175,14 +176,10 @@ def test_a_lone_bar_on_a_light_surface_keeps_the_reading_unsure():
 def test_the_debug_output_is_that_of_the_look_returned():
     # a close-up of large tiles is read at 640 px alone; the debug output (flags and score,
     # which tools/calibrate_vision.py fits the sure threshold on) was left empty
-    from scorekeeper.vision.images import open_upright
 
     scene = synth_modes.benchmark_scene("woven_cloth", 0)
-    up = open_upright(scene.jpeg, max_side=reader_mod.CROP_SIDE)
     debug: dict = {}
-    reading = reader_mod.read_rgb(
-        np.asarray(up.image), scale=up.scale, full_size=up.full_size, debug=debug
-    )
+    reading = read_unhurried(scene.jpeg, debug=debug)
     assert reading.tiles
     assert debug["score"] == pytest.approx(min(t.confidence for t in reading.tiles))
     assert debug["flags"]["no_tiles"] is False

@@ -13,12 +13,7 @@ pytest.importorskip("onnxruntime")
 
 from scorekeeper.vision import detect, synth_modes, tilenet  # noqa: E402
 from scorekeeper.vision import reader as reader_mod  # noqa: E402
-from scorekeeper.vision.images import open_upright  # noqa: E402
-
-
-def _read(data: bytes):
-    up = open_upright(data, max_side=reader_mod.CROP_SIDE)
-    return reader_mod.read_rgb(np.asarray(up.image), scale=up.scale, full_size=up.full_size)
+from tests.unit.vision.unhurried import read_unhurried  # noqa: E402
 
 
 def _looks(monkeypatch) -> list[int]:
@@ -41,14 +36,14 @@ def _tiles(reading) -> list[list[int]]:
 def test_a_large_spread_is_read_without_the_look_at_640_px(monkeypatch, i):
     scene = synth_modes.benchmark_scene("large_spread", i, seed=67)
     sides = _looks(monkeypatch)
-    reading = _read(scene.jpeg)
+    reading = read_unhurried(scene.jpeg)
     assert reader_mod.FIRST_SIDE not in sides
     assert _tiles(reading) == sorted(sorted((t.a, t.b)) for t in scene.tiles)
     assert reading.confident
     # the same reading as with the look at 640 px taken first (the rule before it was put off)
     monkeypatch.setattr(reader_mod._Photo, "small_tiles", lambda self: False)
     sides.clear()
-    before = _read(scene.jpeg)
+    before = read_unhurried(scene.jpeg)
     assert reader_mod.FIRST_SIDE in sides
     assert (_tiles(before), before.confident) == (_tiles(reading), reading.confident)
 
@@ -56,7 +51,7 @@ def test_a_large_spread_is_read_without_the_look_at_640_px(monkeypatch, i):
 def test_a_close_up_still_stands_on_the_look_at_640_px(monkeypatch):
     scene = synth_modes.benchmark_scene("woven_cloth", 1, seed=67)  # three large tiles
     sides = _looks(monkeypatch)
-    reading = _read(scene.jpeg)
+    reading = read_unhurried(scene.jpeg)
     assert sides == [reader_mod.FIRST_SIDE]
     assert reading.confident
     assert _tiles(reading) == sorted(sorted((t.a, t.b)) for t in scene.tiles)
@@ -69,7 +64,7 @@ def test_the_full_look_and_the_look_at_faces_share_the_tile_finder(monkeypatch):
     runs: list[tuple[int, ...]] = []
     real = tilenet.maps
     monkeypatch.setattr(tilenet, "maps", lambda rgb: runs.append(rgb.shape) or real(rgb))
-    _read(scene.jpeg)
+    read_unhurried(scene.jpeg)
     assert sides.count(max(scene.image.shape[:2])) == 2  # the full look and the faces look
     assert len(runs) == 1
 
@@ -97,7 +92,7 @@ def test_a_large_spread_whose_bars_were_not_found_is_looked_at_as_faces_first_an
         return real(rgb, *a, **k)
 
     monkeypatch.setattr(reader_mod, "read_once", read_once)
-    reading = _read(scene.jpeg)
+    reading = read_unhurried(scene.jpeg)
     assert looks[:3] == ["full", "faces", "faint"]
     assert looks.count("faces") == 1  # kept for what follows, not taken again
     assert _tiles(reading) == sorted(sorted((t.a, t.b)) for t in scene.tiles)

@@ -14,7 +14,7 @@ pytest.importorskip("onnxruntime")
 
 from scorekeeper.vision import bars, missed, synth_modes  # noqa: E402
 from scorekeeper.vision import reader as reader_mod  # noqa: E402
-from scorekeeper.vision.images import open_upright  # noqa: E402
+from tests.unit.vision.unhurried import read_unhurried  # noqa: E402
 
 TILE = np.array([[60.0, 60.0], [120.0, 60.0], [120.0, 180.0], [60.0, 180.0]])  # 60 wide
 
@@ -58,8 +58,7 @@ def test_a_bar_in_a_glare_over_a_tile_read_is_that_tile_s():
 def _read_render(mode: str, index: int, seed: int):
     """A benchmark render and the reader's reading of it (no time limit)."""
     scene = synth_modes.benchmark_scene(mode, index, seed=seed)
-    up = open_upright(scene.jpeg, max_side=reader_mod.CROP_SIDE)
-    reading = reader_mod.read_rgb(np.asarray(up.image), scale=up.scale, full_size=up.full_size)
+    reading = read_unhurried(scene.jpeg)
     return scene, reading
 
 

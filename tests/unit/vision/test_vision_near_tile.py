@@ -11,10 +11,9 @@ pytest.importorskip("cv2")
 pytest.importorskip("onnxruntime")
 
 from scorekeeper.vision import missed, synth_modes  # noqa: E402
-from scorekeeper.vision import reader as reader_mod  # noqa: E402
 from scorekeeper.vision.bars import Bar  # noqa: E402
 from scorekeeper.vision.detect import Candidate  # noqa: E402
-from scorekeeper.vision.images import open_upright  # noqa: E402
+from tests.unit.vision.unhurried import read_unhurried  # noqa: E402
 
 
 def _outline(x: float, y: float, across: float, group: int) -> Candidate:
@@ -47,7 +46,6 @@ def test_a_steep_tilt_whose_near_tile_was_not_read_is_not_sure():
     # near 7|2, 2.6x as wide, counted 8|2 at 0.25 and left out; the reader of the sixteenth
     # step was sure of 30 for 39
     scene = synth_modes.benchmark_scene("tilt_30_45", 10, seed=127)
-    up = open_upright(scene.jpeg, max_side=reader_mod.CROP_SIDE)
-    reading = reader_mod.read_rgb(np.asarray(up.image), scale=up.scale, full_size=up.full_size)
+    reading = read_unhurried(scene.jpeg)
     assert not reading.confident
     assert reading.total == scene.total == 39  # the look at faces then reads it

@@ -12,8 +12,7 @@ cv2 = pytest.importorskip("cv2")
 pytest.importorskip("onnxruntime")
 
 from scorekeeper.vision import bars, faces, look, synth_modes  # noqa: E402
-from scorekeeper.vision import reader as reader_mod  # noqa: E402
-from scorekeeper.vision.images import open_upright  # noqa: E402
+from tests.unit.vision.unhurried import read_unhurried  # noqa: E402
 
 FACE = (225, 220, 205)
 
@@ -69,8 +68,7 @@ def test_a_blurred_large_spread_of_touching_rows_is_read_whole():
     # of ten tiles touching side by side, out of focus. The reader of the sixteenth step
     # read 29 of its 30 tiles (375 for 393), the rows' faces left unsplit.
     scene = synth_modes.benchmark_scene("large_spread", 16, seed=109)
-    up = open_upright(scene.jpeg, max_side=reader_mod.CROP_SIDE)
-    reading = reader_mod.read_rgb(np.asarray(up.image), scale=up.scale, full_size=up.full_size)
+    reading = read_unhurried(scene.jpeg)
     assert len(reading.tiles) == len(scene.tiles) == 30
     assert reading.total == scene.total
     assert not reading.confident  # blurred: the player is asked to check it
@@ -158,7 +156,6 @@ def test_a_large_spread_is_not_read_with_one_tile_twice():
     # seed 191's large_spread-008: the look at faces kept two outlines of one 0|10 (the
     # two outlines above) and won with 25 tiles for 24 (312 for 302)
     scene = synth_modes.benchmark_scene("large_spread", 8, seed=191)
-    up = open_upright(scene.jpeg, max_side=reader_mod.CROP_SIDE)
-    reading = reader_mod.read_rgb(np.asarray(up.image), scale=up.scale, full_size=up.full_size)
+    reading = read_unhurried(scene.jpeg)
     assert len(reading.tiles) == len(scene.tiles) == 24
     assert reading.total == scene.total

@@ -20,6 +20,7 @@ from scorekeeper.vision import (  # noqa: E402
     tilenet,
 )
 from scorekeeper.vision import reader as reader_mod  # noqa: E402
+from tests.unit.vision.unhurried import read_unhurried  # noqa: E402
 
 
 def _faces_on_cloth() -> tuple[np.ndarray, list[np.ndarray]]:
@@ -99,21 +100,12 @@ def test_sharpening_undoes_part_of_a_blur():
     assert sharp.shape == img.shape and sharp.dtype == np.uint8
 
 
-def _read_unhurried(data: bytes):
-    """Read without the time budget: the looks that run only within part of it run always
-    (the CPU time a step takes depends on what else the machine is doing)."""
-    from scorekeeper.vision.images import open_upright
-
-    up = open_upright(data, max_side=reader_mod.CROP_SIDE)
-    return reader_mod.read_rgb(np.asarray(up.image), scale=up.scale, full_size=up.full_size)
-
-
 def test_a_sharp_tile_whose_bar_was_not_found_is_found_as_a_face_and_read_unsure():
     # near_empty-002 (seed 11): a 9|10 with a spinner pin, navy and yellow pips pressed
     # against its bar (the bar's pieces fail the "face on both sides" test); main's reader
     # left it out and the reading was unsure only because its tiles are small (10 for 29)
     scene = synth_modes.benchmark_scene("near_empty", 2, seed=11)
-    reading = _read_unhurried(scene.jpeg)
+    reading = read_unhurried(scene.jpeg)
     assert reading.total == scene.total
     assert not reading.confident
     found = [t for t in reading.tiles if sorted(t.halves) == [9, 10]]
@@ -142,7 +134,7 @@ def test_an_outline_around_a_bar_is_kept_before_a_faces():
     # pale, blurred pips of its three 9s show no dark spots and the tile finder does not see
     # the same twelve tiles, so no independent check agrees, see test_vision_agree.)
     scene = synth_modes.benchmark_scene("mix", 16, seed=11)
-    reading = _read_unhurried(scene.jpeg)
+    reading = read_unhurried(scene.jpeg)
     assert reading.total == scene.total
     assert all(t.confidence >= reader_mod.SURE_TILE for t in reading.tiles)
 
@@ -205,6 +197,6 @@ def test_beside_tiles_read_only_faces_of_their_size_are_looked_at():
         cv2.pointPolygonTest(np.float32(true[0]), tuple(map(float, m)), False) < 0 for m in middles
     )
     scene = synth_modes.benchmark_scene("tilt_30_45", 19, seed=7)
-    reading = _read_unhurried(scene.jpeg)
+    reading = read_unhurried(scene.jpeg)
     assert reading.total == scene.total
     assert reading.confident

@@ -18,7 +18,7 @@ from scorekeeper.vision import (  # noqa: E402
 )
 from scorekeeper.vision import look as look_mod  # noqa: E402
 from scorekeeper.vision import reader as reader_mod  # noqa: E402
-from scorekeeper.vision.images import open_upright  # noqa: E402
+from tests.unit.vision.unhurried import read_unhurried  # noqa: E402
 
 
 def _off(q: np.ndarray, how: str) -> np.ndarray:
@@ -66,11 +66,6 @@ def test_an_outline_on_a_plain_surface_stays_where_it_was():
     assert np.abs(snapped - q).max() < 1e-6
 
 
-def _read_unhurried(data: bytes):
-    up = open_upright(data, max_side=reader_mod.CROP_SIDE)
-    return reader_mod.read_rgb(np.asarray(up.image), scale=up.scale, full_size=up.full_size)
-
-
 @pytest.mark.parametrize(
     ("seed", "i", "what"),
     [
@@ -82,7 +77,7 @@ def _read_unhurried(data: bytes):
 def test_a_tilted_tile_misread_unsure_is_read_from_its_snapped_outline(seed, i, what):
     # the previous step's reader read these wrong (unsure): now exact, and still unsure
     scene = synth_modes.benchmark_scene("tilt_30_45", i, seed=seed)
-    reading = _read_unhurried(scene.jpeg)
+    reading = read_unhurried(scene.jpeg)
     assert reading.total == scene.total, what
     assert not reading.confident, what
     assert any(t.confidence < reader_mod.SURE_TILE for t in reading.tiles), what
@@ -93,10 +88,10 @@ def test_a_snapped_outline_that_reads_no_clearer_is_left_out(monkeypatch):
     # of it read 0|4 at 0.38. Between two outlines read about as unsure, the counter's
     # choice is a coin toss: a snapped outline counts only when read at SNAP_SURE or more
     scene = synth_modes.benchmark_scene("near_empty", 9, seed=11)
-    reading = _read_unhurried(scene.jpeg)
+    reading = read_unhurried(scene.jpeg)
     assert reading.total == scene.total
     monkeypatch.setattr(look_mod, "SNAP_SURE", 0.0)
-    assert _read_unhurried(scene.jpeg).total != scene.total
+    assert read_unhurried(scene.jpeg).total != scene.total
 
 
 def test_the_tile_finder_runs_once_however_often_a_look_asks(monkeypatch):
@@ -122,7 +117,7 @@ def test_the_tile_finder_runs_once_however_often_a_look_asks(monkeypatch):
     monkeypatch.setattr(
         reader_mod, "read_once", lambda *a, **k: looks.append(1) or real_look(*a, **k)
     )
-    _read_unhurried(scene.jpeg)
+    read_unhurried(scene.jpeg)
     assert 0 < len(calls) <= len(looks)
 
 
@@ -157,11 +152,8 @@ def test_a_tile_read_from_a_snapped_outline_never_makes_a_reading_sure(monkeypat
     # Even if such a tile kept its full confidence (FACE_TRUST 1), the reading is not sure
     monkeypatch.setattr(counting, "FACE_TRUST", 1.0)
     scene = synth_modes.benchmark_scene("tilt_30_45", 8, seed=19)
-    up = open_upright(scene.jpeg, max_side=reader_mod.CROP_SIDE)
     debug: dict = {}
-    reading = reader_mod.read_rgb(
-        np.asarray(up.image), scale=up.scale, full_size=up.full_size, debug=debug
-    )
+    reading = read_unhurried(scene.jpeg, debug=debug)
     assert reading.total == scene.total
     assert all(t.confidence >= reader_mod.SURE_TILE for t in reading.tiles)
     assert any("snapped outline" in w for w in debug["why"])

@@ -18,6 +18,7 @@ from scorekeeper.vision import (  # noqa: E402
 )
 from scorekeeper.vision import look as look_mod  # noqa: E402
 from scorekeeper.vision import reader as reader_mod  # noqa: E402
+from tests.unit.vision.unhurried import read_unhurried  # noqa: E402
 
 
 def _hits(found, scene, tol=0.2):
@@ -144,13 +145,6 @@ def test_the_tile_finder_finds_tiles_where_one_brightness_threshold_does_not():
     assert _hits(tilenet.find_tiles(scene.image), scene) == len(scene.tiles)
 
 
-def _read_unhurried(data: bytes):
-    from scorekeeper.vision.images import open_upright
-
-    up = open_upright(data, max_side=reader_mod.CROP_SIDE)
-    return reader_mod.read_rgb(np.asarray(up.image), scale=up.scale, full_size=up.full_size)
-
-
 @pytest.mark.parametrize(
     ("seed", "mode", "i", "what"),
     [
@@ -169,7 +163,7 @@ def test_tiles_the_bars_did_not_lead_to_are_read_from_the_finders_outlines_unsur
     seed, mode, i, what
 ):
     scene = synth_modes.benchmark_scene(mode, i, seed=seed)
-    reading = _read_unhurried(scene.jpeg)
+    reading = read_unhurried(scene.jpeg)
     # (a double blank found only as a face is not counted: "could not be read")
     assert reading.total == scene.total, what
     assert not reading.confident, what
@@ -240,7 +234,7 @@ def test_a_tile_the_finder_sees_as_a_parallelogram_keeps_a_tilted_photo_from_bei
     monkeypatch.setattr(look_mod, "_snapped", lambda *a, **k: [])
     monkeypatch.setattr(faces, "_side_by_side", lambda width, length: 0)
     scene = synth_modes.benchmark_scene("tilt_30_45", 15, seed=17)
-    reading = _read_unhurried(scene.jpeg)
+    reading = read_unhurried(scene.jpeg)
     assert reading.total != scene.total  # still misread ...
     assert not reading.confident  # ... but never sure
     assert reader_mod.PROBLEM_TILTED in reading.problems

@@ -17,6 +17,7 @@ from scorekeeper.vision import (  # noqa: E402
     synth_modes,  # noqa: E402
 )
 from scorekeeper.vision import reader as reader_mod  # noqa: E402
+from tests.unit.vision.unhurried import read_unhurried  # noqa: E402
 
 
 def _slanted_tile(shear: float):
@@ -137,7 +138,7 @@ def test_the_steep_angle_problem_and_its_advice():
 def test_no_neighbour_is_fitted_where_the_table_beside_a_row_is_not_a_tiles_face(monkeypatch):
     # seed 191's large_spread-017: 29 cream tiles on a speckled table whose dark flecks
     # run in lines; 416 of the 566 outlines fitted where a neighbour would lie were beside
-    # the spread's edges, on the table (at 30 places, 0.58-0.70 as bright as the tiles'),
+    # the spread's edges, on the table (31 places, 30 of them 0.55-0.70 as bright as a face),
     # each counted: 0.94 s for the full look, nothing read within the budget
     from scorekeeper.vision import look as look_mod
     from scorekeeper.vision.images import open_upright
@@ -152,7 +153,7 @@ def test_no_neighbour_is_fitted_where_the_table_beside_a_row_is_not_a_tiles_face
         return out
 
     monkeypatch.setattr(look_mod, "_neighbours", spy)
-    up = open_upright(scene.jpeg, max_side=reader_mod.CROP_SIDE)
+    up = open_upright(scene.jpeg, max_side=reader_mod.CROP_SIDE)  # (its scale is needed)
     reading = reader_mod.read_rgb(np.asarray(up.image), scale=up.scale, full_size=up.full_size)
     assert reading.total == scene.total
     tiles = [np.float32(t.corners) for t in scene.tiles]
@@ -166,10 +167,8 @@ def test_a_neighbour_whose_halves_are_packed_with_pips_is_still_looked_for():
     # seed 97's large_spread-002: beside a 12|11 the face a quarter width from the bar is
     # mostly pips (its 80th percentile 0.42 of the tile's own); the brightest samples there
     # are face. Taking the 80th percentile lost its neighbour (404 for 427).
-    from scorekeeper.vision.images import open_upright
 
     scene = synth_modes.benchmark_scene("large_spread", 2, seed=97)
-    up = open_upright(scene.jpeg, max_side=reader_mod.CROP_SIDE)
-    reading = reader_mod.read_rgb(np.asarray(up.image), scale=up.scale, full_size=up.full_size)
+    reading = read_unhurried(scene.jpeg)
     assert len(reading.tiles) == len(scene.tiles)
     assert reading.total == scene.total
