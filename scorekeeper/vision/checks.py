@@ -122,10 +122,10 @@ def _blur_sigma(gray: np.ndarray, corners: np.ndarray) -> float:
 def _touching(quads: list[np.ndarray]) -> bool:
     """Whether any two tile outlines touch (or nearly: within 1.5 % of their size)."""
     grown = [_grow(q, 1.015).astype(np.float32) for q in quads]
+    areas = [abs(cv2.contourArea(g)) for g in grown]
     for a in range(len(grown)):
         for b in range(a + 1, len(grown)):
-            least = min(abs(cv2.contourArea(grown[a])), abs(cv2.contourArea(grown[b])))
-            if _shared_area(grown[a], grown[b], least) > 0:
+            if _shared_area(grown[a], grown[b], min(areas[a], areas[b])) > 0:
                 return True
     return False
 
