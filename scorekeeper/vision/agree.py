@@ -68,6 +68,14 @@ PAST_PART = 0.2  # ... at least this part of them beyond the end,
 PAST_RING = 0.7  # ... this part of the ring around it the face's colour (FACE_NEAR of it),
 FACE_NEAR = 0.15  # ... (x the face's brightness; and no darker than 0.85 of it)
 PAST_COLOUR = 0.25  # ... and of the colour of the half's own pips (this far, x the same)
+# The checks run only when they fit before the time limit (``time_to_check``).
+CHECK_SECONDS = 0.004  # CPU the checks of a reading take per tile (0.003 measured)
+
+
+def time_to_check(deadline, tiles: int) -> bool:
+    """Whether the checks of a reading of ``tiles`` tiles fit before ``deadline``'s limit
+    (``bars.Deadline``): a reading left unchecked is never sure."""
+    return deadline.time_for(CHECK_SECONDS * tiles)
 
 
 def vouch(

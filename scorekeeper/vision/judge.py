@@ -51,7 +51,6 @@ SHORT_CUT_GAP = 0.25
 SKEWED = 0.3  # a tile's own four corners this far (x its width) from its rectangle's
 SKEWED_SPREAD = 1.3  # ... looked at when the tiles read differ this much in width (real photos
 # from above: up to 1.33 with corners up to 0.37 off, never both)
-CHECK_SECONDS = 0.004  # CPU the checks of a confident reading take per tile (0.003 measured)
 
 # What a player is told (``lazy``: translated each time it is shown).
 PROBLEM_NO_TILES = lazy(
@@ -432,7 +431,7 @@ def decide(look, scale: float, full_size: tuple[int, int], debug: dict | None, t
         why.append("tilted: a tile's face is a trapezoid")  # i18n: debug
     # (checks agreeing, a half on another number's layout, a doubted half unbacked, pips past
     # a tile's end: an outline short of its tile); made only when they fit in the time left
-    checked = confident and look.deadline.time_for(CHECK_SECONDS * len(tiles))
+    checked = confident and agree.time_to_check(look.deadline, len(tiles))
     agreed = _agreeing(look, tiles, kept_quads) if checked else ([], False, False, False)
     checks = agreed[0]
     if confident and (not agree.vouch(checks, agreed[1], flags["blur"], agreed[2]) or agreed[3]):

@@ -28,7 +28,6 @@ from scorekeeper.vision.counting import (
 from scorekeeper.vision.images import open_upright
 from scorekeeper.vision.judge import (
     BLOCKING,
-    CHECK_SECONDS,
     FLAGS,
     GLARE_LIMIT,
     PROBLEM_BLUR,
@@ -338,7 +337,7 @@ def _checked_at_full_size(photo: _Photo, other: Reading) -> None:
     a tile's end there make it unsure; so does having no time left to look (TIME_LIMIT)."""
     quads = [np.asarray(t.corners, np.float64) / photo.scale for t in other.tiles]
     tiles = [(q, t.halves) for q, t in zip(quads, other.tiles, strict=True)]
-    if not photo.deadline.time_for(CHECK_SECONDS * len(tiles)):  # (as in judge.decide)
+    if not agree.time_to_check(photo.deadline, len(tiles)):
         other.confident, other.checks = False, []
         return
     past: list[int] = []

@@ -175,19 +175,19 @@ def test_the_reader_never_lets_the_checks_pass_the_time_limit(monkeypatch):
 
 def test_a_reading_with_no_time_left_for_its_checks_is_offered_unsure(monkeypatch):
     """The checks a confident reading needs run after a look's last step; they are made only
-    when they fit before the time limit (``judge.CHECK_SECONDS`` a tile), so that no photo
+    when they fit before the time limit (``agree.CHECK_SECONDS`` a tile), so that no photo
     passes it: a reading left unchecked keeps its tiles and total, never confident. So does
     a smaller look's reading that there is no time left to look at again at full size."""
     import copy
 
-    from scorekeeper.vision import judge as judge_mod
+    from scorekeeper.vision import agree as agree_mod
     from scorekeeper.vision import synth_modes
     from scorekeeper.vision.images import open_upright
 
     scene = synth_modes.benchmark_scene("woven_cloth", 0, 173)  # 3 tiles, read sure
     sure = reader_mod.read_bytes(scene.jpeg, budget=60.0)
     assert sure.confident and sure.checks and sure.total == 42
-    monkeypatch.setattr(judge_mod, "CHECK_SECONDS", 60.0)
+    monkeypatch.setattr(agree_mod, "CHECK_SECONDS", 60.0)
     late = reader_mod.read_bytes(scene.jpeg, budget=60.0)
     assert not late.confident and late.checks == []
     assert late.total == 42 and [t.halves for t in late.tiles] == [t.halves for t in sure.tiles]

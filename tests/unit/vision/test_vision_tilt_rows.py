@@ -167,7 +167,6 @@ def test_a_neighbour_whose_halves_are_packed_with_pips_is_still_looked_for():
     # seed 97's large_spread-002: beside a 12|11 the face a quarter width from the bar is
     # mostly pips (its 80th percentile 0.42 of the tile's own); the brightest samples there
     # are face. Taking the 80th percentile lost its neighbour (404 for 427).
-
     scene = synth_modes.benchmark_scene("large_spread", 2, seed=97)
     reading = read_unhurried(scene.jpeg)
     assert len(reading.tiles) == len(scene.tiles)
