@@ -140,6 +140,14 @@ FACES_BEFORE = 0.75  # the look for faces (no bar found at all) within this part
 # budget; it wins with more tiles, or as many with its least sure tile this much surer
 NET_LOOK_BEFORE = 0.7
 FINDER_SURER = 0.2
+# ... and when it does not win, it still reads a tile at the same place (its middle within
+# this part of the tile's width of the other's) better when it reads it surer: that tile is
+# taken from it (``_surer_tiles``). Measured on 2,600 renders with no limit (every mode of
+# ten seeds, 107 to 191): of 47 tiles read differently at the same place, 12 were read surer
+# by the look at faces: 11 of them the look with bars read wrong and the faces right, one
+# both wrong, none the other way; of the 35 it read less sure, the bars read 28 right (and
+# the faces 6). Half a width: the middle of a tile beside it is a whole width away.
+SAME_PLACE = 0.5
 
 
 def _sureness(reading: Reading) -> list[float]:
@@ -162,6 +170,29 @@ def _finder_wins(finder: Reading, bars_: Reading) -> bool:
         return True
     a, b = _sureness(finder), _sureness(bars_)
     return bool(a) and min(a) >= min(b) + FINDER_SURER and sum(a) >= sum(b)
+
+
+def _surer_tiles(reading: Reading, faced: Reading) -> None:
+    """Each tile of ``reading`` that ``faced`` (the look at faces) read differently at the
+    same place (SAME_PLACE) and surer is taken from ``faced`` (seed 191's coloured_12-000: a
+    0|3 whose outline, set off its tile, left a pip of the 3 outside, read 0|2 at 0.86 and
+    0|3 at 0.97 from the finder's outline). The reading stays as sure as it was: not."""
+    mids = [np.mean(t.corners, axis=0) for t in faced.tiles]
+    sure_b, sure_f = _sureness(reading), _sureness(faced)
+    taken: set[int] = set()
+    for i, t in enumerate(reading.tiles):
+        if not mids:
+            return
+        width = float(np.linalg.norm(np.subtract(t.corners[1], t.corners[0])))
+        far = [float(np.linalg.norm(m - np.mean(t.corners, axis=0))) for m in mids]
+        k = int(np.argmin(far))
+        other = faced.tiles[k]
+        if k in taken or far[k] > SAME_PLACE * width or sure_f[k] <= sure_b[i]:
+            continue
+        if sorted(other.halves) != sorted(t.halves):
+            reading.tiles[i] = other
+            taken.add(k)
+    reading.total = sum(t.pips for t in reading.tiles)
 
 
 def _widths(reading: Reading, scale: float) -> list[float]:
@@ -292,7 +323,8 @@ def _if_nothing_found(photo: _Photo, reading: Reading) -> Reading:
 
 def _if_not_sure(photo: _Photo, reading: Reading) -> Reading:
     """Not sure: the tiles found as objects (the tile finder's outlines, no bar needed) may
-    be more than the bars led to; that reading wins when it has more tiles (``_finder_wins``)."""
+    be more than the bars led to; that reading wins when it has more tiles (``_finder_wins``).
+    When it does not, the tiles it read surer at the same place are taken (``_surer_tiles``)."""
     if reading.confident or not reading.tiles:
         return reading
     if photo.faced is None and not photo.within(NET_LOOK_BEFORE):
@@ -305,6 +337,8 @@ def _if_not_sure(photo: _Photo, reading: Reading) -> Reading:
             faced.problems += [p for p in reading.problems if p not in faced.problems]
             faced.advice += [a for a in reading.advice if a not in faced.advice]
             reading = faced
+        else:
+            _surer_tiles(reading, faced)
     return reading
 
 

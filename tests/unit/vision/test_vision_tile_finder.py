@@ -272,3 +272,50 @@ def test_the_finders_reading_wins_with_more_tiles_surer_ones_or_no_marks_left_ou
     finder, bars, wins
 ):
     assert reader_mod._finder_wins(_reading(*finder), _reading(*bars)) is wins
+
+
+def _tiles_at(*tiles):
+    """A reading of ``tiles``: (x of the middle, halves, sureness), each 40 px wide."""
+    from scorekeeper.vision.reading import Reading, TileReading
+
+    def tile(x, halves, sure):
+        corners = ((x - 20, 0), (x + 20, 0), (x + 20, 80), (x - 20, 80))
+        return TileReading(None, sure, corners, halves, (sure, 1.0))
+
+    reading = Reading(tiles=[tile(*t) for t in tiles])
+    reading.total = sum(t.pips for t in reading.tiles)
+    return reading
+
+
+@pytest.mark.parametrize(
+    ("faced", "taken"),
+    [
+        ([(100, (0, 3), 0.97)], (0, 3)),  # the same place, read surer: taken
+        ([(110, (3, 0), 0.97)], (3, 0)),  # (a fourth of the width off: the same place)
+        ([(100, (0, 3), 0.86)], (0, 2)),  # as sure: kept
+        ([(100, (0, 3), 0.5)], (0, 2)),  # less sure: kept
+        ([(130, (0, 3), 0.97)], (0, 2)),  # three fourths of a width off: another tile
+        ([], (0, 2)),  # the look at faces read nothing
+    ],
+)
+def test_a_tile_the_finders_reading_reads_surer_at_the_same_place_is_taken(faced, taken):
+    reading = _tiles_at((100, (0, 2), 0.86), (200, (5, 5), 0.9))
+    reader_mod._surer_tiles(reading, _tiles_at(*faced))
+    assert [t.halves for t in reading.tiles] == [taken, (5, 5)]
+    assert reading.total == sum(taken) + 10
+    assert not reading.confident
+
+
+def test_one_tile_of_the_finders_reading_replaces_one_tile_only():
+    reading = _tiles_at((100, (0, 2), 0.5), (104, (1, 1), 0.5))  # two outlines of one tile
+    reader_mod._surer_tiles(reading, _tiles_at((102, (0, 3), 0.97)))
+    assert sorted(t.halves for t in reading.tiles) == [(0, 3), (1, 1)]
+
+
+def test_a_tile_read_from_an_outline_set_off_it_is_read_from_the_finders_outline():
+    # seed 191's coloured_12-000: a 0|3's outline set off its tile left the 3's first pip
+    # outside; read 0|2 at 0.86 with bars, 0|3 at 0.97 from the finder's outline, and the
+    # finder's reading of all 8 tiles (85) lost to that of the bars (84) with as many tiles
+    scene = synth_modes.benchmark_scene("coloured_12", 0, seed=191)
+    reading = read_unhurried(scene.jpeg)
+    assert reading.total == scene.total == 85
