@@ -109,9 +109,20 @@ def pips_past_ends(rgb: np.ndarray, quads: list[np.ndarray]) -> int:
     ``rgb``, end A first): spots of a pip's size a PAST_PART or more beyond the end, of the
     colour of the half's own pips, with the face's colour around them and in no other tile
     read. Any is an outline short of its tile."""
-    past: list[int] = []
-    look_at_halves(rgb, [(q, (-1, -1)) for q in quads], past=past)
-    return sum(past)
+    return sum(pips_past(rgb, quads, range(len(quads))))
+
+
+def pips_past(rgb: np.ndarray, quads: list[np.ndarray], which) -> list[int]:
+    """The pips past the two ends of each tile ``which`` (indices into ``quads``: the tiles
+    read, in pixels of ``rgb``, end A first; the others count as tiles read around it)."""
+    src = CropSource(rgb)
+    numbered = _numbered(rgb.shape, quads)
+    out = []
+    for i in which:
+        c = np.asarray(quads[i], np.float64)
+        ends = zip(_crops(src, c), (c, c[[2, 3, 0, 1]]), strict=True)
+        out.append(sum(_past_end(src, numbered, min(i + 1, 255), e, _face_of(h)) for h, e in ends))
+    return out
 
 
 def _numbered(shape: tuple[int, ...], quads: list[np.ndarray]) -> np.ndarray:

@@ -146,7 +146,10 @@ FINDER_SURER = 0.2
 # ten seeds, 107 to 191): of 47 tiles read differently at the same place, 12 were read surer
 # by the look at faces: 11 of them the look with bars read wrong and the faces right, one
 # both wrong, none the other way; of the 35 it read less sure, the bars read 28 right (and
-# the faces 6). Half a width: the middle of a tile beside it is a whole width away.
+# the faces 6). Half a width: the middle of a tile beside it is a whole width away. Before
+# sureness, pips past a tile's ends (``agree.pips_past``: an outline short of its tile): of
+# those 47, two outlines of the bars' had them and the faces' none (both right from the
+# faces, one of them less sure), three the other way (all three right from the bars).
 SAME_PLACE = 0.5
 
 
@@ -172,27 +175,38 @@ def _finder_wins(finder: Reading, bars_: Reading) -> bool:
     return bool(a) and min(a) >= min(b) + FINDER_SURER and sum(a) >= sum(b)
 
 
-def _surer_tiles(reading: Reading, faced: Reading) -> None:
+def _surer_tiles(photo: _Photo, reading: Reading, faced: Reading) -> None:
     """Each tile of ``reading`` that ``faced`` (the look at faces) read differently at the
-    same place (SAME_PLACE) and surer is taken from ``faced`` (seed 191's coloured_12-000: a
-    0|3 whose outline, set off its tile, left a pip of the 3 outside, read 0|2 at 0.86 and
-    0|3 at 0.97 from the finder's outline). The reading stays as sure as it was: not."""
+    same place (SAME_PLACE) is taken from ``faced`` when its outline there has no pip past
+    its ends and the other has (seed 199's tilt_30_45-014: an 11|7's outline set a row of the
+    11 past its end, read 8|7), or, neither having or both, when ``faced`` read it surer
+    (seed 191's coloured_12-000: a 0|3 whose outline, set off its tile, left a pip of the 3
+    outside, read 0|2 at 0.86 and 0|3 at 0.97). The reading stays as sure as it was: not."""
     mids = [np.mean(t.corners, axis=0) for t in faced.tiles]
     sure_b, sure_f = _sureness(reading), _sureness(faced)
-    taken: set[int] = set()
+    pairs: dict[int, int] = {}  # tile of reading -> the tile of faced at its place
     for i, t in enumerate(reading.tiles):
-        if not mids:
-            return
         width = float(np.linalg.norm(np.subtract(t.corners[1], t.corners[0])))
         far = [float(np.linalg.norm(m - np.mean(t.corners, axis=0))) for m in mids]
-        k = int(np.argmin(far))
-        other = faced.tiles[k]
-        if k in taken or far[k] > SAME_PLACE * width or sure_f[k] <= sure_b[i]:
+        k = int(np.argmin(far)) if far else -1
+        if not far or far[k] > SAME_PLACE * width or k in pairs.values():
             continue
-        if sorted(other.halves) != sorted(t.halves):
-            reading.tiles[i] = other
-            taken.add(k)
+        if sorted(faced.tiles[k].halves) != sorted(t.halves):
+            pairs[i] = k
+    if not pairs:
+        return
+    clear_b = [n == 0 for n in _past(photo, reading, pairs)]
+    clear_f = [n == 0 for n in _past(photo, faced, pairs.values())]
+    for (i, k), cb, cf in zip(pairs.items(), clear_b, clear_f, strict=True):
+        if (cf, sure_f[k]) > (cb, sure_b[i]):
+            reading.tiles[i] = faced.tiles[k]
     reading.total = sum(t.pips for t in reading.tiles)
+
+
+def _past(photo: _Photo, reading: Reading, which) -> list[int]:
+    """The pips past the ends of the tiles ``which`` of ``reading`` (``agree.pips_past``)."""
+    quads = [np.asarray(t.corners, np.float64) / photo.scale for t in reading.tiles]
+    return agree.pips_past(photo.rgb, quads, which)
 
 
 def _widths(reading: Reading, scale: float) -> list[float]:
@@ -338,7 +352,7 @@ def _if_not_sure(photo: _Photo, reading: Reading) -> Reading:
             faced.advice += [a for a in reading.advice if a not in faced.advice]
             reading = faced
         else:
-            _surer_tiles(reading, faced)
+            _surer_tiles(photo, reading, faced)
     return reading
 
 

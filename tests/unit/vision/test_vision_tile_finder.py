@@ -230,8 +230,10 @@ def test_a_tile_the_finder_sees_as_a_parallelogram_keeps_a_tilted_photo_from_bei
     # was read 1|2 inside a rectangle around its bar, at 0.54, and main's reader was sure of
     # 70 for 72. (The eighth step reads the 4|1 from its snapped outline, amber, see
     # test_vision_snapped; without it, this check is what keeps the reading unsure. The
-    # seventeenth step's side-by-side faces read it right too: left out here as well.)
+    # seventeenth step's side-by-side faces read it right too, and the twenty-second step takes
+    # the finder's surer reading of it: both left out here as well.)
     monkeypatch.setattr(look_mod, "_snapped", lambda *a, **k: [])
+    monkeypatch.setattr(reader_mod, "_surer_tiles", lambda *a: None)
     monkeypatch.setattr(faces, "_side_by_side", lambda width, length: 0)
     scene = synth_modes.benchmark_scene("tilt_30_45", 15, seed=17)
     reading = read_unhurried(scene.jpeg)
@@ -287,6 +289,14 @@ def _tiles_at(*tiles):
     return reading
 
 
+def _plain_photo():
+    """A photo of nothing but a plain light table (no pip past any outline)."""
+    from scorekeeper.vision import bars
+
+    rgb = np.full((120, 300, 3), 200, np.uint8)
+    return reader_mod._Photo(rgb, 12, 1.0, (300, 120), None, bars.Deadline(None))
+
+
 @pytest.mark.parametrize(
     ("faced", "taken"),
     [
@@ -300,15 +310,33 @@ def _tiles_at(*tiles):
 )
 def test_a_tile_the_finders_reading_reads_surer_at_the_same_place_is_taken(faced, taken):
     reading = _tiles_at((100, (0, 2), 0.86), (200, (5, 5), 0.9))
-    reader_mod._surer_tiles(reading, _tiles_at(*faced))
+    reader_mod._surer_tiles(_plain_photo(), reading, _tiles_at(*faced))
     assert [t.halves for t in reading.tiles] == [taken, (5, 5)]
     assert reading.total == sum(taken) + 10
     assert not reading.confident
 
 
+@pytest.mark.parametrize(
+    ("past", "sure", "taken"),
+    [
+        ((3, 0), 0.5, (0, 3)),  # pips past the bars' outline, none past the finder's: taken
+        ((3, 0), 0.97, (0, 3)),
+        ((0, 3), 0.97, (0, 2)),  # pips past the finder's outline: kept, though surer
+        ((2, 2), 0.97, (0, 3)),  # past both: the surer
+        ((2, 2), 0.5, (0, 2)),
+    ],
+)
+def test_a_tile_whose_outline_leaves_pips_past_its_end_gives_way(monkeypatch, past, sure, taken):
+    counts = iter(past)
+    monkeypatch.setattr(reader_mod.agree, "pips_past", lambda rgb, q, which: [next(counts)])
+    reading = _tiles_at((100, (0, 2), 0.86), (200, (5, 5), 0.9))
+    reader_mod._surer_tiles(_plain_photo(), reading, _tiles_at((100, (0, 3), sure)))
+    assert [t.halves for t in reading.tiles] == [taken, (5, 5)]
+
+
 def test_one_tile_of_the_finders_reading_replaces_one_tile_only():
     reading = _tiles_at((100, (0, 2), 0.5), (104, (1, 1), 0.5))  # two outlines of one tile
-    reader_mod._surer_tiles(reading, _tiles_at((102, (0, 3), 0.97)))
+    reader_mod._surer_tiles(_plain_photo(), reading, _tiles_at((102, (0, 3), 0.97)))
     assert sorted(t.halves for t in reading.tiles) == [(0, 3), (1, 1)]
 
 
@@ -319,3 +347,12 @@ def test_a_tile_read_from_an_outline_set_off_it_is_read_from_the_finders_outline
     scene = synth_modes.benchmark_scene("coloured_12", 0, seed=191)
     reading = read_unhurried(scene.jpeg)
     assert reading.total == scene.total == 85
+
+
+def test_a_tile_read_from_an_outline_that_leaves_a_row_of_pips_past_its_end_is_read_again():
+    # seed 199's tilt_30_45-014: an 11|7's outline under a steep tilt set the 11's last row
+    # past its end (3 pips): read 8|7 at 0.91 with bars; from the finder's outline, with no
+    # pip past it, 11|7 at 0.76
+    scene = synth_modes.benchmark_scene("tilt_30_45", 14, seed=199)
+    reading = read_unhurried(scene.jpeg)
+    assert reading.total == scene.total == 88
