@@ -245,6 +245,13 @@ def test_pips_past_a_tiles_end_say_its_outline_is_short(seed):
     assert agree.pips_past_ends(scene.image, short) >= 3  # the end rows of the 12 and the 11
     # (a tile read right has no pip within a twelfth of its length of an end: none is past)
     assert agree.pips_past_ends(scene.image, [_short_at_end_a(q, 0.02) for q in quads]) == 0
+    # tile by tile: only the outline cut short shows them (the others count as tiles read)
+    one_short = [quads[0], short[1], quads[2]]
+    assert agree.pips_past(scene.image, one_short, [0, 1, 2])[0::2] == [0, 0]
+    assert agree.pips_past(scene.image, one_short, [1]) == [
+        agree.pips_past_ends(scene.image, one_short)
+    ]
+    assert agree.pips_past(scene.image, one_short, [1])[0] >= 1  # the end row of the 11
 
 
 @pytest.mark.parametrize("index", [3, 5])
