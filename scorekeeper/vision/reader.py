@@ -187,7 +187,8 @@ def _surer_tiles(photo: _Photo, reading: Reading, faced: Reading) -> None:
     pairs: dict[int, int] = {}  # tile of reading -> the tile of faced at its place
     for i, t in enumerate(reading.tiles):
         width = float(np.linalg.norm(np.subtract(t.corners[1], t.corners[0])))
-        far = [float(np.linalg.norm(m - np.mean(t.corners, axis=0))) for m in mids]
+        mid = np.mean(t.corners, axis=0)
+        far = [float(np.linalg.norm(m - mid)) for m in mids]
         k = int(np.argmin(far)) if far else -1
         if not far or far[k] > SAME_PLACE * width or k in pairs.values():
             continue
@@ -195,18 +196,12 @@ def _surer_tiles(photo: _Photo, reading: Reading, faced: Reading) -> None:
             pairs[i] = k
     if not pairs:
         return
-    clear_b = [n == 0 for n in _past(photo, reading, pairs)]
-    clear_f = [n == 0 for n in _past(photo, faced, pairs.values())]
+    clear_b = [n == 0 for n in agree.pips_past(photo.rgb, photo.quads(reading), pairs)]
+    clear_f = [n == 0 for n in agree.pips_past(photo.rgb, photo.quads(faced), pairs.values())]
     for (i, k), cb, cf in zip(pairs.items(), clear_b, clear_f, strict=True):
         if (cf, sure_f[k]) > (cb, sure_b[i]):
             reading.tiles[i] = faced.tiles[k]
     reading.total = sum(t.pips for t in reading.tiles)
-
-
-def _past(photo: _Photo, reading: Reading, which) -> list[int]:
-    """The pips past the ends of the tiles ``which`` of ``reading`` (``agree.pips_past``)."""
-    quads = [np.asarray(t.corners, np.float64) / photo.scale for t in reading.tiles]
-    return agree.pips_past(photo.rgb, quads, which)
 
 
 def _widths(reading: Reading, scale: float) -> list[float]:
@@ -306,6 +301,10 @@ class _Photo:
             self.debug.update(self.seen[id(r)][1])
         return r
 
+    def quads(self, r: Reading) -> list[np.ndarray]:
+        """The outlines of the tiles of ``r`` in pixels of the image read (``rgb``)."""
+        return [np.asarray(t.corners, np.float64) / self.scale for t in r.tiles]
+
     def large(self, r: Reading) -> bool:
         widths = _widths(r, self.scale)
         return bool(widths) and min(widths) * self.s > LARGE_TILE_PX
@@ -383,8 +382,7 @@ def _checked_at_full_size(photo: _Photo, other: Reading) -> None:
     read: a pale pip the smaller copy blurred away (seed 167's woven_cloth-011: a silver 1 on
     a tan face, against its reading 0 at full size, sure at 400 px of 11 for 12) or pips past
     a tile's end there make it unsure; so does having no time left to look (TIME_LIMIT)."""
-    quads = [np.asarray(t.corners, np.float64) / photo.scale for t in other.tiles]
-    tiles = [(q, t.halves) for q, t in zip(quads, other.tiles, strict=True)]
+    tiles = [(q, t.halves) for q, t in zip(photo.quads(other), other.tiles, strict=True)]
     if not agree.time_to_check(photo.deadline, len(tiles)):
         other.confident, other.checks = False, []
         return
