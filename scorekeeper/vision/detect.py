@@ -61,6 +61,7 @@ class Candidate:
     face: bool = False  # the outline of a bright face found without its bar (find_faces)
     finder: bool = False  # ... found by the learned tile finder (tilenet.find_tiles)
     snapped: bool = False  # another outline's sides moved onto its face's edges (snap_to_face)
+    doubted: bool = False  # kept though the counter doubts it is a tile (Look.take_doubted)
 
 
 def face_colour(sample: np.ndarray, pct: float = 75, within: float = 0.9) -> np.ndarray:

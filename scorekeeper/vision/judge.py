@@ -301,6 +301,8 @@ def _tile_reading(
         conf *= counting.FACE_TRUST
         if look.cands[i].snapped:
             why.append(f"unsure: tile {n} read from a snapped outline")  # i18n: debug
+    if look.cands[i].doubted:
+        why.append(f"unsure: tile {n} from an outline the counter doubts")  # i18n: debug
     W = float(np.linalg.norm(c_img[1] - c_img[0]))
     _at_frame(look, i, (va, vb), n, flags, why)
     if W * scale < 60 or W < 40:
@@ -407,14 +409,11 @@ def decide(look, scale: float, full_size: tuple[int, int], debug: dict | None, t
     score = min((t.confidence for t in tiles), default=0.0)
     sure = score >= SURE_TILE
     # (a tile read from a snapped outline is amber: FACE_TRUST keeps it under SURE_TILE, and
-    # it never makes a reading confident whatever the two numbers become)
-    from_snapped = any(look.cands[i].snapped for i in look.kept)
+    # it never makes a reading confident whatever the two numbers become; nor does a tile
+    # kept though the counter doubts it is one: Look.take_doubted)
+    amber = any(look.cands[i].snapped or look.cands[i].doubted for i in look.kept)
     confident = (
-        bool(tiles)
-        and sure
-        and not faced
-        and not from_snapped
-        and not any(flags[f] for f in BLOCKING)
+        bool(tiles) and sure and not faced and not amber and not any(flags[f] for f in BLOCKING)
     )
     # about to be sure, tiles differing SKEWED_SPREAD in width: a tile whose face the tile
     # finder sees as a clear trapezoid or parallelogram too says the camera is steeply tilted,

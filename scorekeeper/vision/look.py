@@ -12,8 +12,14 @@ import cv2
 import numpy as np
 
 from scorekeeper.vision import bars, detect, judge, tilenet
-from scorekeeper.vision.checks import _blur_sigma
-from scorekeeper.vision.counting import _count_halves, _keep, _sharpened, tile_evidence
+from scorekeeper.vision.checks import _blur_sigma, _poly_overlap
+from scorekeeper.vision.counting import (
+    ACCEPT_TILE,
+    _count_halves,
+    _keep,
+    _sharpened,
+    tile_evidence,
+)
 from scorekeeper.vision.finding import (
     HYPOTHESES,
     MAX_CANDIDATES,
@@ -38,6 +44,11 @@ from scorekeeper.vision.reading import Reading
 FACE_LOOK_BEFORE = 0.85  # the face look of a full look (the tile finder: 0.02 s) within this
 FAINT_NEAR_BEFORE = 0.5  # the looks for fainter bars: only within this part of the budget
 SNAP_BEFORE = 0.85  # the snapped outlines of a full look only within this part of the budget
+# an outline the counter doubts is a tile (from this "is a tile" up to ACCEPT_TILE: one half
+# it is not sure is a half, a blurred 11 say), where the tile finder sees a tile of its size
+# (overlapping this much of the smaller, areas within this ratio) and no tile read lies
+DOUBTED = 0.25
+FINDER_SAME = 0.6
 
 
 def detection_scale(rgb: np.ndarray) -> float:
@@ -274,6 +285,44 @@ class Look:
             self.drop("snapped", SNAP_SURE)
             self.keep()
 
+    def take_doubted(self) -> None:
+        """Outlines the counter doubts are tiles (DOUBTED), where the tile finder sees a tile
+        and no tile read lies: kept as tiles the player counts by hand, rather than a
+        reading that leaves a tile out. Never sure: a tile's confidence is at most its "is a
+        tile", under ACCEPT_TILE and so under SURE_TILE, and judge holds a reading with one
+        unsure whatever the numbers become."""
+        if not self.kept:
+            return
+        found = [c.corners / self.s for c in self.finder.tiles()]  # pixels of rgb
+        quality = self.is_tile * self.counts.max(axis=2).prod(axis=1)
+        groups = {self.cands[i].group for i in self.kept}
+        taken: list[int] = []
+        for i in np.argsort(-quality, kind="stable"):
+            c = self.cands[i]
+            if c.group in groups or not DOUBTED < self.is_tile[i] < ACCEPT_TILE:
+                continue
+            if (self.counts[i].argmax(axis=1) == 0).all():  # a plain patch: no tile to count
+                continue
+            if any(_poly_overlap(c.corners, self.cands[j].corners) >= 0.2 for j in self.kept):
+                continue
+            if any(_same_tile(c.corners, f) for f in found):
+                taken.append(int(i))
+                self.kept.append(int(i))
+                groups.add(c.group)
+                c.doubted = True
+        if taken:
+            self.rejected_strong = max(0, self.rejected_strong - len(taken))
+            self.missing = self.what_is_missing(self.kept)
+
+
+def _same_tile(p: np.ndarray, q: np.ndarray) -> bool:
+    """Whether two outlines are of one tile: they overlap FINDER_SAME of the smaller, and
+    neither is more than 1 / FINDER_SAME times the other's area (not a half in a tile)."""
+    a, b = abs(cv2.contourArea(p.astype(np.float32))), abs(cv2.contourArea(q.astype(np.float32)))
+    if min(a, b) < FINDER_SAME * max(a, b):
+        return False
+    return _poly_overlap(p, q) >= FINDER_SAME
+
 
 def read_once(
     rgb: np.ndarray,
@@ -309,4 +358,5 @@ def read_once(
     look.try_face_outlines()
     deadline.check()
     look.try_snapped()
+    look.take_doubted()
     return judge.decide(look, scale, full_size, debug, t0)
