@@ -133,6 +133,25 @@ def _touching(quads: list[np.ndarray]) -> bool:
 FACE_AT_FRAME = 0.3  # part of the frame's edge inside an outline that must be face
 
 
+def _to_frame(corners: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """The outline with its side nearest the frame moved out onto the frame (to see whether
+    the face runs on there: ``_face_at_frame``)."""
+    w, h = size
+    c = np.asarray(corners, np.float64).copy()
+    centre = c.mean(axis=0)
+    best = None
+    for a, b in ((0, 1), (1, 2), (2, 3), (3, 0)):
+        mid = (c[a] + c[b]) / 2
+        d = min(mid[0], mid[1], w - 1 - mid[0], h - 1 - mid[1])
+        if best is None or d < best[0]:
+            best = (d, a, b, mid)
+    d, a, b, mid = best
+    out = mid - centre
+    out /= max(float(np.linalg.norm(out)), 1e-6)
+    c[[a, b]] += out * (max(d, 0.0) + 3.0)
+    return c
+
+
 def _face_at_frame(rgb: np.ndarray, corners: np.ndarray) -> bool:
     """Whether the face of the tile outlined by ``corners`` runs into the frame edge (it is
     cut off), rather than ending just inside it (a fitted outline can stick out a little past

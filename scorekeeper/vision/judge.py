@@ -23,6 +23,7 @@ from scorekeeper.vision.checks import (
     _glare_fraction,
     _glare_patch,
     _not_the_sets_colour,
+    _to_frame,
     _touching,
 )
 from scorekeeper.vision.missed import (
@@ -145,25 +146,6 @@ def capture_advice(flags: dict[str, bool], confident: bool) -> list[str]:
     return [CAPTURE_ADVICE[i] for i in picked]
 
 
-def _to_frame(corners: np.ndarray, size: tuple[int, int]) -> np.ndarray:
-    """The outline with its side nearest the frame moved out onto the frame (to see whether
-    the face runs on there: ``_face_at_frame``)."""
-    w, h = size
-    c = np.asarray(corners, np.float64).copy()
-    centre = c.mean(axis=0)
-    best = None
-    for a, b in ((0, 1), (1, 2), (2, 3), (3, 0)):
-        mid = (c[a] + c[b]) / 2
-        d = min(mid[0], mid[1], w - 1 - mid[0], h - 1 - mid[1])
-        if best is None or d < best[0]:
-            best = (d, a, b, mid)
-    d, a, b, mid = best
-    out = mid - centre
-    out /= max(float(np.linalg.norm(out)), 1e-6)
-    c[[a, b]] += out * (max(d, 0.0) + 3.0)
-    return c
-
-
 def _skewed(finder: tilenet.Finder, quads: list[np.ndarray]) -> bool:
     """Whether the tile finder's own four corners of a tile lying on one of ``quads`` (pixels
     of the image ``finder`` looks at) are SKEWED or more off its rectangle (``tilenet``: a
@@ -219,6 +201,7 @@ def _missing(
         "stray_edge": stray_edge if stray_edge >= STRAY_PIPS else 0,
         "stray_pips": stray + stray_edge,  # every one, even a single pip
         "stray_bars": None if found is None else _stray_bars(found, kept_quads),
+        "bar_and_pip": 0 if found is None else _stray_bars(found, kept_quads, stray_at),
         "glare_bars": _glare_bars(small, kept_quads),
         "bars_found": None if found is None else len(found),
     }
@@ -366,10 +349,11 @@ def _missed_flags(look, flags: dict, why: list, kept_quads: list) -> None:
         ),
         (unseen, "missed: a tile the tile finder sees, not read"),  # i18n: debug
         (missing["glare_bars"], "missed: a bar under glare outside every tile read"),  # i18n: debug
+        (missing["bar_and_pip"], "missed: a bar, a pip near it, no tile"),  # i18n: debug
     ):
         if n_:
             why.append(f"{what} x{n_}")
-    signs = ("missed", "unread", "stray", "glare_bars")  # (of a tile missed, in ``missing``)
+    signs = ("missed", "unread", "stray", "glare_bars", "bar_and_pip")  # (of a tile missed)
     flags["missed"] = bool(rejected_strong or unseen or any(missing[k] for k in signs))
     similar = missing["similar"]
     if similar and _surface_ruled_out(missing, rejected_strong):

@@ -354,14 +354,15 @@ def _unread_outlines(cands: list, kept: list[int], edge: np.ndarray, is_tile: np
     return len(groups)
 
 
-def _stray_bars(found: list[bars.Bar], quads: list[np.ndarray]) -> int:
+def _stray_bars(found: list[bars.Bar], quads: list[np.ndarray], pips: list | None = None) -> int:
     """Bars (``found``, all the bars the bar finder kept, in the pixels of ``quads``) of the
     length of a tile's bar that lie outside every tile read (``quads``): the bar of a tile
     that was not read. A bar is BAR_SHORT to BAR_LONG of its tile's width long (the longer
     dark marks beside tiles on a light surface are their sides and shadows, a tile's length
-    long); the tiles read may differ in size under a tilt (``_spread``)."""
+    long); the tiles read may differ in size under a tilt (``_spread``). With ``pips`` (stray
+    pips' centres): only the bars with one within a tile's width, two marks of one tile."""
     if not quads:
-        return len(found)
+        return len(found) if pips is None else 0
     widths = [float(np.linalg.norm(q[1] - q[0])) for q in quads]
     width, spread = float(np.median(widths)), _spread(widths)
     lo, hi = width / spread, width * spread
@@ -372,6 +373,8 @@ def _stray_bars(found: list[bars.Bar], quads: list[np.ndarray]) -> int:
             continue
         centre = (float(b.centre[0]), float(b.centre[1]))
         if any(cv2.pointPolygonTest(q, centre, False) >= 0 for q in grown):
+            continue
+        if pips is not None and not any(np.hypot(*np.subtract(centre, p)) <= width for p in pips):
             continue
         n += 1
     return n

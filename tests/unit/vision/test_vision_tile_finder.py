@@ -11,8 +11,8 @@ cv2 = pytest.importorskip("cv2")
 pytest.importorskip("onnxruntime")
 
 from scorekeeper.vision import (  # noqa: E402
+    checks,
     faces,
-    judge,
     synth_modes,  # noqa: E402
     tilenet,
 )
@@ -217,7 +217,7 @@ def test_a_tile_found_as_a_face_near_the_frame_is_cut_off_only_when_its_face_run
     assert reader_mod.PROBLEM_CUT not in reading.problems
     # a tile's outline moved out onto the frame: the side nearest the frame, only
     quad = np.array([[100.0, 10.0], [150.0, 10.0], [150.0, 110.0], [100.0, 110.0]])
-    out = judge._to_frame(quad, (400, 300))
+    out = checks._to_frame(quad, (400, 300))
     assert out[0][1] < 0 and out[1][1] < 0
     assert np.array_equal(out[2:], quad[2:])
 
