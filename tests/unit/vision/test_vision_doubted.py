@@ -1,7 +1,7 @@
 """Issue 40, twenty-third step: an outline the counter doubts is a tile (one half it is not
 sure is a half), lying where the tile finder sees a tile of its size and no tile read lies,
 is kept as an amber tile the player counts by hand, never sure, instead of being left out of
-the reading."""
+the reading; and a bar with a pip beside it, outside every tile read, is a missed tile."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ pytest.importorskip("onnxruntime")
 
 from types import SimpleNamespace  # noqa: E402
 
-from scorekeeper.vision import judge, synth_modes  # noqa: E402
+from scorekeeper.vision import bars as bars_mod  # noqa: E402
+from scorekeeper.vision import judge, missed, synth_modes  # noqa: E402
 from scorekeeper.vision import look as look_mod  # noqa: E402
 from scorekeeper.vision import reader as reader_mod  # noqa: E402
 from scorekeeper.vision.detect import Candidate  # noqa: E402
@@ -111,3 +112,46 @@ def test_which_outlines_the_counter_doubts_are_kept(
     assert other.doubted is taken, what
     assert look.rejected_strong == (0 if taken else 1), what
     assert look.missing == ({"kept": [0, 1]} if taken else {"old": True}), what
+
+
+# --- a bar and a pip beside it, outside every tile read: a missed tile ---
+
+QUADS = [np.array([[300.0, 100.0], [400.0, 100.0], [400.0, 300.0], [300.0, 300.0]])]
+QUADS.append(QUADS[0] + [150.0, 0.0])  # two tiles read, 100 px wide
+
+
+@pytest.mark.parametrize(
+    ("bar_at", "pips", "count"),
+    [
+        ((700.0, 450.0), [(720.0, 400.0)], 1),  # a pip 54 px from the bar: one tile's marks
+        ((700.0, 450.0), [(700.0, 560.0)], 0),  # 110 px away: further than a tile's width
+        ((700.0, 450.0), [], 0),  # a bar alone
+        ((350.0, 200.0), [(360.0, 180.0)], 0),  # a tile read's own bar (and no stray pip)
+    ],
+)
+def test_a_bar_counts_with_a_stray_pip_only_within_a_tiles_width(bar_at, pips, count):
+    bar = bars_mod.Bar(np.array(bar_at), np.array([1.0, 0.0]), 80.0, 4.0, 1.0)
+    assert missed._stray_bars([bar], QUADS, pips) == count
+    # with no pips given: every bar of a tile's size outside the tiles read, as before
+    assert missed._stray_bars([bar], QUADS) == (bar_at[0] > 500)
+    # nothing read: nothing to measure a tile's width by
+    assert missed._stray_bars([bar], [], pips) == 0
+
+
+def test_a_tile_left_out_whose_bar_and_pip_are_seen_keeps_the_reading_unsure(monkeypatch):
+    # seed 227's tilt_30_45-007: a 6|12 at a steep angle, its face so packed with large pips
+    # that no face-coloured patch shows, unseen by the tile finder, its outline fitted askew
+    # ("is a tile" 0.04): a sure 74 for 92. Its bar and a pip beside it lie outside every
+    # tile read
+    scene = synth_modes.benchmark_scene("tilt_30_45", 7, seed=227)
+    debug: dict = {}
+    reading = read_unhurried(scene.jpeg, debug=debug)
+    assert not reading.confident
+    assert reading.total != scene.total == 92
+    # ... without that sign, sure and wrong
+    real = missed._stray_bars
+    monkeypatch.setattr(
+        judge, "_stray_bars", lambda f, q, pips=None: 0 if pips is not None else real(f, q)
+    )
+    again = read_unhurried(scene.jpeg)
+    assert again.confident and again.total == 74
