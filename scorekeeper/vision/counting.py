@@ -184,6 +184,11 @@ def _count_halves(
 
 
 TOO_SMALL = 0.5  # a tile read narrower than this x the median tile read: not one of the set's
+# an outline the counter rejects but doubts (more than DOUBTED "is a tile"), sharing under
+# APART of the smaller outline with every tile kept: a tile it may have missed
+# (``rejected_strong``), and one ``Look.take_doubted`` may read amber
+DOUBTED = 0.25
+APART = 0.2
 
 
 def _keep(cands: list, is_tile: np.ndarray, counts: np.ndarray) -> tuple[list[int], int]:
@@ -225,7 +230,9 @@ def _keep_once(
         if cands[i].group in groups_done or i in left_out:
             continue
         if is_tile[i] < ACCEPT_TILE:
-            if is_tile[i] > 0.25 and all(_poly_overlap(ci, cands[j].corners) < 0.2 for j in kept):
+            if is_tile[i] > DOUBTED and all(
+                _poly_overlap(ci, cands[j].corners) < APART for j in kept
+            ):
                 rejected_strong += 1
             groups_done.add(cands[i].group)
             continue

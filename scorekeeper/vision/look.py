@@ -15,6 +15,8 @@ from scorekeeper.vision import bars, detect, judge, tilenet
 from scorekeeper.vision.checks import _blur_sigma, _poly_overlap
 from scorekeeper.vision.counting import (
     ACCEPT_TILE,
+    APART,
+    DOUBTED,
     _count_halves,
     _keep,
     _sharpened,
@@ -44,10 +46,9 @@ from scorekeeper.vision.reading import Reading
 FACE_LOOK_BEFORE = 0.85  # the face look of a full look (the tile finder: 0.02 s) within this
 FAINT_NEAR_BEFORE = 0.5  # the looks for fainter bars: only within this part of the budget
 SNAP_BEFORE = 0.85  # the snapped outlines of a full look only within this part of the budget
-# an outline the counter doubts is a tile (from this "is a tile" up to ACCEPT_TILE: one half
-# it is not sure is a half, a blurred 11 say), where the tile finder sees a tile of its size
+# an outline the counter doubts is a tile (counting.DOUBTED up to ACCEPT_TILE: one half it is
+# not sure is a half, a blurred 11 say) is read where the tile finder sees a tile of its size
 # (overlapping this much of the smaller, areas within this ratio) and no tile read lies
-DOUBTED = 0.25
 FINDER_SAME = 0.6
 
 
@@ -303,7 +304,7 @@ class Look:
                 continue
             if (self.counts[i].argmax(axis=1) == 0).all():  # a plain patch: no tile to count
                 continue
-            if any(_poly_overlap(c.corners, self.cands[j].corners) >= 0.2 for j in self.kept):
+            if any(_poly_overlap(c.corners, self.cands[j].corners) >= APART for j in self.kept):
                 continue
             if any(_same_tile(c.corners, f) for f in found):
                 taken.append(int(i))
