@@ -65,6 +65,23 @@ def _controlled(page: Page) -> None:
         page.wait_for_function(CONTROLLED)
 
 
+def _abort(route: Any) -> None:
+    route.abort("internetdisconnected")
+
+
+def _no_signal(context: BrowserContext, offline: bool) -> None:
+    """The phone without signal (``offline``) or with it again. ``set_offline`` alone does not
+    always reach the service worker's own requests in Chromium (microsoft/playwright#2311: now
+    and then a round was saved through the worker while the phone had no signal): every
+    request is refused at the context too while there is no signal."""
+    if offline:
+        context.set_offline(True)
+        context.route("**/*", _abort)
+    else:
+        context.unroute("**/*", _abort)
+        context.set_offline(False)
+
+
 def _keeps_game(page: Page, public_id: str) -> None:
     """Wait until the service worker controls the page and keeps the game's round form."""
     _controlled(page)
@@ -202,7 +219,7 @@ def test_two_rounds_without_signal_arrive_in_order(
 ) -> None:
     public_id = _start_game(page, live_server, NAMES)
     _keeps_game(page, public_id)
-    context.set_offline(True)
+    _no_signal(context, True)
     page.get_by_role("link", name="Enter round 1 scores").click()
     _enter(page, [0, 12, 30, 8], 0)
     page.get_by_role("button", name="Save round 1").click()
@@ -224,7 +241,7 @@ def test_two_rounds_without_signal_arrive_in_order(
     tokens = [entry["token"] for entry in _queue(page)]
     assert len(set(tokens)) == 2
     assert _saved_rounds(live_app) == []
-    context.set_offline(False)
+    _no_signal(context, False)
     expect(page.get_by_text("Round 3 of 13")).to_be_visible(timeout=20_000)
     assert _saved_rounds(live_app) == [(1, [0, 12, 30, 8]), (2, [4, 0, 30, 2])]
     # What the server said about it after the save is shown, not swallowed.
