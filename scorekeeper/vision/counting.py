@@ -243,6 +243,51 @@ def _keep_once(
     return kept, rejected_strong
 
 
+# pips of a colour near the face's (silver on cream: a 10 read blank): each half of a tile
+# kept read PALE_UP_TO pips or fewer is read again from a copy where a pixel is as dark as it
+# is far in colour from the face (PALE_GAIN x the distance); a count above the plain read's,
+# at least PALE_SURE, is taken
+PALE_UP_TO = 1
+PALE_GAIN = 3.0
+PALE_SURE = 0.9
+
+
+def pale_crops(crops: np.ndarray) -> np.ndarray:
+    """Half crops (N x 40 x 40 x 3) as grey crops where each pixel is as dark as it is far in
+    colour from the face's (the median of the lighter half of the crop's inside): pips of
+    any colour, silver on cream too, come out dark on white."""
+    n = HALF_PX
+    a, b = int(round(0.13 * n)), int(round(0.87 * n))
+    x = crops.astype(np.float32)
+    inner = x[:, a:b, a:b].reshape(len(x), -1, 3)
+    lum = inner.sum(axis=2)
+    lighter = lum >= np.median(lum, axis=1, keepdims=True)
+    face = np.stack([np.median(v[m], axis=0) for v, m in zip(inner, lighter, strict=True)])
+    dist = np.linalg.norm(x - face[:, None, None, :], axis=3)
+    grey = np.clip(255.0 - PALE_GAIN * dist, 0, 255).astype(np.uint8)
+    return np.repeat(grey[..., None], 3, axis=3)
+
+
+def recount_pale(
+    rgb: np.ndarray, cands: list, kept: list[int], counts: np.ndarray, max_pip: int
+) -> dict[tuple[int, int], np.ndarray]:
+    """The halves of the tiles ``kept`` read PALE_UP_TO pips or fewer whose pale read
+    (``pale_crops``) counts more, at least PALE_SURE: (outline, half) -> the pale read's
+    counts."""
+    low = [(i, k) for i in kept for k in (0, 1) if counts[i, k].argmax() <= PALE_UP_TO]
+    if not low:
+        return {}
+    src = CropSource(rgb)
+    crops = np.stack([src.crop(half_quads(cands[i].corners)[k]) for i, k in low])
+    pale = classify_halves(pale_crops(crops), max_pip)[:, : max_pip + 1]
+    out = {}
+    for (i, k), p in zip(low, pale, strict=True):
+        v = int(p.argmax())
+        if v > int(counts[i, k].argmax()) and p[v] >= PALE_SURE:
+            out[(i, k)] = p / max(float(p.sum()), 1e-9)
+    return out
+
+
 def _sharpened(rgb: np.ndarray, cands: list) -> np.ndarray:
     """``rgb`` sharpened for reading the faces ``cands`` (unsharp mask, SHARPEN_SIGMA of
     their typical width): the pips of a blurred photo come back enough to be counted."""

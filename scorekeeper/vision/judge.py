@@ -286,6 +286,8 @@ def _tile_reading(
             why.append(f"unsure: tile {n} read from a snapped outline")  # i18n: debug
     if look.cands[i].doubted:
         why.append(f"unsure: tile {n} from an outline the counter doubts")  # i18n: debug
+    if look.cands[i].pale:
+        why.append(f"unsure: tile {n} has a half of pale pips")  # i18n: debug
     W = float(np.linalg.norm(c_img[1] - c_img[0]))
     _at_frame(look, i, (va, vb), n, flags, why)
     if W * scale < 60 or W < 40:
@@ -395,7 +397,9 @@ def decide(look, scale: float, full_size: tuple[int, int], debug: dict | None, t
     # (a tile read from a snapped outline is amber: FACE_TRUST keeps it under SURE_TILE, and
     # it never makes a reading confident whatever the two numbers become; nor does a tile
     # kept though the counter doubts it is one: Look.take_doubted)
-    amber = any(look.cands[i].snapped or look.cands[i].doubted for i in look.kept)
+    amber = any(
+        look.cands[i].snapped or look.cands[i].doubted or look.cands[i].pale for i in look.kept
+    )
     confident = (
         bool(tiles) and sure and not faced and not amber and not any(flags[f] for f in BLOCKING)
     )

@@ -20,6 +20,7 @@ from scorekeeper.vision.counting import (
     _count_halves,
     _keep,
     _sharpened,
+    recount_pale,
     tile_evidence,
 )
 from scorekeeper.vision.finding import (
@@ -315,6 +316,17 @@ class Look:
             self.rejected_strong = max(0, self.rejected_strong - len(taken))
             self.missing = self.what_is_missing(self.kept)
 
+    def recount_pale(self) -> None:
+        """Each half of a tile kept read blank or 1 read again as a grey copy of its colour
+        distance from the face (``counting.recount_pale``): pips near the face's colour
+        (silver on cream) the counter reads as a blank face. A half it counts more pips in
+        is taken from it, and the tile is amber: the player checks it."""
+        for (i, k), p in recount_pale(
+            self.rgb, self.cands, self.kept, self.counts, self.max_pip
+        ).items():
+            self.counts[i, k] = p
+            self.cands[i].pale = True
+
 
 def _same_tile(p: np.ndarray, q: np.ndarray) -> bool:
     """Whether two outlines are of one tile: they overlap FINDER_SAME of the smaller, and
@@ -360,4 +372,5 @@ def read_once(
     deadline.check()
     look.try_snapped()
     look.take_doubted()
+    look.recount_pale()
     return judge.decide(look, scale, full_size, debug, t0)
