@@ -359,6 +359,9 @@ def _pips_in_frame(
 FACE_APART = 28.0  # a tile read whose face's colour (a, b of 8-bit Lab) is this far from the set's
 FACE_APART_DARKER = (18.0, 20.0)  # ... or this far, and its face this much darker (L)
 FACE_INSIDE = 0.8  # ... looked at inside this part of its outline (no rim, no surface)
+# ... unless its face is blown out to white (at least this light, L of 8-bit Lab, and at most
+# this far from grey): a lamp's glare over the whole face, the pips faint under it
+BLOWN_OUT = (250.0, 6.0)
 
 
 def _face_colour(small: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
@@ -376,6 +379,13 @@ def _face_colour(small: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
     lab = cv2.cvtColor(np.ascontiguousarray(small[y0:y1, x0:x1]), cv2.COLOR_RGB2LAB)
     sample = lab[mask > 0].astype(np.float32)
     return detect.face_colour(sample, 75, 0.9) if len(sample) >= 10 else None
+
+
+def _blown_out(small: np.ndarray, quad: np.ndarray) -> bool:
+    """Whether the face inside ``quad`` (pixels of ``small``) is blown out to white by glare
+    (BLOWN_OUT): not a colour of its own, whatever the set's faces are."""
+    c = _face_colour(small, quad)
+    return c is not None and bool(c[0] >= BLOWN_OUT[0] and np.hypot(*(c[1:] - 128)) <= BLOWN_OUT[1])
 
 
 def _not_the_sets_colour(

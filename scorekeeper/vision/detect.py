@@ -63,6 +63,7 @@ class Candidate:
     snapped: bool = False  # another outline's sides moved onto its face's edges (snap_to_face)
     doubted: bool = False  # kept though the counter doubts it is a tile (Look.take_doubted)
     pale: bool = False  # a half read again from its colour distance (Look.recount_pale)
+    glared: bool = False  # kept though not the set's colour: its face blown out (judge)
 
 
 def face_colour(sample: np.ndarray, pct: float = 75, within: float = 0.9) -> np.ndarray:

@@ -16,6 +16,7 @@ from scorekeeper.rules.words import lazy
 from scorekeeper.vision import agree, bars, counting, detect, tilenet
 from scorekeeper.vision.checks import (
     CUT_MARGIN,
+    _blown_out,
     _blur_sigma,
     _busy_surface,
     _face_at_frame,
@@ -288,6 +289,8 @@ def _tile_reading(
         why.append(f"unsure: tile {n} from an outline the counter doubts")  # i18n: debug
     if look.cands[i].pale:
         why.append(f"unsure: tile {n} has a half of pale pips")  # i18n: debug
+    if look.cands[i].glared:
+        why.append(f"unsure: tile {n}'s face is blown out by glare")  # i18n: debug
     W = float(np.linalg.norm(c_img[1] - c_img[0]))
     _at_frame(look, i, (va, vb), n, flags, why)
     if W * scale < 60 or W < 40:
@@ -367,12 +370,17 @@ def _missed_flags(look, flags: dict, why: list, kept_quads: list) -> None:
 def _drop_apart(look, why: list) -> bool:
     """Drops the tiles read that are not the colour of the set's faces (``look.kept``;
     ``checks._not_the_sets_colour``: a patch of the surface read as a tile); whether any
-    was (a reading that had one is never confident: what it hid may be a tile missed)."""
+    was (a reading that had one is never confident: what it hid may be a tile missed). A
+    face blown out to white by a lamp's glare (``checks._blown_out``) has no colour to tell:
+    its tile is kept, amber (``glared``: the player checks it)."""
     quads = [look.cands[i].corners * look.s for i in look.kept]
     pipped = [bool(look.counts[i].argmax(axis=1).any()) for i in look.kept]
     apart = _not_the_sets_colour(
         look.small, quads, pipped, agree.finder_vouches(look.finder, quads)
     )
+    for k in [k for k in apart if _blown_out(look.small, quads[k])]:
+        look.cands[look.kept[k]].glared = True
+        apart.remove(k)
     if apart:
         look.kept = [i for k, i in enumerate(look.kept) if k not in apart]
         why.append(f"missed: {len(apart)} read not the colour of the set's faces")  # i18n: debug
@@ -398,7 +406,7 @@ def decide(look, scale: float, full_size: tuple[int, int], debug: dict | None, t
     # it never makes a reading confident whatever the two numbers become; nor does a tile
     # kept though the counter doubts it is one: Look.take_doubted)
     amber = any(
-        look.cands[i].snapped or look.cands[i].doubted or look.cands[i].pale for i in look.kept
+        c.snapped or c.doubted or c.pale or c.glared for c in (look.cands[i] for i in look.kept)
     )
     confident = (
         bool(tiles) and sure and not faced and not amber and not any(flags[f] for f in BLOCKING)

@@ -18,7 +18,7 @@ from scorekeeper.vision import judge, missed, synth_modes  # noqa: E402
 from scorekeeper.vision import look as look_mod  # noqa: E402
 from scorekeeper.vision import reader as reader_mod  # noqa: E402
 from scorekeeper.vision.detect import Candidate  # noqa: E402
-from tests.unit.vision.unhurried import read_unhurried  # noqa: E402
+from tests.unit.vision.unhurried import read_as_if_sure, read_unhurried  # noqa: E402
 
 TILE = np.array([[0, 0], [50, 0], [50, 100], [0, 100]], float)
 
@@ -61,13 +61,9 @@ def test_a_tile_the_counter_doubts_never_makes_a_reading_sure(monkeypatch):
     # even were its confidence over the line, the photo's problems not held against it and
     # every check agreeing, a reading with a tile kept though the counter doubts it is a
     # tile is not sure
-    monkeypatch.setattr(judge, "SURE_TILE", 0.0)
-    monkeypatch.setattr(judge, "BLOCKING", ())
-    monkeypatch.setattr(judge, "_agreeing", lambda *a: (["finder"], False, False, False))
-    monkeypatch.setattr(judge.agree, "vouch", lambda *a: True)
     scene = synth_modes.benchmark_scene("near_empty", 14, seed=199)
     debug: dict = {}
-    reading = read_unhurried(scene.jpeg, debug=debug)
+    reading = read_as_if_sure(monkeypatch, scene.jpeg, debug=debug)
     assert any("counter doubts" in w for w in debug["why"])
     assert not reading.confident
 

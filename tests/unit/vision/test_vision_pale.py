@@ -13,11 +13,11 @@ pytest.importorskip("onnxruntime")
 
 from types import SimpleNamespace  # noqa: E402
 
-from scorekeeper.vision import counting, judge, synth_modes  # noqa: E402
+from scorekeeper.vision import counting, synth_modes  # noqa: E402
 from scorekeeper.vision import look as look_mod  # noqa: E402
 from scorekeeper.vision.detect import Candidate  # noqa: E402
 from scorekeeper.vision.halves import HALF_PX  # noqa: E402
-from tests.unit.vision.unhurried import read_unhurried  # noqa: E402
+from tests.unit.vision.unhurried import read_as_if_sure, read_unhurried  # noqa: E402
 
 CREAM = (236, 228, 186)
 SILVER = (198, 198, 204)
@@ -117,11 +117,7 @@ def test_a_silver_ten_read_blank_is_read_amber(monkeypatch):
 def test_a_half_read_again_as_pale_pips_never_makes_a_reading_sure(monkeypatch):
     # even were every tile over the line, no problem held against the photo and every check
     # agreeing, a reading with a half taken from its pale read is not sure
-    monkeypatch.setattr(judge, "SURE_TILE", 0.0)
-    monkeypatch.setattr(judge, "BLOCKING", ())
-    monkeypatch.setattr(judge, "_agreeing", lambda *a: (["finder"], False, False, False))
-    monkeypatch.setattr(judge.agree, "vouch", lambda *a: True)
     scene = synth_modes.benchmark_scene("coloured_12", 13, seed=227)
     debug: dict = {}
-    assert not read_unhurried(scene.jpeg, debug=debug).confident
+    assert not read_as_if_sure(monkeypatch, scene.jpeg, debug=debug).confident
     assert any("pale pips" in w for w in debug["why"])
