@@ -404,7 +404,8 @@ def decide(look, scale: float, full_size: tuple[int, int], debug: dict | None, t
     sure = score >= SURE_TILE
     # (a tile read from a snapped outline is amber: FACE_TRUST keeps it under SURE_TILE, and
     # it never makes a reading confident whatever the two numbers become; nor does a tile
-    # kept though the counter doubts it is one: Look.take_doubted)
+    # kept though the counter doubts it is one, Look.take_doubted, a half taken from its pale
+    # read, Look.recount_pale, or a face blown out by glare, _drop_apart)
     amber = any(
         c.snapped or c.doubted or c.pale or c.glared for c in (look.cands[i] for i in look.kept)
     )
