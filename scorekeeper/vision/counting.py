@@ -77,6 +77,7 @@ def classify_halves(crops: np.ndarray, max_pip: int = SET12_MAX_PIP) -> np.ndarr
     return out
 
 
+INSIDE = slice(round(0.13 * HALF_PX), round(0.87 * HALF_PX))  # a half crop inside its margin
 INK_PLAIN = 0.004  # a half with less dark "ink" than this (fraction of its face) is plain
 BLANK_EDGE = 1.0  # outline edge strength (x the photo's typical) a double blank needs
 BLANK_EDGE_ONE_CLEAR = 0.6  # ... when the counter already calls one of its halves a half
@@ -92,9 +93,7 @@ def ink_fraction(crops: np.ndarray) -> np.ndarray:
     darker than the face: pips, or anything else drawn on it. A blank half has none."""
     if len(crops) == 0:
         return np.zeros(0)
-    n = HALF_PX
-    a, b = int(round(0.13 * n)), int(round(0.87 * n))
-    inner = bars.brightest(crops)[:, a:b, a:b].astype(np.float32)
+    inner = bars.brightest(crops)[:, INSIDE, INSIDE].astype(np.float32)
     face = np.percentile(inner.reshape(len(crops), -1), 75, axis=1)[:, None, None]
     dark = inner < 0.55 * np.maximum(face, 30.0)
     return dark.reshape(len(crops), -1).mean(axis=1)
@@ -148,17 +147,17 @@ def tile_evidence(
 
 
 def _count_halves(
-    rgb: np.ndarray, cands: list, deadline: bars.Deadline, max_pip: int = SET12_MAX_PIP
+    src: CropSource, cands: list, deadline: bars.Deadline, max_pip: int = SET12_MAX_PIP
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Half-counter probabilities (N x 2 x classes) and ink (N x 2) of every outline, in two
-    rounds: first the best-fitting outline of each bar; the other sizes only for bars that
-    look like a tile there (a half, or a plain face that may be a double blank). On a busy
-    surface most bars are texture and the second round is small."""
+    """Half-counter probabilities (N x 2 x classes) and ink (N x 2) of every outline, cut
+    from ``src`` (the photo a look reads, its pyramid built once per look), in two rounds:
+    first the best-fitting outline of each bar; the other sizes only for bars that look like
+    a tile there (a half, or a plain face that may be a double blank). On a busy surface
+    most bars are texture and the second round is small."""
     n = len(cands)
     probs = np.zeros((n, 2, NOT_A_HALF + 1), np.float32)
     probs[:, :, NOT_A_HALF] = 1.0  # outlines not looked at are not halves
     ink = np.ones((n, 2))
-    src = CropSource(rgb)
 
     def run(idx: list[int]) -> None:
         if not idx:
@@ -256,10 +255,8 @@ def pale_crops(crops: np.ndarray) -> np.ndarray:
     """Half crops (N x 40 x 40 x 3) as grey crops where each pixel is as dark as it is far in
     colour from the face's (the median of the lighter half of the crop's inside): pips of
     any colour, silver on cream too, come out dark on white."""
-    n = HALF_PX
-    a, b = int(round(0.13 * n)), int(round(0.87 * n))
     x = crops.astype(np.float32)
-    inner = x[:, a:b, a:b].reshape(len(x), -1, 3)
+    inner = x[:, INSIDE, INSIDE].reshape(len(x), -1, 3)
     lum = inner.sum(axis=2)
     lighter = lum >= np.median(lum, axis=1, keepdims=True)
     face = np.stack([np.median(v[m], axis=0) for v, m in zip(inner, lighter, strict=True)])
@@ -269,15 +266,14 @@ def pale_crops(crops: np.ndarray) -> np.ndarray:
 
 
 def recount_pale(
-    rgb: np.ndarray, cands: list, kept: list[int], counts: np.ndarray, max_pip: int
+    src: CropSource, cands: list, kept: list[int], counts: np.ndarray, max_pip: int
 ) -> dict[tuple[int, int], np.ndarray]:
     """The halves of the tiles ``kept`` read PALE_UP_TO pips or fewer whose pale read
-    (``pale_crops``) counts more, at least PALE_SURE: (outline, half) -> the pale read's
-    counts."""
+    (``pale_crops``, cut from ``src``) counts more, at least PALE_SURE: (outline, half) ->
+    the pale read's counts."""
     low = [(i, k) for i in kept for k in (0, 1) if counts[i, k].argmax() <= PALE_UP_TO]
     if not low:
         return {}
-    src = CropSource(rgb)
     crops = np.stack([src.crop(half_quads(cands[i].corners)[k]) for i, k in low])
     pale = classify_halves(pale_crops(crops), max_pip)[:, : max_pip + 1]
     out = {}

@@ -33,6 +33,7 @@ from scorekeeper.vision.finding import (
     _faint_search,
     _neighbours,
 )
+from scorekeeper.vision.halves import CropSource
 from scorekeeper.vision.outlines import (
     SHORT_SURE,
     SHORT_WHEN,
@@ -86,6 +87,7 @@ class Look:
         self.unfitted: dict[int, bars.Bar] = {}
         self.found: list[bars.Bar] = []
         self.missing: dict = {}
+        self.src = CropSource(rgb)  # the halves are cut from it (its pyramid built once)
 
     def find(self) -> None:
         """The first outlines: fitted around the bars found (and a closer look's, for small
@@ -112,7 +114,7 @@ class Look:
             cands += closer[: MAX_CANDIDATES // 2]
         self.deadline.check()
         self.cands = cands
-        source = _sharpened(rgb, cands) if self.faces_only else rgb
+        source = CropSource(_sharpened(rgb, cands)) if self.faces_only else self.src
         self.probs, self.ink = _count_halves(source, cands, self.deadline, self.max_pip)
         self.edge = np.array([c.edge_score for c in cands])
         self.is_tile, self.counts = tile_evidence(self.probs, self.ink, self.edge, self.max_pip)
@@ -122,9 +124,8 @@ class Look:
     def add(self, extra: list, rgb: np.ndarray | None = None) -> None:
         """``extra`` outlines counted (on ``rgb``, the photo read when None) and added: every
         outline's tile evidence again."""
-        p2, ink2 = _count_halves(
-            self.rgb if rgb is None else rgb, extra, self.deadline, self.max_pip
-        )
+        source = self.src if rgb is None else CropSource(rgb)
+        p2, ink2 = _count_halves(source, extra, self.deadline, self.max_pip)
         self.cands += extra
         self.probs = np.concatenate([self.probs, p2])
         self.ink = np.concatenate([self.ink, ink2])
@@ -322,7 +323,7 @@ class Look:
         (silver on cream) the counter reads as a blank face. A half it counts more pips in
         is taken from it, and the tile is amber: the player checks it."""
         for (i, k), p in recount_pale(
-            self.rgb, self.cands, self.kept, self.counts, self.max_pip
+            self.src, self.cands, self.kept, self.counts, self.max_pip
         ).items():
             self.counts[i, k] = p
             self.cands[i].pale = True

@@ -16,7 +16,7 @@ from types import SimpleNamespace  # noqa: E402
 from scorekeeper.vision import counting, synth_modes  # noqa: E402
 from scorekeeper.vision import look as look_mod  # noqa: E402
 from scorekeeper.vision.detect import Candidate  # noqa: E402
-from scorekeeper.vision.halves import HALF_PX  # noqa: E402
+from scorekeeper.vision.halves import HALF_PX, CropSource  # noqa: E402
 from tests.unit.vision.unhurried import read_as_if_sure, read_unhurried  # noqa: E402
 
 CREAM = (236, 228, 186)
@@ -69,9 +69,8 @@ def _look_with(halves_read: tuple[int, int], pale_read: np.ndarray, monkeypatch)
         return probs[low]
 
     monkeypatch.setattr(counting, "classify_halves", classify)
-    return SimpleNamespace(
-        rgb=np.full((120, 60, 3), 200, np.uint8), cands=[tile], kept=[0], counts=counts, max_pip=12
-    )
+    src = CropSource(np.full((120, 60, 3), 200, np.uint8))
+    return SimpleNamespace(src=src, cands=[tile], kept=[0], counts=counts, max_pip=12)
 
 
 def _read(v: int, p: float) -> np.ndarray:
