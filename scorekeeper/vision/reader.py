@@ -11,6 +11,7 @@ and keeps the best reading.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import time
 
@@ -18,9 +19,12 @@ import cv2
 import numpy as np
 
 from scorekeeper.vision import agree, bars, tilenet
+from scorekeeper.vision.checks import _poly_overlap
 from scorekeeper.vision.counting import (
     ACCEPT_TILE,
+    APART,
     BLANK_EDGE,
+    FACE_TRUST,
     _get_session,
     classify_halves,
     tile_evidence,
@@ -45,7 +49,7 @@ from scorekeeper.vision.judge import (
     PROBLEM_UNSURE,
     capture_advice,
 )
-from scorekeeper.vision.look import detection_copy, detection_scale, read_once
+from scorekeeper.vision.look import _same_tile, detection_copy, detection_scale, read_once
 from scorekeeper.vision.reading import SURE_TILE, Reading
 
 # what other code and the tests use from the reader (each defined in its stage's module)
@@ -139,6 +143,7 @@ FACES_BEFORE = 0.75  # the look for faces (no bar found at all) within this part
 # a reading not sure: the look at the tile finder's outlines alone, within this part of the
 # budget; it wins with more tiles, or as many with its least sure tile this much surer
 NET_LOOK_BEFORE = 0.7
+ELSEWHERE_BEFORE = 0.8  # see _tiles_elsewhere
 FINDER_SURER = 0.2
 # ... and when it does not win, it still reads a tile at the same place (its middle within
 # this part of the tile's width of the other's) better when it reads it surer: that tile is
@@ -421,9 +426,41 @@ def read_rgb(
         if first is None or not first.tiles:
             raise
         return photo.done(_cut_short(first))
-    if reading.confident or (reading.tiles and not photo.large(reading)):
-        return photo.done(reading)
-    return photo.done(_smaller_wins(photo, first, reading))
+    if not (reading.confident or (reading.tiles and not photo.large(reading))):
+        reading = _smaller_wins(photo, first, reading)
+    _tiles_elsewhere(photo, reading, first)
+    return photo.done(reading)
+
+
+def _tiles_elsewhere(photo: _Photo, reading: Reading, first: Reading | None) -> None:
+    """A reading not sure, where the tile finder sees a tile it did not read, takes the tile
+    another look read there (the look at FIRST_SIDE, taken now when it was put off, within
+    ELSEWHERE_BEFORE of the budget; the look at faces, when taken): amber, its confidence
+    times FACE_TRUST. Seed 263's light_surface-014: a 1|12 whose bar a spinner pin splits,
+    read by the look at FIRST_SIDE only. The reading stays as sure as it was: not."""
+    if reading.confident or not reading.tiles:
+        return
+    have = photo.quads(reading)
+    unread = [
+        q
+        for q in (c.corners / photo.s for c in photo.finder.tiles())
+        if not any(_poly_overlap(q, h) >= APART for h in have)
+    ]
+    if not unread:
+        return
+    if first is None and photo.within(ELSEWHERE_BEFORE):
+        with contextlib.suppress(bars.OutOfTime):
+            first = photo.smaller(FIRST_SIDE)
+    for other in (first, photo.faced):
+        if other is None or other is reading:
+            continue
+        for q, t in zip(photo.quads(other), other.tiles, strict=True):
+            if any(_poly_overlap(q, h) >= APART for h in have):
+                continue
+            if any(_same_tile(q, f) for f in unread):
+                reading.tiles.append(dataclasses.replace(t, confidence=t.confidence * FACE_TRUST))
+                have.append(q)
+    reading.total = sum(t.pips for t in reading.tiles)
 
 
 def _cut_short(first: Reading) -> Reading:
