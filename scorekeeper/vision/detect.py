@@ -64,6 +64,7 @@ class Candidate:
     doubted: bool = False  # kept though the counter doubts it is a tile (Look.take_doubted)
     pale: bool = False  # a half read again from its colour distance (Look.recount_pale)
     glared: bool = False  # kept though not the set's colour: its face blown out (judge)
+    blank: bool = False  # read 0|0 where the tile finder sees no tile (Look.doubt_blanks)
 
 
 def face_colour(sample: np.ndarray, pct: float = 75, within: float = 0.9) -> np.ndarray:

@@ -48,6 +48,16 @@ GLARE_LIMIT = 0.04  # fraction of a tile's face covered by a blown-out highlight
 # tiles read that differ this much in size (largest width / smallest): a steep camera tilt,
 # under which the checks for a missed tile (sized to the tiles read) cannot be trusted
 TILTED_SPREAD = 1.5
+# a tile marked so is amber, the player checks it: a reading with one is never sure (and a
+# tile read from a snapped outline or a double blank unseen has its confidence times
+# FACE_TRUST, as a face's); what it says in the debug output's reasons
+AMBER = {
+    "snapped": " read from a snapped outline",  # (outlines._snapped)
+    "doubted": " from an outline the counter doubts",  # (Look.take_doubted)
+    "pale": " has a half of pale pips",  # (Look.recount_pale)
+    "glared": "'s face is blown out by glare",  # (_drop_apart)
+    "blank": " is a double blank the tile finder does not see",  # (Look.doubt_blanks)
+}
 # an outline shorter than any tile can look, this close to the frame (x its width): cut off
 SHORT_CUT_GAP = 0.25
 SKEWED = 0.3  # a tile's own four corners this far (x its width) from its rectangle's
@@ -281,16 +291,10 @@ def _tile_reading(
     va, vb = int(np.argmax(p[0])), int(np.argmax(p[1]))
     ca, cb = float(p[0, va]), float(p[1, vb])
     conf = ca * cb * float(look.is_tile[i])
-    if look.cands[i].face or look.cands[i].snapped:  # the player checks it (amber, not sure)
+    c = look.cands[i]
+    if c.face or c.snapped or c.blank:  # the player checks it (amber, not sure)
         conf *= counting.FACE_TRUST
-        if look.cands[i].snapped:
-            why.append(f"unsure: tile {n} read from a snapped outline")  # i18n: debug
-    if look.cands[i].doubted:
-        why.append(f"unsure: tile {n} from an outline the counter doubts")  # i18n: debug
-    if look.cands[i].pale:
-        why.append(f"unsure: tile {n} has a half of pale pips")  # i18n: debug
-    if look.cands[i].glared:
-        why.append(f"unsure: tile {n}'s face is blown out by glare")  # i18n: debug
+    why.extend(f"unsure: tile {n}{text}" for flag, text in AMBER.items() if getattr(c, flag))
     W = float(np.linalg.norm(c_img[1] - c_img[0]))
     _at_frame(look, i, (va, vb), n, flags, why)
     if W * scale < 60 or W < 40:
@@ -402,13 +406,8 @@ def decide(look, scale: float, full_size: tuple[int, int], debug: dict | None, t
     flags["no_tiles"] = not tiles
     score = min((t.confidence for t in tiles), default=0.0)
     sure = score >= SURE_TILE
-    # (a tile read from a snapped outline is amber: FACE_TRUST keeps it under SURE_TILE, and
-    # it never makes a reading confident whatever the two numbers become; nor does a tile
-    # kept though the counter doubts it is one, Look.take_doubted, a half taken from its pale
-    # read, Look.recount_pale, or a face blown out by glare, _drop_apart)
-    amber = any(
-        c.snapped or c.doubted or c.pale or c.glared for c in (look.cands[i] for i in look.kept)
-    )
+    # (a tile marked AMBER never makes a reading confident whatever the numbers become)
+    amber = any(getattr(look.cands[i], flag) for flag in AMBER for i in look.kept)
     confident = (
         bool(tiles) and sure and not faced and not amber and not any(flags[f] for f in BLOCKING)
     )
