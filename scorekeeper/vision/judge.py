@@ -286,12 +286,12 @@ def _tile_reading(
 ) -> TileReading:
     """The ``n``-th tile read (``look.cands[i]``): its values and confidence, and what it
     shows (cut off, small, blurred, under glare: ``flags``)."""
-    c_img = look.cands[i].corners  # pixels of rgb
+    c = look.cands[i]
+    c_img = c.corners  # pixels of rgb
     p = look.counts[i]
     va, vb = int(np.argmax(p[0])), int(np.argmax(p[1]))
     ca, cb = float(p[0, va]), float(p[1, vb])
     conf = ca * cb * float(look.is_tile[i])
-    c = look.cands[i]
     if c.face or c.snapped or c.blank:  # the player checks it (amber, not sure)
         conf *= counting.FACE_TRUST
     why.extend(f"unsure: tile {n}{text}" for flag, text in AMBER.items() if getattr(c, flag))
