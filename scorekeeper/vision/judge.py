@@ -52,11 +52,11 @@ TILTED_SPREAD = 1.5
 # tile read from a snapped outline or a double blank unseen has its confidence times
 # FACE_TRUST, as a face's); what it says in the debug output's reasons
 AMBER = {
-    "snapped": " read from a snapped outline",  # (outlines._snapped)
-    "doubted": " from an outline the counter doubts",  # (Look.take_doubted)
-    "pale": " has a half of pale pips",  # (Look.recount_pale)
-    "glared": "'s face is blown out by glare",  # (_drop_apart)
-    "blank": " is a double blank the tile finder does not see",  # (Look.doubt_blanks)
+    "snapped": " read from a snapped outline",  # i18n: debug (outlines._snapped)
+    "doubted": " from an outline the counter doubts",  # i18n: debug (Look.take_doubted)
+    "pale": " has a half of pale pips",  # i18n: debug (Look.recount_pale)
+    "glared": "'s face is blown out by glare",  # i18n: debug (_drop_apart)
+    "blank": " is a double blank the tile finder does not see",  # i18n: debug (Look.doubt_blanks)
 }
 # an outline shorter than any tile can look, this close to the frame (x its width): cut off
 SHORT_CUT_GAP = 0.25
@@ -294,7 +294,11 @@ def _tile_reading(
     conf = ca * cb * float(look.is_tile[i])
     if c.face or c.snapped or c.blank:  # the player checks it (amber, not sure)
         conf *= counting.FACE_TRUST
-    why.extend(f"unsure: tile {n}{text}" for flag, text in AMBER.items() if getattr(c, flag))
+    why.extend(
+        f"unsure: tile {n}{text}"  # i18n: debug
+        for flag, text in AMBER.items()
+        if getattr(c, flag)
+    )
     W = float(np.linalg.norm(c_img[1] - c_img[0]))
     _at_frame(look, i, (va, vb), n, flags, why)
     if W * scale < 60 or W < 40:
