@@ -15,11 +15,11 @@ pytest.importorskip("onnxruntime")
 
 from types import SimpleNamespace  # noqa: E402
 
-from scorekeeper.vision import judge, synth_modes  # noqa: E402
 from scorekeeper.vision import look as look_mod  # noqa: E402
+from scorekeeper.vision import synth_modes  # noqa: E402
 from scorekeeper.vision.detect import Candidate  # noqa: E402
 from scorekeeper.vision.reading import SURE_TILE  # noqa: E402
-from tests.unit.vision.unhurried import read_as_if_sure, read_unhurried  # noqa: E402
+from tests.unit.vision.unhurried import read_unhurried  # noqa: E402
 
 TILE = np.array([[0, 0], [50, 0], [50, 100], [0, 100]], float)
 
@@ -70,18 +70,3 @@ def test_two_blank_halves_of_tiles_end_to_end_are_not_read_as_a_sure_double_blan
     monkeypatch.setattr(look_mod.Look, "doubt_blanks", lambda self: None)
     blanks = [t for t in read_unhurried(scene.jpeg).tiles if t.halves == (0, 0)]
     assert len(blanks) == 1 and blanks[0].confidence >= 0.9
-
-
-def test_a_double_blank_the_finder_does_not_see_never_makes_a_reading_sure(monkeypatch):
-    # even were every tile over the line, no problem held against the photo and every check
-    # agreeing (the 2 and the 1 outside every tile read are such a problem)
-    scene = synth_modes.benchmark_scene("mix", 14, seed=271)
-    assert not read_as_if_sure(monkeypatch, scene.jpeg).confident
-    monkeypatch.setattr(look_mod.Look, "doubt_blanks", lambda self: None)
-    assert read_as_if_sure(monkeypatch, scene.jpeg).confident
-
-
-def test_each_amber_mark_has_its_reason_and_keeps_a_reading_unsure():
-    assert set(judge.AMBER) == {"snapped", "doubted", "pale", "glared", "blank"}
-    fields = Candidate.__dataclass_fields__
-    assert all(flag in fields and fields[flag].default is False for flag in judge.AMBER)

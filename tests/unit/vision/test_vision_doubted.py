@@ -18,7 +18,7 @@ from scorekeeper.vision import judge, missed, synth_modes  # noqa: E402
 from scorekeeper.vision import look as look_mod  # noqa: E402
 from scorekeeper.vision import reader as reader_mod  # noqa: E402
 from scorekeeper.vision.detect import Candidate  # noqa: E402
-from tests.unit.vision.unhurried import read_as_if_sure, read_unhurried  # noqa: E402
+from tests.unit.vision.unhurried import read_unhurried  # noqa: E402
 
 TILE = np.array([[0, 0], [50, 0], [50, 100], [0, 100]], float)
 
@@ -59,17 +59,6 @@ def test_a_blurred_tile_the_counter_doubts_is_read_amber_not_left_out(monkeypatc
     assert read_unhurried(scene.jpeg).total == 25
     monkeypatch.setattr(reader_mod, "_tiles_elsewhere", lambda *a: None)
     assert read_unhurried(scene.jpeg).total == 5
-
-
-def test_a_tile_the_counter_doubts_never_makes_a_reading_sure(monkeypatch):
-    # even were its confidence over the line, the photo's problems not held against it and
-    # every check agreeing, a reading with a tile kept though the counter doubts it is a
-    # tile is not sure
-    scene = synth_modes.benchmark_scene("near_empty", 14, seed=199)
-    debug: dict = {}
-    reading = read_as_if_sure(monkeypatch, scene.jpeg, debug=debug)
-    assert any("counter doubts" in w for w in debug["why"])
-    assert not reading.confident
 
 
 def _counts(a: int, b: int) -> np.ndarray:

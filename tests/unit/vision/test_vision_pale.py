@@ -17,7 +17,7 @@ from scorekeeper.vision import counting, synth_modes  # noqa: E402
 from scorekeeper.vision import look as look_mod  # noqa: E402
 from scorekeeper.vision.detect import Candidate  # noqa: E402
 from scorekeeper.vision.halves import HALF_PX, CropSource  # noqa: E402
-from tests.unit.vision.unhurried import read_as_if_sure, read_unhurried  # noqa: E402
+from tests.unit.vision.unhurried import read_unhurried  # noqa: E402
 
 CREAM = (236, 228, 186)
 SILVER = (198, 198, 204)
@@ -111,12 +111,3 @@ def test_a_silver_ten_read_blank_is_read_amber(monkeypatch):
     # ... and read blank without this step
     monkeypatch.setattr(look_mod.Look, "recount_pale", lambda self: None)
     assert read_unhurried(scene.jpeg).total == 128
-
-
-def test_a_half_read_again_as_pale_pips_never_makes_a_reading_sure(monkeypatch):
-    # even were every tile over the line, no problem held against the photo and every check
-    # agreeing, a reading with a half taken from its pale read is not sure
-    scene = synth_modes.benchmark_scene("coloured_12", 13, seed=227)
-    debug: dict = {}
-    assert not read_as_if_sure(monkeypatch, scene.jpeg, debug=debug).confident
-    assert any("pale pips" in w for w in debug["why"])
