@@ -65,6 +65,7 @@ class Candidate:
     pale: bool = False  # a half read again from its colour distance (Look.recount_pale)
     glared: bool = False  # kept though not the set's colour: its face blown out (judge)
     blank: bool = False  # read 0|0 where the tile finder sees no tile (Look.doubt_blanks)
+    barred: bool = False  # laid on a bar at the tiles' size, no edge fitted (Look.try_bars)
 
 
 def face_colour(sample: np.ndarray, pct: float = 75, within: float = 0.9) -> np.ndarray:

@@ -27,10 +27,9 @@ from scorekeeper.vision.checks import (
     _to_frame,
     _touching,
 )
+from scorekeeper.vision.lone_bars import _glare_bars, _stray_bars
 from scorekeeper.vision.missed import (
     STRAY_PIPS,
-    _glare_bars,
-    _stray_bars,
     _stray_pips,
     _unexplained,
     _unread_outlines,
@@ -57,6 +56,7 @@ AMBER = {
     "pale": " has a half of pale pips",  # i18n: debug (Look.recount_pale)
     "glared": "'s face is blown out by glare",  # i18n: debug (_drop_apart)
     "blank": " is a double blank the tile finder does not see",  # i18n: debug (Look.doubt_blanks)
+    "barred": " from an outline laid on its bar",  # i18n: debug (Look.try_bars)
 }
 # an outline shorter than any tile can look, this close to the frame (x its width): cut off
 SHORT_CUT_GAP = 0.25
@@ -292,7 +292,7 @@ def _tile_reading(
     va, vb = int(np.argmax(p[0])), int(np.argmax(p[1]))
     ca, cb = float(p[0, va]), float(p[1, vb])
     conf = ca * cb * float(look.is_tile[i])
-    if c.face or c.snapped or c.blank:  # the player checks it (amber, not sure)
+    if c.face or c.snapped or c.blank or c.barred:  # the player checks it (amber, not sure)
         conf *= counting.FACE_TRUST
     why.extend(
         f"unsure: tile {n}{text}"  # i18n: debug

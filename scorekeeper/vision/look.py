@@ -34,10 +34,12 @@ from scorekeeper.vision.finding import (
     _neighbours,
 )
 from scorekeeper.vision.halves import CropSource
+from scorekeeper.vision.lone_bars import bars_outside, glare_bars_at
 from scorekeeper.vision.outlines import (
     SHORT_SURE,
     SHORT_WHEN,
     SNAP_SURE,
+    _bar_outlines,
     _face_outlines,
     _looks_tilted,
     _short_outlines,
@@ -48,6 +50,7 @@ from scorekeeper.vision.reading import Reading
 FACE_LOOK_BEFORE = 0.85  # the face look of a full look (the tile finder: 0.02 s) within this
 FAINT_NEAR_BEFORE = 0.5  # the looks for fainter bars: only within this part of the budget
 SNAP_BEFORE = 0.85  # the snapped outlines of a full look only within this part of the budget
+BARS_BEFORE = 0.85  # ... and the outlines laid on a lone bar (try_bars)
 # an outline the counter doubts is a tile (counting.DOUBTED up to ACCEPT_TILE: one half it is
 # not sure is a half, a blurred 11 say) is read where the tile finder sees a tile of its size
 # (overlapping this much of the smaller, areas within this ratio) and no tile read lies
@@ -288,6 +291,30 @@ class Look:
             self.drop("snapped", SNAP_SURE)
             self.keep()
 
+    def try_bars(self) -> None:
+        """Bars outside every tile read with a pip near them (what judge counts as
+        "bar_and_pip"), no outline fitted around them: a face whose edges do not show. They
+        get outlines of the tiles' size laid on them (``outlines._bar_outlines``); the
+        counter picks, and a tile read from one is amber (the player checks it)."""
+        missing = self.missing
+        if not (
+            self.thorough
+            and self.kept
+            and (missing.get("bar_and_pip") or missing.get("glare_bars"))
+        ):
+            return
+        if not self.within(BARS_BEFORE):
+            return
+        quads = [self.cands[j].corners * self.s for j in self.kept]
+        lone = bars_outside(self.found, quads, missing["stray_at"])
+        if missing.get("glare_bars"):
+            lone += glare_bars_at(self.small, quads)
+        extra = _bar_outlines(self.s, self.cands, self.kept, lone)
+        if not extra:
+            return
+        self.add(extra)
+        self.keep()
+
     def take_doubted(self) -> None:
         """Outlines the counter doubts are tiles (DOUBTED), where the tile finder sees a tile
         and no tile read lies: kept as tiles the player counts by hand, rather than a
@@ -306,9 +333,15 @@ class Look:
                 continue
             if (self.counts[i].argmax(axis=1) == 0).all():  # a plain patch: no tile to count
                 continue
-            if any(_poly_overlap(c.corners, self.cands[j].corners) >= APART for j in self.kept):
+            over = [
+                j for j in self.kept if _poly_overlap(c.corners, self.cands[j].corners) >= APART
+            ]
+            # (a tile read from an outline laid on its bar gives way: the finder vouches
+            # for this one's place and size)
+            if any(not self.cands[j].barred for j in over):
                 continue
             if any(_same_tile(c.corners, f) for f in found):
+                self.kept = [j for j in self.kept if j not in over]
                 taken.append(int(i))
                 self.kept.append(int(i))
                 groups.add(c.group)
@@ -385,6 +418,7 @@ def read_once(
     look.try_face_outlines()
     deadline.check()
     look.try_snapped()
+    look.try_bars()
     look.take_doubted()
     look.recount_pale()
     look.doubt_blanks()

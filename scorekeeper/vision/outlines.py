@@ -173,3 +173,35 @@ def _snapped(
             o.snapped = True
             out.append(o)
     return out
+
+
+# A tile whose face's edges do not show (lost in a glare as bright as the face, on a surface of
+# its colour) has no outline fitted around its bar; its bar and a pip near it still show (seed
+# 277's light_surface-012: a 2|12 half in a lamp's glare, 22 for 36)
+BAR_OUTLINES = 4  # such bars given outlines (Look.try_bars)
+BAR_SIZES = (0.9, 1.0, 1.1)  # their widths, x the tiles read (median)
+BAR_GROUP = 400_000  # their outline groups start here
+
+
+def _bar_outlines(s: float, cands: list, kept: list[int], lone: list) -> list[detect.Candidate]:
+    """Outlines laid on the bars ``lone`` (pixels of the detection copy, at scale ``s``):
+    centred on the bar, square to it, of the width and length of the tiles read (``kept``),
+    at BAR_SIZES of their width. No edge vouches for them (``edge_score`` 0: never a double
+    blank); a tile read from one is amber (``barred``)."""
+    quads = [cands[j].corners * s for j in kept]
+    widths = np.array([np.linalg.norm(q[1] - q[0]) for q in quads])
+    lengths = np.array([np.linalg.norm(q[3] - q[0]) for q in quads])
+    W, ratio = float(np.median(widths)), float(np.median(lengths / np.maximum(widths, 1e-6)))
+    out: list[detect.Candidate] = []
+    for g, bar in enumerate(lone[:BAR_OUTLINES]):
+        u = bar.direction / max(float(np.linalg.norm(bar.direction)), 1e-9)
+        n = np.array([-u[1], u[0]])
+        for k in BAR_SIZES:
+            w, length = W * k, W * k * ratio
+            a, b = u * w / 2, n * length / 2
+            c = np.asarray(bar.centre, np.float64)
+            corners = np.array([c - a - b, c + a - b, c + a + b, c - a + b])
+            cand = detect.Candidate(corners / s, bar, 0.0, w, length, group=BAR_GROUP + g)
+            cand.barred = True
+            out.append(cand)
+    return out

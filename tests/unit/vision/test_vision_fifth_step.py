@@ -14,7 +14,7 @@ from scorekeeper.vision import bars as bars_mod  # noqa: E402
 from scorekeeper.vision import checks as checks_mod  # noqa: E402
 from scorekeeper.vision import (  # noqa: E402
     judge,
-    missed,  # noqa: E402
+    lone_bars,
     read_hand,
     synth,
     synth_modes,
@@ -67,9 +67,9 @@ def test_a_bar_of_a_tiles_size_outside_the_tiles_read_is_a_mark_of_a_missed_tile
     lone = bars_mod.Bar(np.array([700.0, 450.0]), u, 80.0, 4.0, 1.0)
     side = bars_mod.Bar(np.array([700.0, 450.0]), u, 200.0, 6.0, 1.0)  # a tile's side
     speck = bars_mod.Bar(np.array([700.0, 450.0]), u, 20.0, 2.0, 1.0)
-    assert missed._stray_bars([inside], quads) == 0
-    assert missed._stray_bars([inside, lone], quads) == 1
-    assert missed._stray_bars([side, speck], quads) == 0
+    assert lone_bars._stray_bars([inside], quads) == 0
+    assert lone_bars._stray_bars([inside, lone], quads) == 1
+    assert lone_bars._stray_bars([side, speck], quads) == 0
 
 
 def _clean(**over) -> dict:

@@ -12,7 +12,7 @@ np = pytest.importorskip("numpy")
 cv2 = pytest.importorskip("cv2")
 pytest.importorskip("onnxruntime")
 
-from scorekeeper.vision import bars, missed, synth_modes  # noqa: E402
+from scorekeeper.vision import bars, lone_bars, synth_modes  # noqa: E402
 from scorekeeper.vision import reader as reader_mod  # noqa: E402
 from tests.unit.vision.unhurried import read_unhurried  # noqa: E402
 
@@ -37,22 +37,30 @@ def _photo(bar: tuple[int, int] | None = None, threads: bool = False) -> np.ndar
 
 
 def test_a_bar_whole_inside_a_glare_is_a_tile_missed():
-    assert missed._glare_bars(_photo(bar=(400, 250)), [TILE]) == 1
-    assert missed._glare_bars(_photo(), [TILE]) == 0  # the glare alone
+    assert lone_bars._glare_bars(_photo(bar=(400, 250)), [TILE]) == 1
+    assert lone_bars._glare_bars(_photo(), [TILE]) == 0  # the glare alone
+
+
+def test_a_bar_in_a_glare_is_found_where_it_lies():
+    # (the twenty-sixth step lays outlines on it: Look.try_bars)
+    (bar,) = lone_bars.glare_bars_at(_photo(bar=(400, 250)), [TILE])
+    assert bar.centre == pytest.approx([400, 250], abs=2)
+    assert abs(bar.direction[0]) == pytest.approx(1.0, abs=0.01)  # along x, as drawn
+    assert bar.length == pytest.approx(48, abs=6)
 
 
 def test_the_threads_of_a_cloth_under_glare_are_not_bars():
-    assert missed._glare_bars(_photo(threads=True), [TILE]) == 0
+    assert lone_bars._glare_bars(_photo(threads=True), [TILE]) == 0
 
 
 def test_a_mark_at_the_glare_s_rim_is_not_a_bar_in_it():
     # one side blown out, the other the cloth: a tile's side, a shadow at the glare's edge
-    assert missed._glare_bars(_photo(bar=(400, 322)), [TILE]) == 0
+    assert lone_bars._glare_bars(_photo(bar=(400, 322)), [TILE]) == 0
 
 
 def test_a_bar_in_a_glare_over_a_tile_read_is_that_tile_s():
     over = TILE + [340.0, 130.0]  # the tile read lies under the glare, the bar on it
-    assert missed._glare_bars(_photo(bar=(400, 250)), [TILE, over]) == 0
+    assert lone_bars._glare_bars(_photo(bar=(400, 250)), [TILE, over]) == 0
 
 
 def _read_render(mode: str, index: int, seed: int):
