@@ -179,6 +179,12 @@ def _outline_contrast(
 
 STRAY_PIPS = 2  # pips outside every tile read, on face-coloured ground: a tile not found
 STRAY_CHROMA = 30  # ... a coloured pip is at least this far from grey (CIE Lab a, b)
+# ... at most this much larger than the pips of the tiles read (x their spread in width): a
+# near tile under a steep tilt has larger pips (seed 293's tilt_30_45-018: a 6|10 twice the
+# width of the two tiles read, its pips 2x theirs and ovals 1.7 times as long as wide;
+# unseen, a sure 10 for 26)
+STRAY_LARGER = 2.5
+STRAY_OVAL = 2.0  # ... and at most this much longer than wide (the pips read: 1.5)
 
 
 def _pip_marks(small: np.ndarray):
@@ -196,10 +202,11 @@ def _pip_marks(small: np.ndarray):
         return None
     bw, bh = st[1:, cv2.CC_STAT_WIDTH], st[1:, cv2.CC_STAT_HEIGHT]
     area = st[1:, cv2.CC_STAT_AREA].astype(np.float64)
-    roundish = (
-        (area >= 6) & (np.maximum(bw, bh) <= 1.5 * np.minimum(bw, bh)) & (area >= 0.55 * bw * bh)
-    )
-    return st[1:], cents[1:], roundish
+    filled = (area >= 6) & (area >= 0.55 * bw * bh)
+    roundish = filled & (np.maximum(bw, bh) <= 1.5 * np.minimum(bw, bh))
+    # (a near tile's pips under a steep tilt are ovals)
+    oval = filled & (np.maximum(bw, bh) <= STRAY_OVAL * np.minimum(bw, bh))
+    return st[1:], cents[1:], roundish, oval
 
 
 def _stray_pips(
@@ -217,7 +224,7 @@ def _stray_pips(
     marks = once_per_image(small, "pip marks", _pip_marks)
     if marks is None:
         return 0, 0
-    st, c, roundish = marks
+    st, c, roundish, oval = marks
     bw, bh = st[:, cv2.CC_STAT_WIDTH], st[:, cv2.CC_STAT_HEIGHT]
     area = st[:, cv2.CC_STAT_AREA].astype(np.float64)
     on = np.zeros((h, w), np.uint8)
@@ -235,10 +242,10 @@ def _stray_pips(
     size = float(np.median(np.sqrt(area[pips])))
     spread = _spread([np.linalg.norm(q[1] - q[0]) for q in quads])
     cand = (
-        roundish
+        oval
         & ~(near[cy, cx] > 0)
         & (np.sqrt(area) >= 0.6 * size / spread)
-        & (np.sqrt(area) <= 1.6 * size * spread)
+        & (np.sqrt(area) <= STRAY_LARGER * size * spread)
     )
     if not cand.any():
         return 0, 0
