@@ -130,7 +130,8 @@ def _bars_in(
             pts = np.clip(np.round(pts).astype(int), 0, [w - 1, h - 1])
             sides.append(float(blown[pts[:, 1], pts[:, 0]].mean()))
         if min(sides) >= GLARE_SIDES:
+            dark_j = float(comps["darkness"][j])
             out.append(
-                bars.Bar(np.asarray(c, float), np.asarray(u, float), length[j], thick[j], 1.0)
+                bars.Bar(np.asarray(c, float), np.asarray(u, float), length[j], thick[j], dark_j)
             )
     return out

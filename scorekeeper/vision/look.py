@@ -293,9 +293,11 @@ class Look:
 
     def try_bars(self) -> None:
         """Bars outside every tile read with a pip near them (what judge counts as
-        "bar_and_pip"), no outline fitted around them: a face whose edges do not show. They
-        get outlines of the tiles' size laid on them (``outlines._bar_outlines``); the
-        counter picks, and a tile read from one is amber (the player checks it)."""
+        "bar_and_pip") and bar-shaped marks inside a blown-out glare ("glare_bars"), no
+        outline fitted around them: a face whose edges do not show. They get outlines of the
+        tiles' size laid on them (``outlines._bar_outlines``); the counter picks, and a tile
+        read from one is amber (the player checks it) and gives way to a doubted outline the
+        tile finder sees (``take_doubted``)."""
         missing = self.missing
         if not (
             self.thorough
