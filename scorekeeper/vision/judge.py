@@ -27,13 +27,14 @@ from scorekeeper.vision.checks import (
     _to_frame,
     _touching,
 )
-from scorekeeper.vision.lone_bars import _glare_bars, _stray_bars
+from scorekeeper.vision.lone_bars import _stray_bars, bars_outside, glare_bars_at
 from scorekeeper.vision.missed import (
     STRAY_PIPS,
     _stray_pips,
     _unexplained,
     _unread_outlines,
     finder_unread,
+    half_size,
     once_per_image,
 )
 from scorekeeper.vision.reading import SURE_TILE, Reading, TileReading
@@ -188,20 +189,16 @@ def _missing(
     edge, or the whole surface like the tiles), bars with an unread tile outline, bars in a
     blown-out glare (``glare_bars``), and dark or coloured pips outside every tile (inside
     the frame, near its edge; counted only from STRAY_PIPS on). ``small`` is the photo read
-    at ``s``; ``found``, the bars found in it (for ``stray_bars``: bars of a tile's size
-    outside every tile read; None when not known)."""
+    at ``s``; ``found``, the bars found in it (None when not known: no ``stray_bars``, bars
+    of a tile's size outside every tile read). ``lone_bars``: the bars of ``bar_and_pip``
+    and ``glare_bars``, on which ``Look.try_bars`` lays outlines."""
     kept_quads = [cands[i].corners * s for i in kept]  # pixels of small
-    # look for what was not read at half the detection size (the areas are tile-sized)
-    half = once_per_image(
-        small,
-        "half",
-        lambda im: cv2.resize(
-            im, (max(1, im.shape[1] // 2), max(1, im.shape[0] // 2)), cv2.INTER_AREA
-        ),
-    )
+    half = once_per_image(small, "half", half_size)
     missed, cut_missed, similar = _unexplained(half, [q / 2 for q in kept_quads])
     stray_at: list[tuple[float, float]] = []
     stray, stray_edge = _stray_pips(small, kept_quads, stray_at)
+    paired = bars_outside(found, kept_quads, stray_at) if found is not None and kept else []
+    glared = glare_bars_at(small, kept_quads)
     return {
         "stray_at": stray_at,  # where they lie (pixels of small)
         "missed": missed,
@@ -212,8 +209,9 @@ def _missing(
         "stray_edge": stray_edge if stray_edge >= STRAY_PIPS else 0,
         "stray_pips": stray + stray_edge,  # every one, even a single pip
         "stray_bars": None if found is None else _stray_bars(found, kept_quads),
-        "bar_and_pip": 0 if found is None else _stray_bars(found, kept_quads, stray_at),
-        "glare_bars": _glare_bars(small, kept_quads),
+        "bar_and_pip": len(paired),
+        "glare_bars": len(glared),
+        "lone_bars": paired + glared,  # the bars of both (pixels of small): Look.try_bars
         "bars_found": None if found is None else len(found),
     }
 

@@ -13,11 +13,9 @@ from scorekeeper.vision.checks import _grow, _spread
 from scorekeeper.vision.missed import BAR_LONG, BAR_SHORT, once_per_image
 
 
-def _stray_bars(found: list[bars.Bar], quads: list[np.ndarray], pips: list | None = None) -> int:
+def _stray_bars(found: list[bars.Bar], quads: list[np.ndarray]) -> int:
     """How many bars ``bars_outside`` finds (all of ``found`` when no tile was read)."""
-    if not quads:
-        return len(found) if pips is None else 0
-    return len(bars_outside(found, quads, pips))
+    return len(bars_outside(found, quads)) if quads else len(found)
 
 
 def bars_outside(
@@ -56,11 +54,6 @@ def bars_outside(
 GLARE_AREA = 0.3  # a blown-out area at least this large (x the tiles' width squared)
 GLARE_MARK = 0.08, 15  # a mark this much darker than its surroundings (part of them, levels)
 GLARE_SIDES = 0.75  # ... with this much of each side of it blown out
-
-
-def _glare_bars(small: np.ndarray, quads: list[np.ndarray]) -> int:
-    """How many marks ``glare_bars_at`` finds."""
-    return len(glare_bars_at(small, quads))
 
 
 def glare_bars_at(small: np.ndarray, quads: list[np.ndarray]) -> list[bars.Bar]:

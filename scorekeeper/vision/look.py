@@ -34,7 +34,6 @@ from scorekeeper.vision.finding import (
     _neighbours,
 )
 from scorekeeper.vision.halves import CropSource
-from scorekeeper.vision.lone_bars import bars_outside, glare_bars_at
 from scorekeeper.vision.outlines import (
     SHORT_SURE,
     SHORT_WHEN,
@@ -298,19 +297,9 @@ class Look:
         tiles' size laid on them (``outlines._bar_outlines``); the counter picks, and a tile
         read from one is amber (the player checks it) and gives way to a doubted outline the
         tile finder sees (``take_doubted``)."""
-        missing = self.missing
-        if not (
-            self.thorough
-            and self.kept
-            and (missing.get("bar_and_pip") or missing.get("glare_bars"))
-        ):
+        lone = self.missing.get("lone_bars")  # judge found them for the tiles kept
+        if not (self.thorough and self.kept and lone) or not self.within(BARS_BEFORE):
             return
-        if not self.within(BARS_BEFORE):
-            return
-        quads = [self.cands[j].corners * self.s for j in self.kept]
-        lone = bars_outside(self.found, quads, missing["stray_at"])
-        if missing.get("glare_bars"):
-            lone += glare_bars_at(self.small, quads)
         extra = _bar_outlines(self.s, self.cands, self.kept, lone)
         if not extra:
             return

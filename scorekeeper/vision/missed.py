@@ -41,6 +41,13 @@ def once_per_image(image: np.ndarray, name: str, make: Callable[[np.ndarray], ob
     return values[name]
 
 
+def half_size(image: np.ndarray) -> np.ndarray:
+    """``image`` at half its size: where judge looks for what was not read (tile-sized)."""
+    return cv2.resize(
+        image, (max(1, image.shape[1] // 2), max(1, image.shape[0] // 2)), cv2.INTER_AREA
+    )
+
+
 def lab_of(image: np.ndarray) -> np.ndarray:
     """The image in 8-bit Lab (``cv2.COLOR_RGB2LAB``), once per image."""
     return once_per_image(image, "lab", lambda im: cv2.cvtColor(im, cv2.COLOR_RGB2LAB))

@@ -16,7 +16,7 @@ pytest.importorskip("onnxruntime")
 
 from types import SimpleNamespace  # noqa: E402
 
-from scorekeeper.vision import bars, outlines, synth_modes  # noqa: E402
+from scorekeeper.vision import bars, judge, outlines, synth_modes  # noqa: E402
 from scorekeeper.vision import look as look_mod  # noqa: E402
 from scorekeeper.vision.reading import SURE_TILE  # noqa: E402
 from tests.unit.vision.unhurried import read_unhurried  # noqa: E402
@@ -59,14 +59,13 @@ def test_at_most_bar_outlines_bars_get_outlines():
     assert {c.group for c in out} == {outlines.BAR_GROUP + g for g in range(4)}
 
 
-def _look(bar_and_pip: int, thorough=True, time=True):
+def _look(lone: int, thorough=True, time=True):
     look = SimpleNamespace(
         thorough=thorough,
         kept=[0],
         cands=[_kept(0)],
         s=1.0,
-        found=[_bar((300.0, 300.0))],
-        missing={"bar_and_pip": bar_and_pip, "stray_at": [(300.0, 320.0)]},
+        missing={"lone_bars": [_bar((300.0, 300.0))] * lone},  # as judge._missing keeps them
         within=lambda part: time,
         added=[],
     )
@@ -76,7 +75,7 @@ def _look(bar_and_pip: int, thorough=True, time=True):
 
 
 @pytest.mark.parametrize(
-    ("bar_and_pip", "thorough", "time", "laid"),
+    ("lone", "thorough", "time", "laid"),
     [
         (1, True, True, True),
         (0, True, True, False),  # nothing missed: no outline laid
@@ -84,8 +83,8 @@ def _look(bar_and_pip: int, thorough=True, time=True):
         (1, True, False, False),  # past BARS_BEFORE of the budget
     ],
 )
-def test_outlines_are_laid_only_where_a_tile_is_missed_in_time(bar_and_pip, thorough, time, laid):
-    look = _look(bar_and_pip, thorough, time)
+def test_outlines_are_laid_only_where_a_tile_is_missed_in_time(lone, thorough, time, laid):
+    look = _look(lone, thorough, time)
     look_mod.Look.try_bars(look)
     assert bool(look.added) == laid
 
@@ -116,7 +115,7 @@ def test_a_bar_in_a_glare_gets_outlines_too():
 
 def test_without_the_glare_s_bars_the_3_13_is_left_out(monkeypatch):
     scene = synth_modes.benchmark_scene("coloured_15", 0, seed=281)
-    monkeypatch.setattr(look_mod, "glare_bars_at", lambda *a: [])
+    monkeypatch.setattr(judge, "glare_bars_at", lambda *a: [])
     assert read_unhurried(scene.jpeg, max_pip=15).total == 164
 
 

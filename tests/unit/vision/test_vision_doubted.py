@@ -120,11 +120,9 @@ QUADS.append(QUADS[0] + [150.0, 0.0])  # two tiles read, 100 px wide
 )
 def test_a_bar_counts_with_a_stray_pip_only_within_a_tiles_width(bar_at, pips, count):
     bar = bars_mod.Bar(np.array(bar_at), np.array([1.0, 0.0]), 80.0, 4.0, 1.0)
-    assert lone_bars._stray_bars([bar], QUADS, pips) == count
+    assert len(lone_bars.bars_outside([bar], QUADS, pips)) == count
     # with no pips given: every bar of a tile's size outside the tiles read, as before
     assert lone_bars._stray_bars([bar], QUADS) == (bar_at[0] > 500)
-    # nothing read: nothing to measure a tile's width by
-    assert lone_bars._stray_bars([bar], [], pips) == 0
 
 
 def test_a_tile_left_out_whose_bar_and_pip_are_seen_keeps_the_reading_unsure(monkeypatch):
@@ -139,9 +137,6 @@ def test_a_tile_left_out_whose_bar_and_pip_are_seen_keeps_the_reading_unsure(mon
     assert reading.total == scene.total == 92
     assert any("laid on its bar" in w for w in debug["why"])
     # ... without that sign, sure and wrong
-    real = lone_bars._stray_bars
-    monkeypatch.setattr(
-        judge, "_stray_bars", lambda f, q, pips=None: 0 if pips is not None else real(f, q)
-    )
+    monkeypatch.setattr(judge, "bars_outside", lambda *a: [])
     again = read_unhurried(scene.jpeg)
     assert again.confident and again.total == 74

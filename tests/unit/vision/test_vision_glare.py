@@ -37,8 +37,8 @@ def _photo(bar: tuple[int, int] | None = None, threads: bool = False) -> np.ndar
 
 
 def test_a_bar_whole_inside_a_glare_is_a_tile_missed():
-    assert lone_bars._glare_bars(_photo(bar=(400, 250)), [TILE]) == 1
-    assert lone_bars._glare_bars(_photo(), [TILE]) == 0  # the glare alone
+    assert len(lone_bars.glare_bars_at(_photo(bar=(400, 250)), [TILE])) == 1
+    assert len(lone_bars.glare_bars_at(_photo(), [TILE])) == 0  # the glare alone
 
 
 def test_a_bar_in_a_glare_is_found_where_it_lies():
@@ -50,17 +50,17 @@ def test_a_bar_in_a_glare_is_found_where_it_lies():
 
 
 def test_the_threads_of_a_cloth_under_glare_are_not_bars():
-    assert lone_bars._glare_bars(_photo(threads=True), [TILE]) == 0
+    assert len(lone_bars.glare_bars_at(_photo(threads=True), [TILE])) == 0
 
 
 def test_a_mark_at_the_glare_s_rim_is_not_a_bar_in_it():
     # one side blown out, the other the cloth: a tile's side, a shadow at the glare's edge
-    assert lone_bars._glare_bars(_photo(bar=(400, 322)), [TILE]) == 0
+    assert len(lone_bars.glare_bars_at(_photo(bar=(400, 322)), [TILE])) == 0
 
 
 def test_a_bar_in_a_glare_over_a_tile_read_is_that_tile_s():
     over = TILE + [340.0, 130.0]  # the tile read lies under the glare, the bar on it
-    assert lone_bars._glare_bars(_photo(bar=(400, 250)), [TILE, over]) == 0
+    assert len(lone_bars.glare_bars_at(_photo(bar=(400, 250)), [TILE, over])) == 0
 
 
 def _read_render(mode: str, index: int, seed: int):
