@@ -269,6 +269,15 @@ FACE_GROUP = 300_000  # outline groups of faces start here
 SIDE_BY_SIDE_FIT = 0.35  # the area's length within this many tile widths of a whole number
 SINGLE_FACES = 3  # single faces (at least) that say how wide a tile is
 SINGLE_WIDTH = 1.5  # an area narrower than this x their median width is one tile
+# Rows of a large spread touching along their length, blurred: one light area no rectangle
+# fits, its seams grey, not as dark as the table. It is thresholded again at lighter levels
+# (these parts of the way from the photo's level to the area's lightest, SEAM_LIGHT): the
+# level whose areas a rectangle fits make the most tiles gives them (two rows still joined
+# make fewer than the two apart; a row parted at a tile its pips darken, fewer than whole),
+# if those rectangles cover most of the area (a light table around a tile is no row of them).
+SEAM_LEVELS = (0.15, 0.25, 0.35, 0.45)
+SEAM_LIGHT = 99  # (percentile of the area's lightness)
+SEAM_COVER = 0.7  # the rectangles' area, at least this part of the area parted
 
 
 def along_outline(box: np.ndarray) -> np.ndarray:
@@ -283,9 +292,13 @@ def along_outline(box: np.ndarray) -> np.ndarray:
     return box
 
 
-def find_faces(rgb: np.ndarray, skip: list[np.ndarray] | None = None) -> list[Candidate]:
+def find_faces(
+    rgb: np.ndarray, skip: list[np.ndarray] | None = None, parted: bool = False
+) -> list[Candidate]:
     """Outlines of bright tile faces (see above), corners in pixels of ``rgb``, first two on
-    the end of half A; areas whose middle lies inside a polygon of ``skip`` are left out."""
+    the end of half A; areas whose middle lies inside a polygon of ``skip`` are left out.
+    ``parted``: a light area no rectangle fits is thresholded again (``_parted``; the look
+    at faces alone: beside tiles read, its pieces straddle tiles that touch end to end)."""
     h, w = rgb.shape[:2]
     f = min(1.0, FACES_SIDE / max(h, w))
     small = (
@@ -298,13 +311,11 @@ def find_faces(rgb: np.ndarray, skip: list[np.ndarray] | None = None) -> list[Ca
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     rects = []
     for cnt in contours:
-        area = cv2.contourArea(cnt)
-        if area < 1.6 * FACE_MIN_PX**2:
-            continue
-        rect = cv2.minAreaRect(cnt)
-        width, length = sorted(rect[1])
-        if width >= FACE_MIN_PX and area >= FACE_FILL * width * length:
-            rects.append((rect, width, length, _end_to_end(width, length)))
+        found = _rectangles([cnt])
+        if found or not parted or cv2.contourArea(cnt) < 8 * FACE_MIN_PX**2:
+            rects += found
+        else:
+            rects += _parted(light, cnt, level)
     singles = [width for _, width, _, n in rects if n == 1]
     one_tile = SINGLE_WIDTH * float(np.median(singles)) if len(singles) >= SINGLE_FACES else 0.0
     skip = [np.float32(q) for q in (skip or [])]
@@ -325,6 +336,42 @@ def find_faces(rgb: np.ndarray, skip: list[np.ndarray] | None = None) -> list[Ca
             bar = Bar(mid, u, 0.7 * across / f, 0.05 * across / f, 0.0)
             out.append(Candidate(q / f, bar, 0.5, across / f, tile_length / f, face=True))
     return out
+
+
+def _rectangles(contours) -> list:
+    """The areas (``contours``) a rectangle fits: (rect, width, length, tiles end to end)."""
+    rects = []
+    for cnt in contours:
+        area = cv2.contourArea(cnt)
+        if area < 1.6 * FACE_MIN_PX**2:
+            continue
+        rect = cv2.minAreaRect(cnt)
+        width, length = sorted(rect[1])
+        if width >= FACE_MIN_PX and area >= FACE_FILL * width * length:
+            rects.append((rect, width, length, _end_to_end(width, length)))
+    return rects
+
+
+def _parted(light: np.ndarray, cnt: np.ndarray, level: float) -> list:
+    """A light area no rectangle fits (``cnt``, lighter than ``level``), thresholded again at
+    SEAM_LEVELS: the rectangles of the level whose rectangles make the most tiles (end to end
+    or side by side) and cover SEAM_COVER of it (none: [])."""
+    x, y, w, h = cv2.boundingRect(cnt)
+    inside = np.zeros((h, w), np.uint8)
+    cv2.drawContours(inside, [cnt - [x, y]], -1, 1, -1)
+    patch = light[y : y + h, x : x + w]
+    top = float(np.percentile(patch[inside > 0], SEAM_LIGHT))
+    best: list = []
+    most = 0
+    for part in SEAM_LEVELS:
+        mask = ((patch > level + part * (top - level)) & (inside > 0)).astype(np.uint8)
+        parts, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        found = _rectangles([p + [x, y] for p in parts])
+        tiles = sum(max(n, _side_by_side(width, length)) for _, width, length, n in found)
+        cover = sum(width * length for _, width, length, _ in found) / cv2.contourArea(cnt)
+        if tiles > most and cover >= SEAM_COVER:
+            best, most = found, tiles
+    return best
 
 
 def _end_to_end(width: float, length: float) -> int:

@@ -308,11 +308,13 @@ def _faces(
     skip: list[np.ndarray],
     finder: tilenet.Finder,
     first: int = faces.FACE_GROUP,
+    parted: bool = False,
 ) -> list[detect.Candidate]:
     """The tiles of ``small`` found as objects, without their bar (the tile finder's outlines,
     ``tilenet.find_tiles``, and the bright faces, ``faces.find_faces``; bars in its pixels,
     corners in pixels of the photo read at ``1 / s``) whose middle lies in no outline of
-    ``skip`` (pixels of the photo read); the outlines of one tile share a group."""
+    ``skip`` (pixels of the photo read); the outlines of one tile share a group. ``parted``:
+    see ``find_faces``."""
     grown = [_grow(q * s, 1.1) for q in skip]
     # the tile finder's outlines (tilenet), and each bright face's outline (one threshold
     # for the whole photo) as another outline of the tile it lies on, if any: the counter
@@ -321,7 +323,7 @@ def _faces(
     groups = [c.group for c in out]
     polys = [np.float32(c.corners) for c in out]
     alone = max(groups, default=-1) + 1
-    for c in faces.find_faces(small, grown):
+    for c in faces.find_faces(small, grown, parted):
         mid = (float(c.corners[:, 0].mean()), float(c.corners[:, 1].mean()))
         on = [k for k, p in enumerate(polys) if cv2.pointPolygonTest(p, mid, False) >= 0]
         out.append(c)

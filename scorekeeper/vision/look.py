@@ -96,7 +96,7 @@ class Look:
         tiles), or the bright faces when ``faces_only``; then counted and kept."""
         rgb, s = self.rgb, self.s
         if self.faces_only:
-            cands = _faces(self.small, s, [], self.finder)
+            cands = _faces(self.small, s, [], self.finder, parted=True)
         else:
             cands = detect.find_candidates(
                 self.small,
