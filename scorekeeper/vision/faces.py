@@ -361,6 +361,7 @@ def _parted(light: np.ndarray, cnt: np.ndarray, level: float) -> list:
     cv2.drawContours(inside, [cnt - [x, y]], -1, 1, -1)
     patch = light[y : y + h, x : x + w]
     top = float(np.percentile(patch[inside > 0], SEAM_LIGHT))
+    area = cv2.contourArea(cnt)
     best: list = []
     most = 0
     for part in SEAM_LEVELS:
@@ -368,7 +369,7 @@ def _parted(light: np.ndarray, cnt: np.ndarray, level: float) -> list:
         parts, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         found = _rectangles([p + [x, y] for p in parts])
         tiles = sum(max(n, _side_by_side(width, length)) for _, width, length, n in found)
-        cover = sum(width * length for _, width, length, _ in found) / cv2.contourArea(cnt)
+        cover = sum(width * length for _, width, length, _ in found) / area
         if tiles > most and cover >= SEAM_COVER:
             best, most = found, tiles
     return best
