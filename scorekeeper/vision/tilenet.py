@@ -11,6 +11,7 @@ any other.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import cv2
@@ -144,14 +145,16 @@ class Finder:
 
     def tiles(self, skip: list[np.ndarray] | None = None) -> list[Candidate]:
         """As find_tiles (the outlines with nothing skipped are worked out once: a look
-        asks for them up to five times; they are only read, never changed)."""
+        asks for them up to five times). Each call's outlines are its own: a look that moves
+        their corners into its photo's pixels (``finding._faces``) leaves the next call's
+        in the finder's."""
         if self._maps is None:
             self._maps = maps(self.rgb)
         if skip:
             return outlines(*self._maps, skip)
         if self._every is None:
             self._every = outlines(*self._maps)
-        return list(self._every)
+        return [dataclasses.replace(c, corners=c.corners.copy()) for c in self._every]
 
 
 def outlines(p: np.ndarray, f: float, skip: list[np.ndarray] | None = None) -> list[Candidate]:
