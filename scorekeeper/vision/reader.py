@@ -18,7 +18,7 @@ import time
 import cv2
 import numpy as np
 
-from scorekeeper.vision import agree, bars, tilenet
+from scorekeeper.vision import agree, bars, tilenet, weigh
 from scorekeeper.vision.checks import _poly_overlap
 from scorekeeper.vision.counting import (
     ACCEPT_TILE,
@@ -141,72 +141,9 @@ FARTHER_BEFORE = 0.8  # the last look only if at most this part of the time budg
 FAINT_BEFORE = 0.85  # the look for faint bars (no tile found; 640 px) within this part of it
 FACES_BEFORE = 0.75  # the look for faces (no bar found at all) within this part of it
 # a reading not sure: the look at the tile finder's outlines alone, within this part of the
-# budget; it wins with more tiles, or as many with its least sure tile this much surer
+# budget (``weigh``: whether it wins, what each reading takes from the other)
 NET_LOOK_BEFORE = 0.7
 ELSEWHERE_BEFORE = 0.8  # see _tiles_elsewhere
-FINDER_SURER = 0.2
-# ... and when it does not win, it still reads a tile at the same place (its middle within
-# this part of the tile's width of the other's) better when it reads it surer: that tile is
-# taken from it (``_surer_tiles``). Measured on 2,600 renders with no limit (every mode of
-# ten seeds, 107 to 191): of 47 tiles read differently at the same place, 12 were read surer
-# by the look at faces: 11 of them the look with bars read wrong and the faces right, one
-# both wrong, none the other way; of the 35 it read less sure, the bars read 28 right (and
-# the faces 6). Half a width: the middle of a tile beside it is a whole width away. Before
-# sureness, pips past a tile's ends (``agree.pips_past``: an outline short of its tile): of
-# those 47, two outlines of the bars' had them and the faces' none (both right from the
-# faces, one of them less sure), three the other way (all three right from the bars).
-SAME_PLACE = 0.5
-
-
-def _sureness(reading: Reading) -> list[float]:
-    """How sure the half counter was of each tile's two halves (before a tile found as a
-    face has its confidence lowered: comparable between a look with bars and one without)."""
-    return [a * b for a, b in (t.half_confidences for t in reading.tiles)]
-
-
-def _finder_wins(finder: Reading, bars_: Reading) -> bool:
-    """The look at the tile finder's outlines alone replaces the reading made from bars
-    when it found more tiles, or as many and read its least sure tile surer by FINDER_SURER
-    with no less sure a tile on average (a tile at a steep angle whose bar's outlines
-    misread a half that its face's outline reads); or as many when the reading from bars
-    left marks of a tile outside every tile it read and the finder's reading none (seed
-    191's light_surface-006: a small tile's outline set over one half and the table beside
-    it, its other half's 9 pips outside every tile; read whole from the finder's outline)."""
-    if len(finder.tiles) != len(bars_.tiles):
-        return len(finder.tiles) > len(bars_.tiles)
-    if PROBLEM_UNREADABLE in bars_.problems and PROBLEM_UNREADABLE not in finder.problems:
-        return True
-    a, b = _sureness(finder), _sureness(bars_)
-    return bool(a) and min(a) >= min(b) + FINDER_SURER and sum(a) >= sum(b)
-
-
-def _surer_tiles(photo: _Photo, reading: Reading, faced: Reading) -> None:
-    """Each tile of ``reading`` that ``faced`` (the look at faces) read differently at the
-    same place (SAME_PLACE) is taken from ``faced`` when its outline there has no pip past
-    its ends and the other has (seed 199's tilt_30_45-014: an 11|7's outline set a row of the
-    11 past its end, read 8|7), or, neither having or both, when ``faced`` read it surer
-    (seed 191's coloured_12-000: a 0|3 whose outline, set off its tile, left a pip of the 3
-    outside, read 0|2 at 0.86 and 0|3 at 0.97). The reading stays as sure as it was: not."""
-    mids = [np.mean(t.corners, axis=0) for t in faced.tiles]
-    sure_b, sure_f = _sureness(reading), _sureness(faced)
-    pairs: dict[int, int] = {}  # tile of reading -> the tile of faced at its place
-    for i, t in enumerate(reading.tiles):
-        width = float(np.linalg.norm(np.subtract(t.corners[1], t.corners[0])))
-        mid = np.mean(t.corners, axis=0)
-        far = [float(np.linalg.norm(m - mid)) for m in mids]
-        k = int(np.argmin(far)) if far else -1
-        if not far or far[k] > SAME_PLACE * width or k in pairs.values():
-            continue
-        if sorted(faced.tiles[k].halves) != sorted(t.halves):
-            pairs[i] = k
-    if not pairs:
-        return
-    clear_b = [n == 0 for n in agree.pips_past(photo.rgb, photo.quads(reading), pairs)]
-    clear_f = [n == 0 for n in agree.pips_past(photo.rgb, photo.quads(faced), pairs.values())]
-    for (i, k), cb, cf in zip(pairs.items(), clear_b, clear_f, strict=True):
-        if (cf, sure_f[k]) > (cb, sure_b[i]):
-            reading.tiles[i] = faced.tiles[k]
-    reading.total = sum(t.pips for t in reading.tiles)
 
 
 def _widths(reading: Reading, scale: float) -> list[float]:
@@ -341,22 +278,24 @@ def _if_nothing_found(photo: _Photo, reading: Reading) -> Reading:
 
 def _if_not_sure(photo: _Photo, reading: Reading) -> Reading:
     """Not sure: the tiles found as objects (the tile finder's outlines, no bar needed) may
-    be more than the bars led to; that reading wins when it has more tiles (``_finder_wins``).
-    When it does not, the tiles it read surer at the same place are taken (``_surer_tiles``)."""
+    be more than the bars led to; that reading wins when it has more tiles (``weigh.finder_wins``),
+    and keeps the tiles read from bars where it read none (``weigh.tiles_beside``). When it does
+    not win, the tiles it read surer at the same place are taken (``weigh.surer_tiles``)."""
     if reading.confident or not reading.tiles:
         return reading
     if photo.faced is None and not photo.within(NET_LOOK_BEFORE):
         return reading
     with contextlib.suppress(bars.OutOfTime):
         faced = photo.faces()
-        if _finder_wins(faced, reading):
+        if weigh.finder_wins(faced, reading):
             # what the look with bars saw wrong with the photo still holds (a tile cut
             # off, a tile-like mark not read): its problems and advice are kept too
             faced.problems += [p for p in reading.problems if p not in faced.problems]
             faced.advice += [a for a in reading.advice if a not in faced.advice]
+            weigh.tiles_beside(photo, faced, reading)
             reading = faced
         else:
-            _surer_tiles(photo, reading, faced)
+            weigh.surer_tiles(photo, reading, faced)
     return reading
 
 

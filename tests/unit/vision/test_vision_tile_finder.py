@@ -16,6 +16,7 @@ from scorekeeper.vision import (  # noqa: E402
     finding,
     synth_modes,  # noqa: E402
     tilenet,
+    weigh,
 )
 from scorekeeper.vision import look as look_mod  # noqa: E402
 from scorekeeper.vision import reader as reader_mod  # noqa: E402
@@ -250,7 +251,7 @@ def test_a_tile_the_finder_sees_as_a_parallelogram_keeps_a_tilted_photo_from_bei
     # seventeenth step's side-by-side faces read it right too, and the twenty-second step takes
     # the finder's surer reading of it: both left out here as well.)
     monkeypatch.setattr(look_mod, "_snapped", lambda *a, **k: [])
-    monkeypatch.setattr(reader_mod, "_surer_tiles", lambda *a: None)
+    monkeypatch.setattr(weigh, "surer_tiles", lambda *a: None)
     monkeypatch.setattr(faces, "_side_by_side", lambda width, length: 0)
     scene = synth_modes.benchmark_scene("tilt_30_45", 15, seed=17)
     reading = read_unhurried(scene.jpeg)
@@ -290,7 +291,7 @@ TOUCH = reader_mod.PROBLEM_TOUCHING
 def test_the_finders_reading_wins_with_more_tiles_surer_ones_or_no_marks_left_outside(
     finder, bars, wins
 ):
-    assert reader_mod._finder_wins(_reading(*finder), _reading(*bars)) is wins
+    assert weigh.finder_wins(_reading(*finder), _reading(*bars)) is wins
 
 
 def _tiles_at(*tiles):
@@ -327,7 +328,7 @@ def _plain_photo():
 )
 def test_a_tile_the_finders_reading_reads_surer_at_the_same_place_is_taken(faced, taken):
     reading = _tiles_at((100, (0, 2), 0.86), (200, (5, 5), 0.9))
-    reader_mod._surer_tiles(_plain_photo(), reading, _tiles_at(*faced))
+    weigh.surer_tiles(_plain_photo(), reading, _tiles_at(*faced))
     assert [t.halves for t in reading.tiles] == [taken, (5, 5)]
     assert reading.total == sum(taken) + 10
 
@@ -346,13 +347,13 @@ def test_a_tile_whose_outline_leaves_pips_past_its_end_gives_way(monkeypatch, pa
     counts = iter(past)
     monkeypatch.setattr(reader_mod.agree, "pips_past", lambda rgb, q, which: [next(counts)])
     reading = _tiles_at((100, (0, 2), 0.86), (200, (5, 5), 0.9))
-    reader_mod._surer_tiles(_plain_photo(), reading, _tiles_at((100, (0, 3), sure)))
+    weigh.surer_tiles(_plain_photo(), reading, _tiles_at((100, (0, 3), sure)))
     assert [t.halves for t in reading.tiles] == [taken, (5, 5)]
 
 
 def test_one_tile_of_the_finders_reading_replaces_one_tile_only():
     reading = _tiles_at((100, (0, 2), 0.5), (104, (1, 1), 0.5))  # two outlines of one tile
-    reader_mod._surer_tiles(_plain_photo(), reading, _tiles_at((102, (0, 3), 0.97)))
+    weigh.surer_tiles(_plain_photo(), reading, _tiles_at((102, (0, 3), 0.97)))
     assert sorted(t.halves for t in reading.tiles) == [(0, 3), (1, 1)]
 
 
