@@ -68,8 +68,12 @@ PAST_PART = 0.2  # ... at least this part of them beyond the end,
 PAST_RING = 0.7  # ... this part of the ring around it the face's colour (FACE_NEAR of it),
 FACE_NEAR = 0.15  # ... (x the face's brightness; and no darker than 0.85 of it)
 PAST_COLOUR = 0.25  # ... and of the colour of the half's own pips (this far, x the same)
+# ... and past the long sides of each half (seed 319's touching-016: an outline a column
+# short of a 6|12's side, its 12 read 9 at 0.86, sure on the finder alone)
+PAST_SIDES = True
 # The checks run only when they fit before the time limit (``time_to_check``).
-CHECK_SECONDS = 0.004  # CPU the checks of a reading take per tile (0.003 measured)
+CHECK_SECONDS = 0.007  # CPU the checks of a reading take per tile (0.006 measured; 0.004
+# before the sides of the halves were looked past)
 
 
 def time_to_check(deadline, tiles: int) -> bool:
@@ -121,7 +125,24 @@ def pips_past(rgb: np.ndarray, quads: list[np.ndarray], which) -> list[int]:
     for i in which:
         c = np.asarray(quads[i], np.float64)
         ends = zip(_crops(src, c), (c, c[[2, 3, 0, 1]]), strict=True)
-        out.append(sum(_past_end(src, numbered, min(i + 1, 255), e, _face_of(h)) for h, e in ends))
+        own = min(i + 1, 255)
+        out.append(sum(_past_edges(src, numbered, own, e, _face_of(h), False) for h, e in ends))
+    return out
+
+
+def _edges(end: np.ndarray, sides: bool) -> list[np.ndarray]:
+    """The edges of a half whose pips may reach past them, as ``_past_end`` looks past end A:
+    the tile's end (``end``: its corners, that end first) and, when ``sides``, the half's
+    two long sides, each given as corners whose first edge it is and whose third corner lies
+    a tile's length in (a tile is two widths long: the strip past a side is drawn to the
+    same scale as the one past an end)."""
+    e = np.asarray(end, np.float64)
+    out = [e]
+    if sides:
+        for a, b, d in ((e[1], e[2], e[0]), (e[0], e[3], e[1])):
+            mid = (a + b) / 2
+            inward = 2 * (d - a)
+            out.append(np.array([a, mid, mid + inward, a + inward]))
     return out
 
 
@@ -133,9 +154,24 @@ def _numbered(shape: tuple[int, ...], quads: list[np.ndarray]) -> np.ndarray:
     return tiles
 
 
-def _past_end(src: CropSource, tiles: np.ndarray, own: int, c: np.ndarray, half_face) -> int:
+def _past_edges(
+    src: CropSource, tiles: np.ndarray, own: int, end: np.ndarray, face, sides: bool
+) -> int:
+    """The pips reaching past the end of a half, and past its long sides when ``sides``
+    (``_edges``): the tile ``end`` (its corners, that half's end first; ``own`` in
+    ``tiles``), the half's face ``face`` (``_face_of``)."""
+    inner, light, face_rgb, bright = face
+    pips = _unlike_face(light, np.linalg.norm(inner - face_rgb, axis=2), bright)
+    pip_rgb = np.median(inner[pips], axis=0) if pips.sum() >= BLOB_MIN_AREA else None
+    return sum(_past_end(src, tiles, own, e, face, pip_rgb) for e in _edges(end, sides))
+
+
+def _past_end(
+    src: CropSource, tiles: np.ndarray, own: int, c: np.ndarray, half_face, pip_rgb
+) -> int:
     """The pips reaching past end A of the tile ``c`` (``own`` in ``tiles``), the face of
-    its half there being ``half_face`` (``_face_of``)."""
+    its half there being ``half_face`` (``_face_of``), its pips' colour ``pip_rgb`` (None:
+    too few pips to tell)."""
     beyond, inside = PAST_END
 
     def at(s, t):  # s across the tile (0..1), t from its end A (0) towards end B (1)
@@ -144,7 +180,7 @@ def _past_end(src: CropSource, tiles: np.ndarray, own: int, c: np.ndarray, half_
     q = np.array([at(0.08, -beyond), at(0.92, -beyond), at(0.92, inside), at(0.08, inside)])
     w, h = round(0.84 * BLOB_PX), round((beyond + inside) * 2 * BLOB_PX)
     strip = src.crop(q, w, h).astype(np.float32)
-    inner, light, face_rgb, face = half_face
+    _inner, _light, face_rgb, face = half_face
     lit, dist = strip.max(axis=2), np.linalg.norm(strip - face_rgb, axis=2)
     marked = _unlike_face(lit, dist, face).astype(np.uint8)
     end = beyond * 2 * BLOB_PX  # the row of the tile's end
@@ -164,8 +200,6 @@ def _past_end(src: CropSource, tiles: np.ndarray, own: int, c: np.ndarray, half_
     M = cv2.getPerspectiveTransform(np.float32(q), np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
     other = cv2.warpPerspective(tiles, M, (w, h), flags=cv2.INTER_NEAREST)
     other = (other > 0) & (other != own)
-    pips = _unlike_face(light, np.linalg.norm(inner - face_rgb, axis=2), face)
-    pip_rgb = np.median(inner[pips], axis=0) if pips.sum() >= BLOB_MIN_AREA else None
     facey = (dist < FACE_NEAR * face) & (lit > 0.85 * face) & ~other
     n = 0
     for j in np.flatnonzero(maybe) + 1:
@@ -272,7 +306,8 @@ def look_at_halves(
     dark spots, pattern number), in a game of a set up to double-``max_pip``: the layouts of
     0-12 in any game up to double-12 (as before there were double-15 layouts: a double-6
     game still holds a half on a 9's layout against its reading), of 0-15 in a double-15
-    game. ``past`` (when given) gets the pips past each half's end (``pips_past_ends``)."""
+    game. ``past`` (when given) gets the pips past each half's end and its two long sides
+    (``_edges``; ``pips_past_ends`` looks past the ends only)."""
     layouts = max(max_pip, 12)
     src = CropSource(rgb)
     numbered = None if past is None else _numbered(rgb.shape, [c for c, _ in tiles])
@@ -283,7 +318,7 @@ def look_at_halves(
             face = _face_of(crop)
             spots, pat = look_at_half(crop, max_pip=layouts, face_of=face)
             if past is not None:
-                past.append(_past_end(src, numbered, min(i + 1, 255), end, face))
+                past.append(_past_edges(src, numbered, min(i + 1, 255), end, face, PAST_SIDES))
             pale = _pale(crop, face) if value == 0 and spots == 0 else []
             if len(pale) >= PALE_SPOTS:
                 spots, pat = len(pale), -1  # pale pips: their number is not known, but not 0

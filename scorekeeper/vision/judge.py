@@ -453,7 +453,7 @@ def _agreeing(look, tiles: list[TileReading], kept_quads) -> tuple[list[str], bo
     """The independent checks (``agree.py``) that agree with the tiles read, whether a
     half's pips sit on the layout of another number, whether a half the counter doubts
     has nothing that looks at pips behind it (``agree.doubted_unbacked``), and whether pips
-    reach past a tile's end (``agree.pips_past_ends``)."""
+    reach past a tile's end or a half's long side (``agree.look_at_halves``)."""
     read = [(look.cands[i].corners, t.halves) for i, t in zip(look.kept, tiles, strict=True)]
     past: list[int] = []
     seen = agree.look_at_halves(look.rgb, read, look.max_pip, past)
