@@ -7,7 +7,7 @@ does not (``surer_tiles``). Needs the photo extra.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
@@ -17,8 +17,16 @@ from scorekeeper.vision.counting import APART
 from scorekeeper.vision.judge import PROBLEM_UNREADABLE
 from scorekeeper.vision.reading import SURE_TILE, Reading
 
-if TYPE_CHECKING:
-    from scorekeeper.vision.reader import _Photo as Photo
+
+class Photo(Protocol):
+    """What weighing needs of the photo being read (``reader._Photo``)."""
+
+    rgb: np.ndarray
+
+    def quads(self, r: Reading) -> list[np.ndarray]:
+        """The outlines of the tiles of ``r`` in pixels of ``rgb``."""
+        ...
+
 
 # the look at faces wins with as many tiles when its least sure tile is this much surer
 FINDER_SURER = 0.2
