@@ -20,6 +20,7 @@ from scorekeeper.vision import (  # noqa: E402
 )
 from scorekeeper.vision import look as look_mod  # noqa: E402
 from scorekeeper.vision import reader as reader_mod  # noqa: E402
+from tests.unit.vision.made_readings import plain_photo, tiles_at  # noqa: E402
 from tests.unit.vision.unhurried import read_unhurried  # noqa: E402
 
 
@@ -294,27 +295,6 @@ def test_the_finders_reading_wins_with_more_tiles_surer_ones_or_no_marks_left_ou
     assert weigh.finder_wins(_reading(*finder), _reading(*bars)) is wins
 
 
-def _tiles_at(*tiles):
-    """A reading of ``tiles``: (x of the middle, halves, sureness), each 40 px wide."""
-    from scorekeeper.vision.reading import Reading, TileReading
-
-    def tile(x, halves, sure):
-        corners = ((x - 20, 0), (x + 20, 0), (x + 20, 80), (x - 20, 80))
-        return TileReading(None, sure, corners, halves, (sure, 1.0))
-
-    reading = Reading(tiles=[tile(*t) for t in tiles])
-    reading.total = sum(t.pips for t in reading.tiles)
-    return reading
-
-
-def _plain_photo():
-    """A photo of nothing but a plain light table (no pip past any outline)."""
-    from scorekeeper.vision import bars
-
-    rgb = np.full((120, 300, 3), 200, np.uint8)
-    return reader_mod._Photo(rgb, 12, 1.0, (300, 120), None, bars.Deadline(None))
-
-
 @pytest.mark.parametrize(
     ("faced", "taken"),
     [
@@ -327,8 +307,8 @@ def _plain_photo():
     ],
 )
 def test_a_tile_the_finders_reading_reads_surer_at_the_same_place_is_taken(faced, taken):
-    reading = _tiles_at((100, (0, 2), 0.86), (200, (5, 5), 0.9))
-    weigh.surer_tiles(_plain_photo(), reading, _tiles_at(*faced))
+    reading = tiles_at((100, (0, 2), 0.86), (200, (5, 5), 0.9))
+    weigh.surer_tiles(plain_photo(), reading, tiles_at(*faced))
     assert [t.halves for t in reading.tiles] == [taken, (5, 5)]
     assert reading.total == sum(taken) + 10
 
@@ -346,14 +326,14 @@ def test_a_tile_the_finders_reading_reads_surer_at_the_same_place_is_taken(faced
 def test_a_tile_whose_outline_leaves_pips_past_its_end_gives_way(monkeypatch, past, sure, taken):
     counts = iter(past)
     monkeypatch.setattr(reader_mod.agree, "pips_past", lambda rgb, q, which: [next(counts)])
-    reading = _tiles_at((100, (0, 2), 0.86), (200, (5, 5), 0.9))
-    weigh.surer_tiles(_plain_photo(), reading, _tiles_at((100, (0, 3), sure)))
+    reading = tiles_at((100, (0, 2), 0.86), (200, (5, 5), 0.9))
+    weigh.surer_tiles(plain_photo(), reading, tiles_at((100, (0, 3), sure)))
     assert [t.halves for t in reading.tiles] == [taken, (5, 5)]
 
 
 def test_one_tile_of_the_finders_reading_replaces_one_tile_only():
-    reading = _tiles_at((100, (0, 2), 0.5), (104, (1, 1), 0.5))  # two outlines of one tile
-    weigh.surer_tiles(_plain_photo(), reading, _tiles_at((102, (0, 3), 0.97)))
+    reading = tiles_at((100, (0, 2), 0.5), (104, (1, 1), 0.5))  # two outlines of one tile
+    weigh.surer_tiles(plain_photo(), reading, tiles_at((102, (0, 3), 0.97)))
     assert sorted(t.halves for t in reading.tiles) == [(0, 3), (1, 1)]
 
 

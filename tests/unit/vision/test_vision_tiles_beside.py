@@ -10,26 +10,10 @@ np = pytest.importorskip("numpy")
 pytest.importorskip("cv2")
 pytest.importorskip("onnxruntime")
 
-from scorekeeper.vision import bars, reader, synth_modes, weigh  # noqa: E402
-from scorekeeper.vision.reading import SURE_TILE, Reading, TileReading  # noqa: E402
+from scorekeeper.vision import synth_modes, weigh  # noqa: E402
+from scorekeeper.vision.reading import SURE_TILE  # noqa: E402
+from tests.unit.vision.made_readings import plain_photo, tiles_at  # noqa: E402
 from tests.unit.vision.unhurried import read_unhurried  # noqa: E402
-
-
-def _tiles_at(*tiles):
-    """A reading of ``tiles``: (x of the middle, halves, confidence), each 40 px wide."""
-
-    def tile(x, halves, sure):
-        corners = ((x - 20, 0), (x + 20, 0), (x + 20, 80), (x - 20, 80))
-        return TileReading(None, sure, corners, halves, (sure, 1.0))
-
-    reading = Reading(tiles=[tile(*t) for t in tiles])
-    reading.total = sum(t.pips for t in reading.tiles)
-    return reading
-
-
-def _photo():
-    rgb = np.full((120, 400, 3), 200, np.uint8)
-    return reader._Photo(rgb, 12, 1.0, (400, 120), None, bars.Deadline(None))
 
 
 @pytest.mark.parametrize(
@@ -45,8 +29,8 @@ def _photo():
     ],
 )
 def test_the_tiles_the_bars_read_sure_where_the_faces_read_none_are_kept(from_bars, kept):
-    faced = _tiles_at((100, (2, 4), 0.5), (200, (6, 6), 0.5))
-    weigh.tiles_beside(_photo(), faced, _tiles_at(*from_bars))
+    faced = tiles_at((100, (2, 4), 0.5), (200, (6, 6), 0.5))
+    weigh.tiles_beside(plain_photo(), faced, tiles_at(*from_bars))
     assert [t.halves for t in faced.tiles] == [(2, 4), (6, 6), *kept]
     assert faced.total == 18 + sum(sum(k) for k in kept)
 
