@@ -156,6 +156,30 @@ def test_a_deadlines_limit_is_its_budget_unless_one_is_given():
     )
 
 
+def test_a_deadline_counts_only_its_own_readings_time_not_another_photos():
+    """The server reads two photos at once (PHOTO_READERS) in one process: the CPU time one
+    reading spends is not taken from the other's budget."""
+    import hashlib
+    import threading
+    import time
+
+    spent: list[float] = []
+
+    def other_reading() -> None:  # hashing a large buffer lets go of the GIL, as OpenCV does
+        data, start = bytes(1 << 24), time.thread_time()
+        while time.thread_time() - start < 0.4:
+            hashlib.sha256(data).digest()
+        spent.append(time.thread_time() - start)
+
+    deadline, process_start = bars_mod.Deadline(0.3), time.process_time()
+    other = threading.Thread(target=other_reading)
+    other.start()
+    other.join()
+    assert spent[0] >= 0.4 and time.process_time() - process_start >= 0.4  # the process's
+    assert deadline.used() < 0.1 and deadline.time_for(0.1)  # ... and not this reading's
+    deadline.check()
+
+
 def test_the_reader_never_lets_the_checks_pass_the_time_limit(monkeypatch):
     real, made = bars_mod.Deadline, []
 
