@@ -35,11 +35,8 @@ class OutOfTime(Exception):
 
 class Deadline:
     """A CPU-time budget checked between the steps of a reading; ``limit`` (the budget when
-    None): the line no reading may pass, for the checks made after the last step
-    (``time_for``). The time is the reading thread's own (``time.thread_time``): a server
-    reads up to PHOTO_READERS photos at once in one process, and a reading counted by the
-    process's CPU time would spend its budget on the other's work too (two at once: half
-    the budget each)."""
+    None): the line no reading may pass (``time_for``). The reading thread's own time: a
+    server reads PHOTO_READERS photos at once, each on its own budget."""
 
     def __init__(self, seconds: float | None, limit: float | None = None):
         self.start = time.thread_time()
