@@ -456,12 +456,13 @@ def _agreeing(look, tiles: list[TileReading], kept_quads) -> tuple[list[str], bo
     reach past a tile's end or a half's long side (``agree.look_at_halves``)."""
     read = [(look.cands[i].corners, t.halves) for i, t in zip(look.kept, tiles, strict=True)]
     past: list[int] = []
-    seen = agree.look_at_halves(look.rgb, read, look.max_pip, past)
+    spots: list = []
+    seen = agree.look_at_halves(look.rgb, read, look.max_pip, past, spots)
     out = agree.halves_agree(seen)
     if agree.finder_agrees(look.finder, kept_quads):
         out.append("finder")
     sureness = [c for t in tiles for c in t.half_confidences]
-    return out, agree.against(seen), agree.doubted_unbacked(seen, sureness), any(past)
+    return out, agree.against(seen, spots), agree.doubted_unbacked(seen, sureness), any(past)
 
 
 def _problems(flags: dict, tiles: list, sure: bool) -> list:

@@ -151,12 +151,7 @@ def fits(
     if m.sum() == 0:
         score[0] = 1.0
         return score[: max_pip + 1]
-    r = float(np.clip(np.sqrt(np.median(areas) / np.pi), *RADII))
-    disc, inside = _disc(m.shape[0], r)
-    cover = cv2.filter2D(m, -1, disc, borderType=cv2.BORDER_CONSTANT) / inside
-    numbers, centres, real = _layouts(size, inner[0])
-    ij = np.clip(np.rint(centres).astype(int), 0, m.shape[0] - 1)
-    least = np.where(real, cover[ij[..., 1], ij[..., 0]], 1.0).min(axis=1)
+    numbers, least, r = _least(m, areas, size, inner)
     grid = m[::STEP, ::STEP]
     d = grid.reshape(-1)
     near = (_nearest(size, inner[0], grid.shape[0]) <= (HALO * r) ** 2).astype(np.float32)
@@ -164,6 +159,32 @@ def fits(
     ok = (least >= COVER) & (far <= OUTSIDE)
     np.maximum.at(score, numbers[ok], (least - far)[ok])
     return score[: max_pip + 1]
+
+
+def _least(
+    m: np.ndarray, areas: np.ndarray, size: int, inner: tuple[int, int]
+) -> tuple[np.ndarray, np.ndarray, float]:
+    """For each layout (``_layouts``: its number), the least dark share of the disc of one
+    of its pips in the spots ``m`` (float, not all 0); and the pips' radius taken."""
+    r = float(np.clip(np.sqrt(np.median(areas) / np.pi), *RADII))
+    disc, inside = _disc(m.shape[0], r)
+    cover = cv2.filter2D(m, -1, disc, borderType=cv2.BORDER_CONSTANT) / inside
+    numbers, centres, real = _layouts(size, inner[0])
+    ij = np.clip(np.rint(centres).astype(int), 0, m.shape[0] - 1)
+    return numbers, np.where(real, cover[ij[..., 1], ij[..., 0]], 1.0).min(axis=1), r
+
+
+def covered(mask: np.ndarray, areas: np.ndarray, size: int, inner: tuple[int, int], n: int) -> bool:
+    """Whether the dark spots ``mask`` (as ``fits`` takes them) cover every pip of some layout
+    of ``n`` (each pip's disc at least ``COVER`` dark), whatever else is dark: the pips of
+    ``n`` are there, if among others. A blank is always covered."""
+    m = mask.astype(np.float32)
+    if n == 0:
+        return True
+    if m.sum() == 0:
+        return False
+    numbers, least, _ = _least(m, areas, size, inner)
+    return bool(least[numbers == n].max() >= COVER)
 
 
 def pattern_number(score: np.ndarray) -> int:

@@ -331,8 +331,9 @@ def _checked_at_full_size(photo: _Photo, other: Reading) -> None:
         other.confident, other.checks = False, []
         return
     past: list[int] = []
-    seen = agree.look_at_halves(photo.rgb, tiles, photo.max_pip, past)
-    if agree.against(seen) or any(past):
+    spots: list = []
+    seen = agree.look_at_halves(photo.rgb, tiles, photo.max_pip, past, spots)
+    if agree.against(seen, spots) or any(past):
         other.confident = False
         other.checks = []
 

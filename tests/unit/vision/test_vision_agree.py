@@ -74,12 +74,13 @@ def _misread_sixes(monkeypatch):
 def test_a_half_misread_is_never_sure(monkeypatch, finder, veto, sure, checks):
     # a 6 read as a 5: the dark spots say 6 and sit on a 6's layout, so only the tile finder
     # (which does not look at pips) could vouch for the reading; the pattern's veto stops it
-    # (before the checks: sure, and a pip short)
+    # (and its whole pips, six for a 5, none on its layout: ``pips_over``; before the
+    # checks: sure, and a pip short)
     _misread_sixes(monkeypatch)
     if not finder:
         monkeypatch.setattr(agree, "finder_agrees", lambda *a: False)
     if not veto:
-        monkeypatch.setattr(agree, "against", lambda seen: False)
+        monkeypatch.setattr(agree, "against", lambda *a: False)
     scene = _scene(3, [(3, 4), (6, 1), (2, 5)])
     reading = reader_mod.read_bytes(synth.encode_png(scene.image), budget=60.0)
     assert reading.total == scene.total - 1
