@@ -369,6 +369,7 @@ def read_rgb(
     if not (reading.confident or (reading.tiles and not photo.large(reading))):
         reading = _smaller_wins(photo, first, reading)
     _tiles_elsewhere(photo, reading, first)
+    weigh.no_tiles(photo, reading)
     return photo.done(reading)
 
 
