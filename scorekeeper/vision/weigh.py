@@ -51,9 +51,14 @@ SAME_PLACE = 0.5
 # on a purple board read 0|0, 0|10, 0|10 and 2|10 at 0.10-0.26 beside three white tiles).
 # Logged on the 15,749 tiles read in 1,622 photos (the busy tables, mixes, steep tilts, small
 # tiles and large spreads of seeds 277-331, and the real photos): 8 such tiles, in 5 photos,
-# none in the hand; read under 0.52 there would be 26, 3 of them in the hand.
+# 7 of them in no hand, one a real tile misread (below); read under 0.52 there would be 26.
 NO_TILE = 0.4
 UNLIKE_FACE = 0.3
+# ... and its face is the table around it, within this (a real tile's face stands out from
+# the table even in a shadow: seed 307's tilt_30_45-005, a 0|12 in the shadow of a far
+# corner, grey on green, read 0|11 at 0.27 and unseen by the finder, 0.12 from the table
+# around it; the marks 0.00-0.07)
+LIKE_AROUND = 0.1
 
 
 def sureness(reading: Reading) -> list[float]:
@@ -124,8 +129,9 @@ def tiles_beside(photo: Photo, faced: Reading, bars_: Reading) -> None:
 
 
 def no_tiles(photo: Photo, reading: Reading) -> None:
-    """Drop the tiles of a reading not sure that are no tile (``NO_TILE``, ``UNLIKE_FACE``):
-    the player would have to delete each. The reading stays as sure as it was: not."""
+    """Drop the tiles of a reading not sure that are no tile (``NO_TILE``, ``UNLIKE_FACE``,
+    ``LIKE_AROUND``): the player would have to delete each. The reading stays as sure as it
+    was: not."""
     sure = [i for i, t in enumerate(reading.tiles) if t.confidence >= SURE_TILE]
     low = [i for i, t in enumerate(reading.tiles) if t.confidence < NO_TILE]
     if reading.confident or not sure or not low:
@@ -134,7 +140,11 @@ def no_tiles(photo: Photo, reading: Reading) -> None:
     ref = np.median([_face(photo.rgb, quads[i]) for i in sure], axis=0)
     mids = [tuple(map(float, (c.corners / photo.s).mean(axis=0))) for c in photo.finder.tiles()]
     drop = {
-        i for i in low if not _seen(quads[i], mids) and _unlike(_face(photo.rgb, quads[i]), ref)
+        i
+        for i in low
+        if not _seen(quads[i], mids)
+        and _unlike(face := _face(photo.rgb, quads[i]), ref)
+        and np.linalg.norm(face - _around(photo.rgb, quads[i])) <= LIKE_AROUND * ref.max()
     }
     reading.tiles = [t for i, t in enumerate(reading.tiles) if i not in drop]
     reading.total = sum(t.pips for t in reading.tiles)
@@ -152,6 +162,16 @@ def _unlike(face: np.ndarray, ref: np.ndarray) -> bool:
     four tiles in a glare, two read amber, none of the set's colour)."""
     bright = max(float(ref.max()), 1.0)
     return bool(np.linalg.norm(face - ref) > UNLIKE_FACE * bright and face.max() < bright)
+
+
+def _around(rgb: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The colour of what lies around a tile's outline (as ``_face`` takes a face's: the
+    75th percentile of each channel), in a band from 1.15 to 1.5 times the outline."""
+    outer, inner = (np.zeros(rgb.shape[:2], np.uint8) for _ in range(2))
+    cv2.fillConvexPoly(outer, np.round(_grow(quad, 1.5)).astype(np.int32), 1)
+    cv2.fillConvexPoly(inner, np.round(_grow(quad, 1.15)).astype(np.int32), 1)
+    pixels = rgb[(outer > 0) & (inner == 0)]
+    return np.percentile(pixels, 75, axis=0) if len(pixels) else np.zeros(3)
 
 
 def _face(rgb: np.ndarray, quad: np.ndarray) -> np.ndarray:
