@@ -21,6 +21,7 @@ from scorekeeper.vision.halves import CropSource, half_quads
 
 BLOB_PX = 80  # each half is looked at as a square this many pixels wide
 BLOB_INNER = (0.13, 0.87)  # ... the part inside its rim and above its bar
+_INNER_PX = (round(BLOB_INNER[0] * BLOB_PX), round(BLOB_INNER[1] * BLOB_PX))  # (in its pixels)
 BLOB_DARK = 0.55  # a pixel of a dark spot: brightest channel under this x the face's
 BLOB_COLOUR = 0.4  # ... or this far (x the face's brightness) from the face's colour
 BLOB_MIN_AREA = 16  # a dark spot this many pixels or more (of BLOB_PX squared) is a pip
@@ -300,8 +301,7 @@ def look_at_half(
     spots = -1 if too_large else len(areas)
     if not pattern_too:
         return spots, -1
-    a, b = round(BLOB_INNER[0] * BLOB_PX), round(BLOB_INNER[1] * BLOB_PX)
-    fit = pattern.fits(mask, areas, BLOB_PX, (a, b), max_pip)
+    fit = pattern.fits(mask, areas, BLOB_PX, _INNER_PX, max_pip)
     return spots, pattern.pattern_number(fit)
 
 
@@ -373,11 +373,10 @@ def pips_over(seen: list[tuple[int, int, int]], spots: list) -> bool:
     if not sizes:
         return False
     low, high = np.multiply(WHOLE_PIP, np.median(sizes))
-    a, b = round(BLOB_INNER[0] * BLOB_PX), round(BLOB_INNER[1] * BLOB_PX)
     return any(
         n >= 0
         and int(((areas >= low) & (areas <= high)).sum()) > v
-        and not pattern.covered(mask, areas, BLOB_PX, (a, b), v)
+        and not pattern.covered(mask, areas, BLOB_PX, _INNER_PX, v)
         for (v, n, _), (mask, areas) in zip(seen, spots, strict=True)
     )
 

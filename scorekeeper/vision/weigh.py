@@ -138,22 +138,16 @@ def no_tiles(photo: Photo, reading: Reading) -> None:
         return
     quads = photo.quads(reading)
     ref = np.median([_face(photo.rgb, quads[i]) for i in sure], axis=0)
-    mids = [tuple(map(float, (c.corners / photo.s).mean(axis=0))) for c in photo.finder.tiles()]
+    seen = agree.finder_vouches(photo.finder, [quads[i] * photo.s for i in low])
     drop = {
         i
-        for i in low
-        if not _seen(quads[i], mids)
+        for i, vouched in zip(low, seen, strict=True)
+        if not vouched
         and _unlike(face := _face(photo.rgb, quads[i]), ref)
         and np.linalg.norm(face - _around(photo.rgb, quads[i])) <= LIKE_AROUND * ref.max()
     }
     reading.tiles = [t for i, t in enumerate(reading.tiles) if i not in drop]
     reading.total = sum(t.pips for t in reading.tiles)
-
-
-def _seen(quad: np.ndarray, mids: list[tuple[float, float]]) -> bool:
-    """Whether one of the tile finder's tiles (``mids``: their middles) lies in ``quad``."""
-    grown = np.float32(_grow(quad, 1.1))
-    return any(cv2.pointPolygonTest(grown, m, False) >= 0 for m in mids)
 
 
 def _unlike(face: np.ndarray, ref: np.ndarray) -> bool:
@@ -164,21 +158,24 @@ def _unlike(face: np.ndarray, ref: np.ndarray) -> bool:
     return bool(np.linalg.norm(face - ref) > UNLIKE_FACE * bright and face.max() < bright)
 
 
-def _around(rgb: np.ndarray, quad: np.ndarray) -> np.ndarray:
-    """The colour of what lies around a tile's outline (as ``_face`` takes a face's: the
-    75th percentile of each channel), in a band from 1.15 to 1.5 times the outline."""
-    outer, inner = (np.zeros(rgb.shape[:2], np.uint8) for _ in range(2))
-    cv2.fillConvexPoly(outer, np.round(_grow(quad, 1.5)).astype(np.int32), 1)
-    cv2.fillConvexPoly(inner, np.round(_grow(quad, 1.15)).astype(np.int32), 1)
-    pixels = rgb[(outer > 0) & (inner == 0)]
-    return np.percentile(pixels, 75, axis=0) if len(pixels) else np.zeros(3)
-
-
 def _face(rgb: np.ndarray, quad: np.ndarray) -> np.ndarray:
-    """The colour of a tile's face: the 75th percentile of each channel in the middle of its
-    outline (its inner 0.6, pips and all)."""
-    mask = np.zeros(rgb.shape[:2], np.uint8)
-    core = _grow(np.asarray(quad, np.float64), 0.6)
-    cv2.fillConvexPoly(mask, np.round(core).astype(np.int32), 1)
-    pixels = rgb[mask > 0]
+    """The colour of a tile's face: in the middle of its outline (its inner 0.6, pips and
+    all)."""
+    return _colour(rgb, quad, 0.6)
+
+
+def _around(rgb: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The colour of what lies around a tile's outline: in a band from 1.15 to 1.5 times it."""
+    return _colour(rgb, quad, 1.5, 1.15)
+
+
+def _colour(rgb: np.ndarray, quad: np.ndarray, out: float, hole: float = 0.0) -> np.ndarray:
+    """The 75th percentile of each channel of ``rgb`` inside ``quad`` grown ``out`` times
+    about its middle and outside it grown ``hole`` times (none when 0)."""
+    inside, cut = (np.zeros(rgb.shape[:2], np.uint8) for _ in range(2))
+    q = np.asarray(quad, np.float64)
+    cv2.fillConvexPoly(inside, np.round(_grow(q, out)).astype(np.int32), 1)
+    if hole:
+        cv2.fillConvexPoly(cut, np.round(_grow(q, hole)).astype(np.int32), 1)
+    pixels = rgb[(inside > 0) & (cut == 0)]
     return np.percentile(pixels, 75, axis=0) if len(pixels) else np.zeros(3)

@@ -28,8 +28,10 @@ def _photo(faces: list[int], seen: list[int], lit: tuple = ()):
     for x, colour in [(x, WHITE) for x in faces] + list(lit):
         rgb[0:80, x - 20 : x + 20] = colour
     outlines = [
-        SimpleNamespace(corners=np.array([[x - 20, 0], [x + 20, 0], [x + 20, 80], [x - 20, 80]]))
-        for x in seen
+        SimpleNamespace(
+            corners=np.array([[x - 20, 0], [x + 20, 0], [x + 20, 80], [x - 20, 80]]), group=k
+        )
+        for k, x in enumerate(seen)
     ]
     return SimpleNamespace(
         rgb=rgb,
